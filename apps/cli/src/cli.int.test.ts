@@ -1,0 +1,123 @@
+import { execFile } from 'node:child_process';
+import { resolve } from 'node:path';
+import { promisify } from 'node:util';
+import { createUseCases } from '@ci/application';
+import { openDatabase } from '@ci/db';
+import { newId } from '@ci/domain';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freshDatabaseUrl } from '../../../test/support/database';
+
+const run = promisify(execFile);
+const ROOT = resolve(import.meta.dirname, '../../..');
+let databaseUrl: string;
+
+async function cli(...args: string[]) {
+  const { stdout } = await run(
+    resolve(ROOT, 'node_modules/.bin/tsx'),
+    ['apps/cli/src/main.ts', ...args, '--json'],
+    {
+      cwd: ROOT,
+      env: { ...process.env, DATABASE_URL: databaseUrl },
+    },
+  );
+  const lines = stdout.trim().split('\n');
+  expect(lines).toHaveLength(1); // exactly one JSON object on stdout
+  return JSON.parse(lines[0] ?? '');
+}
+
+let database: Awaited<ReturnType<typeof openDatabase>>;
+beforeAll(async () => {
+  databaseUrl = await freshDatabaseUrl();
+  database = await openDatabase({ url: databaseUrl, dataDir: '', embeddedPort: 0, poolMax: 2 });
+});
+afterAll(async () => {
+  await database?.close();
+});
+
+const authenticateAt = (now: Date) =>
+  createUseCases({ repos: database.repos, clock: { now: () => now }, newId: () => newId() }).authenticate;
+
+describe('the CLI', () => {
+  it('creates an organization, a member and a token that authenticates until it is revoked', async () => {
+    const org = await cli('org', 'create', '--name', 'Widgets Inc');
+    expect(org).toMatchObject({ slug: 'widgets-inc', name: 'Widgets Inc' });
+    expect(Buffer.from(org.graphql_id, 'base64').toString()).toBe(`Organization---${org.id}`);
+    await cli('user', 'create', '--name', 'Wanda', '--email', 'wanda@widgets.test');
+    await cli('member', 'add', '--org', 'widgets-inc', '--email', 'wanda@widgets.test', '--role', 'admin');
+    const token = await cli(
+      'token',
+      'create',
+      '--email',
+      'wanda@widgets.test',
+      '--scopes',
+      'read_builds,write_builds',
+    );
+    expect(token.token).toMatch(/^bkua_[0-9a-f]{40}$/);
+
+    const actor = await authenticateAt(new Date())(`Bearer ${token.token}`);
+    expect(actor.user.email).toBe('wanda@widgets.test');
+    expect(actor.scopes).toEqual(['read_builds', 'write_builds']);
+
+    // Only the hash is stored.
+    const stored = await database.sql.query('select token_hash from access_tokens where id = $1', [token.id]);
+    expect(JSON.stringify(stored)).not.toContain(token.token);
+
+    expect(await cli('token', 'revoke', '--id', token.id)).toEqual({ id: token.id, revoked: true });
+    await expect(authenticateAt(new Date())(`Bearer ${token.token}`)).rejects.toMatchObject({
+      kind: 'unauthenticated',
+    });
+  });
+
+  it('makes tokens that stop working when they expire', async () => {
+    await cli('user', 'create', '--name', 'Eve', '--email', 'eve@widgets.test');
+    const token = await cli(
+      'token',
+      'create',
+      '--email',
+      'eve@widgets.test',
+      '--scopes',
+      'all',
+      '--expires-in',
+      '1h',
+    );
+    const authenticate = authenticateAt(new Date(Date.now() + 30 * 60_000));
+    expect((await authenticate(`Bearer ${token.token}`)).user.email).toBe('eve@widgets.test');
+    await expect(
+      authenticateAt(new Date(Date.now() + 61 * 60_000))(`Bearer ${token.token}`),
+    ).rejects.toMatchObject({
+      kind: 'unauthenticated',
+    });
+  });
+
+  it('refuses unknown tokens and malformed headers', async () => {
+    const authenticate = authenticateAt(new Date());
+    for (const header of [
+      undefined,
+      '',
+      'Bearer',
+      'Basic abc',
+      `Bearer bkua_${'0'.repeat(40)}`,
+      'Bearer x y',
+    ]) {
+      await expect(authenticate(header)).rejects.toMatchObject({ kind: 'unauthenticated' });
+    }
+  });
+
+  it('seeds a demo organization whose token reads its builds', async () => {
+    const demo = await cli('seed');
+    expect(demo).toMatchObject({ organization: 'acme', pipelines: ['website', 'api', 'mobile-app'] });
+    const actor = await authenticateAt(new Date())(`Bearer ${demo.token}`);
+    const useCases = createUseCases({
+      repos: database.repos,
+      clock: { now: () => new Date() },
+      newId: () => newId(),
+    });
+    const page = await useCases.listBuilds(
+      actor,
+      { kind: 'organization', organization: 'acme' },
+      {},
+      { page: 1, perPage: 30 },
+    );
+    expect(page.builds).toHaveLength(demo.builds);
+  });
+});

@@ -1,0 +1,181 @@
+import { readFileSync } from 'node:fs';
+import type { UseCases } from '@ci/application';
+import {
+  type AccessLevel,
+  encodeGraphqlId,
+  isAccessLevel,
+  isScope,
+  ORGANIZATION_ROLES,
+  type OrganizationRole,
+  type Scope,
+} from '@ci/domain';
+import { list, type ParsedCommand, parseDuration } from './arguments';
+
+export class UsageError extends Error {}
+
+function required(options: ParsedCommand['options'], name: string): string {
+  const value = options[name];
+  if (typeof value !== 'string' || !value.trim()) throw new UsageError(`--${name} is required`);
+  return value;
+}
+
+function optional(options: ParsedCommand['options'], name: string): string | undefined {
+  const value = options[name];
+  return typeof value === 'string' ? value : undefined;
+}
+
+type Command = (useCases: UseCases, options: ParsedCommand['options']) => Promise<Record<string, unknown>>;
+
+/** Each command returns one JSON-able object: what `--json` prints. */
+export const COMMANDS: Record<string, { usage: string; run: Command }> = {
+  'org create': {
+    usage: 'org create --name N [--slug S]',
+    run: async (useCases, options) => {
+      const slug = optional(options, 'slug');
+      const org = await useCases.admin.createOrganization({
+        name: required(options, 'name'),
+        ...(slug ? { slug } : {}),
+      });
+      return {
+        id: org.id,
+        graphql_id: encodeGraphqlId('Organization', org.id),
+        slug: org.slug,
+        name: org.name,
+      };
+    },
+  },
+  'user create': {
+    usage: 'user create --name N --email E',
+    run: async (useCases, options) => {
+      const user = await useCases.admin.createUser({
+        name: required(options, 'name'),
+        email: required(options, 'email'),
+      });
+      return {
+        id: user.id,
+        graphql_id: encodeGraphqlId('User', user.id),
+        name: user.name,
+        email: user.email,
+      };
+    },
+  },
+  'member add': {
+    usage: 'member add --org S --email E [--role admin|member]',
+    run: async (useCases, options) => {
+      const role = optional(options, 'role') ?? 'member';
+      if (!ORGANIZATION_ROLES.includes(role as OrganizationRole))
+        throw new UsageError('--role must be admin or member');
+      const result = await useCases.admin.addMember({
+        organization: required(options, 'org'),
+        email: required(options, 'email'),
+        role: role as OrganizationRole,
+      });
+      return {
+        organization: result.organization.slug,
+        user_id: result.user.id,
+        email: result.user.email,
+        role,
+      };
+    },
+  },
+  'team create': {
+    usage: 'team create --org S --name N [--members e1,e2]',
+    run: async (useCases, options) => {
+      const members = list(optional(options, 'members'));
+      const team = await useCases.admin.createTeam({
+        organization: required(options, 'org'),
+        name: required(options, 'name'),
+        ...(members ? { members } : {}),
+      });
+      return { id: team.id, graphql_id: encodeGraphqlId('Team', team.id), slug: team.slug, name: team.name };
+    },
+  },
+  'pipeline create': {
+    usage:
+      'pipeline create --org S --name N --repository URL [--steps FILE] [--branch-filter F] [--default-branch B]',
+    run: async (useCases, options) => {
+      const stepsFile = optional(options, 'steps');
+      const pipeline = await useCases.admin.createPipeline({
+        organization: required(options, 'org'),
+        name: required(options, 'name'),
+        repository: required(options, 'repository'),
+        ...(stepsFile ? { steps: readFileSync(stepsFile, 'utf8') } : {}),
+        branchConfiguration: optional(options, 'branch-filter') ?? null,
+        defaultBranch: optional(options, 'default-branch') ?? 'main',
+      });
+      return {
+        id: pipeline.id,
+        graphql_id: encodeGraphqlId('Pipeline', pipeline.id),
+        slug: pipeline.slug,
+        name: pipeline.name,
+        steps: pipeline.steps.length,
+      };
+    },
+  },
+  'team-pipeline add': {
+    usage: 'team-pipeline add --org S --team SLUG --pipeline SLUG --access-level L',
+    run: async (useCases, options) => {
+      const accessLevel = required(options, 'access-level');
+      if (!isAccessLevel(accessLevel)) {
+        throw new UsageError('--access-level must be read_only, build_and_read or manage_build_and_read');
+      }
+      const { team, pipeline, teamPipeline } = await useCases.admin.addTeamPipeline({
+        organization: required(options, 'org'),
+        team: required(options, 'team'),
+        pipeline: required(options, 'pipeline'),
+        accessLevel: accessLevel as AccessLevel,
+      });
+      return { team_id: team.id, pipeline_id: pipeline.id, access_level: teamPipeline.accessLevel };
+    },
+  },
+  'token create': {
+    usage: 'token create --email E --scopes s1,s2|all [--orgs o1,o2] [--expires-in 30d] [--description D]',
+    run: async (useCases, options) => {
+      const scopesText = required(options, 'scopes');
+      const scopes = scopesText === 'all' ? 'all' : (list(scopesText) ?? []);
+      if (scopes !== 'all') {
+        const unknown = scopes.filter((scope) => !isScope(scope));
+        if (unknown.length || scopes.length === 0)
+          throw new UsageError(`Unknown scopes: ${unknown.join(', ') || '(none)'}`);
+      }
+      const expiresIn = optional(options, 'expires-in');
+      const expiresInMs = expiresIn === undefined ? null : parseDuration(expiresIn);
+      if (expiresIn !== undefined && expiresInMs === null)
+        throw new UsageError('--expires-in takes a duration such as 30d, 12h or 45m');
+      const organizations = list(optional(options, 'orgs'));
+      const { token, secret } = await useCases.admin.createAccessToken({
+        email: required(options, 'email'),
+        scopes: scopes as Scope[] | 'all',
+        ...(organizations ? { organizations } : {}),
+        expiresAt: expiresInMs === null ? null : new Date(Date.now() + expiresInMs),
+        description: optional(options, 'description') ?? null,
+      });
+      return {
+        id: token.id,
+        token: secret,
+        scopes: token.scopes,
+        organization_ids: token.organizationIds,
+        expires_at: token.expiresAt?.toISOString() ?? null,
+      };
+    },
+  },
+  'token revoke': {
+    usage: 'token revoke --id UUID',
+    run: async (useCases, options) => useCases.admin.revokeAccessToken(required(options, 'id')),
+  },
+  seed: {
+    usage: 'seed',
+    run: async (useCases) => {
+      const demo = await useCases.admin.seedDemo();
+      return {
+        organization: demo.organization.slug,
+        admin: demo.admin.email,
+        member: demo.member.email,
+        teams: demo.teams.map((team) => team.slug),
+        pipelines: demo.pipelines.map((pipeline) => pipeline.slug),
+        builds: demo.builds.length,
+        token: demo.secret,
+      };
+    },
+  },
+};

@@ -1,0 +1,65 @@
+import { randomUUID } from 'node:crypto';
+import type { UseCases } from '@ci/application';
+import { httpErrorFor } from '@ci/trpc';
+import Fastify, { type FastifyInstance } from 'fastify';
+import type { ServerConfig } from './config';
+
+export interface AppDeps {
+  config: ServerConfig;
+  useCases: UseCases;
+  /** Throws when the database cannot answer. */
+  pingDatabase: () => Promise<void>;
+}
+
+const REQUEST_ID = /^[A-Za-z0-9._-]{1,128}$/;
+
+/** The HTTP server: the one place where transports meet configuration. */
+export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: {
+      level: deps.config.logLevel,
+      // Requests are logged by method and URL only: never headers, so tokens stay out of the logs.
+      redact: ['req.headers.authorization'],
+    },
+    bodyLimit: deps.config.bodyLimit,
+    requestIdHeader: false,
+    genReqId: (request) => {
+      const given = request.headers['x-request-id'];
+      return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
+    },
+    return503OnClosing: true,
+    forceCloseConnections: 'idle',
+  });
+
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('X-Request-Id', request.id);
+  });
+
+  app.setErrorHandler((error, request, reply) => {
+    const { status, body } = httpErrorFor(error);
+    if (status >= 500) request.log.error({ err: error }, 'request failed');
+    return reply.code(status).send(body);
+  });
+
+  app.setNotFoundHandler((request, reply) => {
+    const path = request.url.split('?')[0];
+    return reply.code(404).send({ message: `No route matches ${request.method} ${path}` });
+  });
+
+  app.get('/', async () => ({
+    message: 'CI control API: REST under /v2, typed tRPC under /trpc',
+    timestamp: Math.floor(Date.now() / 1000),
+  }));
+
+  app.get('/healthz', async (request, reply) => {
+    try {
+      await deps.pingDatabase();
+      return { status: 'ok', database: 'ok' };
+    } catch (error) {
+      request.log.error({ err: error }, 'health check failed');
+      return reply.code(503).send({ status: 'unavailable', database: 'unreachable' });
+    }
+  });
+
+  return app;
+}

@@ -1,0 +1,24 @@
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+
+/** Same recognisable prefix as the public API's user tokens, so secret scanners and clients know it. */
+export const ACCESS_TOKEN_PREFIX = 'bkua_';
+const TOKEN_PATTERN = /^bkua_[0-9a-f]{40}$/;
+
+export function generateAccessTokenSecret(): string {
+  return `${ACCESS_TOKEN_PREFIX}${randomBytes(20).toString('hex')}`;
+}
+
+export function hashAccessTokenSecret(secret: string): string {
+  return createHash('sha256').update(secret).digest('hex');
+}
+
+/** Cheap shape check so that garbage never reaches the database. */
+export function looksLikeAccessToken(secret: string): boolean {
+  return TOKEN_PATTERN.test(secret);
+}
+
+export function sameHash(a: string, b: string): boolean {
+  const left = Buffer.from(a, 'hex');
+  const right = Buffer.from(b, 'hex');
+  return left.length === right.length && timingSafeEqual(left, right);
+}

@@ -1,0 +1,21 @@
+import { unauthenticated } from '@ci/domain';
+import type { Deps } from '../ports';
+import { hashAccessTokenSecret, looksLikeAccessToken, sameHash } from './access-token-secret';
+import type { Actor } from './actor';
+
+const BEARER = /^Bearer\s+(\S+)\s*$/i;
+
+/** `Authorization: Bearer <token>` → the actor; any missing, malformed, unknown, expired or revoked token → 401. */
+export const authenticate =
+  (deps: Deps) =>
+  async (authorization: string | undefined): Promise<Actor> => {
+    const secret = authorization?.match(BEARER)?.[1];
+    if (!secret || !looksLikeAccessToken(secret)) throw unauthenticated();
+    const tokenHash = hashAccessTokenSecret(secret);
+    const found = await deps.repos.accessTokens.findByHash(tokenHash);
+    if (!found || !sameHash(found.token.tokenHash, tokenHash)) throw unauthenticated();
+    const { token, user } = found;
+    const now = deps.clock.now();
+    if (token.revokedAt || (token.expiresAt && token.expiresAt <= now)) throw unauthenticated();
+    return { tokenId: token.id, user, scopes: token.scopes, organizationIds: token.organizationIds };
+  };

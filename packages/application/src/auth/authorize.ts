@@ -1,0 +1,60 @@
+import {
+  allows,
+  forbidden,
+  hasScope,
+  missingScope,
+  notFound,
+  type Operation,
+  type PipelineAccess,
+  type PipelineAction,
+  pipelineAccess,
+  scopeFor,
+} from '@ci/domain';
+import type { Deps, OrganizationAccess, PipelineAccessFacts } from '../ports';
+import { type Actor, mayUseOrganization } from './actor';
+
+/**
+ * The one place that decides 403 and 404: scope first, then organization, then role or team access.
+ * An organization the token may not use and a pipeline the user cannot see answer the same 404 as
+ * one that does not exist.
+ */
+export function requireScope(actor: Actor, operation: Operation): void {
+  const scope = scopeFor(operation);
+  if (scope && !hasScope(actor.scopes, scope)) throw missingScope(scope);
+}
+
+export const requireOrganization =
+  (deps: Deps) =>
+  async (actor: Actor, operation: Operation, organizationSlug: string): Promise<OrganizationAccess> => {
+    requireScope(actor, operation);
+    const access = await deps.repos.access.organization({ userId: actor.user.id, organizationSlug });
+    if (!access || !mayUseOrganization(actor, access.organization.id)) throw notFound('organization');
+    return access;
+  };
+
+export interface AuthorizedPipeline extends PipelineAccessFacts {
+  pipeline: NonNullable<PipelineAccessFacts['pipeline']>;
+  access: PipelineAccess;
+}
+
+export const requirePipeline =
+  (deps: Deps) =>
+  async (
+    actor: Actor,
+    operation: Operation,
+    ref: { organization: string; pipeline: string },
+    action: PipelineAction,
+  ): Promise<AuthorizedPipeline> => {
+    requireScope(actor, operation);
+    const facts = await deps.repos.access.pipeline({
+      userId: actor.user.id,
+      organizationSlug: ref.organization,
+      pipelineSlug: ref.pipeline,
+    });
+    if (!facts || !mayUseOrganization(actor, facts.organization.id)) throw notFound('organization');
+    const { pipeline } = facts;
+    const access = pipelineAccess(facts);
+    if (!pipeline || access === 'none') throw notFound('pipeline');
+    if (!allows(access, action)) throw forbidden();
+    return { ...facts, pipeline, access };
+  };

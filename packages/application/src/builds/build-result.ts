@@ -1,0 +1,29 @@
+import { canSeeWebhookUrl, notFound, type PipelineAccess } from '@ci/domain';
+import type { BuildView, Deps } from '../ports';
+
+/** A build as the viewer may see it: rule B2 decides whether the webhook URL shows. */
+export interface BuildResult {
+  view: BuildView;
+  showWebhookUrl: boolean;
+}
+
+export function asSeenWith(access: PipelineAccess, view: BuildView): BuildResult {
+  return { view, showWebhookUrl: canSeeWebhookUrl(access) };
+}
+
+export const loadBuild =
+  (deps: Deps) =>
+  async (input: {
+    pipelineId: string;
+    number: number;
+    access: PipelineAccess;
+    includeRetriedJobs?: boolean;
+  }): Promise<BuildResult> => {
+    const view = await deps.repos.builds.findByNumber({
+      pipelineId: input.pipelineId,
+      number: input.number,
+      includeRetriedJobs: input.includeRetriedJobs ?? false,
+    });
+    if (!view) throw notFound('build');
+    return asSeenWith(input.access, view);
+  };

@@ -1,0 +1,84 @@
+import {
+  type Build,
+  type BuildRequest,
+  jobsForSteps,
+  matchesBranchFilter,
+  newBuildSnapshot,
+  type Pipeline,
+  parseBuildRequest,
+  unprocessable,
+} from '@ci/domain';
+import type { Actor } from '../auth/actor';
+import { type AuthorizedPipeline, requirePipeline } from '../auth/authorize';
+import type { Deps } from '../ports';
+import { type BuildResult, loadBuild } from './build-result';
+
+export interface PipelineRef {
+  organization: string;
+  pipeline: string;
+}
+
+function refuseUnbuildable(
+  pipeline: Pipeline,
+  request: Pick<BuildRequest, 'branch' | 'ignorePipelineBranchFilters'>,
+) {
+  if (pipeline.archivedAt) {
+    throw unprocessable('pipeline_archived', 'Builds cannot be created for an archived pipeline');
+  }
+  if (
+    !request.ignorePipelineBranchFilters &&
+    !matchesBranchFilter(pipeline.branchConfiguration, request.branch)
+  ) {
+    throw unprocessable(
+      'branch_filtered',
+      `Branch "${request.branch}" does not match the pipeline's branch filter "${pipeline.branchConfiguration}"`,
+    );
+  }
+}
+
+/** Inserts a scheduled build with jobs from the pipeline's steps, numbered by the pipeline's counter. */
+export const scheduleBuild =
+  (deps: Deps) =>
+  async (
+    target: AuthorizedPipeline,
+    actor: Actor,
+    fields: Omit<BuildRequest, 'ignorePipelineBranchFilters'> & { rebuiltFromId: string | null },
+  ): Promise<BuildResult> => {
+    const now = deps.clock.now();
+    const build: Omit<Build, 'number'> = {
+      ...newBuildSnapshot(),
+      id: deps.newId(),
+      pipelineId: target.pipeline.id,
+      message: fields.message ?? '',
+      commit: fields.commit,
+      branch: fields.branch,
+      env: fields.env,
+      metaData: fields.metaData,
+      source: 'api',
+      author: fields.author ?? { name: actor.user.name, email: actor.user.email },
+      creatorId: actor.user.id,
+      rebuiltFromId: fields.rebuiltFromId,
+      pullRequest: fields.pullRequest,
+      cleanCheckout: fields.cleanCheckout,
+      createdAt: now,
+      scheduledAt: now,
+    };
+    const jobs = jobsForSteps({
+      steps: target.pipeline.steps,
+      buildId: build.id,
+      at: now,
+      newId: deps.newId,
+    });
+    const number = await deps.repos.builds.create({ build, organizationId: target.organization.id, jobs });
+    return loadBuild(deps)({ pipelineId: target.pipeline.id, number, access: target.access });
+  };
+
+export const createBuild =
+  (deps: Deps) =>
+  async (actor: Actor, ref: PipelineRef, body: unknown): Promise<BuildResult> => {
+    const target = await requirePipeline(deps)(actor, 'createBuild', ref, 'build');
+    const request = parseBuildRequest(body);
+    if (!request.ok) throw request.error;
+    refuseUnbuildable(target.pipeline, request.value);
+    return scheduleBuild(deps)(target, actor, { ...request.value, rebuiltFromId: null });
+  };

@@ -1,0 +1,183 @@
+import type {
+  AccessLevel,
+  AccessToken,
+  Agent,
+  Build,
+  BuildState,
+  Job,
+  Organization,
+  OrganizationRole,
+  Pipeline,
+  Team,
+  TeamMemberRole,
+  TeamPipeline,
+  User,
+} from '@ci/domain';
+
+/** The application's view of the outside world; packages/db implements these against PostgreSQL. */
+
+export interface Clock {
+  now(): Date;
+}
+
+export interface AccessTokenRepository {
+  /** The token with this hash and its user, revoked and expired ones included (the caller decides). */
+  findByHash(tokenHash: string): Promise<{ token: AccessToken; user: User } | null>;
+  insert(token: AccessToken): Promise<void>;
+  /** false when no such unrevoked token exists */
+  revoke(id: string, at: Date): Promise<boolean>;
+}
+
+export interface UserRepository {
+  findByEmail(email: string): Promise<User | null>;
+  insert(user: User): Promise<void>;
+}
+
+export interface OrganizationRepository {
+  findBySlug(slug: string): Promise<Organization | null>;
+  insert(organization: Organization): Promise<void>;
+  /** Adds the user, or changes the role of an existing member. */
+  putMember(input: {
+    organizationId: string;
+    userId: string;
+    role: OrganizationRole;
+    at: Date;
+  }): Promise<void>;
+  countAll(): Promise<number>;
+}
+
+export interface TeamRepository {
+  findBySlug(organizationId: string, slug: string): Promise<Team | null>;
+  insert(team: Team): Promise<void>;
+  putMember(input: { teamId: string; userId: string; role: TeamMemberRole; at: Date }): Promise<void>;
+}
+
+export interface PipelineRepository {
+  findBySlug(organizationId: string, slug: string): Promise<Pipeline | null>;
+  insert(pipeline: Pipeline): Promise<void>;
+}
+
+export interface TeamPipelineRepository {
+  put(teamPipeline: TeamPipeline): Promise<void>;
+}
+
+/** What a user may do in an organization, read in one round trip. */
+export interface OrganizationAccess {
+  organization: Organization;
+  role: OrganizationRole;
+}
+
+/** What a user may do on a pipeline, read in one round trip; `pipeline` null when it does not exist. */
+export interface PipelineAccessFacts extends OrganizationAccess {
+  pipeline: Pipeline | null;
+  teamAccessLevels: AccessLevel[];
+  pipelineHasTeams: boolean;
+}
+
+export interface AccessRepository {
+  /** null when the organization does not exist or the user is not a member */
+  organization(input: { userId: string; organizationSlug: string }): Promise<OrganizationAccess | null>;
+  pipeline(input: {
+    userId: string;
+    organizationSlug: string;
+    pipelineSlug: string;
+  }): Promise<PipelineAccessFacts | null>;
+  /** The user's organizations with their role, for lists that span organizations. */
+  memberships(userId: string): Promise<OrganizationAccess[]>;
+  /** Every pipeline of these organizations with what the user's teams give on it. */
+  pipelineAccessIn(input: { userId: string; organizationIds: string[] }): Promise<PipelineAccessEntry[]>;
+}
+
+export interface PipelineAccessEntry {
+  pipelineId: string;
+  organizationId: string;
+  teamAccessLevels: AccessLevel[];
+  pipelineHasTeams: boolean;
+}
+
+export interface PipelineCounts {
+  scheduledBuildsCount: number;
+  runningBuildsCount: number;
+  scheduledJobsCount: number;
+  runningJobsCount: number;
+  waitingJobsCount: number;
+}
+
+export interface JobView {
+  job: Job;
+  agent: (Agent & { creator: User | null }) | null;
+}
+
+/** Everything a build response shows, read together. */
+export interface BuildView {
+  build: Build;
+  organizationSlug: string;
+  pipeline: Pipeline & { counts: PipelineCounts };
+  creator: User | null;
+  jobs: JobView[];
+  rebuiltFrom: { id: string; number: number } | null;
+}
+
+export interface BuildFilter {
+  branches?: string[];
+  commits?: string[];
+  createdFrom?: Date;
+  createdTo?: Date;
+  creatorId?: string;
+  finishedFrom?: Date;
+  states?: BuildState[];
+  metaData?: Record<string, string>;
+  includeRetriedJobs?: boolean;
+  excludeJobs?: boolean;
+}
+
+/** Which builds a list covers: one pipeline, or every pipeline the viewer sees in some organizations. */
+export type BuildScope =
+  | { kind: 'pipeline'; pipelineId: string }
+  | {
+      kind: 'organizations';
+      /** organizations where the viewer is an admin: every pipeline */
+      adminOrganizationIds: string[];
+      /** in the other organizations: the pipelines the viewer may see (decided by the domain's access rule) */
+      visiblePipelineIds: string[];
+    };
+
+export interface BuildRepository {
+  list(input: {
+    scope: BuildScope;
+    filter: BuildFilter;
+    offset: number;
+    limit: number;
+  }): Promise<BuildView[]>;
+  findByNumber(input: {
+    pipelineId: string;
+    number: number;
+    includeRetriedJobs: boolean;
+  }): Promise<BuildView | null>;
+  /** Inserts the build with the pipeline's next number and its jobs, atomically; returns the number. */
+  create(input: { build: Omit<Build, 'number'>; organizationId: string; jobs: Job[] }): Promise<number>;
+  /** Applies a state change computed by the domain, only if the build is still in `expectedState`. */
+  updateState(input: {
+    buildId: string;
+    expectedState: BuildState;
+    build: Build;
+    jobChanges: { state: 'canceled'; at: Date } | null;
+  }): Promise<boolean>;
+}
+
+export interface Repositories {
+  accessTokens: AccessTokenRepository;
+  users: UserRepository;
+  organizations: OrganizationRepository;
+  teams: TeamRepository;
+  pipelines: PipelineRepository;
+  teamPipelines: TeamPipelineRepository;
+  access: AccessRepository;
+  builds: BuildRepository;
+}
+
+export interface Deps {
+  repos: Repositories;
+  clock: Clock;
+  newId: () => string;
+}

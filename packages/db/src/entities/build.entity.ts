@@ -1,0 +1,104 @@
+import { defineEntity, p } from '@mikro-orm/core';
+import { AgentEntity } from './agent.entity';
+import { OrganizationEntity, UserEntity } from './organization.entity';
+import { PipelineEntity } from './pipeline.entity';
+
+export const BuildEntity = defineEntity({
+  name: 'Build',
+  tableName: 'builds',
+  uniques: [{ properties: ['pipeline', 'number'] }],
+  indexes: [
+    // Every list is newest created first, ties by number: one ordered index per list scope.
+    {
+      name: 'builds_pipeline_order_idx',
+      expression:
+        'create index "builds_pipeline_order_idx" on "builds" ("pipeline_id", "created_at" desc, "number" desc)',
+    },
+    {
+      name: 'builds_organization_order_idx',
+      expression:
+        'create index "builds_organization_order_idx" on "builds" ("organization_id", "created_at" desc, "number" desc)',
+    },
+    {
+      name: 'builds_order_idx',
+      expression: 'create index "builds_order_idx" on "builds" ("created_at" desc, "number" desc)',
+    },
+    {
+      name: 'builds_pipeline_branch_idx',
+      expression:
+        'create index "builds_pipeline_branch_idx" on "builds" ("pipeline_id", "branch", "created_at" desc, "number" desc)',
+    },
+    {
+      name: 'builds_pipeline_state_idx',
+      expression:
+        'create index "builds_pipeline_state_idx" on "builds" ("pipeline_id", "state", "created_at" desc, "number" desc)',
+    },
+    { name: 'builds_commit_idx', properties: ['commit'] },
+    { name: 'builds_creator_idx', properties: ['creator'] },
+    { name: 'builds_finished_at_idx', properties: ['finishedAt'] },
+    {
+      name: 'builds_meta_data_idx',
+      expression: 'create index "builds_meta_data_idx" on "builds" using gin ("meta_data" jsonb_path_ops)',
+    },
+  ],
+  properties: {
+    id: p.uuid().primary(),
+    organization: () => p.manyToOne(OrganizationEntity).deleteRule('cascade'),
+    pipeline: () => p.manyToOne(PipelineEntity).deleteRule('cascade'),
+    number: p.integer(),
+    state: p.string().length(16),
+    /** Rule B1: the state a blocked build reports. */
+    blockedState: p.string().length(16).nullable(),
+    cancelReason: p.text().nullable(),
+    message: p.text().nullable(),
+    commit: p.string().length(255),
+    branch: p.string().length(255),
+    env: p.json<Record<string, string>>(),
+    metaData: p.json<Record<string, string>>(),
+    source: p.string().length(16),
+    author: p.json<{ name: string; email: string }>().nullable(),
+    creator: () => p.manyToOne(UserEntity).nullable().deleteRule('set null'),
+    rebuiltFrom: () => p.manyToOne(BuildEntity).nullable().deleteRule('set null'),
+    pullRequest: p.json<{ id: string; base: string | null; repository: string | null }>().nullable(),
+    cleanCheckout: p.boolean().default(false),
+    createdAt: p.datetime(3),
+    scheduledAt: p.datetime(3).nullable(),
+    startedAt: p.datetime(3).nullable(),
+    failingAt: p.datetime(3).nullable(),
+    finishedAt: p.datetime(3).nullable(),
+  },
+});
+
+export const JobEntity = defineEntity({
+  name: 'Job',
+  tableName: 'jobs',
+  indexes: [{ name: 'jobs_build_position_idx', properties: ['build', 'position'] }],
+  properties: {
+    id: p.uuid().primary(),
+    build: () => p.manyToOne(BuildEntity).deleteRule('cascade'),
+    stepId: p.uuid().nullable(),
+    position: p.integer(),
+    type: p.string().length(16),
+    name: p.text().nullable(),
+    stepKey: p.string().length(255).nullable(),
+    command: p.text().nullable(),
+    state: p.string().length(16),
+    agentQueryRules: p.array().columnType('text[]'),
+    agent: () => p.manyToOne(AgentEntity).nullable().deleteRule('set null').index(),
+    exitStatus: p.integer().nullable(),
+    softFailed: p.boolean().default(false),
+    artifactPaths: p.text().nullable(),
+    env: p.json<Record<string, string>>(),
+    retried: p.boolean().default(false),
+    retriedInJobId: p.uuid().nullable(),
+    retriesCount: p.integer().nullable(),
+    retryType: p.string().length(16).nullable(),
+    parallelGroupIndex: p.integer().nullable(),
+    parallelGroupTotal: p.integer().nullable(),
+    createdAt: p.datetime(3),
+    scheduledAt: p.datetime(3).nullable(),
+    runnableAt: p.datetime(3).nullable(),
+    startedAt: p.datetime(3).nullable(),
+    finishedAt: p.datetime(3).nullable(),
+  },
+});

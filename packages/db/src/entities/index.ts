@@ -1,0 +1,42 @@
+import { AgentEntity } from './agent.entity';
+import { BuildEntity, JobEntity } from './build.entity';
+import {
+  AccessTokenEntity,
+  OrganizationEntity,
+  OrganizationMemberEntity,
+  UserEntity,
+} from './organization.entity';
+import { PipelineEntity } from './pipeline.entity';
+import { RegistryEntity } from './registry.entity';
+import { TeamEntity, TeamMemberEntity, TeamPipelineEntity } from './team.entity';
+
+export {
+  AccessTokenEntity,
+  AgentEntity,
+  BuildEntity,
+  JobEntity,
+  OrganizationEntity,
+  OrganizationMemberEntity,
+  PipelineEntity,
+  RegistryEntity,
+  TeamEntity,
+  TeamMemberEntity,
+  TeamPipelineEntity,
+  UserEntity,
+};
+
+/** Every entity, listed explicitly (no folder scanning). */
+export const entities = [
+  OrganizationEntity,
+  UserEntity,
+  OrganizationMemberEntity,
+  AccessTokenEntity,
+  TeamEntity,
+  TeamMemberEntity,
+  PipelineEntity,
+  TeamPipelineEntity,
+  AgentEntity,
+  BuildEntity,
+  JobEntity,
+  RegistryEntity,
+];

@@ -1,0 +1,30 @@
+import type { StepDefinition } from '@ci/domain';
+import { defineEntity, p } from '@mikro-orm/core';
+import { OrganizationEntity } from './organization.entity';
+
+export const PipelineEntity = defineEntity({
+  name: 'Pipeline',
+  tableName: 'pipelines',
+  uniques: [{ properties: ['organization', 'slug'] }],
+  properties: {
+    id: p.uuid().primary(),
+    organization: () => p.manyToOne(OrganizationEntity).deleteRule('cascade'),
+    slug: p.string().length(255),
+    name: p.string().length(255),
+    description: p.text().nullable(),
+    repository: p.string().length(1024),
+    defaultBranch: p.string().length(255).nullable(),
+    branchConfiguration: p.string().length(1024).nullable(),
+    steps: p.json<StepDefinition[]>(),
+    provider: p.json<{ id: string; settings: Record<string, unknown> }>(),
+    webhookToken: p.string().length(64).unique(),
+    skipQueuedBranchBuilds: p.boolean().default(false),
+    skipQueuedBranchBuildsFilter: p.string().length(1024).nullable(),
+    cancelRunningBranchBuilds: p.boolean().default(false),
+    cancelRunningBranchBuildsFilter: p.string().length(1024).nullable(),
+    /** The next build number; the create-build transaction takes it with a row lock. */
+    nextBuildNumber: p.integer().default(1),
+    archivedAt: p.datetime(3).nullable(),
+    createdAt: p.datetime(3),
+  },
+});

@@ -1,0 +1,21 @@
+import { defineEntity, p } from '@mikro-orm/core';
+import { OrganizationEntity } from './organization.entity';
+
+export const RegistryEntity = defineEntity({
+  name: 'Registry',
+  tableName: 'registries',
+  uniques: [{ properties: ['organization', 'slug'] }],
+  properties: {
+    id: p.uuid().primary(),
+    organization: () => p.manyToOne(OrganizationEntity).deleteRule('cascade'),
+    slug: p.string().length(255),
+    name: p.string().length(255),
+    ecosystem: p.string().length(32),
+    description: p.text().nullable(),
+    emoji: p.string().length(255).nullable(),
+    color: p.string().length(255).nullable(),
+    public: p.boolean().default(false),
+    oidcPolicy: p.text().nullable(),
+    createdAt: p.datetime(3),
+  },
+});

@@ -1,0 +1,41 @@
+import { defineEntity, p } from '@mikro-orm/core';
+import { OrganizationEntity, UserEntity } from './organization.entity';
+import { PipelineEntity } from './pipeline.entity';
+
+export const TeamEntity = defineEntity({
+  name: 'Team',
+  tableName: 'teams',
+  uniques: [{ properties: ['organization', 'slug'] }],
+  properties: {
+    id: p.uuid().primary(),
+    organization: () => p.manyToOne(OrganizationEntity).deleteRule('cascade'),
+    slug: p.string().length(255),
+    name: p.string().length(255),
+    description: p.text().nullable(),
+    privacy: p.string().length(16).default('visible'),
+    isDefaultTeam: p.boolean().default(false),
+    createdAt: p.datetime(3),
+  },
+});
+
+export const TeamMemberEntity = defineEntity({
+  name: 'TeamMember',
+  tableName: 'team_members',
+  properties: {
+    team: () => p.manyToOne(TeamEntity).primary().deleteRule('cascade'),
+    user: () => p.manyToOne(UserEntity).primary().deleteRule('cascade').index(),
+    role: p.string().length(16),
+    createdAt: p.datetime(3),
+  },
+});
+
+export const TeamPipelineEntity = defineEntity({
+  name: 'TeamPipeline',
+  tableName: 'team_pipelines',
+  properties: {
+    team: () => p.manyToOne(TeamEntity).primary().deleteRule('cascade'),
+    pipeline: () => p.manyToOne(PipelineEntity).primary().deleteRule('cascade').index(),
+    accessLevel: p.string().length(32),
+    createdAt: p.datetime(3),
+  },
+});

@@ -1,0 +1,7 @@
+import type { MigrationObject } from '@mikro-orm/core';
+import { Migration20261121035716 } from './Migration20261121035716';
+
+/** Every committed migration, in order. `pnpm --filter @ci/db migration:create` appends new ones. */
+export const migrationsList: MigrationObject[] = [
+  { name: 'Migration20261121035716', class: Migration20261121035716 },
+];

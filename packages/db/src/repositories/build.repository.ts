@@ -1,0 +1,322 @@
+import type { BuildFilter, BuildRepository, BuildScope, BuildView, JobView } from '@ci/application';
+import type { Agent, Build, BuildSource, BuildState, Job, JobState, JobType } from '@ci/domain';
+import { toDate, toDateOrNull } from '../rows';
+import type { Sql } from '../sql';
+import { organizationFromRow, userFromRow } from './identity.repository';
+import { PIPELINE_COLUMNS, pipelineFromRow } from './pipeline.repository';
+
+type Row = Record<string, unknown>;
+
+const BUILD_SELECT = `select b.id as b_id, b.pipeline_id as b_pipeline_id, b.number as b_number, b.state as b_state,
+  b.blocked_state as b_blocked_state, b.cancel_reason as b_cancel_reason, b.message as b_message,
+  b.commit as b_commit, b.branch as b_branch, b.env as b_env, b.meta_data as b_meta_data, b.source as b_source,
+  b.author as b_author, b.creator_id as b_creator_id, b.rebuilt_from_id as b_rebuilt_from_id,
+  b.pull_request as b_pull_request, b.clean_checkout as b_clean_checkout, b.created_at as b_created_at,
+  b.scheduled_at as b_scheduled_at, b.started_at as b_started_at, b.failing_at as b_failing_at,
+  b.finished_at as b_finished_at,
+  o.id as o_id, o.slug as o_slug, o.name as o_name, o.created_at as o_created_at,
+  u.id as u_id, u.name as u_name, u.email as u_email, u.avatar_url as u_avatar_url, u.created_at as u_created_at,
+  rb.number as rb_number,
+  ${PIPELINE_COLUMNS},
+  (select count(*) from builds s where s.pipeline_id = p.id and s.state = 'scheduled')::int as c_scheduled_builds,
+  (select count(*) from builds s where s.pipeline_id = p.id and s.state = 'running')::int as c_running_builds,
+  jc.scheduled as c_scheduled_jobs, jc.running as c_running_jobs, jc.waiting as c_waiting_jobs
+from builds b
+join pipelines p on p.id = b.pipeline_id
+join organizations o on o.id = b.organization_id
+left join users u on u.id = b.creator_id
+left join builds rb on rb.id = b.rebuilt_from_id
+left join lateral (
+  select count(*) filter (where j.state in ('scheduled', 'assigned', 'accepted'))::int as scheduled,
+         count(*) filter (where j.state in ('running', 'canceling', 'timing_out'))::int as running,
+         count(*) filter (where j.state in ('waiting', 'blocked', 'limited', 'pending'))::int as waiting
+  from builds ab join jobs j on j.build_id = ab.id
+  where ab.pipeline_id = p.id and ab.state in ('scheduled', 'running', 'failing', 'canceling', 'blocked')
+) jc on true`;
+
+function buildFromRow(row: Row): Build {
+  return {
+    id: row.b_id as string,
+    pipelineId: row.b_pipeline_id as string,
+    number: row.b_number as number,
+    state: row.b_state as BuildState,
+    blockedState: (row.b_blocked_state as Build['blockedState']) ?? null,
+    cancelReason: (row.b_cancel_reason as string | null) ?? null,
+    message: (row.b_message as string | null) ?? null,
+    commit: row.b_commit as string,
+    branch: row.b_branch as string,
+    env: row.b_env as Record<string, string>,
+    metaData: row.b_meta_data as Record<string, string>,
+    source: row.b_source as BuildSource,
+    author: (row.b_author as Build['author']) ?? null,
+    creatorId: (row.b_creator_id as string | null) ?? null,
+    rebuiltFromId: (row.b_rebuilt_from_id as string | null) ?? null,
+    pullRequest: (row.b_pull_request as Build['pullRequest']) ?? null,
+    cleanCheckout: row.b_clean_checkout as boolean,
+    createdAt: toDate(row.b_created_at),
+    scheduledAt: toDate(row.b_scheduled_at),
+    startedAt: toDateOrNull(row.b_started_at),
+    failingAt: toDateOrNull(row.b_failing_at),
+    finishedAt: toDateOrNull(row.b_finished_at),
+  };
+}
+
+function viewFromRow(row: Row): Omit<BuildView, 'jobs'> {
+  const build = buildFromRow(row);
+  return {
+    build,
+    organizationSlug: organizationFromRow(row, 'o_').slug,
+    pipeline: {
+      ...pipelineFromRow(row),
+      counts: {
+        scheduledBuildsCount: row.c_scheduled_builds as number,
+        runningBuildsCount: row.c_running_builds as number,
+        scheduledJobsCount: row.c_scheduled_jobs as number,
+        runningJobsCount: row.c_running_jobs as number,
+        waitingJobsCount: row.c_waiting_jobs as number,
+      },
+    },
+    creator: row.u_id ? userFromRow(row, 'u_') : null,
+    rebuiltFrom: build.rebuiltFromId ? { id: build.rebuiltFromId, number: row.rb_number as number } : null,
+  };
+}
+
+function jobFromRow(row: Row): JobView {
+  const job: Job = {
+    id: row.id as string,
+    buildId: row.build_id as string,
+    stepId: (row.step_id as string | null) ?? null,
+    position: row.position as number,
+    type: row.type as JobType,
+    name: (row.name as string | null) ?? null,
+    stepKey: (row.step_key as string | null) ?? null,
+    command: (row.command as string | null) ?? null,
+    state: row.state as JobState,
+    agentQueryRules: row.agent_query_rules as string[],
+    agentId: (row.agent_id as string | null) ?? null,
+    exitStatus: (row.exit_status as number | null) ?? null,
+    softFailed: row.soft_failed as boolean,
+    artifactPaths: (row.artifact_paths as string | null) ?? null,
+    env: row.env as Record<string, string>,
+    retried: row.retried as boolean,
+    retriedInJobId: (row.retried_in_job_id as string | null) ?? null,
+    retriesCount: (row.retries_count as number | null) ?? null,
+    retryType: (row.retry_type as string | null) ?? null,
+    parallelGroupIndex: (row.parallel_group_index as number | null) ?? null,
+    parallelGroupTotal: (row.parallel_group_total as number | null) ?? null,
+    createdAt: toDate(row.created_at),
+    scheduledAt: toDateOrNull(row.scheduled_at),
+    runnableAt: toDateOrNull(row.runnable_at),
+    startedAt: toDateOrNull(row.started_at),
+    finishedAt: toDateOrNull(row.finished_at),
+  };
+  const agent: (Agent & { creator: null }) | null = row.a_id
+    ? {
+        id: row.a_id as string,
+        organizationId: row.a_organization_id as string,
+        name: row.a_name as string,
+        hostname: (row.a_hostname as string | null) ?? null,
+        ipAddress: (row.a_ip_address as string | null) ?? null,
+        userAgent: (row.a_user_agent as string | null) ?? null,
+        connectionState: row.a_connection_state as string,
+        tags: row.a_tags as string[],
+        creatorId: null,
+        createdAt: toDate(row.a_created_at),
+        creator: null,
+      }
+    : null;
+  return { job, agent };
+}
+
+/** Turns '*' wildcards into a LIKE pattern, everything else literal. */
+function likePattern(branch: string): string {
+  return branch.replace(/[\\%_]/g, (c) => `\\${c}`).replaceAll('*', '%');
+}
+
+function whereClause(scope: BuildScope, filter: BuildFilter, params: unknown[]): string {
+  const param = (value: unknown) => {
+    params.push(value);
+    return `$${params.length}`;
+  };
+  const conditions: string[] = [];
+  if (scope.kind === 'pipeline') {
+    conditions.push(`b.pipeline_id = ${param(scope.pipelineId)}`);
+  } else {
+    const visible: string[] = [];
+    if (scope.adminOrganizationIds.length)
+      visible.push(`b.organization_id = any(${param(scope.adminOrganizationIds)}::uuid[])`);
+    if (scope.visiblePipelineIds.length)
+      visible.push(`b.pipeline_id = any(${param(scope.visiblePipelineIds)}::uuid[])`);
+    conditions.push(visible.length ? `(${visible.join(' or ')})` : 'false');
+  }
+  if (filter.branches?.length) {
+    const exact = filter.branches.filter((branch) => !branch.includes('*'));
+    const wildcards = filter.branches.filter((branch) => branch.includes('*')).map(likePattern);
+    const either: string[] = [];
+    if (exact.length) either.push(`b.branch = any(${param(exact)}::text[])`);
+    if (wildcards.length) either.push(`b.branch like any(${param(wildcards)}::text[])`);
+    conditions.push(`(${either.join(' or ')})`);
+  }
+  if (filter.commits?.length) conditions.push(`b.commit = any(${param(filter.commits)}::text[])`);
+  if (filter.createdFrom) conditions.push(`b.created_at >= ${param(filter.createdFrom)}`);
+  if (filter.createdTo) conditions.push(`b.created_at < ${param(filter.createdTo)}`);
+  if (filter.finishedFrom) conditions.push(`b.finished_at >= ${param(filter.finishedFrom)}`);
+  if (filter.creatorId) conditions.push(`b.creator_id = ${param(filter.creatorId)}`);
+  if (filter.states?.length) conditions.push(`b.state = any(${param(filter.states)}::text[])`);
+  if (filter.metaData && Object.keys(filter.metaData).length) {
+    conditions.push(`b.meta_data @> ${param(JSON.stringify(filter.metaData))}::jsonb`);
+  }
+  return conditions.join(' and ');
+}
+
+const JOB_SELECT = `select j.*, a.id as a_id, a.organization_id as a_organization_id, a.name as a_name,
+  a.hostname as a_hostname, a.ip_address as a_ip_address, a.user_agent as a_user_agent,
+  a.connection_state as a_connection_state, a.tags as a_tags, a.created_at as a_created_at
+from jobs j left join agents a on a.id = j.agent_id`;
+
+async function attachJobs(
+  sql: Sql,
+  views: Omit<BuildView, 'jobs'>[],
+  options: { includeRetriedJobs: boolean; excludeJobs: boolean },
+): Promise<BuildView[]> {
+  if (options.excludeJobs || views.length === 0) return views.map((view) => ({ ...view, jobs: [] }));
+  // By default a build shows only the latest run of each step; retried runs on request.
+  const rows = await sql.query(
+    `${JOB_SELECT} where j.build_id = any($1::uuid[]) ${options.includeRetriedJobs ? '' : 'and not j.retried'}
+     order by j.build_id, j.position, j.created_at`,
+    [views.map((view) => view.build.id)],
+  );
+  const byBuild = new Map<string, JobView[]>();
+  for (const row of rows) {
+    const jobView = jobFromRow(row);
+    const list = byBuild.get(jobView.job.buildId);
+    if (list) list.push(jobView);
+    else byBuild.set(jobView.job.buildId, [jobView]);
+  }
+  return views.map((view) => ({ ...view, jobs: byBuild.get(view.build.id) ?? [] }));
+}
+
+const JOB_RECORD = `id uuid, build_id uuid, step_id uuid, position int, type text, name text, step_key text,
+  command text, state text, agent_query_rules text[], env jsonb, artifact_paths text,
+  parallel_group_index int, parallel_group_total int, created_at timestamptz, scheduled_at timestamptz,
+  runnable_at timestamptz`;
+
+export function buildRepository(sql: Sql): BuildRepository {
+  return {
+    async list({ scope, filter, offset, limit }) {
+      const params: unknown[] = [];
+      const where = whereClause(scope, filter, params);
+      params.push(limit, offset);
+      const rows = await sql.query(
+        `${BUILD_SELECT} where ${where} order by b.created_at desc, b.number desc
+         limit $${params.length - 1} offset $${params.length}`,
+        params,
+      );
+      return attachJobs(sql, rows.map(viewFromRow), {
+        includeRetriedJobs: filter.includeRetriedJobs ?? false,
+        excludeJobs: filter.excludeJobs ?? false,
+      });
+    },
+    async findByNumber({ pipelineId, number, includeRetriedJobs }) {
+      const rows = await sql.query(`${BUILD_SELECT} where b.pipeline_id = $1 and b.number = $2`, [
+        pipelineId,
+        number,
+      ]);
+      const [view] = await attachJobs(sql, rows.map(viewFromRow), { includeRetriedJobs, excludeJobs: false });
+      return view ?? null;
+    },
+    async create({ build, organizationId, jobs }) {
+      // One statement: the pipeline's counter row stays locked from the increment to the end of the
+      // statement, so concurrent creates (from any number of processes) get distinct numbers.
+      const [row] = await sql.query<{ number: number }>(
+        `with allocated as (
+           update pipelines set next_build_number = next_build_number + 1
+           where id = $2 returning next_build_number - 1 as number
+         ), inserted as (
+           insert into builds (id, organization_id, pipeline_id, number, state, blocked_state, cancel_reason,
+             message, commit, branch, env, meta_data, source, author, creator_id, rebuilt_from_id, pull_request,
+             clean_checkout, created_at, scheduled_at, started_at, failing_at, finished_at)
+           select $1, $3, $2, allocated.number, $4, null, null, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14,
+             $15, $16, $17, null, null, null
+           from allocated returning number
+         ), inserted_jobs as (
+           insert into jobs (id, build_id, step_id, position, type, name, step_key, command, state,
+             agent_query_rules, env, artifact_paths, parallel_group_index, parallel_group_total, created_at,
+             scheduled_at, runnable_at)
+           select * from jsonb_to_recordset($18::jsonb) as x(${JOB_RECORD})
+         )
+         select number from inserted`,
+        [
+          build.id,
+          build.pipelineId,
+          organizationId,
+          build.state,
+          build.message,
+          build.commit,
+          build.branch,
+          JSON.stringify(build.env),
+          JSON.stringify(build.metaData),
+          build.source,
+          build.author ? JSON.stringify(build.author) : null,
+          build.creatorId,
+          build.rebuiltFromId,
+          build.pullRequest ? JSON.stringify(build.pullRequest) : null,
+          build.cleanCheckout,
+          build.createdAt,
+          build.scheduledAt,
+          JSON.stringify(
+            jobs.map((job) => ({
+              id: job.id,
+              build_id: job.buildId,
+              step_id: job.stepId,
+              position: job.position,
+              type: job.type,
+              name: job.name,
+              step_key: job.stepKey,
+              command: job.command,
+              state: job.state,
+              agent_query_rules: job.agentQueryRules,
+              env: job.env,
+              artifact_paths: job.artifactPaths,
+              parallel_group_index: job.parallelGroupIndex,
+              parallel_group_total: job.parallelGroupTotal,
+              created_at: job.createdAt.toISOString(),
+              scheduled_at: job.scheduledAt?.toISOString() ?? null,
+              runnable_at: job.runnableAt?.toISOString() ?? null,
+            })),
+          ),
+        ],
+      );
+      if (!row) throw new Error(`Pipeline ${build.pipelineId} vanished while creating a build`);
+      return row.number;
+    },
+    async updateState({ buildId, expectedState, build, jobChanges }) {
+      return sql.transaction(async (tx) => {
+        const updated = await tx.query(
+          `update builds set state = $3, blocked_state = $4, cancel_reason = $5, started_at = $6, failing_at = $7,
+             finished_at = $8
+           where id = $1 and state = $2 returning id`,
+          [
+            buildId,
+            expectedState,
+            build.state,
+            build.blockedState,
+            build.cancelReason,
+            build.startedAt,
+            build.failingAt,
+            build.finishedAt,
+          ],
+        );
+        if (updated.length === 0) return false;
+        if (jobChanges) {
+          await tx.query(
+            `update jobs set state = $2, finished_at = coalesce(finished_at, $3)
+             where build_id = $1 and state not in ('passed', 'failed', 'canceled', 'skipped', 'broken', 'expired', 'timed_out', 'lost')`,
+            [buildId, jobChanges.state, jobChanges.at],
+          );
+        }
+        return true;
+      });
+    },
+  };
+}

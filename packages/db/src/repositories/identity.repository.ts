@@ -1,0 +1,188 @@
+import type {
+  AccessTokenRepository,
+  OrganizationRepository,
+  TeamPipelineRepository,
+  TeamRepository,
+  UserRepository,
+} from '@ci/application';
+import type { AccessToken, Organization, Scope, Team, TeamPrivacy, User } from '@ci/domain';
+import { toDate, toDateOrNull } from '../rows';
+import type { Sql } from '../sql';
+
+type Row = Record<string, unknown>;
+
+export const USER_COLUMNS = 'u.id, u.name, u.email, u.avatar_url, u.created_at';
+
+export function userFromRow(row: Row, prefix = ''): User {
+  return {
+    id: row[`${prefix}id`] as string,
+    name: row[`${prefix}name`] as string,
+    email: row[`${prefix}email`] as string,
+    avatarUrl: (row[`${prefix}avatar_url`] as string | null) ?? null,
+    createdAt: toDate(row[`${prefix}created_at`]),
+  };
+}
+
+export function organizationFromRow(row: Row, prefix = ''): Organization {
+  return {
+    id: row[`${prefix}id`] as string,
+    slug: row[`${prefix}slug`] as string,
+    name: row[`${prefix}name`] as string,
+    createdAt: toDate(row[`${prefix}created_at`]),
+  };
+}
+
+function teamFromRow(row: Row): Team {
+  return {
+    id: row.id as string,
+    organizationId: row.organization_id as string,
+    slug: row.slug as string,
+    name: row.name as string,
+    description: (row.description as string | null) ?? null,
+    privacy: row.privacy as TeamPrivacy,
+    isDefaultTeam: row.is_default_team as boolean,
+    createdAt: toDate(row.created_at),
+  };
+}
+
+export function userRepository(sql: Sql): UserRepository {
+  return {
+    async findByEmail(email) {
+      const [row] = await sql.query(`select ${USER_COLUMNS} from users u where u.email = $1`, [email]);
+      return row ? userFromRow(row) : null;
+    },
+    async insert(user) {
+      await sql.query(
+        'insert into users (id, name, email, avatar_url, created_at) values ($1, $2, $3, $4, $5)',
+        [user.id, user.name, user.email, user.avatarUrl, user.createdAt],
+      );
+    },
+  };
+}
+
+export function organizationRepository(sql: Sql): OrganizationRepository {
+  return {
+    async findBySlug(slug) {
+      const [row] = await sql.query('select id, slug, name, created_at from organizations where slug = $1', [
+        slug,
+      ]);
+      return row ? organizationFromRow(row) : null;
+    },
+    async insert(organization) {
+      await sql.query('insert into organizations (id, slug, name, created_at) values ($1, $2, $3, $4)', [
+        organization.id,
+        organization.slug,
+        organization.name,
+        organization.createdAt,
+      ]);
+    },
+    async putMember({ organizationId, userId, role, at }) {
+      await sql.query(
+        `insert into organization_members (organization_id, user_id, role, created_at) values ($1, $2, $3, $4)
+         on conflict (organization_id, user_id) do update set role = excluded.role`,
+        [organizationId, userId, role, at],
+      );
+    },
+    async countAll() {
+      const [row] = await sql.query<{ count: string }>('select count(*) from organizations');
+      return Number(row?.count ?? 0);
+    },
+  };
+}
+
+export function teamRepository(sql: Sql): TeamRepository {
+  return {
+    async findBySlug(organizationId, slug) {
+      const [row] = await sql.query('select * from teams where organization_id = $1 and slug = $2', [
+        organizationId,
+        slug,
+      ]);
+      return row ? teamFromRow(row) : null;
+    },
+    async insert(team) {
+      await sql.query(
+        `insert into teams (id, organization_id, slug, name, description, privacy, is_default_team, created_at)
+         values ($1, $2, $3, $4, $5, $6, $7, $8)`,
+        [
+          team.id,
+          team.organizationId,
+          team.slug,
+          team.name,
+          team.description,
+          team.privacy,
+          team.isDefaultTeam,
+          team.createdAt,
+        ],
+      );
+    },
+    async putMember({ teamId, userId, role, at }) {
+      await sql.query(
+        `insert into team_members (team_id, user_id, role, created_at) values ($1, $2, $3, $4)
+         on conflict (team_id, user_id) do update set role = excluded.role`,
+        [teamId, userId, role, at],
+      );
+    },
+  };
+}
+
+export function teamPipelineRepository(sql: Sql): TeamPipelineRepository {
+  return {
+    async put(teamPipeline) {
+      await sql.query(
+        `insert into team_pipelines (team_id, pipeline_id, access_level, created_at) values ($1, $2, $3, $4)
+         on conflict (team_id, pipeline_id) do update set access_level = excluded.access_level`,
+        [teamPipeline.teamId, teamPipeline.pipelineId, teamPipeline.accessLevel, teamPipeline.createdAt],
+      );
+    },
+  };
+}
+
+export function accessTokenRepository(sql: Sql): AccessTokenRepository {
+  return {
+    async findByHash(tokenHash) {
+      const [row] = await sql.query(
+        `select t.id as t_id, t.user_id, t.token_hash, t.scopes, t.organization_ids, t.description,
+                t.created_at as t_created_at, t.expires_at, t.revoked_at, ${USER_COLUMNS}
+         from access_tokens t join users u on u.id = t.user_id where t.token_hash = $1`,
+        [tokenHash],
+      );
+      if (!row) return null;
+      const token: AccessToken = {
+        id: row.t_id as string,
+        userId: row.user_id as string,
+        tokenHash: row.token_hash as string,
+        scopes: row.scopes as Scope[],
+        organizationIds: (row.organization_ids as string[] | null) ?? null,
+        description: (row.description as string | null) ?? null,
+        createdAt: toDate(row.t_created_at),
+        expiresAt: toDateOrNull(row.expires_at),
+        revokedAt: toDateOrNull(row.revoked_at),
+      };
+      return { token, user: userFromRow(row) };
+    },
+    async insert(token) {
+      await sql.query(
+        `insert into access_tokens (id, user_id, token_hash, scopes, organization_ids, description, created_at, expires_at, revoked_at)
+         values ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
+        [
+          token.id,
+          token.userId,
+          token.tokenHash,
+          token.scopes,
+          token.organizationIds,
+          token.description,
+          token.createdAt,
+          token.expiresAt,
+          token.revokedAt,
+        ],
+      );
+    },
+    async revoke(id, at) {
+      const rows = await sql.query(
+        'update access_tokens set revoked_at = $2 where id = $1 and revoked_at is null returning id',
+        [id, at],
+      );
+      return rows.length > 0;
+    },
+  };
+}

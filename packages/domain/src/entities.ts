@@ -1,0 +1,229 @@
+import type { AccessLevel, OrganizationRole, TeamMemberRole } from './access';
+import type { BuildSnapshot } from './build-state';
+import type { Ecosystem } from './registry';
+import type { Scope } from './scopes';
+
+export interface Organization {
+  id: string;
+  slug: string;
+  name: string;
+  createdAt: Date;
+}
+
+export interface User {
+  id: string;
+  name: string;
+  email: string;
+  avatarUrl: string | null;
+  createdAt: Date;
+}
+
+export interface OrganizationMembership {
+  organizationId: string;
+  userId: string;
+  role: OrganizationRole;
+}
+
+export const TEAM_PRIVACIES = ['visible', 'secret'] as const;
+export type TeamPrivacy = (typeof TEAM_PRIVACIES)[number];
+
+export interface Team {
+  id: string;
+  organizationId: string;
+  slug: string;
+  name: string;
+  description: string | null;
+  privacy: TeamPrivacy;
+  isDefaultTeam: boolean;
+  createdAt: Date;
+}
+
+export interface TeamMember {
+  teamId: string;
+  userId: string;
+  role: TeamMemberRole;
+  createdAt: Date;
+}
+
+/** `id` is a uuid that stays the same while the step does, so jobs can point at their step. */
+export interface CommandStep {
+  type: 'command';
+  id: string;
+  key: string | null;
+  label: string | null;
+  command: string;
+  env: Record<string, string>;
+  agentQueryRules: string[];
+  softFail: boolean;
+  parallelism: number | null;
+  retry: { automatic: number | null } | null;
+  artifactPaths: string | null;
+}
+
+export interface WaitStep {
+  type: 'wait';
+  id: string;
+  key: string | null;
+  continueOnFailure: boolean;
+}
+
+export interface BlockStep {
+  type: 'block';
+  id: string;
+  key: string | null;
+  label: string | null;
+}
+
+export type StepDefinition = CommandStep | WaitStep | BlockStep;
+
+export interface Pipeline {
+  id: string;
+  organizationId: string;
+  slug: string;
+  name: string;
+  description: string | null;
+  repository: string;
+  defaultBranch: string | null;
+  branchConfiguration: string | null;
+  steps: StepDefinition[];
+  provider: { id: string; settings: Record<string, unknown> };
+  webhookToken: string;
+  skipQueuedBranchBuilds: boolean;
+  skipQueuedBranchBuildsFilter: string | null;
+  cancelRunningBranchBuilds: boolean;
+  cancelRunningBranchBuildsFilter: string | null;
+  nextBuildNumber: number;
+  archivedAt: Date | null;
+  createdAt: Date;
+}
+
+export const BUILD_SOURCES = ['api', 'webhook', 'ui', 'schedule', 'trigger_job'] as const;
+export type BuildSource = (typeof BUILD_SOURCES)[number];
+
+/** The state machine's fields are stored flat on the build. */
+export interface Build extends BuildSnapshot {
+  id: string;
+  pipelineId: string;
+  number: number;
+  message: string | null;
+  commit: string;
+  branch: string;
+  env: Record<string, string>;
+  metaData: Record<string, string>;
+  source: BuildSource;
+  author: { name: string; email: string } | null;
+  creatorId: string | null;
+  rebuiltFromId: string | null;
+  pullRequest: { id: string; base: string | null; repository: string | null } | null;
+  cleanCheckout: boolean;
+  createdAt: Date;
+  scheduledAt: Date;
+}
+
+/** The public API's job states. */
+export const JOB_STATES = [
+  'pending',
+  'waiting',
+  'waiting_failed',
+  'blocked',
+  'blocked_failed',
+  'unblocked',
+  'unblocked_failed',
+  'limiting',
+  'limited',
+  'scheduled',
+  'assigned',
+  'accepted',
+  'running',
+  'passed',
+  'failed',
+  'canceling',
+  'canceled',
+  'timing_out',
+  'timed_out',
+  'skipped',
+  'broken',
+  'expired',
+  'lost',
+] as const;
+export type JobState = (typeof JOB_STATES)[number];
+
+export const JOB_TYPES = ['script', 'waiter', 'manual', 'trigger'] as const;
+export type JobType = (typeof JOB_TYPES)[number];
+
+export interface Job {
+  id: string;
+  buildId: string;
+  stepId: string | null;
+  position: number;
+  type: JobType;
+  name: string | null;
+  stepKey: string | null;
+  command: string | null;
+  state: JobState;
+  agentQueryRules: string[];
+  agentId: string | null;
+  exitStatus: number | null;
+  softFailed: boolean;
+  artifactPaths: string | null;
+  env: Record<string, string>;
+  retried: boolean;
+  retriedInJobId: string | null;
+  retriesCount: number | null;
+  retryType: string | null;
+  parallelGroupIndex: number | null;
+  parallelGroupTotal: number | null;
+  createdAt: Date;
+  scheduledAt: Date | null;
+  runnableAt: Date | null;
+  startedAt: Date | null;
+  finishedAt: Date | null;
+}
+
+export interface Agent {
+  id: string;
+  organizationId: string;
+  name: string;
+  hostname: string | null;
+  ipAddress: string | null;
+  userAgent: string | null;
+  connectionState: string;
+  tags: string[];
+  creatorId: string | null;
+  createdAt: Date;
+}
+
+export interface TeamPipeline {
+  teamId: string;
+  pipelineId: string;
+  accessLevel: AccessLevel;
+  createdAt: Date;
+}
+
+export interface Registry {
+  id: string;
+  organizationId: string;
+  slug: string;
+  name: string;
+  ecosystem: Ecosystem;
+  description: string | null;
+  emoji: string | null;
+  color: string | null;
+  public: boolean;
+  oidcPolicy: string | null;
+  createdAt: Date;
+}
+
+export interface AccessToken {
+  id: string;
+  userId: string;
+  /** Hex SHA-256 of the token; the token itself is shown once and never stored. */
+  tokenHash: string;
+  scopes: Scope[];
+  /** null: every organization the user belongs to. */
+  organizationIds: string[] | null;
+  description: string | null;
+  createdAt: Date;
+  expiresAt: Date | null;
+  revokedAt: Date | null;
+}

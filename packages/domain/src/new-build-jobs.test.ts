@@ -1,0 +1,80 @@
+import { describe, expect, it } from 'vitest';
+import type { StepDefinition } from './entities';
+import { jobsForSteps } from './new-build-jobs';
+
+const at = new Date('2026-11-21T10:00:00.000Z');
+let counter = 0;
+const newId = () => `00000000-0000-7000-8000-${String(++counter).padStart(12, '0')}`;
+
+const command = (overrides: Partial<Extract<StepDefinition, { type: 'command' }>> = {}): StepDefinition => ({
+  type: 'command',
+  id: newId(),
+  key: 'test',
+  label: 'Test',
+  command: 'make test',
+  env: { A: '1' },
+  agentQueryRules: [],
+  softFail: false,
+  parallelism: null,
+  retry: null,
+  artifactPaths: null,
+  ...overrides,
+});
+
+describe('jobsForSteps', () => {
+  it('makes one scheduled script job per command step, keeping the step id and key', () => {
+    const step = command();
+    const [job, ...rest] = jobsForSteps({ steps: [step], buildId: 'b', at, newId });
+    expect(rest).toEqual([]);
+    expect(job).toMatchObject({
+      type: 'script',
+      state: 'scheduled',
+      stepId: step.id,
+      stepKey: 'test',
+      name: 'Test',
+      command: 'make test',
+      env: { A: '1' },
+      agentQueryRules: ['queue=default'],
+      scheduledAt: at,
+      runnableAt: at,
+      position: 0,
+    });
+  });
+
+  it('keeps the agent query rules a step names', () => {
+    const [job] = jobsForSteps({
+      steps: [command({ agentQueryRules: ['queue=mac'] })],
+      buildId: 'b',
+      at,
+      newId,
+    });
+    expect(job?.agentQueryRules).toEqual(['queue=mac']);
+  });
+
+  it('copies a parallel step into numbered jobs', () => {
+    const jobs = jobsForSteps({ steps: [command({ parallelism: 3 })], buildId: 'b', at, newId });
+    expect(jobs.map((job) => [job.parallelGroupIndex, job.parallelGroupTotal])).toEqual([
+      [0, 3],
+      [1, 3],
+      [2, 3],
+    ]);
+    expect(new Set(jobs.map((job) => job.id)).size).toBe(3);
+  });
+
+  it('makes jobs behind a wait or block step wait, not runnable', () => {
+    const steps: StepDefinition[] = [
+      command(),
+      { type: 'wait', id: newId(), key: null, continueOnFailure: false },
+      command({ key: 'deploy' }),
+      { type: 'block', id: newId(), key: 'release', label: 'Release' },
+    ];
+    const jobs = jobsForSteps({ steps, buildId: 'b', at, newId });
+    expect(jobs.map((job) => [job.type, job.state, job.runnableAt])).toEqual([
+      ['script', 'scheduled', at],
+      ['waiter', 'waiting', null],
+      ['script', 'waiting', null],
+      ['manual', 'blocked', null],
+    ]);
+    expect(jobs.map((job) => job.position)).toEqual([0, 1, 2, 3]);
+  });
+});

@@ -1,0 +1,88 @@
+export const SCOPES = [
+  'read_agents',
+  'write_agents',
+  'read_teams',
+  'write_teams',
+  'view_teams',
+  'read_artifacts',
+  'write_artifacts',
+  'read_builds',
+  'write_builds',
+  'read_job_env',
+  'read_build_logs',
+  'write_build_logs',
+  'read_organizations',
+  'read_pipelines',
+  'write_pipelines',
+  'read_user',
+  'read_registries',
+  'write_registries',
+  'create_registries',
+  'delete_registries',
+  'read_packages',
+  'write_packages',
+  'delete_packages',
+  'graphql',
+] as const;
+export type Scope = (typeof SCOPES)[number];
+
+export function isScope(s: string): s is Scope {
+  return (SCOPES as readonly string[]).includes(s);
+}
+
+/** The token scope each operation requires; null means any valid token will do. */
+export const OPERATIONS = {
+  listBuilds: 'read_builds',
+  getBuild: 'read_builds',
+  createBuild: 'write_builds',
+  cancelBuild: 'write_builds',
+  rebuildBuild: 'write_builds',
+
+  listTeamPipelines: 'view_teams',
+  getTeamPipeline: 'view_teams',
+  createTeamPipeline: 'write_teams',
+  updateTeamPipeline: 'write_teams',
+  deleteTeamPipeline: 'write_teams',
+
+  createRegistry: 'create_registries',
+  listRegistries: 'read_registries',
+  getRegistry: 'read_registries',
+  updateRegistry: 'write_registries',
+  deleteRegistry: 'delete_registries',
+
+  getAccessToken: null,
+  getUser: 'read_user',
+  listOrganizations: 'read_organizations',
+  getOrganization: 'read_organizations',
+
+  listPipelines: 'read_pipelines',
+  getPipeline: 'read_pipelines',
+  createPipeline: 'write_pipelines',
+  updatePipeline: 'write_pipelines',
+  deletePipeline: 'write_pipelines',
+  archivePipeline: 'write_pipelines',
+  unarchivePipeline: 'write_pipelines',
+
+  listTeams: 'view_teams',
+  getTeam: 'view_teams',
+  listTeamMembers: 'view_teams',
+  createTeam: 'write_teams',
+  updateTeam: 'write_teams',
+  deleteTeam: 'write_teams',
+  addTeamMember: 'write_teams',
+  removeTeamMember: 'write_teams',
+
+  getJobLog: 'read_build_logs',
+  getJobEnv: 'read_job_env',
+  retryJob: 'write_builds',
+  unblockJob: 'write_builds',
+} as const satisfies Record<string, Scope | null>;
+export type Operation = keyof typeof OPERATIONS;
+
+export function scopeFor(op: Operation): Scope | null {
+  return OPERATIONS[op];
+}
+
+export function hasScope(scopes: readonly string[], scope: Scope): boolean {
+  return scopes.includes(scope);
+}

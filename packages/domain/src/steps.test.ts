@@ -1,0 +1,301 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import type { CommandStep, StepDefinition } from './entities';
+import type { FieldError } from './errors';
+import { defaultSteps, parseStepDefinitions } from './steps';
+
+/** Step ids in order of allocation, so expectations can name them. */
+function stepIds() {
+  let n = 0;
+  return () => `step-${++n}`;
+}
+
+function parse(doc: unknown) {
+  return parseStepDefinitions(doc, stepIds());
+}
+
+function parsedOne(step: unknown): StepDefinition | undefined {
+  const result = parse([step]);
+  return result.ok ? result.value[0] : undefined;
+}
+
+function errorsOf(doc: unknown): FieldError[] | undefined {
+  const result = parse(doc);
+  return result.ok ? undefined : result.error.details?.errors;
+}
+
+const command = (fields: Partial<CommandStep>): CommandStep => ({
+  type: 'command',
+  id: 'step-1',
+  key: null,
+  label: null,
+  command: 'make test',
+  env: {},
+  agentQueryRules: [],
+  softFail: false,
+  parallelism: null,
+  retry: null,
+  artifactPaths: null,
+  ...fields,
+});
+
+describe('parseStepDefinitions', () => {
+  it('reads a pipeline document with a steps list', () => {
+    const result = parse({
+      env: { IGNORED: 'top-level' },
+      steps: [
+        { label: ':test_tube: Tests', key: 'tests', command: 'make test' },
+        'wait',
+        { block: 'Release?' },
+        'make deploy',
+      ],
+    });
+    expect(result).toEqual({
+      ok: true,
+      value: [
+        command({ id: 'step-1', label: ':test_tube: Tests', key: 'tests' }),
+        { type: 'wait', id: 'step-2', key: null, continueOnFailure: false },
+        { type: 'block', id: 'step-3', key: null, label: 'Release?' },
+        command({ id: 'step-4', command: 'make deploy' }),
+      ],
+    });
+  });
+
+  it('reads a bare list of steps', () => {
+    expect(parse(['echo hi'])).toEqual({ ok: true, value: [command({ command: 'echo hi' })] });
+  });
+
+  it.each<[string, unknown, Partial<CommandStep>]>([
+    ['name as the label', { name: 'Lint', command: 'lint' }, { label: 'Lint', command: 'lint' }],
+    ['identifier as the key', { identifier: 'lint', command: 'lint' }, { key: 'lint', command: 'lint' }],
+    ['a list of commands', { commands: ['npm ci', 'npm test'] }, { command: 'npm ci\nnpm test' }],
+    ['command as a list', { command: ['a', 'b'] }, { command: 'a\nb' }],
+    ['an explicit command type', { type: 'command', command: 'x' }, { command: 'x' }],
+    [
+      'env values of any scalar type',
+      { command: 'x', env: { A: 'a', N: 1, B: true } },
+      { command: 'x', env: { A: 'a', N: '1', B: 'true' } },
+    ],
+    [
+      'agents as a map',
+      { command: 'x', agents: { queue: 'deploy', docker: true } },
+      { command: 'x', agentQueryRules: ['queue=deploy', 'docker=true'] },
+    ],
+    [
+      'agents as a list',
+      { command: 'x', agents: ['queue=deploy'] },
+      { command: 'x', agentQueryRules: ['queue=deploy'] },
+    ],
+    ['soft_fail true', { command: 'x', soft_fail: true }, { command: 'x', softFail: true }],
+    [
+      'soft_fail as exit statuses',
+      { command: 'x', soft_fail: [{ exit_status: 1 }, { exit_status: '*' }] },
+      { command: 'x', softFail: true },
+    ],
+    ['soft_fail as an empty list', { command: 'x', soft_fail: [] }, { command: 'x', softFail: false }],
+    ['parallelism', { command: 'x', parallelism: 4 }, { command: 'x', parallelism: 4 }],
+    [
+      'retry automatic true',
+      { command: 'x', retry: { automatic: true } },
+      { command: 'x', retry: { automatic: 2 } },
+    ],
+    [
+      'retry automatic false',
+      { command: 'x', retry: { automatic: false } },
+      { command: 'x', retry: { automatic: null } },
+    ],
+    [
+      'retry automatic as a limit',
+      { command: 'x', retry: { automatic: 3 } },
+      { command: 'x', retry: { automatic: 3 } },
+    ],
+    [
+      'retry automatic with a limit',
+      { command: 'x', retry: { automatic: { limit: 5 } } },
+      { command: 'x', retry: { automatic: 5 } },
+    ],
+    [
+      'retry automatic without a limit',
+      { command: 'x', retry: { automatic: { exit_status: -1 } } },
+      { command: 'x', retry: { automatic: 2 } },
+    ],
+    [
+      'retry automatic as a list of rules',
+      {
+        command: 'x',
+        retry: {
+          automatic: [
+            { exit_status: -1, limit: 1 },
+            { exit_status: 255, limit: 4 },
+          ],
+        },
+      },
+      { command: 'x', retry: { automatic: 4 } },
+    ],
+    [
+      'retry with only manual settings',
+      { command: 'x', retry: { manual: false } },
+      { command: 'x', retry: { automatic: null } },
+    ],
+    [
+      'artifact_paths as a string',
+      { command: 'x', artifact_paths: 'log/**/*' },
+      { command: 'x', artifactPaths: 'log/**/*' },
+    ],
+    [
+      'artifact_paths as a list',
+      { command: 'x', artifact_paths: ['a/*', 'b/*'] },
+      { command: 'x', artifactPaths: 'a/*;b/*' },
+    ],
+    [
+      'null optional fields',
+      { command: 'x', label: null, env: null, agents: null, retry: null },
+      { command: 'x' },
+    ],
+    [
+      'fields this service does not run',
+      { command: 'x', plugins: [{ docker: {} }], branches: 'main', if: 'true' },
+      { command: 'x' },
+    ],
+  ])('reads a command step with %s', (_case, step, expected) => {
+    expect(parsedOne(step)).toEqual(command(expected));
+  });
+
+  it.each<[string, unknown, StepDefinition]>([
+    ['the string wait', 'wait', { type: 'wait', id: 'step-1', key: null, continueOnFailure: false }],
+    ['a wait key', { wait: null }, { type: 'wait', id: 'step-1', key: null, continueOnFailure: false }],
+    [
+      'a wait that continues on failure',
+      { wait: '~', continue_on_failure: true, key: 'gate' },
+      { type: 'wait', id: 'step-1', key: 'gate', continueOnFailure: true },
+    ],
+    [
+      'an explicit wait type',
+      { type: 'wait' },
+      { type: 'wait', id: 'step-1', key: null, continueOnFailure: false },
+    ],
+    [
+      'a block label',
+      { block: ':rocket: Release' },
+      { type: 'block', id: 'step-1', key: null, label: ':rocket: Release' },
+    ],
+    [
+      'an explicit block type',
+      { type: 'block', label: 'Go?', key: 'go' },
+      { type: 'block', id: 'step-1', key: 'go', label: 'Go?' },
+    ],
+    ['a block without a label', { type: 'block' }, { type: 'block', id: 'step-1', key: null, label: null }],
+  ])('reads %s', (_case, step, expected) => {
+    expect(parsedOne(step)).toEqual(expected);
+  });
+
+  it.each<[string, unknown, string]>([
+    ['no steps key', { env: {} }, 'steps must be given'],
+    ['null', null, 'steps must be given'],
+    ['a string document', 'steps', 'steps must be a list'],
+    ['steps as an object', { steps: { command: 'x' } }, 'steps must be a list'],
+    ['an empty list', { steps: [] }, 'steps must contain at least one step'],
+  ])('refuses %s', (_case, doc, message) => {
+    expect(errorsOf(doc)?.map((e) => e.message)).toEqual([message]);
+  });
+
+  it.each<[string, unknown, string]>([
+    ['a number', 42, 'Step 1: expected a command, wait or block step'],
+    ['an empty string', '  ', 'Step 1: a step cannot be an empty string'],
+    ['an unknown step kind', { trigger: 'deploy' }, 'Step 1: expected a command, wait or block step'],
+    ['an unknown type', { type: 'group', command: 'x' }, 'Step 1: expected a command, wait or block step'],
+    [
+      'a command step without a command',
+      { type: 'command', label: 'x' },
+      'Step 1: command must be a non-empty string or list of strings',
+    ],
+    ['an empty command', { command: '' }, 'Step 1: command must be a non-empty string or list of strings'],
+    [
+      'a command list with a number',
+      { commands: ['a', 1] },
+      'Step 1: command must be a non-empty string or list of strings',
+    ],
+    ['a numeric label', { command: 'x', label: 5 }, 'Step 1: label must be a string'],
+    ['an empty key', { command: 'x', key: '' }, 'Step 1: key must be a non-empty string'],
+    ['nested env values', { command: 'x', env: { A: { B: 'c' } } }, 'Step 1: env must map names to strings'],
+    [
+      'agents as a string',
+      { command: 'x', agents: 'queue=deploy' },
+      'Step 1: agents must be a map of tags or a list of "tag=value" strings',
+    ],
+    [
+      'soft_fail as a string',
+      { command: 'x', soft_fail: 'yes' },
+      'Step 1: soft_fail must be true, false or a list of { exit_status }',
+    ],
+    [
+      'soft_fail with a bad exit status',
+      { command: 'x', soft_fail: [{ exit_status: 'one' }] },
+      'Step 1: soft_fail must be true, false or a list of { exit_status }',
+    ],
+    ['parallelism 0', { command: 'x', parallelism: 0 }, 'Step 1: parallelism must be a positive integer'],
+    ['parallelism 1.5', { command: 'x', parallelism: 1.5 }, 'Step 1: parallelism must be a positive integer'],
+    ['retry as a number', { command: 'x', retry: 3 }, 'Step 1: retry must be an object'],
+    [
+      'a retry limit over 10',
+      { command: 'x', retry: { automatic: { limit: 11 } } },
+      'Step 1: retry.automatic must be true, false, a limit up to 10 or { limit }',
+    ],
+    [
+      'a negative retry limit',
+      { command: 'x', retry: { automatic: -1 } },
+      'Step 1: retry.automatic must be true, false, a limit up to 10 or { limit }',
+    ],
+    [
+      'artifact_paths as a number',
+      { command: 'x', artifact_paths: 1 },
+      'Step 1: artifact_paths must be a string or a list of strings',
+    ],
+    [
+      'a non-boolean continue_on_failure',
+      { wait: null, continue_on_failure: 'yes' },
+      'Step 1: continue_on_failure must be true or false',
+    ],
+    ['a numeric block label', { block: 5 }, 'Step 1: label must be a string'],
+  ])('refuses %s', (_case, step, message) => {
+    expect(errorsOf([step])).toEqual([{ field: 'steps', code: 'invalid', message }]);
+  });
+
+  it('names every wrong step, and every problem of each', () => {
+    const errors = errorsOf(['echo ok', { command: '', parallelism: -1 }, 'wait', 7]);
+    expect(errors?.map((e) => e.message)).toEqual([
+      'Step 2: command must be a non-empty string or list of strings; parallelism must be a positive integer',
+      'Step 4: expected a command, wait or block step',
+    ]);
+  });
+
+  it('refuses a key used by two steps', () => {
+    const errors = errorsOf([
+      { command: 'a', key: 'build' },
+      { block: 'ok?', key: 'build' },
+    ]);
+    expect(errors?.map((e) => e.message)).toEqual(['Step 2: key "build" is already used by another step']);
+  });
+
+  it('gives every step its own id', () => {
+    const result = parseStepDefinitions(['a', 'wait', 'b'], stepIds());
+    expect(result.ok && result.value.map((step) => step.id)).toEqual(['step-1', 'step-2', 'step-3']);
+  });
+
+  it('never throws on arbitrary JSON', () => {
+    fc.assert(
+      fc.property(fc.oneof(fc.jsonValue(), fc.array(fc.jsonValue())), (doc) => {
+        const result = parse(doc);
+        expect(typeof result.ok).toBe('boolean');
+      }),
+    );
+  });
+});
+
+describe('defaultSteps', () => {
+  it('uploads the pipeline from the repository', () => {
+    expect(defaultSteps(stepIds())).toEqual([
+      command({ label: ':pipeline:', command: 'buildkite-agent pipeline upload' }),
+    ]);
+  });
+});

@@ -1,0 +1,235 @@
+import type { BlockStep, CommandStep, StepDefinition, WaitStep } from './entities';
+import { type FieldError, validationFailed } from './errors';
+import { isJsonObject } from './json-object';
+import { err, ok, type Result } from './result';
+
+/** The limit the public format uses for `retry: { automatic: true }`. */
+const DEFAULT_AUTOMATIC_RETRY_LIMIT = 2;
+const MAX_AUTOMATIC_RETRY_LIMIT = 10;
+
+/**
+ * Reads the public pipeline file format, already parsed from YAML or JSON: `{ steps: [...] }` or a
+ * bare list. Steps are command steps (also a bare string), `wait` steps and `block` steps. Fields
+ * this service does not run (plugins, branches, if, depends_on, timeouts…) are ignored.
+ */
+export function parseStepDefinitions(doc: unknown, newStepId: () => string): Result<StepDefinition[]> {
+  const list = isJsonObject(doc) ? doc.steps : doc;
+  if (list === undefined || list === null) return err(invalidSteps('missing', 'steps must be given'));
+  if (!Array.isArray(list)) return err(invalidSteps('invalid', 'steps must be a list'));
+  if (list.length === 0) return err(invalidSteps('invalid', 'steps must contain at least one step'));
+
+  const steps: StepDefinition[] = [];
+  const errors: FieldError[] = [];
+  const keys = new Set<string>();
+  list.forEach((raw, index) => {
+    const problems: string[] = [];
+    const step = parseStep(raw, problems, newStepId);
+    if (step?.key) {
+      if (keys.has(step.key)) problems.push(`key "${step.key}" is already used by another step`);
+      keys.add(step.key);
+    }
+    if (step && problems.length === 0) {
+      steps.push(step);
+    } else {
+      errors.push({ field: 'steps', code: 'invalid', message: `Step ${index + 1}: ${problems.join('; ')}` });
+    }
+  });
+  return errors.length > 0 ? err(validationFailed(errors)) : ok(steps);
+}
+
+/** What a pipeline runs until it is given steps: upload the pipeline file from the repository. */
+export function defaultSteps(newStepId: () => string): StepDefinition[] {
+  return [commandStep({ id: newStepId(), label: ':pipeline:', command: 'buildkite-agent pipeline upload' })];
+}
+
+function invalidSteps(code: FieldError['code'], message: string) {
+  return validationFailed([{ field: 'steps', code, message }]);
+}
+
+function commandStep(fields: Pick<CommandStep, 'id' | 'label' | 'command'>): CommandStep {
+  return {
+    type: 'command',
+    key: null,
+    env: {},
+    agentQueryRules: [],
+    softFail: false,
+    parallelism: null,
+    retry: null,
+    artifactPaths: null,
+    ...fields,
+  };
+}
+
+/** A step, or null when the step's kind is unknown; every problem found is pushed to `problems`. */
+function parseStep(raw: unknown, problems: string[], newStepId: () => string): StepDefinition | null {
+  if (raw === 'wait') return { type: 'wait', id: newStepId(), key: null, continueOnFailure: false };
+  if (typeof raw === 'string') {
+    if (raw.trim() !== '') return commandStep({ id: newStepId(), label: null, command: raw });
+    problems.push('a step cannot be an empty string');
+    return null;
+  }
+  if (!isJsonObject(raw)) {
+    problems.push('expected a command, wait or block step');
+    return null;
+  }
+  switch (stepType(raw)) {
+    case 'command':
+      return parseCommandStep(raw, problems, newStepId());
+    case 'wait':
+      return parseWaitStep(raw, problems, newStepId());
+    case 'block':
+      return parseBlockStep(raw, problems, newStepId());
+    default:
+      problems.push('expected a command, wait or block step');
+      return null;
+  }
+}
+
+function stepType(raw: Record<string, unknown>): StepDefinition['type'] | null {
+  switch (raw.type) {
+    case 'command':
+    case 'script':
+      return 'command';
+    case 'wait':
+    case 'waiter':
+      return 'wait';
+    case 'block':
+    case 'manual':
+      return 'block';
+    case undefined:
+      if ('wait' in raw) return 'wait';
+      if ('block' in raw) return 'block';
+      if ('command' in raw || 'commands' in raw) return 'command';
+      return null;
+    default:
+      return null;
+  }
+}
+
+function parseCommandStep(raw: Record<string, unknown>, problems: string[], id: string): CommandStep {
+  return {
+    type: 'command',
+    id,
+    key: readKey(raw, problems),
+    label: readLabel(raw.label ?? raw.name, problems),
+    command: readCommand(raw.commands ?? raw.command, problems),
+    env: readEnv(raw.env, problems),
+    agentQueryRules: readAgents(raw.agents, problems),
+    softFail: readSoftFail(raw.soft_fail, problems),
+    parallelism: readParallelism(raw.parallelism, problems),
+    retry: readRetry(raw.retry, problems),
+    artifactPaths: readArtifactPaths(raw.artifact_paths, problems),
+  };
+}
+
+function parseWaitStep(raw: Record<string, unknown>, problems: string[], id: string): WaitStep {
+  const continueOnFailure = raw.continue_on_failure ?? false;
+  if (typeof continueOnFailure !== 'boolean') problems.push('continue_on_failure must be true or false');
+  return { type: 'wait', id, key: readKey(raw, problems), continueOnFailure: continueOnFailure === true };
+}
+
+function parseBlockStep(raw: Record<string, unknown>, problems: string[], id: string): BlockStep {
+  const label = readLabel(raw.block ?? raw.label ?? raw.name, problems);
+  return { type: 'block', id, key: readKey(raw, problems), label };
+}
+
+function readKey(raw: Record<string, unknown>, problems: string[]): string | null {
+  const key = raw.key ?? raw.identifier;
+  if (key === undefined || key === null) return null;
+  if (typeof key === 'string' && key.trim() !== '') return key;
+  problems.push('key must be a non-empty string');
+  return null;
+}
+
+function readLabel(value: unknown, problems: string[]): string | null {
+  if (value === undefined || value === null) return null;
+  if (typeof value === 'string') return value;
+  problems.push('label must be a string');
+  return null;
+}
+
+function readCommand(value: unknown, problems: string[]): string {
+  const command =
+    Array.isArray(value) && value.every((line) => typeof line === 'string') ? value.join('\n') : value;
+  if (typeof command === 'string' && command.trim() !== '') return command;
+  problems.push('command must be a non-empty string or list of strings');
+  return '';
+}
+
+function isScalar(value: unknown): value is string | number | boolean {
+  return typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean';
+}
+
+/** YAML turns `FOO: 1` into a number; environment values are strings, so scalars are written as text. */
+function readEnv(value: unknown, problems: string[]): Record<string, string> {
+  if (value === undefined || value === null) return {};
+  if (isJsonObject(value) && Object.values(value).every(isScalar)) {
+    return Object.fromEntries(Object.entries(value).map(([name, v]) => [name, String(v)]));
+  }
+  problems.push('env must map names to strings');
+  return {};
+}
+
+/** `{ queue: 'deploy' }` and `['queue=deploy']` both give the rule `queue=deploy`. */
+function readAgents(value: unknown, problems: string[]): string[] {
+  if (value === undefined || value === null) return [];
+  if (Array.isArray(value) && value.every((rule) => typeof rule === 'string')) return value;
+  if (isJsonObject(value) && Object.values(value).every(isScalar)) {
+    return Object.entries(value).map(([tag, v]) => `${tag}=${String(v)}`);
+  }
+  problems.push('agents must be a map of tags or a list of "tag=value" strings');
+  return [];
+}
+
+/** A list of exit statuses only narrows when a failure is soft; the step is still soft-failing. */
+function readSoftFail(value: unknown, problems: string[]): boolean {
+  if (value === undefined || value === null) return false;
+  if (typeof value === 'boolean') return value;
+  const isExitStatus = (entry: unknown) =>
+    isJsonObject(entry) && (entry.exit_status === '*' || Number.isInteger(entry.exit_status));
+  if (Array.isArray(value) && value.every(isExitStatus)) return value.length > 0;
+  problems.push('soft_fail must be true, false or a list of { exit_status }');
+  return false;
+}
+
+function readParallelism(value: unknown, problems: string[]): number | null {
+  if (value === undefined || value === null) return null;
+  if (typeof value === 'number' && Number.isSafeInteger(value) && value >= 1) return value;
+  problems.push('parallelism must be a positive integer');
+  return null;
+}
+
+function readRetry(value: unknown, problems: string[]): CommandStep['retry'] {
+  if (value === undefined || value === null) return null;
+  if (!isJsonObject(value)) {
+    problems.push('retry must be an object');
+    return null;
+  }
+  const rules = Array.isArray(value.automatic) ? value.automatic : [value.automatic];
+  const limits = rules.map(automaticRetryLimit);
+  if (limits.some((limit) => limit === undefined)) {
+    problems.push(
+      `retry.automatic must be true, false, a limit up to ${MAX_AUTOMATIC_RETRY_LIMIT} or { limit }`,
+    );
+    return null;
+  }
+  const enabled = limits.filter((limit): limit is number => limit !== null);
+  return { automatic: enabled.length > 0 ? Math.max(...enabled) : null };
+}
+
+/** null: no automatic retry; undefined: not a valid rule. */
+function automaticRetryLimit(rule: unknown): number | null | undefined {
+  if (rule === undefined || rule === null || rule === false) return null;
+  if (rule === true) return DEFAULT_AUTOMATIC_RETRY_LIMIT;
+  const limit = isJsonObject(rule) ? (rule.limit ?? DEFAULT_AUTOMATIC_RETRY_LIMIT) : rule;
+  const valid = typeof limit === 'number' && Number.isInteger(limit) && limit >= 0;
+  return valid && limit <= MAX_AUTOMATIC_RETRY_LIMIT ? limit : undefined;
+}
+
+function readArtifactPaths(value: unknown, problems: string[]): string | null {
+  if (value === undefined || value === null) return null;
+  if (typeof value === 'string') return value;
+  if (Array.isArray(value) && value.every((path) => typeof path === 'string')) return value.join(';');
+  problems.push('artifact_paths must be a string or a list of strings');
+  return null;
+}

@@ -1,0 +1,69 @@
+import { type DomainError, type ErrorKind, isDomainError } from '@ci/domain';
+import { TRPCError } from '@trpc/server';
+
+export interface HttpError {
+  status: number;
+  body: Record<string, unknown>;
+}
+
+const STATUS: Record<ErrorKind, number> = {
+  unauthenticated: 401,
+  forbidden: 403,
+  not_found: 404,
+  bad_request: 400,
+  unprocessable: 422,
+  conflict: 409,
+  payload_too_large: 413,
+  rate_limited: 429,
+  internal: 500,
+};
+
+const INTERNAL: HttpError = { status: 500, body: { message: 'Internal Server Error' } };
+
+function fromDomain(error: DomainError): HttpError {
+  if (error.kind === 'internal') return INTERNAL;
+  const body: Record<string, unknown> = { message: error.message };
+  if (error.details) body.errors = error.details.errors;
+  return { status: STATUS[error.kind], body };
+}
+
+/** Fastify's own refusals (body parsing, size) that reach us before any procedure runs. */
+function fromFramework(error: { code?: string; statusCode?: number; message?: string }): HttpError | null {
+  if (error.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || error.code === 'FST_ERR_CTP_EMPTY_JSON_BODY') {
+    return { status: 400, body: { message: 'Problems parsing JSON' } };
+  }
+  if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
+    return { status: 413, body: { message: 'Request body is too large' } };
+  }
+  if (error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') {
+    return { status: 415, body: { message: 'Unsupported Media Type: send JSON' } };
+  }
+  if (typeof error.statusCode === 'number' && error.statusCode >= 400 && error.statusCode < 500) {
+    return { status: error.statusCode, body: { message: error.message ?? 'Bad Request' } };
+  }
+  return null;
+}
+
+/**
+ * The one translation from failures to HTTP: domain errors by kind, framework refusals by code, input the
+ * schemas refused as 400, anything else a bare 500 (the caller logs it with the request id).
+ */
+export function httpErrorFor(error: unknown): HttpError {
+  const cause = error instanceof TRPCError ? (error.cause ?? error) : error;
+  if (isDomainError(cause)) return fromDomain(cause);
+  if (error instanceof TRPCError) {
+    if (error.code === 'BAD_REQUEST' || error.code === 'PARSE_ERROR') {
+      const issues = (cause as { issues?: Array<{ path: PropertyKey[]; message: string }> }).issues;
+      const first = issues?.[0];
+      const message = first
+        ? `Invalid ${first.path.map(String).join('.') || 'input'}: ${first.message}`
+        : 'Bad Request';
+      return { status: 400, body: { message } };
+    }
+    if (error.code === 'NOT_FOUND') return { status: 404, body: { message: 'Not Found' } };
+    if (error.code === 'METHOD_NOT_SUPPORTED')
+      return { status: 405, body: { message: 'Method Not Allowed' } };
+    return INTERNAL;
+  }
+  return fromFramework((cause ?? {}) as { code?: string; statusCode?: number; message?: string }) ?? INTERNAL;
+}

@@ -1,0 +1,1 @@
+export { type HttpError, httpErrorFor } from './http-errors';

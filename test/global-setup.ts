@@ -1,0 +1,43 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { migrate, openOrm, startEmbeddedPostgres } from '@ci/db';
+import type { TestProject } from 'vitest/node';
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
+    });
+  });
+}
+
+/**
+ * One PostgreSQL for the whole run (the embedded one, or TEST_DATABASE_URL's server), with a migrated
+ * template database that every test file clones into a fresh database of its own.
+ */
+export default async function setup(project: TestProject) {
+  const dataDir = mkdtempSync(join(tmpdir(), 'ci-test-'));
+  const server = process.env.TEST_DATABASE_URL
+    ? { url: process.env.TEST_DATABASE_URL, stop: async () => {} }
+    : await startEmbeddedPostgres({ dataDir, port: await freePort(), database: 'ci_template' });
+  const templateUrl = server.url;
+  const orm = await openOrm({ url: templateUrl });
+  await migrate(orm);
+  await orm.close(true);
+  project.provide('templateDatabaseUrl', templateUrl);
+  return async () => {
+    await server.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  };
+}
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    templateDatabaseUrl: string;
+  }
+}

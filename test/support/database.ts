@@ -1,0 +1,56 @@
+import { randomUUID } from 'node:crypto';
+import { createUseCases, type UseCases } from '@ci/application';
+import { type Database, openDatabase } from '@ci/db';
+import { newId } from '@ci/domain';
+import pg from 'pg';
+import { inject } from 'vitest';
+
+/** A fresh database cloned from the migrated template: each test file owns its data. */
+export async function freshDatabaseUrl(): Promise<string> {
+  const templateUrl = new URL(inject('templateDatabaseUrl'));
+  const template = templateUrl.pathname.slice(1);
+  const name = `test_${randomUUID().replaceAll('-', '')}`;
+  const admin = new pg.Client({ connectionString: templateUrl.toString() });
+  await admin.connect();
+  try {
+    // The template must be idle while cloning; files start concurrently, so retry briefly.
+    for (let attempt = 0; ; attempt++) {
+      try {
+        await admin.query(`create database "${name}" template "${template}"`);
+        break;
+      } catch (error) {
+        if (attempt > 50 || (error as { code?: string }).code !== '55006') throw error;
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+    }
+  } finally {
+    await admin.end();
+  }
+  const url = new URL(templateUrl);
+  url.pathname = `/${name}`;
+  return url.toString();
+}
+
+export interface TestDatabase {
+  url: string;
+  database: Database;
+  useCases: UseCases;
+  close(): Promise<void>;
+}
+
+export async function freshDatabase(options: { now?: () => Date; onQuery?: (sql: string) => void } = {}) {
+  const url = await freshDatabaseUrl();
+  const database = await openDatabase({
+    url,
+    dataDir: '',
+    embeddedPort: 0,
+    poolMax: 5,
+    ...(options.onQuery ? { onQuery: options.onQuery } : {}),
+  });
+  const useCases = createUseCases({
+    repos: database.repos,
+    clock: { now: options.now ?? (() => new Date()) },
+    newId: () => newId(),
+  });
+  return { url, database, useCases, close: () => database.close() } satisfies TestDatabase;
+}
