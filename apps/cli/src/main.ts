@@ -4,9 +4,11 @@ import { isDomainError, newId } from '@ci/domain';
 import { parseCommand } from './arguments';
 import { COMMANDS, UsageError } from './commands';
 
+const MIGRATE = 'db migrate';
+
 function usage(): string {
-  return `Usage: pnpm cli <command> [--json]\n\nCommands:\n${Object.values(COMMANDS)
-    .map((command) => `  ${command.usage}`)
+  return `Usage: pnpm cli <command> [--json]\n\nCommands:\n${[...Object.values(COMMANDS).map((command) => command.usage), MIGRATE]
+    .map((line) => `  ${line}`)
     .join('\n')}\n`;
 }
 
@@ -21,7 +23,8 @@ async function main(argv: string[]): Promise<number> {
   const json = parsed.options.json === true;
   const name = parsed.words.slice(0, 2).join(' ');
   const command = COMMANDS[name] ?? COMMANDS[parsed.words[0] ?? ''];
-  if (!command || parsed.options.help) {
+  const migrateOnly = name === MIGRATE;
+  if ((!command && !migrateOnly) || parsed.options.help) {
     process.stderr.write(usage());
     return command ? 0 : 2;
   }
@@ -33,6 +36,12 @@ async function main(argv: string[]): Promise<number> {
     embeddedPort: config.embeddedPort,
   });
   try {
+    if (migrateOnly) {
+      // Opening the database applies pending migrations; report which ones ran.
+      process.stdout.write(`${JSON.stringify({ applied: database.migrated })}\n`);
+      return 0;
+    }
+    if (!command) return 2;
     const useCases = createUseCases({
       repos: database.repos,
       clock: { now: () => new Date() },

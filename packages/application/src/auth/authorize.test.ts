@@ -1,0 +1,149 @@
+import type { AccessLevel, OrganizationRole, Pipeline, Scope } from '@ci/domain';
+import { describe, expect, it } from 'vitest';
+import type { AccessRepository, Deps, PipelineAccessFacts } from '../ports';
+import type { Actor } from './actor';
+import { requireOrganization, requirePipeline } from './authorize';
+
+const organization = { id: 'org-1', slug: 'acme', name: 'Acme', createdAt: new Date(0) };
+const pipeline = { id: 'pipe-1', slug: 'web', organizationId: 'org-1' } as Pipeline;
+
+function actor(scopes: Scope[], organizationIds: string[] | null = null): Actor {
+  return {
+    tokenId: 't',
+    user: { id: 'u', name: 'U', email: 'u@x', avatarUrl: null, createdAt: new Date(0) },
+    scopes,
+    organizationIds,
+  };
+}
+
+/** Fake ports: the facts the repository would read for the user. */
+function deps(
+  facts: { role: OrganizationRole; levels?: AccessLevel[]; hasTeams?: boolean; pipeline?: boolean } | null,
+) {
+  const access: AccessRepository = {
+    organization: async ({ organizationSlug }) =>
+      facts && organizationSlug === 'acme' ? { organization, role: facts.role } : null,
+    pipeline: async ({ organizationSlug, pipelineSlug }): Promise<PipelineAccessFacts | null> =>
+      facts && organizationSlug === 'acme'
+        ? {
+            organization,
+            role: facts.role,
+            pipeline: facts.pipeline === false || pipelineSlug !== 'web' ? null : pipeline,
+            teamAccessLevels: facts.levels ?? [],
+            pipelineHasTeams: facts.hasTeams ?? true,
+          }
+        : null,
+    memberships: async () => [],
+    pipelineAccessIn: async () => [],
+  };
+  return { repos: { access }, clock: { now: () => new Date() }, newId: () => 'id' } as unknown as Deps;
+}
+
+const ref = { organization: 'acme', pipeline: 'web' };
+
+describe('requirePipeline', () => {
+  it('checks the scope before anything else, even for an organization that does not exist', async () => {
+    await expect(
+      requirePipeline(deps(null))(
+        actor(['read_builds']),
+        'createBuild',
+        { organization: 'nope', pipeline: 'x' },
+        'build',
+      ),
+    ).rejects.toMatchObject({
+      kind: 'forbidden',
+      message: "Your access token doesn't have the write_builds scope",
+    });
+  });
+
+  it('hides organizations the user is not a member of behind 404', async () => {
+    await expect(
+      requirePipeline(deps(null))(actor(['read_builds']), 'getBuild', ref, 'read'),
+    ).rejects.toMatchObject({
+      kind: 'not_found',
+      message: 'No organization found',
+    });
+  });
+
+  it('hides organizations outside the token allow-list behind the same 404', async () => {
+    await expect(
+      requirePipeline(deps({ role: 'admin' }))(actor(['read_builds'], ['org-2']), 'getBuild', ref, 'read'),
+    ).rejects.toMatchObject({ kind: 'not_found', message: 'No organization found' });
+  });
+
+  it('answers 404 for a missing pipeline and for one the member cannot see', async () => {
+    await expect(
+      requirePipeline(deps({ role: 'admin', pipeline: false }))(
+        actor(['read_builds']),
+        'getBuild',
+        ref,
+        'read',
+      ),
+    ).rejects.toMatchObject({ message: 'No pipeline found' });
+    await expect(
+      requirePipeline(deps({ role: 'member', levels: [], hasTeams: true }))(
+        actor(['read_builds']),
+        'getBuild',
+        ref,
+        'read',
+      ),
+    ).rejects.toMatchObject({ message: 'No pipeline found' });
+  });
+
+  it('answers 403 Forbidden when the team access level does not allow the action', async () => {
+    await expect(
+      requirePipeline(deps({ role: 'member', levels: ['read_only'] }))(
+        actor(['write_builds']),
+        'createBuild',
+        ref,
+        'build',
+      ),
+    ).rejects.toMatchObject({ kind: 'forbidden', message: 'Forbidden' });
+  });
+
+  it('lets build_and_read build, admins do anything, and reports the access it found', async () => {
+    const member = await requirePipeline(deps({ role: 'member', levels: ['read_only', 'build_and_read'] }))(
+      actor(['write_builds']),
+      'createBuild',
+      ref,
+      'build',
+    );
+    expect(member.access).toBe('build_and_read');
+    const admin = await requirePipeline(deps({ role: 'admin' }))(
+      actor(['write_builds']),
+      'createBuild',
+      ref,
+      'manage',
+    );
+    expect(admin.access).toBe('admin');
+  });
+
+  it('gives members build access to a pipeline that belongs to no team', async () => {
+    const result = await requirePipeline(deps({ role: 'member', levels: [], hasTeams: false }))(
+      actor(['write_builds']),
+      'createBuild',
+      ref,
+      'build',
+    );
+    expect(result.access).toBe('build_and_read');
+  });
+});
+
+describe('requireOrganization', () => {
+  it('returns the membership when scope, membership and allow-list agree', async () => {
+    const result = await requireOrganization(deps({ role: 'member' }))(
+      actor(['read_builds'], ['org-1']),
+      'listBuilds',
+      'acme',
+    );
+    expect(result).toEqual({ organization, role: 'member' });
+  });
+
+  it('refuses a token without the scope with 403 naming it', async () => {
+    await expect(
+      requireOrganization(deps({ role: 'admin' }))(actor([]), 'listBuilds', 'acme'),
+    ).rejects.toMatchObject({
+      message: "Your access token doesn't have the read_builds scope",
+    });
+  });
+});
