@@ -7,7 +7,10 @@ import { COMMANDS, UsageError } from './commands';
 const MIGRATE = 'db migrate';
 
 function usage(): string {
-  return `Usage: pnpm cli <command> [--json]\n\nCommands:\n${[...Object.values(COMMANDS).map((command) => command.usage), MIGRATE]
+  return `Usage: pnpm cli <command> [--json]\n\nCommands:\n${[
+    ...Object.values(COMMANDS).map((command) => command.usage),
+    MIGRATE,
+  ]
     .map((line) => `  ${line}`)
     .join('\n')}\n`;
 }

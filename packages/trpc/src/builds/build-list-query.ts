@@ -1,0 +1,108 @@
+import type { BuildFilter, Page } from '@ci/application';
+import {
+  BUILD_STATE_FILTERS,
+  type BuildStateFilter,
+  badRequest,
+  expandStateFilter,
+  isUuid,
+  parseTimestamp,
+} from '@ci/domain';
+
+/**
+ * Reads list parameters in every encoding clients send: `state=a`, repeated `state=a&state=b`,
+ * `state[]=a`, `state[0]=a`, percent-encoded brackets, and `meta_data[key]=value`.
+ */
+export function collectQuery(query: URLSearchParams): {
+  values: Map<string, string[]>;
+  metaData: Record<string, string>;
+} {
+  const values = new Map<string, string[]>();
+  const metaData: Record<string, string> = {};
+  for (const [rawKey, value] of query) {
+    const meta = /^meta_data\[(.+)\]$/.exec(rawKey);
+    if (meta?.[1]) {
+      metaData[meta[1]] = value;
+      continue;
+    }
+    const key = rawKey.replace(/\[\d*\]$/, '');
+    const list = values.get(key);
+    if (list) list.push(value);
+    else values.set(key, [value]);
+  }
+  return { values, metaData };
+}
+
+const PAGE_SIZE = { default: 30, max: 100 } as const;
+
+function integer(name: string, text: string | undefined, fallback: number): number {
+  if (text === undefined || text === '' || text === '0') return fallback;
+  if (!/^\d{1,9}$/.test(text)) throw badRequest('invalid_parameter', `${name} must be a positive integer`);
+  return Number(text) || fallback;
+}
+
+export function parsePage(values: Map<string, string[]>): Page {
+  const page = integer('page', values.get('page')?.[0], 1);
+  const perPage = Math.min(
+    integer('per_page', values.get('per_page')?.[0], PAGE_SIZE.default),
+    PAGE_SIZE.max,
+  );
+  return { page, perPage };
+}
+
+function timestamp(name: string, text: string | undefined): Date | undefined {
+  if (text === undefined || text === '') return undefined;
+  const parsed = parseTimestamp(text);
+  if (!parsed) throw badRequest('invalid_parameter', `${name} must be an ISO 8601 timestamp`);
+  return parsed;
+}
+
+function flag(text: string | undefined): boolean {
+  return text === 'true' || text === '1';
+}
+
+export function parseBuildFilter(query: URLSearchParams): BuildFilter {
+  const { values, metaData } = collectQuery(query);
+  const nonEmpty = (key: string) => values.get(key)?.filter((value) => value !== '');
+  const states = nonEmpty('state');
+  for (const state of states ?? []) {
+    if (!BUILD_STATE_FILTERS.includes(state as BuildStateFilter)) {
+      throw badRequest('invalid_parameter', `state must be one of ${BUILD_STATE_FILTERS.join(', ')}`);
+    }
+  }
+  const creator = values.get('creator')?.[0];
+  if (creator && !isUuid(creator)) throw badRequest('invalid_parameter', 'creator must be a user UUID');
+  const filter: BuildFilter = {
+    includeRetriedJobs: flag(values.get('include_retried_jobs')?.[0]),
+    excludeJobs: flag(values.get('exclude_jobs')?.[0]),
+  };
+  const branches = nonEmpty('branch');
+  if (branches?.length) filter.branches = branches;
+  const commits = nonEmpty('commit');
+  if (commits?.length) filter.commits = commits;
+  if (states?.length) filter.states = expandStateFilter(states as BuildStateFilter[]);
+  if (creator) filter.creatorId = creator.toLowerCase();
+  const createdFrom = timestamp('created_from', values.get('created_from')?.[0]);
+  if (createdFrom) filter.createdFrom = createdFrom;
+  const createdTo = timestamp('created_to', values.get('created_to')?.[0]);
+  if (createdTo) filter.createdTo = createdTo;
+  const finishedFrom = timestamp('finished_from', values.get('finished_from')?.[0]);
+  if (finishedFrom) filter.finishedFrom = finishedFrom;
+  if (Object.keys(metaData).length) filter.metaData = metaData;
+  return filter;
+}
+
+/** The `Link` header: absolute URLs keeping every original parameter, `page` before `per_page`. */
+export function linkHeader(input: { url: URL; page: Page; hasNextPage: boolean }): string | null {
+  const { page, perPage } = input.page;
+  const at = (target: number) => {
+    const params = new URLSearchParams();
+    for (const [key, value] of input.url.searchParams)
+      if (key !== 'page' && key !== 'per_page') params.append(key, value);
+    const rest = params.toString();
+    return `<${input.url.origin}${input.url.pathname}?${rest ? `${rest}&` : ''}page=${target}&per_page=${perPage}>`;
+  };
+  const links: string[] = [];
+  if (page > 1) links.push(`${at(1)}; rel="first"`, `${at(page - 1)}; rel="prev"`);
+  if (input.hasNextPage) links.push(`${at(page + 1)}; rel="next"`);
+  return links.length ? links.join(', ') : null;
+}

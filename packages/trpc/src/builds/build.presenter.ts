@@ -1,0 +1,423 @@
+import { createHash } from 'node:crypto';
+import type { BuildResult, JobView } from '@ci/application';
+import {
+  type Agent,
+  type BuildSource,
+  type BuildState,
+  encodeGraphqlId,
+  formatPipelineCreatedAt,
+  formatTimestamp,
+  type JobState,
+  type JobType,
+  type Pipeline,
+  presentBuildState,
+  type User,
+} from '@ci/domain';
+
+/**
+ * The wire form of a build (REST and tRPC), keys in the order of the public API's examples.
+ *
+ * `form` picks the variant the examples show: `single` (get, create, cancel, rebuild: the embedded
+ * pipeline's `created_at` in the older `YYYY-MM-DD HH:MM:SS UTC` form), `list` (all builds, an
+ * organization's builds) and `pipeline-list` (a pipeline's builds: short agents, and the pipeline's
+ * `web_url`, `branch_configuration`, `default_branch` and `provider.settings`).
+ */
+export type BuildForm = 'single' | 'list' | 'pipeline-list';
+
+export interface PresentBuildOptions {
+  /** Public base URLs without a trailing slash, e.g. `https://api.example.com` and `https://ci.example.com`. */
+  urls: { api: string; web: string };
+  form: BuildForm;
+  /** false leaves `graphql_id` out of every job, as the create-build response does; default true. */
+  jobGraphqlIds?: boolean;
+}
+
+export interface UserWire {
+  id: string;
+  graphql_id: string;
+  name: string;
+  email: string;
+  avatar_url: string;
+  created_at: string | null;
+}
+
+export interface AgentWire {
+  id: string;
+  graphql_id: string;
+  url: string;
+  web_url: string;
+  name: string;
+  connection_state: string;
+  hostname: string | null;
+  ip_address: string | null;
+  user_agent: string | null;
+  creator: UserWire | null;
+  created_at: string | null;
+}
+
+/** The agent as a pipeline's build list shows it. */
+export interface AgentShortWire {
+  id: string;
+  url: string;
+  name: string;
+}
+
+export interface JobWire {
+  id: string;
+  /** absent in the create-build response */
+  graphql_id?: string;
+  type: JobType;
+  name: string | null;
+  step_key: string | null;
+  step: { id: string | null; signature: null };
+  agent_query_rules: string[];
+  state: JobState;
+  web_url: string;
+  log_url: string;
+  raw_log_url: string;
+  command: string | null;
+  soft_failed: boolean;
+  exit_status: number | null;
+  artifact_paths: string;
+  agent: AgentWire | AgentShortWire | null;
+  created_at: string | null;
+  scheduled_at: string | null;
+  runnable_at: string | null;
+  started_at: string | null;
+  finished_at: string | null;
+  retried: boolean;
+  retried_in_job_id: string | null;
+  retries_count: number | null;
+  retry_type: string | null;
+  parallel_group_index: number | null;
+  parallel_group_total: number | null;
+  matrix: null;
+  cluster_id: null;
+  cluster_url: null;
+  cluster_queue_id: null;
+  cluster_queue_url: null;
+}
+
+export interface ProviderSettingsWire {
+  trigger_mode: string;
+  build_pull_requests: boolean;
+  pull_request_branch_filter_enabled: boolean;
+  skip_pull_request_builds_for_existing_commits: boolean;
+  build_pull_request_forks: boolean;
+  prefix_pull_request_fork_branch_names: boolean;
+  build_tags: boolean;
+  publish_commit_status: boolean;
+  publish_commit_status_per_step: boolean;
+  publish_blocked_as_pending: boolean;
+  repository: string;
+}
+
+export interface PipelineWire {
+  id: string;
+  graphql_id: string;
+  url: string;
+  /** only in a pipeline's build list */
+  web_url?: string;
+  name: string;
+  slug: string;
+  repository: string;
+  /** only in a pipeline's build list */
+  branch_configuration?: string | null;
+  /** only in a pipeline's build list */
+  default_branch?: string | null;
+  provider: {
+    id: string;
+    /** rule B2: '' unless the viewer may edit the pipeline */
+    webhook_url: string;
+    /** only in a pipeline's build list */
+    settings?: ProviderSettingsWire;
+  };
+  skip_queued_branch_builds: boolean;
+  skip_queued_branch_builds_filter: string | null;
+  cancel_running_branch_builds: boolean;
+  cancel_running_branch_builds_filter: string | null;
+  builds_url: string;
+  badge_url: string;
+  /** `YYYY-MM-DD HH:MM:SS UTC` in single-build responses, ISO 8601 elsewhere */
+  created_at: string;
+  scheduled_builds_count: number;
+  running_builds_count: number;
+  scheduled_jobs_count: number;
+  running_jobs_count: number;
+  waiting_jobs_count: number;
+}
+
+export interface BuildWire {
+  id: string;
+  graphql_id: string;
+  url: string;
+  web_url: string;
+  number: number;
+  /** rule B1: never `blocked`; `blocked` says that instead */
+  state: Exclude<BuildState, 'blocked'>;
+  cancel_reason: string | null;
+  blocked: boolean;
+  message: string | null;
+  commit: string;
+  branch: string;
+  env: Record<string, string>;
+  source: BuildSource;
+  creator: UserWire | null;
+  jobs: JobWire[];
+  created_at: string | null;
+  scheduled_at: string | null;
+  started_at: string | null;
+  failing_at: string | null;
+  finished_at: string | null;
+  meta_data: Record<string, string>;
+  /** `{}` on a build without a pull request */
+  pull_request: { id: string; base: string | null; repository: string | null } | Record<string, never>;
+  rebuilt_from: { id: string; number: number; url: string } | null;
+  pipeline: PipelineWire;
+}
+
+/** What one call shares between its builds: options read once, gravatar hashes computed once per email. */
+interface Context {
+  api: string;
+  web: string;
+  form: BuildForm;
+  jobGraphqlIds: boolean;
+  avatars: Map<string, string>;
+}
+
+function contextFor(options: PresentBuildOptions): Context {
+  return {
+    api: options.urls.api,
+    web: options.urls.web,
+    form: options.form,
+    jobGraphqlIds: options.jobGraphqlIds !== false,
+    avatars: new Map(),
+  };
+}
+
+export function presentBuild(result: BuildResult, options: PresentBuildOptions): BuildWire {
+  return buildWire(result, contextFor(options));
+}
+
+export function presentBuilds(results: readonly BuildResult[], options: PresentBuildOptions): BuildWire[] {
+  const ctx = contextFor(options);
+  const out = new Array<BuildWire>(results.length);
+  for (let i = 0; i < results.length; i++) out[i] = buildWire(results[i]!, ctx);
+  return out;
+}
+
+function buildWire(result: BuildResult, ctx: Context): BuildWire {
+  const { view } = result;
+  const { build, pipeline } = view;
+  const orgSlug = view.organizationSlug;
+  const orgApiUrl = `${ctx.api}/v2/organizations/${orgSlug}`;
+  const pipelineUrl = `${orgApiUrl}/pipelines/${pipeline.slug}`;
+  const buildsUrl = `${pipelineUrl}/builds`;
+  const buildUrl = `${buildsUrl}/${build.number}`;
+  const buildWebUrl = `${ctx.web}/${orgSlug}/${pipeline.slug}/builds/${build.number}`;
+  const { state, blocked } = presentBuildState(build);
+
+  const jobViews = view.jobs;
+  const jobs = new Array<JobWire>(jobViews.length);
+  const urls: JobUrls = {
+    orgApiUrl,
+    agentWebPrefix: `${ctx.web}/organizations/${orgSlug}/agents/`,
+    jobWebPrefix: `${buildWebUrl}#`,
+    jobApiPrefix: `${buildUrl}/jobs/`,
+  };
+  for (let i = 0; i < jobViews.length; i++) jobs[i] = jobWire(jobViews[i]!, urls, ctx);
+
+  const pr = build.pullRequest;
+  const rebuiltFrom = view.rebuiltFrom;
+
+  return {
+    id: build.id,
+    graphql_id: encodeGraphqlId('Build', build.id),
+    url: buildUrl,
+    web_url: buildWebUrl,
+    number: build.number,
+    state,
+    cancel_reason: build.cancelReason,
+    blocked,
+    message: build.message,
+    commit: build.commit,
+    branch: build.branch,
+    env: build.env,
+    source: build.source,
+    creator: view.creator ? userWire(view.creator, ctx) : null,
+    jobs,
+    created_at: formatTimestamp(build.createdAt),
+    scheduled_at: formatTimestamp(build.scheduledAt),
+    started_at: formatTimestamp(build.startedAt),
+    failing_at: formatTimestamp(build.failingAt),
+    finished_at: formatTimestamp(build.finishedAt),
+    meta_data: build.metaData,
+    pull_request: pr ? { id: pr.id, base: pr.base, repository: pr.repository } : {},
+    rebuilt_from: rebuiltFrom
+      ? { id: rebuiltFrom.id, number: rebuiltFrom.number, url: `${buildsUrl}/${rebuiltFrom.number}` }
+      : null,
+    pipeline: pipelineWire(view.pipeline, result.showWebhookUrl, orgSlug, pipelineUrl, buildsUrl, ctx),
+  };
+}
+
+/** URL prefixes computed once per build and shared by its jobs. */
+interface JobUrls {
+  orgApiUrl: string;
+  agentWebPrefix: string;
+  jobWebPrefix: string;
+  jobApiPrefix: string;
+}
+
+function jobWire({ job, agent }: JobView, urls: JobUrls, ctx: Context): JobWire {
+  const logUrl = `${urls.jobApiPrefix}${job.id}/log`;
+  return {
+    id: job.id,
+    ...(ctx.jobGraphqlIds ? { graphql_id: encodeGraphqlId('Job', job.id) } : undefined),
+    type: job.type,
+    name: job.name,
+    step_key: job.stepKey,
+    step: { id: job.stepId, signature: null },
+    agent_query_rules: job.agentQueryRules,
+    state: job.state,
+    web_url: urls.jobWebPrefix + job.id,
+    log_url: logUrl,
+    raw_log_url: `${logUrl}.txt`,
+    command: job.command,
+    soft_failed: job.softFailed,
+    exit_status: job.exitStatus,
+    artifact_paths: job.artifactPaths ?? '',
+    agent: agent ? agentWire(agent, urls, ctx) : null,
+    created_at: formatTimestamp(job.createdAt),
+    scheduled_at: formatTimestamp(job.scheduledAt),
+    runnable_at: formatTimestamp(job.runnableAt),
+    started_at: formatTimestamp(job.startedAt),
+    finished_at: formatTimestamp(job.finishedAt),
+    retried: job.retried,
+    retried_in_job_id: job.retriedInJobId,
+    retries_count: job.retriesCount,
+    retry_type: job.retryType,
+    parallel_group_index: job.parallelGroupIndex,
+    parallel_group_total: job.parallelGroupTotal,
+    matrix: null,
+    cluster_id: null,
+    cluster_url: null,
+    cluster_queue_id: null,
+    cluster_queue_url: null,
+  };
+}
+
+function agentWire(
+  agent: Agent & { creator: User | null },
+  urls: JobUrls,
+  ctx: Context,
+): AgentWire | AgentShortWire {
+  const url = `${urls.orgApiUrl}/agents/${agent.id}`;
+  if (ctx.form === 'pipeline-list') return { id: agent.id, url, name: agent.name };
+  return {
+    id: agent.id,
+    graphql_id: encodeGraphqlId('Agent', agent.id),
+    url,
+    web_url: urls.agentWebPrefix + agent.id,
+    name: agent.name,
+    connection_state: agent.connectionState,
+    hostname: agent.hostname,
+    ip_address: agent.ipAddress,
+    user_agent: agent.userAgent,
+    creator: agent.creator ? userWire(agent.creator, ctx) : null,
+    created_at: formatTimestamp(agent.createdAt),
+  };
+}
+
+function userWire(user: User, ctx: Context): UserWire {
+  return {
+    id: user.id,
+    graphql_id: encodeGraphqlId('User', user.id),
+    name: user.name,
+    email: user.email,
+    avatar_url: user.avatarUrl ?? gravatarUrl(user.email, ctx.avatars),
+    created_at: formatTimestamp(user.createdAt),
+  };
+}
+
+function gravatarUrl(email: string, cache: Map<string, string>): string {
+  let url = cache.get(email);
+  if (url === undefined) {
+    const hash = createHash('md5').update(email.trim().toLowerCase()).digest('hex');
+    url = `https://www.gravatar.com/avatar/${hash}`;
+    cache.set(email, url);
+  }
+  return url;
+}
+
+function pipelineWire(
+  pipeline: BuildResult['view']['pipeline'],
+  showWebhookUrl: boolean,
+  orgSlug: string,
+  pipelineUrl: string,
+  buildsUrl: string,
+  ctx: Context,
+): PipelineWire {
+  const listed = ctx.form === 'pipeline-list';
+  const counts = pipeline.counts;
+  // Rule B2: only viewers who may edit the pipeline see where its webhook delivers.
+  const webhookUrl = showWebhookUrl ? `${ctx.web}/webhooks/deliver/${pipeline.webhookToken}` : '';
+  return {
+    id: pipeline.id,
+    graphql_id: encodeGraphqlId('Pipeline', pipeline.id),
+    url: pipelineUrl,
+    ...(listed ? { web_url: `${ctx.web}/${orgSlug}/${pipeline.slug}` } : undefined),
+    name: pipeline.name,
+    slug: pipeline.slug,
+    repository: pipeline.repository,
+    ...(listed
+      ? { branch_configuration: pipeline.branchConfiguration, default_branch: pipeline.defaultBranch }
+      : undefined),
+    provider: listed
+      ? { id: pipeline.provider.id, webhook_url: webhookUrl, settings: providerSettings(pipeline) }
+      : { id: pipeline.provider.id, webhook_url: webhookUrl },
+    skip_queued_branch_builds: pipeline.skipQueuedBranchBuilds,
+    skip_queued_branch_builds_filter: pipeline.skipQueuedBranchBuildsFilter,
+    cancel_running_branch_builds: pipeline.cancelRunningBranchBuilds,
+    cancel_running_branch_builds_filter: pipeline.cancelRunningBranchBuildsFilter,
+    builds_url: buildsUrl,
+    badge_url: `${ctx.api}/badges/${pipeline.webhookToken}.svg`,
+    created_at:
+      ctx.form === 'single'
+        ? formatPipelineCreatedAt(pipeline.createdAt)
+        : (formatTimestamp(pipeline.createdAt) as string),
+    scheduled_builds_count: counts.scheduledBuildsCount,
+    running_builds_count: counts.runningBuildsCount,
+    scheduled_jobs_count: counts.scheduledJobsCount,
+    running_jobs_count: counts.runningJobsCount,
+    waiting_jobs_count: counts.waitingJobsCount,
+  };
+}
+
+/** The spec's settings keys, in its order; a stored value of the right type overrides the default. */
+function providerSettings(pipeline: Pipeline): ProviderSettingsWire {
+  const s = pipeline.provider.settings;
+  return {
+    trigger_mode: str(s.trigger_mode, 'code'),
+    build_pull_requests: bool(s.build_pull_requests, true),
+    pull_request_branch_filter_enabled: bool(s.pull_request_branch_filter_enabled, false),
+    skip_pull_request_builds_for_existing_commits: bool(
+      s.skip_pull_request_builds_for_existing_commits,
+      true,
+    ),
+    build_pull_request_forks: bool(s.build_pull_request_forks, false),
+    prefix_pull_request_fork_branch_names: bool(s.prefix_pull_request_fork_branch_names, true),
+    build_tags: bool(s.build_tags, false),
+    publish_commit_status: bool(s.publish_commit_status, true),
+    publish_commit_status_per_step: bool(s.publish_commit_status_per_step, false),
+    publish_blocked_as_pending: bool(s.publish_blocked_as_pending, false),
+    repository: str(s.repository, pipeline.repository),
+  };
+}
+
+function bool(value: unknown, fallback: boolean): boolean {
+  return typeof value === 'boolean' ? value : fallback;
+}
+
+function str(value: unknown, fallback: string): string {
+  return typeof value === 'string' ? value : fallback;
+}

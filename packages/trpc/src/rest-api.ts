@@ -1,0 +1,105 @@
+import type { AnyRouter } from '@trpc/server';
+import { TRPCError } from '@trpc/server';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { createOpenApiNodeHttpHandler } from 'trpc-to-openapi';
+import { httpErrorFor } from './http-errors';
+import type { Meta, TrpcContext } from './trpc';
+
+type RawRequest = FastifyRequest['raw'] & {
+  fastifyRequest?: FastifyRequest;
+  body?: unknown;
+  query?: unknown;
+  restError?: unknown;
+};
+
+/**
+ * Serves the router's OpenAPI procedures as REST under `prefix`. Wraps the library's node handler so that
+ * every failure goes through `httpErrorFor` (the library would answer `{code, issues}` and raw 500
+ * messages) and success statuses come from each procedure's `successStatus`.
+ */
+export function registerRestApi(
+  app: FastifyInstance,
+  options: {
+    prefix: `/${string}`;
+    router: AnyRouter;
+    createContext: (request: FastifyRequest) => TrpcContext;
+  },
+) {
+  const procedures = options.router._def.procedures as Record<string, { _def: { meta?: Meta } }>;
+  const handler = createOpenApiNodeHttpHandler({
+    router: options.router,
+    createContext: ({ req }) => options.createContext((req as RawRequest).fastifyRequest as FastifyRequest),
+    responseMeta: ({ ctx, paths, errors }) => {
+      if (errors.length) return {};
+      const meta = paths?.[0] ? procedures[paths[0]]?._def.meta : undefined;
+      return {
+        status: meta?.successStatus ?? 200,
+        headers: (ctx as TrpcContext | undefined)?.response.headers ?? {},
+      };
+    },
+    onError: ({ error, req }) => {
+      (req as RawRequest).restError = error;
+    },
+  });
+
+  app.register(async (scope) => {
+    scope.route({
+      method: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'],
+      url: `${options.prefix}/*`,
+      handler: async (request: FastifyRequest, reply: FastifyReply) => {
+        const raw = request.raw as RawRequest;
+        const originalUrl = request.originalUrl; // read before raw.url changes
+        raw.fastifyRequest = request;
+        raw.url = request.url.slice(options.prefix.length) || '/';
+        raw.body = request.body ?? {};
+        raw.query = {};
+        // Body-less PUT/POST (cancel, rebuild) is fine: give the handler the JSON it expects.
+        if (!request.headers['content-type']) raw.headers['content-type'] = 'application/json';
+        let status = 200;
+        let body: string | undefined;
+        const headers: Record<string, string> = {};
+        const res = {
+          get statusCode() {
+            return status;
+          },
+          set statusCode(value: number) {
+            status = value;
+          },
+          setHeader(name: string, value: string) {
+            headers[name] = value;
+          },
+          end(chunk?: string) {
+            body = chunk;
+          },
+          once: reply.raw.once.bind(reply.raw),
+          on: reply.raw.on.bind(reply.raw),
+          off: reply.raw.off.bind(reply.raw),
+          get writableEnded() {
+            return reply.raw.writableEnded;
+          },
+        };
+        await handler(raw as never, res as never);
+        raw.url = originalUrl;
+        if (raw.restError) {
+          const error = raw.restError;
+          const unrouted = error instanceof TRPCError && error.code === 'NOT_FOUND' && !error.cause;
+          const { status: errorStatus, body: errorBody } = unrouted
+            ? {
+                status: 404,
+                body: { message: `No route matches ${request.method} ${originalUrl.split('?')[0]}` },
+              }
+            : httpErrorFor(error);
+          if (errorStatus >= 500) request.log.error({ err: error }, 'request failed');
+          for (const [name, value] of Object.entries(headers))
+            if (name.startsWith('X-')) reply.header(name, value);
+          return reply.code(errorStatus).send(errorBody);
+        }
+        reply.code(status);
+        for (const [name, value] of Object.entries(headers))
+          if (name.toLowerCase() !== 'content-type') reply.header(name, value);
+        if (status === 204 || body === undefined) return reply.send();
+        return reply.type('application/json; charset=utf-8').send(body);
+      },
+    });
+  });
+}
