@@ -24,7 +24,11 @@ function optional(options: ParsedCommand['options'], name: string): string | und
   return typeof value === 'string' ? value : undefined;
 }
 
-type Command = (useCases: UseCases, options: ParsedCommand['options']) => Promise<Record<string, unknown>>;
+type Command = (
+  useCases: UseCases,
+  options: ParsedCommand['options'],
+  database: { migrated: string[] },
+) => Promise<Record<string, unknown>>;
 
 /** Each command returns one JSON-able object: what `--json` prints. */
 export const COMMANDS: Record<string, { usage: string; run: Command }> = {
@@ -162,6 +166,11 @@ export const COMMANDS: Record<string, { usage: string; run: Command }> = {
   'token revoke': {
     usage: 'token revoke --id UUID',
     run: async (useCases, options) => useCases.admin.revokeAccessToken(required(options, 'id')),
+  },
+  'db migrate': {
+    usage: 'db migrate',
+    // Opening the database applies pending migrations; this reports which ones ran.
+    run: async (_useCases, _options, database) => ({ applied: database.migrated }),
   },
   seed: {
     usage: 'seed',

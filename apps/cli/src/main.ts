@@ -4,14 +4,9 @@ import { isDomainError, newId } from '@ci/domain';
 import { parseCommand } from './arguments';
 import { COMMANDS, UsageError } from './commands';
 
-const MIGRATE = 'db migrate';
-
 function usage(): string {
-  return `Usage: pnpm cli <command> [--json]\n\nCommands:\n${[
-    ...Object.values(COMMANDS).map((command) => command.usage),
-    MIGRATE,
-  ]
-    .map((line) => `  ${line}`)
+  return `Usage: pnpm cli <command> [--json]\n\nCommands:\n${Object.values(COMMANDS)
+    .map((command) => `  ${command.usage}`)
     .join('\n')}\n`;
 }
 
@@ -26,8 +21,7 @@ async function main(argv: string[]): Promise<number> {
   const json = parsed.options.json === true;
   const name = parsed.words.slice(0, 2).join(' ');
   const command = COMMANDS[name] ?? COMMANDS[parsed.words[0] ?? ''];
-  const migrateOnly = name === MIGRATE;
-  if ((!command && !migrateOnly) || parsed.options.help) {
+  if (!command || parsed.options.help) {
     process.stderr.write(usage());
     return command ? 0 : 2;
   }
@@ -39,18 +33,12 @@ async function main(argv: string[]): Promise<number> {
     embeddedPort: config.embeddedPort,
   });
   try {
-    if (migrateOnly) {
-      // Opening the database applies pending migrations; report which ones ran.
-      process.stdout.write(`${JSON.stringify({ applied: database.migrated })}\n`);
-      return 0;
-    }
-    if (!command) return 2;
     const useCases = createUseCases({
       repos: database.repos,
       clock: { now: () => new Date() },
       newId: () => newId(),
     });
-    const result = await command.run(useCases, parsed.options);
+    const result = await command.run(useCases, parsed.options, database);
     process.stdout.write(json ? `${JSON.stringify(result)}\n` : `${JSON.stringify(result, null, 2)}\n`);
     return 0;
   } catch (error) {
