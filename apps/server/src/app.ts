@@ -1,7 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import type { UseCases } from '@ci/application';
-import { httpErrorFor } from '@ci/trpc';
-import Fastify, { type FastifyInstance } from 'fastify';
+import {
+  appRouter,
+  httpErrorFor,
+  openApiDocument,
+  registerRestApi,
+  registerTrpcApi,
+  type TrpcContext,
+} from '@ci/trpc';
+import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
 import type { ServerConfig } from './config';
 
 export interface AppDeps {
@@ -45,6 +52,45 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     const path = request.url.split('?')[0];
     return reply.code(404).send({ message: `No route matches ${request.method} ${path}` });
   });
+
+  // Clients send JSON with other Content-Types or none at all; a body that parses as JSON is accepted.
+  app.addContentTypeParser('*', { parseAs: 'string' }, (_request, body, done) => {
+    const text = String(body);
+    if (text.trim() === '') return done(null, undefined);
+    try {
+      done(null, JSON.parse(text));
+    } catch {
+      done(Object.assign(new Error('Problems parsing JSON'), { code: 'FST_ERR_CTP_INVALID_JSON_BODY' }));
+    }
+  });
+
+  const urls = deps.config.publicUrls;
+  const createContext = (request: FastifyRequest, rest: boolean): TrpcContext => {
+    const queryStart = request.originalUrl.indexOf('?');
+    return {
+      useCases: deps.useCases,
+      urls,
+      authorization: request.headers.authorization,
+      rest: rest
+        ? {
+            query: new URLSearchParams(queryStart === -1 ? '' : request.originalUrl.slice(queryStart + 1)),
+            url: new URL(`${urls.api}${request.originalUrl}`),
+          }
+        : null,
+      response: { headers: {} },
+    };
+  };
+
+  const openApi = JSON.stringify(openApiDocument(appRouter, { baseUrl: `${urls.api}/v2` }));
+  app.get('/v2/openapi.json', async (_request, reply) =>
+    reply.type('application/json; charset=utf-8').send(openApi),
+  );
+  registerRestApi(app, {
+    prefix: '/v2',
+    router: appRouter,
+    createContext: (request) => createContext(request, true),
+  });
+  registerTrpcApi(app, { prefix: '/trpc', createContext: (request) => createContext(request, false) });
 
   app.get('/', async () => ({
     message: 'CI control API: REST under /v2, typed tRPC under /trpc',

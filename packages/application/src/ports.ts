@@ -149,6 +149,8 @@ export interface BuildRepository {
     offset: number;
     limit: number;
   }): Promise<BuildView[]>;
+  /** How many builds the list covers, for the `last` page link. */
+  count(input: { scope: BuildScope; filter: BuildFilter }): Promise<number>;
   findByNumber(input: {
     pipelineId: string;
     number: number;

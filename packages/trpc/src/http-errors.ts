@@ -1,5 +1,5 @@
 import { type DomainError, type ErrorKind, isDomainError } from '@ci/domain';
-import { TRPCError } from '@trpc/server';
+import { type TRPC_ERROR_CODE_KEY, TRPCError } from '@trpc/server';
 
 export interface HttpError {
   status: number;
@@ -17,6 +17,23 @@ const STATUS: Record<ErrorKind, number> = {
   rate_limited: 429,
   internal: 500,
 };
+
+const TRPC_CODE: Record<ErrorKind, TRPC_ERROR_CODE_KEY> = {
+  unauthenticated: 'UNAUTHORIZED',
+  forbidden: 'FORBIDDEN',
+  not_found: 'NOT_FOUND',
+  bad_request: 'BAD_REQUEST',
+  unprocessable: 'UNPROCESSABLE_CONTENT',
+  conflict: 'CONFLICT',
+  payload_too_large: 'PAYLOAD_TOO_LARGE',
+  rate_limited: 'TOO_MANY_REQUESTS',
+  internal: 'INTERNAL_SERVER_ERROR',
+};
+
+/** The tRPC error code of a domain error kind: the same status over /trpc as over /v2. */
+export function trpcCodeFor(kind: ErrorKind): TRPC_ERROR_CODE_KEY {
+  return TRPC_CODE[kind];
+}
 
 const INTERNAL: HttpError = { status: 500, body: { message: 'Internal Server Error' } };
 

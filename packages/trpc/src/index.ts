@@ -1,1 +1,8 @@
+export { BuildWire, CreateBuildRequest } from './builds/build.wire';
+export { ErrorWire } from './error.wire';
 export { type HttpError, httpErrorFor } from './http-errors';
+export { openApiDocument } from './openapi';
+export { registerRestApi } from './rest-api';
+export { type AppRouter, appRouter } from './router';
+export type { PublicUrls, TrpcContext } from './trpc';
+export { registerTrpcApi } from './trpc-api';

@@ -30,12 +30,10 @@ export function registerRestApi(
     router: options.router,
     createContext: ({ req }) => options.createContext((req as RawRequest).fastifyRequest as FastifyRequest),
     responseMeta: ({ ctx, paths, errors }) => {
-      if (errors.length) return {};
+      const headers = (ctx as TrpcContext | undefined)?.response.headers ?? {};
+      if (errors.length) return { headers };
       const meta = paths?.[0] ? procedures[paths[0]]?._def.meta : undefined;
-      return {
-        status: meta?.successStatus ?? 200,
-        headers: (ctx as TrpcContext | undefined)?.response.headers ?? {},
-      };
+      return { status: meta?.successStatus ?? 200, headers };
     },
     onError: ({ error, req }) => {
       (req as RawRequest).restError = error;
@@ -49,14 +47,19 @@ export function registerRestApi(
       handler: async (request: FastifyRequest, reply: FastifyReply) => {
         const raw = request.raw as RawRequest;
         const originalUrl = request.originalUrl; // read before raw.url changes
+        const body = request.body ?? {};
+        if (typeof body !== 'object' || Array.isArray(body)) {
+          return reply.code(400).send({ message: 'Problems parsing JSON: the body must be a JSON object' });
+        }
         raw.fastifyRequest = request;
         raw.url = request.url.slice(options.prefix.length) || '/';
-        raw.body = request.body ?? {};
+        raw.body = body;
+        // Procedures read the raw query string themselves (every array encoding); the library sees none.
         raw.query = {};
-        // Body-less PUT/POST (cancel, rebuild) is fine: give the handler the JSON it expects.
-        if (!request.headers['content-type']) raw.headers['content-type'] = 'application/json';
+        // The server has parsed the body already (JSON whatever its Content-Type, empty on body-less PUTs).
+        raw.headers['content-type'] = 'application/json';
         let status = 200;
-        let body: string | undefined;
+        let payload: string | undefined;
         const headers: Record<string, string> = {};
         const res = {
           get statusCode() {
@@ -69,7 +72,7 @@ export function registerRestApi(
             headers[name] = value;
           },
           end(chunk?: string) {
-            body = chunk;
+            payload = chunk;
           },
           once: reply.raw.once.bind(reply.raw),
           on: reply.raw.on.bind(reply.raw),
@@ -97,8 +100,8 @@ export function registerRestApi(
         reply.code(status);
         for (const [name, value] of Object.entries(headers))
           if (name.toLowerCase() !== 'content-type') reply.header(name, value);
-        if (status === 204 || body === undefined) return reply.send();
-        return reply.type('application/json; charset=utf-8').send(body);
+        if (status === 204 || payload === undefined) return reply.send();
+        return reply.type('application/json; charset=utf-8').send(payload);
       },
     });
   });

@@ -1,33 +1,67 @@
 import type { Actor, UseCases } from '@ci/application';
-import { type Operation, scopeFor } from '@ci/domain';
-import { initTRPC } from '@trpc/server';
+import { isDomainError, type Operation, scopeFor } from '@ci/domain';
+import { initTRPC, TRPCError } from '@trpc/server';
 import type { OpenApiMeta } from 'trpc-to-openapi';
+import { httpErrorFor, trpcCodeFor } from './http-errors';
 
 export interface PublicUrls {
   api: string;
   web: string;
 }
 
-/** What every procedure sees; `response` is how procedures set status and headers on the REST side. */
+/** What every procedure sees; `response` is how procedures set headers on either transport. */
 export interface TrpcContext {
   useCases: UseCases;
   urls: PublicUrls;
   authorization: string | undefined;
-  /** The raw query string on REST (every array encoding clients send); null over tRPC. */
-  query: URLSearchParams | null;
+  /**
+   * REST only: the raw query string (every array encoding clients send) and the public URL of the
+   * request, for `Link` headers. Over tRPC both are null and the input carries the parameters.
+   */
+  rest: { query: URLSearchParams; url: URL } | null;
   response: { headers: Record<string, string> };
 }
 
-export type Meta = OpenApiMeta<{ successStatus?: 200 | 201 | 204; operation?: Operation }>;
+export type Meta = OpenApiMeta<{
+  /** the REST status of a success; 200 when absent */
+  successStatus?: 200 | 201 | 204;
+  /** the operation whose scope the procedure needs, for `X-Accepted-OAuth-Scopes` */
+  operation?: Operation;
+  /** the component documenting the JSON body, which the procedure's permissive input cannot */
+  requestBody?: string;
+}>;
 
-const t = initTRPC.context<TrpcContext>().meta<Meta>().create();
+const t = initTRPC
+  .context<TrpcContext>()
+  .meta<Meta>()
+  .create({
+    isDev: false,
+    // tRPC's own error bodies carry the same message as REST ones; unexpected errors stay masked.
+    errorFormatter: ({ shape, error }) => {
+      const { status, body } = httpErrorFor(error);
+      return { ...shape, message: String(body.message), data: { ...shape.data, httpStatus: status } };
+    },
+  });
 
 export const router = t.router;
 
+/** Domain errors become tRPC errors of the matching code, so /trpc answers the same status as /v2. */
+const domainErrors = t.middleware(async ({ next }) => {
+  const result = await next();
+  if (!result.ok && isDomainError(result.error.cause)) {
+    const cause = result.error.cause;
+    throw new TRPCError({ code: trpcCodeFor(cause.kind), message: cause.message, cause });
+  }
+  return result;
+});
+
+export const publicProcedure = t.procedure.use(domainErrors);
+
 /** Authenticates, and advertises the token's scopes and the scope the operation accepts. */
-export const authed = t.procedure.use(async ({ ctx, meta, next }) => {
+export const authed = publicProcedure.use(async ({ ctx, meta, next }) => {
   const accepted = meta?.operation ? scopeFor(meta.operation) : null;
-  if (accepted) ctx.response.headers['X-Accepted-OAuth-Scopes'] = accepted;
+  ctx.response.headers['X-Accepted-OAuth-Scopes'] = accepted ?? '';
+  ctx.response.headers['X-OAuth-Scopes'] = '';
   const actor: Actor = await ctx.useCases.authenticate(ctx.authorization);
   ctx.response.headers['X-OAuth-Scopes'] = actor.scopes.join(', ');
   return next({ ctx: { ...ctx, actor } });

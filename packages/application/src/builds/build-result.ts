@@ -15,10 +15,11 @@ export const loadBuild =
   (deps: Deps) =>
   async (input: {
     pipelineId: string;
-    number: number;
+    number: number | null;
     access: PipelineAccess;
     includeRetriedJobs?: boolean;
   }): Promise<BuildResult> => {
+    if (input.number === null) throw notFound('build');
     const view = await deps.repos.builds.findByNumber({
       pipelineId: input.pipelineId,
       number: input.number,

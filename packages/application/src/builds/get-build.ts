@@ -5,7 +5,8 @@ import { type BuildResult, loadBuild } from './build-result';
 import type { PipelineRef } from './create-build';
 
 export interface BuildRef extends PipelineRef {
-  number: number;
+  /** null: the path held no build number; answers like a build that does not exist */
+  number: number | null;
 }
 
 export const getBuild =

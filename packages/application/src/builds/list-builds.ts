@@ -16,7 +16,8 @@ export interface Page {
 
 export interface BuildPage {
   builds: BuildResult[];
-  hasNextPage: boolean;
+  /** every build the list covers, on all pages */
+  totalCount: number;
 }
 
 /** Which pipelines of these organizations the actor sees, and with what access (the domain's rule). */
@@ -61,17 +62,15 @@ export const listBuilds =
       );
       ({ scope, accessFor } = await scopeOver(deps, actor, memberships));
     }
-    // One extra row tells whether a next page exists without counting the whole table.
-    const views = await deps.repos.builds.list({
-      scope,
-      filter,
-      offset: (page.page - 1) * page.perPage,
-      limit: page.perPage + 1,
-    });
+    // The page and the count are independent reads: side by side, not one after the other.
+    const [views, totalCount] = await Promise.all([
+      deps.repos.builds.list({ scope, filter, offset: (page.page - 1) * page.perPage, limit: page.perPage }),
+      deps.repos.builds.count({ scope, filter }),
+    ]);
     return {
-      builds: views
-        .slice(0, page.perPage)
-        .map((view) => asSeenWith(accessFor(view.pipeline.id, view.pipeline.organizationId), view)),
-      hasNextPage: views.length > page.perPage,
+      builds: views.map((view) =>
+        asSeenWith(accessFor(view.pipeline.id, view.pipeline.organizationId), view),
+      ),
+      totalCount,
     };
   };

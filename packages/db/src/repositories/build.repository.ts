@@ -1,5 +1,12 @@
-import type { BuildFilter, BuildRepository, BuildScope, BuildView, JobView } from '@ci/application';
-import type { Agent, Build, BuildSource, BuildState, Job, JobState, JobType } from '@ci/domain';
+import type {
+  BuildFilter,
+  BuildRepository,
+  BuildScope,
+  BuildView,
+  JobView,
+  PipelineCounts,
+} from '@ci/application';
+import type { Agent, Build, BuildSource, BuildState, Job, JobState, JobType, Pipeline } from '@ci/domain';
 import { toDate, toDateOrNull } from '../rows';
 import type { Sql } from '../sql';
 import { organizationFromRow, userFromRow } from './identity.repository';
@@ -17,15 +24,19 @@ const BUILD_SELECT = `select b.id as b_id, b.pipeline_id as b_pipeline_id, b.num
   o.id as o_id, o.slug as o_slug, o.name as o_name, o.created_at as o_created_at,
   u.id as u_id, u.name as u_name, u.email as u_email, u.avatar_url as u_avatar_url, u.created_at as u_created_at,
   rb.number as rb_number,
-  ${PIPELINE_COLUMNS},
-  (select count(*) from builds s where s.pipeline_id = p.id and s.state = 'scheduled')::int as c_scheduled_builds,
-  (select count(*) from builds s where s.pipeline_id = p.id and s.state = 'running')::int as c_running_builds,
-  jc.scheduled as c_scheduled_jobs, jc.running as c_running_jobs, jc.waiting as c_waiting_jobs
+  ${PIPELINE_COLUMNS}
 from builds b
 join pipelines p on p.id = b.pipeline_id
 join organizations o on o.id = b.organization_id
 left join users u on u.id = b.creator_id
-left join builds rb on rb.id = b.rebuilt_from_id
+left join builds rb on rb.id = b.rebuilt_from_id`;
+
+/** The embedded pipeline's live counts, once per distinct pipeline of a page rather than once per build. */
+const PIPELINE_COUNTS = `select p.id,
+  (select count(*) from builds s where s.pipeline_id = p.id and s.state = 'scheduled')::int as scheduled_builds,
+  (select count(*) from builds s where s.pipeline_id = p.id and s.state = 'running')::int as running_builds,
+  jc.scheduled as scheduled_jobs, jc.running as running_jobs, jc.waiting as waiting_jobs
+from unnest($1::uuid[]) as p(id)
 left join lateral (
   select count(*) filter (where j.state in ('scheduled', 'assigned', 'accepted'))::int as scheduled,
          count(*) filter (where j.state in ('running', 'canceling', 'timing_out'))::int as running,
@@ -33,6 +44,8 @@ left join lateral (
   from builds ab join jobs j on j.build_id = ab.id
   where ab.pipeline_id = p.id and ab.state in ('scheduled', 'running', 'failing', 'canceling', 'blocked')
 ) jc on true`;
+
+type BuildRowView = Omit<BuildView, 'jobs' | 'pipeline'> & { pipeline: Pipeline };
 
 function buildFromRow(row: Row): Build {
   return {
@@ -61,21 +74,12 @@ function buildFromRow(row: Row): Build {
   };
 }
 
-function viewFromRow(row: Row): Omit<BuildView, 'jobs'> {
+function viewFromRow(row: Row): BuildRowView {
   const build = buildFromRow(row);
   return {
     build,
     organizationSlug: organizationFromRow(row, 'o_').slug,
-    pipeline: {
-      ...pipelineFromRow(row),
-      counts: {
-        scheduledBuildsCount: row.c_scheduled_builds as number,
-        runningBuildsCount: row.c_running_builds as number,
-        scheduledJobsCount: row.c_scheduled_jobs as number,
-        runningJobsCount: row.c_running_jobs as number,
-        waitingJobsCount: row.c_waiting_jobs as number,
-      },
-    },
+    pipeline: pipelineFromRow(row),
     creator: row.u_id ? userFromRow(row, 'u_') : null,
     rebuiltFrom: build.rebuiltFromId ? { id: build.rebuiltFromId, number: row.rb_number as number } : null,
   };
@@ -174,17 +178,39 @@ const JOB_SELECT = `select j.*, a.id as a_id, a.organization_id as a_organizatio
   a.connection_state as a_connection_state, a.tags as a_tags, a.created_at as a_created_at
 from jobs j left join agents a on a.id = j.agent_id`;
 
-async function attachJobs(
+const NO_COUNTS: PipelineCounts = {
+  scheduledBuildsCount: 0,
+  runningBuildsCount: 0,
+  scheduledJobsCount: 0,
+  runningJobsCount: 0,
+  waitingJobsCount: 0,
+};
+
+async function pipelineCounts(sql: Sql, pipelineIds: string[]): Promise<Map<string, PipelineCounts>> {
+  const rows = await sql.query(PIPELINE_COUNTS, [pipelineIds]);
+  const counts = new Map<string, PipelineCounts>();
+  for (const row of rows) {
+    counts.set(row.id as string, {
+      scheduledBuildsCount: row.scheduled_builds as number,
+      runningBuildsCount: row.running_builds as number,
+      scheduledJobsCount: row.scheduled_jobs as number,
+      runningJobsCount: row.running_jobs as number,
+      waitingJobsCount: row.waiting_jobs as number,
+    });
+  }
+  return counts;
+}
+
+async function jobsOf(
   sql: Sql,
-  views: Omit<BuildView, 'jobs'>[],
-  options: { includeRetriedJobs: boolean; excludeJobs: boolean },
-): Promise<BuildView[]> {
-  if (options.excludeJobs || views.length === 0) return views.map((view) => ({ ...view, jobs: [] }));
+  buildIds: string[],
+  includeRetriedJobs: boolean,
+): Promise<Map<string, JobView[]>> {
   // By default a build shows only the latest run of each step; retried runs on request.
   const rows = await sql.query(
-    `${JOB_SELECT} where j.build_id = any($1::uuid[]) ${options.includeRetriedJobs ? '' : 'and not j.retried'}
+    `${JOB_SELECT} where j.build_id = any($1::uuid[]) ${includeRetriedJobs ? '' : 'and not j.retried'}
      order by j.build_id, j.position, j.created_at`,
-    [views.map((view) => view.build.id)],
+    [buildIds],
   );
   const byBuild = new Map<string, JobView[]>();
   for (const row of rows) {
@@ -193,7 +219,32 @@ async function attachJobs(
     if (list) list.push(jobView);
     else byBuild.set(jobView.job.buildId, [jobView]);
   }
-  return views.map((view) => ({ ...view, jobs: byBuild.get(view.build.id) ?? [] }));
+  return byBuild;
+}
+
+/** Completes a page of builds with their jobs and their pipelines' counts, the two read side by side. */
+async function complete(
+  sql: Sql,
+  views: BuildRowView[],
+  options: { includeRetriedJobs: boolean; excludeJobs: boolean },
+): Promise<BuildView[]> {
+  if (views.length === 0) return [];
+  const pipelineIds = [...new Set(views.map((view) => view.pipeline.id))];
+  const [jobs, counts] = await Promise.all([
+    options.excludeJobs
+      ? new Map<string, JobView[]>()
+      : jobsOf(
+          sql,
+          views.map((view) => view.build.id),
+          options.includeRetriedJobs,
+        ),
+    pipelineCounts(sql, pipelineIds),
+  ]);
+  return views.map((view) => ({
+    ...view,
+    pipeline: { ...view.pipeline, counts: counts.get(view.pipeline.id) ?? NO_COUNTS },
+    jobs: jobs.get(view.build.id) ?? [],
+  }));
 }
 
 const JOB_RECORD = `id uuid, build_id uuid, step_id uuid, position int, type text, name text, step_key text,
@@ -212,17 +263,26 @@ export function buildRepository(sql: Sql): BuildRepository {
          limit $${params.length - 1} offset $${params.length}`,
         params,
       );
-      return attachJobs(sql, rows.map(viewFromRow), {
+      return complete(sql, rows.map(viewFromRow), {
         includeRetriedJobs: filter.includeRetriedJobs ?? false,
         excludeJobs: filter.excludeJobs ?? false,
       });
+    },
+    async count({ scope, filter }) {
+      const params: unknown[] = [];
+      const where = whereClause(scope, filter, params);
+      const [row] = await sql.query<{ count: number }>(
+        `select count(*)::int as count from builds b where ${where}`,
+        params,
+      );
+      return row?.count ?? 0;
     },
     async findByNumber({ pipelineId, number, includeRetriedJobs }) {
       const rows = await sql.query(`${BUILD_SELECT} where b.pipeline_id = $1 and b.number = $2`, [
         pipelineId,
         number,
       ]);
-      const [view] = await attachJobs(sql, rows.map(viewFromRow), { includeRetriedJobs, excludeJobs: false });
+      const [view] = await complete(sql, rows.map(viewFromRow), { includeRetriedJobs, excludeJobs: false });
       return view ?? null;
     },
     async create({ build, organizationId, jobs }) {

@@ -91,9 +91,27 @@ export function parseBuildFilter(query: URLSearchParams): BuildFilter {
   return filter;
 }
 
-/** The `Link` header: absolute URLs keeping every original parameter, `page` before `per_page`. */
-export function linkHeader(input: { url: URL; page: Page; hasNextPage: boolean }): string | null {
+/** Everything a build list reads from its query: the filter, the page, and what to leave out of each build. */
+export function parseBuildListQuery(query: URLSearchParams): {
+  filter: BuildFilter;
+  page: Page;
+  excludePipeline: boolean;
+} {
+  const { values } = collectQuery(query);
+  return {
+    filter: parseBuildFilter(query),
+    page: parsePage(values),
+    excludePipeline: flag(values.get('exclude_pipeline')?.[0]),
+  };
+}
+
+/**
+ * The `Link` header: absolute URLs keeping every original parameter, `page` before `per_page`; `first`
+ * and `prev` after page 1, `next` and `last` before the last page; none when everything fits one page.
+ */
+export function linkHeader(input: { url: URL; page: Page; totalCount: number }): string | null {
   const { page, perPage } = input.page;
+  const lastPage = Math.max(1, Math.ceil(input.totalCount / perPage));
   const at = (target: number) => {
     const params = new URLSearchParams();
     for (const [key, value] of input.url.searchParams)
@@ -103,6 +121,6 @@ export function linkHeader(input: { url: URL; page: Page; hasNextPage: boolean }
   };
   const links: string[] = [];
   if (page > 1) links.push(`${at(1)}; rel="first"`, `${at(page - 1)}; rel="prev"`);
-  if (input.hasNextPage) links.push(`${at(page + 1)}; rel="next"`);
+  if (page < lastPage) links.push(`${at(page + 1)}; rel="next"`, `${at(lastPage)}; rel="last"`);
   return links.length ? links.join(', ') : null;
 }

@@ -4,7 +4,8 @@ import { resolve } from 'node:path';
 import type { BuildResult, BuildView, JobView } from '@ci/application';
 import type { Agent, Build, Job, Pipeline, User } from '@ci/domain';
 import { describe, expect, it } from 'vitest';
-import { type AgentWire, type BuildForm, presentBuild, presentBuilds } from './build.presenter';
+import { type BuildForm, presentBuild, presentBuilds } from './build.presenter';
+import { type AgentWire, BuildWire } from './build.wire';
 
 // Copies of ../shared/reference/buildkite-examples, kept in the repository so the test is hermetic.
 const EXAMPLES = resolve(import.meta.dirname, '../../../../test/fixtures/reference');
@@ -206,8 +207,10 @@ const result = (view: BuildView = viewWith(), showWebhookUrl = true): BuildResul
   view,
   showWebhookUrl,
 });
+/** A build presented without exclusions, so `jobs` and `pipeline` are there. */
+type FullBuildWire = BuildWire & Required<Pick<BuildWire, 'jobs' | 'pipeline'>>;
 const present = (form: BuildForm, r: BuildResult = result(), jobGraphqlIds?: boolean) =>
-  presentBuild(r, { urls: { api: API, web: WEB }, form, jobGraphqlIds });
+  presentBuild(r, { urls: { api: API, web: WEB }, form, jobGraphqlIds }) as FullBuildWire;
 // Reading the wire through its JSON is what a client sees, and keeps the assertions untyped.
 const wire = (form: BuildForm, r?: BuildResult, jobGraphqlIds?: boolean) =>
   JSON.parse(JSON.stringify(present(form, r, jobGraphqlIds)));
@@ -522,12 +525,28 @@ describe('presentBuilds', () => {
     const options = { urls: { api: API, web: WEB }, form: 'list' as const };
     const ours = presentBuilds([result(), result(second, false)], options);
     expect(ours.map((b) => b.number)).toEqual([42, 41]);
-    expect(ours[1]!.pipeline.provider.webhook_url).toBe('');
+    expect(ours[1]!.pipeline!.provider.webhook_url).toBe('');
     expect(ours).toEqual([presentBuild(result(), options), presentBuild(result(second, false), options)]);
   });
 
   it('returns [] for no builds', () => {
     expect(presentBuilds([], { urls: { api: API, web: WEB }, form: 'pipeline-list' })).toEqual([]);
+  });
+
+  it('drops jobs with excludeJobs and the pipeline with excludePipeline, nothing else', () => {
+    const options = { urls: { api: API, web: WEB }, form: 'list' as const };
+    const full = presentBuild(result(), options);
+    const lean = presentBuild(result(), { ...options, excludeJobs: true, excludePipeline: true });
+    expect(lean).not.toHaveProperty('jobs');
+    expect(lean).not.toHaveProperty('pipeline');
+    const { jobs: _jobs, pipeline: _pipeline, ...rest } = full;
+    expect(lean).toEqual(rest);
+  });
+
+  it('matches its own wire schema in every form', () => {
+    for (const form of ['single', 'list', 'pipeline-list'] as const) {
+      expect(() => BuildWire.strict().parse(present(form))).not.toThrow();
+    }
   });
 
   it('produces output that survives a JSON round trip unchanged', () => {

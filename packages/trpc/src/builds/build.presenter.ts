@@ -2,17 +2,22 @@ import { createHash } from 'node:crypto';
 import type { BuildResult, JobView } from '@ci/application';
 import {
   type Agent,
-  type BuildSource,
-  type BuildState,
   encodeGraphqlId,
   formatPipelineCreatedAt,
   formatTimestamp,
-  type JobState,
-  type JobType,
   type Pipeline,
   presentBuildState,
   type User,
 } from '@ci/domain';
+import type {
+  AgentShortWire,
+  AgentWire,
+  BuildWire,
+  JobWire,
+  PipelineWire,
+  ProviderSettingsWire,
+  UserWire,
+} from './build.wire';
 
 /**
  * The wire form of a build (REST and tRPC), keys in the order of the public API's examples.
@@ -30,150 +35,10 @@ export interface PresentBuildOptions {
   form: BuildForm;
   /** false leaves `graphql_id` out of every job, as the create-build response does; default true. */
   jobGraphqlIds?: boolean;
-}
-
-export interface UserWire {
-  id: string;
-  graphql_id: string;
-  name: string;
-  email: string;
-  avatar_url: string;
-  created_at: string | null;
-}
-
-export interface AgentWire {
-  id: string;
-  graphql_id: string;
-  url: string;
-  web_url: string;
-  name: string;
-  connection_state: string;
-  hostname: string | null;
-  ip_address: string | null;
-  user_agent: string | null;
-  creator: UserWire | null;
-  created_at: string | null;
-}
-
-/** The agent as a pipeline's build list shows it. */
-export interface AgentShortWire {
-  id: string;
-  url: string;
-  name: string;
-}
-
-export interface JobWire {
-  id: string;
-  /** absent in the create-build response */
-  graphql_id?: string;
-  type: JobType;
-  name: string | null;
-  step_key: string | null;
-  step: { id: string | null; signature: null };
-  agent_query_rules: string[];
-  state: JobState;
-  web_url: string;
-  log_url: string;
-  raw_log_url: string;
-  command: string | null;
-  soft_failed: boolean;
-  exit_status: number | null;
-  artifact_paths: string;
-  agent: AgentWire | AgentShortWire | null;
-  created_at: string | null;
-  scheduled_at: string | null;
-  runnable_at: string | null;
-  started_at: string | null;
-  finished_at: string | null;
-  retried: boolean;
-  retried_in_job_id: string | null;
-  retries_count: number | null;
-  retry_type: string | null;
-  parallel_group_index: number | null;
-  parallel_group_total: number | null;
-  matrix: null;
-  cluster_id: null;
-  cluster_url: null;
-  cluster_queue_id: null;
-  cluster_queue_url: null;
-}
-
-export interface ProviderSettingsWire {
-  trigger_mode: string;
-  build_pull_requests: boolean;
-  pull_request_branch_filter_enabled: boolean;
-  skip_pull_request_builds_for_existing_commits: boolean;
-  build_pull_request_forks: boolean;
-  prefix_pull_request_fork_branch_names: boolean;
-  build_tags: boolean;
-  publish_commit_status: boolean;
-  publish_commit_status_per_step: boolean;
-  publish_blocked_as_pending: boolean;
-  repository: string;
-}
-
-export interface PipelineWire {
-  id: string;
-  graphql_id: string;
-  url: string;
-  /** only in a pipeline's build list */
-  web_url?: string;
-  name: string;
-  slug: string;
-  repository: string;
-  /** only in a pipeline's build list */
-  branch_configuration?: string | null;
-  /** only in a pipeline's build list */
-  default_branch?: string | null;
-  provider: {
-    id: string;
-    /** rule B2: '' unless the viewer may edit the pipeline */
-    webhook_url: string;
-    /** only in a pipeline's build list */
-    settings?: ProviderSettingsWire;
-  };
-  skip_queued_branch_builds: boolean;
-  skip_queued_branch_builds_filter: string | null;
-  cancel_running_branch_builds: boolean;
-  cancel_running_branch_builds_filter: string | null;
-  builds_url: string;
-  badge_url: string;
-  /** `YYYY-MM-DD HH:MM:SS UTC` in single-build responses, ISO 8601 elsewhere */
-  created_at: string;
-  scheduled_builds_count: number;
-  running_builds_count: number;
-  scheduled_jobs_count: number;
-  running_jobs_count: number;
-  waiting_jobs_count: number;
-}
-
-export interface BuildWire {
-  id: string;
-  graphql_id: string;
-  url: string;
-  web_url: string;
-  number: number;
-  /** rule B1: never `blocked`; `blocked` says that instead */
-  state: Exclude<BuildState, 'blocked'>;
-  cancel_reason: string | null;
-  blocked: boolean;
-  message: string | null;
-  commit: string;
-  branch: string;
-  env: Record<string, string>;
-  source: BuildSource;
-  creator: UserWire | null;
-  jobs: JobWire[];
-  created_at: string | null;
-  scheduled_at: string | null;
-  started_at: string | null;
-  failing_at: string | null;
-  finished_at: string | null;
-  meta_data: Record<string, string>;
-  /** `{}` on a build without a pull request */
-  pull_request: { id: string; base: string | null; repository: string | null } | Record<string, never>;
-  rebuilt_from: { id: string; number: number; url: string } | null;
-  pipeline: PipelineWire;
+  /** `exclude_jobs=true`: no `jobs` key */
+  excludeJobs?: boolean;
+  /** `exclude_pipeline=true`: no `pipeline` key */
+  excludePipeline?: boolean;
 }
 
 /** What one call shares between its builds: options read once, gravatar hashes computed once per email. */
@@ -182,6 +47,8 @@ interface Context {
   web: string;
   form: BuildForm;
   jobGraphqlIds: boolean;
+  excludeJobs: boolean;
+  excludePipeline: boolean;
   avatars: Map<string, string>;
 }
 
@@ -191,6 +58,8 @@ function contextFor(options: PresentBuildOptions): Context {
     web: options.urls.web,
     form: options.form,
     jobGraphqlIds: options.jobGraphqlIds !== false,
+    excludeJobs: options.excludeJobs === true,
+    excludePipeline: options.excludePipeline === true,
     avatars: new Map(),
   };
 }
@@ -217,15 +86,18 @@ function buildWire(result: BuildResult, ctx: Context): BuildWire {
   const buildWebUrl = `${ctx.web}/${orgSlug}/${pipeline.slug}/builds/${build.number}`;
   const { state, blocked } = presentBuildState(build);
 
-  const jobViews = view.jobs;
-  const jobs = new Array<JobWire>(jobViews.length);
-  const urls: JobUrls = {
-    orgApiUrl,
-    agentWebPrefix: `${ctx.web}/organizations/${orgSlug}/agents/`,
-    jobWebPrefix: `${buildWebUrl}#`,
-    jobApiPrefix: `${buildUrl}/jobs/`,
-  };
-  for (let i = 0; i < jobViews.length; i++) jobs[i] = jobWire(jobViews[i]!, urls, ctx);
+  let jobs: JobWire[] | undefined;
+  if (!ctx.excludeJobs) {
+    const jobViews = view.jobs;
+    jobs = new Array<JobWire>(jobViews.length);
+    const urls: JobUrls = {
+      orgApiUrl,
+      agentWebPrefix: `${ctx.web}/organizations/${orgSlug}/agents/`,
+      jobWebPrefix: `${buildWebUrl}#`,
+      jobApiPrefix: `${buildUrl}/jobs/`,
+    };
+    for (let i = 0; i < jobViews.length; i++) jobs[i] = jobWire(jobViews[i]!, urls, ctx);
+  }
 
   const pr = build.pullRequest;
   const rebuiltFrom = view.rebuiltFrom;
@@ -245,7 +117,7 @@ function buildWire(result: BuildResult, ctx: Context): BuildWire {
     env: build.env,
     source: build.source,
     creator: view.creator ? userWire(view.creator, ctx) : null,
-    jobs,
+    ...(jobs ? { jobs } : undefined),
     created_at: formatTimestamp(build.createdAt),
     scheduled_at: formatTimestamp(build.scheduledAt),
     started_at: formatTimestamp(build.startedAt),
@@ -256,7 +128,11 @@ function buildWire(result: BuildResult, ctx: Context): BuildWire {
     rebuilt_from: rebuiltFrom
       ? { id: rebuiltFrom.id, number: rebuiltFrom.number, url: `${buildsUrl}/${rebuiltFrom.number}` }
       : null,
-    pipeline: pipelineWire(view.pipeline, result.showWebhookUrl, orgSlug, pipelineUrl, buildsUrl, ctx),
+    ...(ctx.excludePipeline
+      ? undefined
+      : {
+          pipeline: pipelineWire(view.pipeline, result.showWebhookUrl, orgSlug, pipelineUrl, buildsUrl, ctx),
+        }),
   };
 }
 

@@ -1,0 +1,200 @@
+import { BUILD_SOURCES, BUILD_STATES, JOB_STATES, JOB_TYPES } from '@ci/domain';
+import { z } from 'zod';
+
+/**
+ * The wire shapes of a build and what it embeds, as zod schemas: the OpenAPI document is generated from
+ * them, the presenter's types are inferred from them, and the integration tests check real responses
+ * against them. Keys are in the order of the public API's examples.
+ */
+
+const timestamp = z.string().meta({ description: 'ISO 8601 UTC with milliseconds', format: 'date-time' });
+const nullableTimestamp = timestamp.nullable();
+const stringMap = z.record(z.string(), z.string());
+
+export const UserWire = z
+  .object({
+    id: z.uuid(),
+    graphql_id: z.string(),
+    name: z.string(),
+    email: z.string(),
+    avatar_url: z.string(),
+    created_at: nullableTimestamp,
+  })
+  .meta({ id: 'User' });
+
+export const AgentWire = z
+  .object({
+    id: z.uuid(),
+    graphql_id: z.string(),
+    url: z.string(),
+    web_url: z.string(),
+    name: z.string(),
+    connection_state: z.string(),
+    hostname: z.string().nullable(),
+    ip_address: z.string().nullable(),
+    user_agent: z.string().nullable(),
+    creator: UserWire.nullable(),
+    created_at: nullableTimestamp,
+  })
+  .meta({ id: 'Agent' });
+
+/** The agent as a pipeline's build list shows it. */
+export const AgentShortWire = z
+  .object({ id: z.uuid(), url: z.string(), name: z.string() })
+  .meta({ id: 'AgentShort' });
+
+export const JobWire = z
+  .object({
+    id: z.uuid(),
+    graphql_id: z.string().optional().meta({ description: 'absent in the create-build response' }),
+    type: z.enum(JOB_TYPES),
+    name: z.string().nullable(),
+    step_key: z.string().nullable(),
+    step: z.object({ id: z.string().nullable(), signature: z.null() }),
+    agent_query_rules: z.array(z.string()),
+    state: z.enum(JOB_STATES),
+    web_url: z.string(),
+    log_url: z.string(),
+    raw_log_url: z.string(),
+    command: z.string().nullable(),
+    soft_failed: z.boolean(),
+    exit_status: z.number().int().nullable(),
+    artifact_paths: z.string(),
+    agent: z.union([AgentWire, AgentShortWire]).nullable(),
+    created_at: nullableTimestamp,
+    scheduled_at: nullableTimestamp,
+    runnable_at: nullableTimestamp,
+    started_at: nullableTimestamp,
+    finished_at: nullableTimestamp,
+    retried: z.boolean(),
+    retried_in_job_id: z.string().nullable(),
+    retries_count: z.number().int().nullable(),
+    retry_type: z.string().nullable(),
+    parallel_group_index: z.number().int().nullable(),
+    parallel_group_total: z.number().int().nullable(),
+    matrix: z.null(),
+    cluster_id: z.null(),
+    cluster_url: z.null(),
+    cluster_queue_id: z.null(),
+    cluster_queue_url: z.null(),
+  })
+  .meta({ id: 'Job' });
+
+export const ProviderSettingsWire = z
+  .object({
+    trigger_mode: z.string(),
+    build_pull_requests: z.boolean(),
+    pull_request_branch_filter_enabled: z.boolean(),
+    skip_pull_request_builds_for_existing_commits: z.boolean(),
+    build_pull_request_forks: z.boolean(),
+    prefix_pull_request_fork_branch_names: z.boolean(),
+    build_tags: z.boolean(),
+    publish_commit_status: z.boolean(),
+    publish_commit_status_per_step: z.boolean(),
+    publish_blocked_as_pending: z.boolean(),
+    repository: z.string(),
+  })
+  .meta({ id: 'ProviderSettings' });
+
+const onlyInPipelineList = { description: "only in a pipeline's build list" };
+
+export const PipelineWire = z
+  .object({
+    id: z.uuid(),
+    graphql_id: z.string(),
+    url: z.string(),
+    web_url: z.string().optional().meta(onlyInPipelineList),
+    name: z.string(),
+    slug: z.string(),
+    repository: z.string(),
+    branch_configuration: z.string().nullable().optional().meta(onlyInPipelineList),
+    default_branch: z.string().nullable().optional().meta(onlyInPipelineList),
+    provider: z.object({
+      id: z.string(),
+      webhook_url: z.string().meta({ description: "'' unless the viewer may edit the pipeline (rule B2)" }),
+      settings: ProviderSettingsWire.optional().meta(onlyInPipelineList),
+    }),
+    skip_queued_branch_builds: z.boolean(),
+    skip_queued_branch_builds_filter: z.string().nullable(),
+    cancel_running_branch_builds: z.boolean(),
+    cancel_running_branch_builds_filter: z.string().nullable(),
+    builds_url: z.string(),
+    badge_url: z.string(),
+    created_at: z
+      .string()
+      .meta({ description: '`YYYY-MM-DD HH:MM:SS UTC` in single-build responses, ISO 8601 elsewhere' }),
+    scheduled_builds_count: z.number().int(),
+    running_builds_count: z.number().int(),
+    scheduled_jobs_count: z.number().int(),
+    running_jobs_count: z.number().int(),
+    waiting_jobs_count: z.number().int(),
+  })
+  .meta({ id: 'BuildPipeline' });
+
+/** Rule B1: a blocked build shows the state it was blocked in, and `blocked: true`. */
+const WIRE_BUILD_STATES = BUILD_STATES.filter(
+  (state): state is Exclude<(typeof BUILD_STATES)[number], 'blocked'> => state !== 'blocked',
+);
+
+export const BuildWire = z
+  .object({
+    id: z.uuid(),
+    graphql_id: z.string(),
+    url: z.string(),
+    web_url: z.string(),
+    number: z.number().int(),
+    state: z.enum(WIRE_BUILD_STATES),
+    cancel_reason: z.string().nullable(),
+    blocked: z.boolean(),
+    message: z.string().nullable(),
+    commit: z.string(),
+    branch: z.string(),
+    env: stringMap,
+    source: z.enum(BUILD_SOURCES),
+    creator: UserWire.nullable(),
+    jobs: z.array(JobWire).optional().meta({ description: 'absent with `exclude_jobs=true`' }),
+    created_at: nullableTimestamp,
+    scheduled_at: nullableTimestamp,
+    started_at: nullableTimestamp,
+    failing_at: nullableTimestamp,
+    finished_at: nullableTimestamp,
+    meta_data: stringMap,
+    pull_request: z
+      .union([
+        z.object({ id: z.string(), base: z.string().nullable(), repository: z.string().nullable() }),
+        z.object({}).strict(),
+      ])
+      .meta({ description: '`{}` on a build without a pull request' }),
+    rebuilt_from: z.object({ id: z.uuid(), number: z.number().int(), url: z.string() }).nullable(),
+    pipeline: PipelineWire.optional().meta({ description: 'absent with `exclude_pipeline=true`' }),
+  })
+  .meta({ id: 'Build' });
+
+export type UserWire = z.infer<typeof UserWire>;
+export type AgentWire = z.infer<typeof AgentWire>;
+export type AgentShortWire = z.infer<typeof AgentShortWire>;
+export type JobWire = z.infer<typeof JobWire>;
+export type ProviderSettingsWire = z.infer<typeof ProviderSettingsWire>;
+export type PipelineWire = z.infer<typeof PipelineWire>;
+export type BuildWire = z.infer<typeof BuildWire>;
+
+/**
+ * The create-build body, for the OpenAPI document. The domain's `parseBuildRequest` is what validates it,
+ * so that a bad body answers the spec's 422 shape rather than a schema library's.
+ */
+export const CreateBuildRequest = z
+  .object({
+    commit: z.string().max(255).meta({ description: 'ref, SHA or tag to build' }),
+    branch: z.string().max(255),
+    message: z.string().max(10_000).optional(),
+    author: z.object({ name: z.string(), email: z.string() }).optional(),
+    clean_checkout: z.boolean().optional(),
+    env: stringMap.optional(),
+    ignore_pipeline_branch_filters: z.boolean().optional(),
+    meta_data: stringMap.optional(),
+    pull_request_base_branch: z.string().optional(),
+    pull_request_id: z.int().optional(),
+    pull_request_repository: z.string().optional(),
+  })
+  .meta({ id: 'CreateBuildRequest' });
+export type CreateBuildRequest = z.input<typeof CreateBuildRequest>;

@@ -1,0 +1,191 @@
+import type { BuildListTarget, BuildResult } from '@ci/application';
+import { parseBuildNumber } from '@ci/domain';
+import { z } from 'zod';
+import { documented, documentedList } from '../documented';
+import { queryParameters } from '../request-query';
+import { authed, router, type TrpcContext } from '../trpc';
+import { type BuildForm, presentBuild, presentBuilds } from './build.presenter';
+import { BuildWire, type CreateBuildRequest } from './build.wire';
+import { linkHeader, parseBuildListQuery } from './build-list-query';
+
+const ORGANIZATION = '/organizations/{organization}';
+const PIPELINE = `${ORGANIZATION}/pipelines/{pipeline}`;
+const BUILD = `${PIPELINE}/builds/{number}`;
+const PATH_KEYS = ['organization', 'pipeline', 'number'] as const;
+const TAGS = ['Builds'];
+
+const organization = z.string().meta({ description: 'organization slug' });
+const pipeline = z.string().meta({ description: 'pipeline slug' });
+const number = z.string().meta({ description: 'build number' });
+
+const several = (description: string) =>
+  z
+    .union([z.string(), z.array(z.string())])
+    .optional()
+    .meta({ description: `${description}; several as \`key[]=\`, \`key[0]=\` or repeated keys` });
+const flag = (description: string) => z.boolean().optional().meta({ description });
+
+/**
+ * The list filters under their REST names. On REST they are read from the raw query string (every array
+ * encoding); over tRPC from this input. `meta_data[<key>]=<value>` keys pass through as they are.
+ */
+const listParameters = {
+  branch: several('branch, exact; `*` matches any characters'),
+  commit: several('full commit SHA'),
+  state: several('build state, or `finished` (passed, failed, blocked, canceled)'),
+  created_from: z.string().optional().meta({ description: 'ISO 8601; created at or after' }),
+  created_to: z.string().optional().meta({ description: 'ISO 8601; created before' }),
+  finished_from: z.string().optional().meta({ description: 'ISO 8601; finished at or after' }),
+  creator: z.string().optional().meta({ description: 'user UUID' }),
+  include_retried_jobs: flag('include every retried job execution'),
+  exclude_jobs: flag('leave `jobs` out of each build'),
+  exclude_pipeline: flag('leave `pipeline` out of each build'),
+  page: z.int().optional().meta({ description: 'page number, from 1' }),
+  per_page: z.int().optional().meta({ description: 'page size, default 30, at most 100' }),
+};
+
+const AllBuildsInput = z.looseObject(listParameters);
+const OrganizationBuildsInput = z.looseObject({ organization, ...listParameters });
+const PipelineBuildsInput = z.looseObject({ organization, pipeline, ...listParameters });
+const BuildKey = z.object({ organization, pipeline, number });
+const GetBuildInput = BuildKey.extend({ include_retried_jobs: flag('include every retried job execution') });
+
+/**
+ * The create body is validated by the domain (422 in the spec's shapes), so the run-time input passes it
+ * through untouched; its type and its OpenAPI component are `CreateBuildRequest`.
+ */
+const CreateBuildInput = z.looseObject({ organization, pipeline }) as unknown as z.ZodType<
+  { organization: string; pipeline: string } & CreateBuildRequest
+>;
+
+type Authed = TrpcContext & { actor: Parameters<TrpcContext['useCases']['listBuilds']>[0] };
+
+async function listPage(
+  ctx: Authed,
+  input: Record<string, unknown>,
+  target: BuildListTarget,
+  form: BuildForm,
+) {
+  const { filter, page, excludePipeline } = parseBuildListQuery(queryParameters(ctx, input, PATH_KEYS));
+  const result = await ctx.useCases.listBuilds(ctx.actor, target, filter, page);
+  if (ctx.rest) {
+    const link = linkHeader({ url: ctx.rest.url, page, totalCount: result.totalCount });
+    if (link) ctx.response.headers.Link = link;
+  }
+  return presentBuilds(result.builds, {
+    urls: ctx.urls,
+    form,
+    excludeJobs: filter.excludeJobs ?? false,
+    excludePipeline,
+  });
+}
+
+const single = (ctx: Authed, result: BuildResult, options: { jobGraphqlIds?: boolean } = {}) =>
+  presentBuild(result, { urls: ctx.urls, form: 'single', ...options });
+
+const buildRef = (input: z.infer<typeof BuildKey>) => ({
+  organization: input.organization,
+  pipeline: input.pipeline,
+  number: parseBuildNumber(input.number),
+});
+
+export const buildsRouter = router({
+  list: authed
+    .meta({
+      openapi: { method: 'GET', path: '/builds', tags: TAGS, summary: 'List all builds' },
+      operation: 'listBuilds',
+    })
+    .input(AllBuildsInput)
+    .output(documentedList(BuildWire))
+    .query(({ ctx, input }) => listPage(ctx, input, { kind: 'all' }, 'list')),
+
+  listForOrganization: authed
+    .meta({
+      openapi: {
+        method: 'GET',
+        path: `${ORGANIZATION}/builds`,
+        tags: TAGS,
+        summary: 'List builds for an organization',
+      },
+      operation: 'listBuilds',
+    })
+    .input(OrganizationBuildsInput)
+    .output(documentedList(BuildWire))
+    .query(({ ctx, input }) =>
+      listPage(ctx, input, { kind: 'organization', organization: input.organization }, 'list'),
+    ),
+
+  listForPipeline: authed
+    .meta({
+      openapi: {
+        method: 'GET',
+        path: `${PIPELINE}/builds`,
+        tags: TAGS,
+        summary: 'List builds for a pipeline',
+      },
+      operation: 'listBuilds',
+    })
+    .input(PipelineBuildsInput)
+    .output(documentedList(BuildWire))
+    .query(({ ctx, input }) =>
+      listPage(
+        ctx,
+        input,
+        { kind: 'pipeline', organization: input.organization, pipeline: input.pipeline },
+        'pipeline-list',
+      ),
+    ),
+
+  get: authed
+    .meta({
+      openapi: { method: 'GET', path: BUILD, tags: TAGS, summary: 'Get a build' },
+      operation: 'getBuild',
+    })
+    .input(GetBuildInput)
+    .output(documented(BuildWire))
+    .query(async ({ ctx, input }) => {
+      const { filter } = parseBuildListQuery(queryParameters(ctx, input, PATH_KEYS));
+      const result = await ctx.useCases.getBuild(ctx.actor, buildRef(input), {
+        includeRetriedJobs: filter.includeRetriedJobs ?? false,
+      });
+      return single(ctx, result);
+    }),
+
+  create: authed
+    .meta({
+      openapi: { method: 'POST', path: `${PIPELINE}/builds`, tags: TAGS, summary: 'Create a build' },
+      operation: 'createBuild',
+      successStatus: 201,
+      requestBody: 'CreateBuildRequest',
+    })
+    .input(CreateBuildInput)
+    .output(documented(BuildWire))
+    .mutation(async ({ ctx, input }) => {
+      const { organization, pipeline, ...body } = input;
+      const result = await ctx.useCases.createBuild(ctx.actor, { organization, pipeline }, body);
+      // As in the public API's create response, jobs carry no graphql_id.
+      return single(ctx, result, { jobGraphqlIds: false });
+    }),
+
+  cancel: authed
+    .meta({
+      openapi: { method: 'PUT', path: `${BUILD}/cancel`, tags: TAGS, summary: 'Cancel a build' },
+      operation: 'cancelBuild',
+    })
+    .input(BuildKey)
+    .output(documented(BuildWire))
+    .mutation(async ({ ctx, input }) =>
+      single(ctx, await ctx.useCases.cancelBuild(ctx.actor, buildRef(input))),
+    ),
+
+  rebuild: authed
+    .meta({
+      openapi: { method: 'PUT', path: `${BUILD}/rebuild`, tags: TAGS, summary: 'Rebuild a build' },
+      operation: 'rebuildBuild',
+    })
+    .input(BuildKey)
+    .output(documented(BuildWire))
+    .mutation(async ({ ctx, input }) =>
+      single(ctx, await ctx.useCases.rebuildBuild(ctx.actor, buildRef(input))),
+    ),
+});

@@ -1,0 +1,149 @@
+import type { Scope } from '@ci/domain';
+import { startTestServer } from './server';
+
+export type TestServer = Awaited<ReturnType<typeof startTestServer>>;
+
+const STEPS = `steps:
+  - label: ":hammer: Build"
+    key: build
+    command: "make build"
+  - wait
+  - label: ":test_tube: Test"
+    key: test
+    command: "make test"
+    parallelism: 2
+`;
+
+/**
+ * A server on a fresh database with a known cast, made through the application's admin use cases:
+ *
+ * - organization `acme`: `admin` (admin), `member` (member of team `platform`), `bystander` (member, no team)
+ * - team `platform` has `web` (manage_build_and_read), `api` (build_and_read), `docs` (read_only)
+ * - team `hidden` has `secret`, which `member` cannot see; `public` belongs to no team (members may build)
+ * - `releases` only builds branches `main release/*`; `archived` is archived
+ * - organization `other` with its own admin and pipeline `elsewhere`
+ */
+export async function startWorld(env: Record<string, string> = {}) {
+  const server = await startTestServer({
+    PUBLIC_API_URL: 'https://api.ci.test',
+    PUBLIC_WEB_URL: 'https://ci.test',
+    ...env,
+  });
+  const admin = server.useCases.admin;
+  await admin.createOrganization({ name: 'Acme', slug: 'acme' });
+  await admin.createOrganization({ name: 'Other', slug: 'other' });
+  const users = {
+    admin: await admin.createUser({ name: 'Ada Admin', email: 'admin@acme.test' }),
+    member: await admin.createUser({ name: 'Max Member', email: 'member@acme.test' }),
+    bystander: await admin.createUser({ name: 'Bea Bystander', email: 'bystander@acme.test' }),
+    otherAdmin: await admin.createUser({ name: 'Oscar Other', email: 'admin@other.test' }),
+  };
+  await admin.addMember({ organization: 'acme', email: users.admin.email, role: 'admin' });
+  await admin.addMember({ organization: 'acme', email: users.member.email, role: 'member' });
+  await admin.addMember({ organization: 'acme', email: users.bystander.email, role: 'member' });
+  await admin.addMember({ organization: 'other', email: users.otherAdmin.email, role: 'admin' });
+  await admin.createTeam({ organization: 'acme', name: 'Platform', members: [users.member.email] });
+  await admin.createTeam({ organization: 'acme', name: 'Hidden' });
+
+  const pipelines: Record<string, Awaited<ReturnType<typeof admin.createPipeline>>> = {};
+  for (const name of ['web', 'api', 'docs', 'secret', 'public', 'releases', 'archived']) {
+    pipelines[name] = await admin.createPipeline({
+      organization: 'acme',
+      name,
+      repository: `git@example.com:acme/${name}.git`,
+      steps: STEPS,
+      ...(name === 'releases' ? { branchConfiguration: 'main release/*' } : {}),
+    });
+  }
+  pipelines.elsewhere = await admin.createPipeline({
+    organization: 'other',
+    name: 'elsewhere',
+    repository: 'git@example.com:other/elsewhere.git',
+    steps: STEPS,
+  });
+  const associate = (
+    team: string,
+    pipeline: string,
+    accessLevel: Parameters<typeof admin.addTeamPipeline>[0]['accessLevel'],
+  ) => admin.addTeamPipeline({ organization: 'acme', team, pipeline, accessLevel });
+  await associate('platform', 'web', 'manage_build_and_read');
+  await associate('platform', 'api', 'build_and_read');
+  await associate('platform', 'docs', 'read_only');
+  await associate('hidden', 'secret', 'build_and_read');
+  await associate('platform', 'releases', 'build_and_read');
+  await associate('platform', 'archived', 'build_and_read');
+  await server.database.sql.query(`update pipelines set archived_at = now() where slug = 'archived'`);
+
+  const token = async (
+    user: keyof typeof users,
+    options: { scopes?: Scope[] | 'all'; organizations?: string[]; expiresAt?: Date } = {},
+  ) =>
+    (
+      await admin.createAccessToken({
+        email: users[user].email,
+        scopes: options.scopes ?? 'all',
+        ...(options.organizations ? { organizations: options.organizations } : {}),
+        ...(options.expiresAt ? { expiresAt: options.expiresAt } : {}),
+      })
+    ).secret;
+
+  const tokens = {
+    admin: await token('admin'),
+    member: await token('member'),
+    bystander: await token('bystander'),
+    otherAdmin: await token('otherAdmin'),
+  };
+
+  /** A JSON request with a bearer token; the body, when given, is sent as JSON. */
+  const call = async (
+    method: string,
+    path: string,
+    options: {
+      token?: string | null;
+      body?: unknown;
+      rawBody?: string;
+      headers?: Record<string, string>;
+    } = {},
+  ) => {
+    const headers: Record<string, string> = { ...options.headers };
+    const secret = options.token === undefined ? tokens.admin : options.token;
+    if (secret) headers.Authorization = `Bearer ${secret}`;
+    let body: string | undefined;
+    if (options.rawBody !== undefined) body = options.rawBody;
+    else if (options.body !== undefined) {
+      body = JSON.stringify(options.body);
+      headers['Content-Type'] ??= 'application/json';
+    }
+    const response = await server.fetch(path, { method, headers, ...(body !== undefined ? { body } : {}) });
+    const text = await response.text();
+    let json: unknown = null;
+    try {
+      json = text ? JSON.parse(text) : null;
+    } catch {
+      json = text;
+    }
+    return { status: response.status, headers: response.headers, body: json as any, text };
+  };
+
+  /** Creates a build through the API as `admin` and returns its body. */
+  const createBuild = async (
+    pipeline: string,
+    body: Record<string, unknown> = {},
+    options: { token?: string; organization?: string } = {},
+  ) => {
+    const response = await call(
+      'POST',
+      `/v2/organizations/${options.organization ?? 'acme'}/pipelines/${pipeline}/builds`,
+      {
+        token: options.token ?? tokens.admin,
+        body: { commit: 'a'.repeat(40), branch: 'main', message: 'a build', ...body },
+      },
+    );
+    if (response.status !== 201) throw new Error(`create failed: ${response.status} ${response.text}`);
+    return response.body;
+  };
+
+  return { server, users, pipelines, tokens, token, call, createBuild, close: () => server.close() };
+}
+
+export type World = Awaited<ReturnType<typeof startWorld>>;
