@@ -10,7 +10,11 @@ export async function freshDatabaseUrl(): Promise<string> {
   const templateUrl = new URL(inject('templateDatabaseUrl'));
   const template = templateUrl.pathname.slice(1);
   const name = `test_${randomUUID().replaceAll('-', '')}`;
-  const admin = new pg.Client({ connectionString: templateUrl.toString() });
+  // Cloning needs the template free of sessions, this one included: two files that each held a session on
+  // the template while cloning made each other fail with 55006 on every retry, until the hook timed out.
+  const maintenanceUrl = new URL(templateUrl);
+  maintenanceUrl.pathname = '/postgres';
+  const admin = new pg.Client({ connectionString: maintenanceUrl.toString() });
   await admin.connect();
   try {
     // The template must be idle while cloning; files start concurrently, so retry briefly.

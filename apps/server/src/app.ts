@@ -53,15 +53,15 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     return reply.code(404).send({ message: `No route matches ${request.method} ${path}` });
   });
 
-  // Clients send JSON with other Content-Types or none at all; a body that parses as JSON is accepted.
-  app.addContentTypeParser('*', { parseAs: 'string' }, (_request, body, done) => {
+  // Clients send JSON with other Content-Types (text/plain too) or none at all, and body-less PUTs with a
+  // JSON Content-Type: one parser for every type, blank is no body, the rest goes through Fastify's JSON
+  // parser (prototype-poisoning checks included).
+  const parseJson = app.getDefaultJsonParser('error', 'error');
+  app.removeContentTypeParser(['application/json', 'text/plain']);
+  app.addContentTypeParser('*', { parseAs: 'string' }, (request, body, done) => {
     const text = String(body);
     if (text.trim() === '') return done(null, undefined);
-    try {
-      done(null, JSON.parse(text));
-    } catch {
-      done(Object.assign(new Error('Problems parsing JSON'), { code: 'FST_ERR_CTP_INVALID_JSON_BODY' }));
-    }
+    parseJson(request, text, done);
   });
 
   const urls = deps.config.publicUrls;

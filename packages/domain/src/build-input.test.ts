@@ -197,6 +197,50 @@ describe('parseBuildRequest', () => {
       { ...minimal, env: Object.fromEntries(Array.from({ length: 101 }, (_, i) => [`K${i}`, 'v'])) },
       [{ field: 'env', code: 'too_long', message: 'env has too many keys (maximum is 100)' }],
     ],
+    [
+      'a NUL character in the commit',
+      { ...minimal, commit: 'a\u0000b' },
+      [
+        {
+          field: 'commit',
+          code: 'invalid',
+          message: "commit can't contain NUL characters or unpaired surrogates",
+        },
+      ],
+    ],
+    [
+      'an unpaired surrogate in the author name',
+      { ...minimal, author: { name: 'K\ud800', email: 'k@example.com' } },
+      [
+        {
+          field: 'author.name',
+          code: 'invalid',
+          message: "author.name can't contain NUL characters or unpaired surrogates",
+        },
+      ],
+    ],
+    [
+      'a NUL character in an env value',
+      { ...minimal, env: { FOO: 'b\u0000r' } },
+      [
+        {
+          field: 'env',
+          code: 'invalid',
+          message: "env.FOO can't contain NUL characters or unpaired surrogates",
+        },
+      ],
+    ],
+    [
+      'a NUL character in a meta_data key',
+      { ...minimal, meta_data: { 'k\u0000': 'v' } },
+      [
+        {
+          field: 'meta_data',
+          code: 'invalid',
+          message: "meta_data keys can't contain NUL characters or unpaired surrogates",
+        },
+      ],
+    ],
     ...[0, -3, 1.5, '12a', '', true].map((id): [string, unknown, FieldError[]] => [
       `pull_request_id ${JSON.stringify(id)}`,
       { ...minimal, pull_request_id: id },

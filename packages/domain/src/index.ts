@@ -14,4 +14,5 @@ export * from './result';
 export * from './scopes';
 export * from './slug';
 export * from './steps';
+export * from './storable-text';
 export * from './timestamps';

@@ -1,3 +1,4 @@
+import { scopeFor } from '@ci/domain';
 import type { AnyRouter } from '@trpc/server';
 import { generateOpenApiDocument } from 'trpc-to-openapi';
 import { BuildWire, CreateBuildRequest } from './builds/build.wire';
@@ -7,12 +8,22 @@ import type { Meta } from './trpc';
 /** Components the documented (not re-validated) inputs and outputs refer to. */
 const COMPONENTS = { Build: BuildWire, CreateBuildRequest, Error: ErrorWire };
 
+const SCHEMAS = '#/components/schemas/';
+const HEADERS = '#/components/headers/';
+const SECURITY_SCHEME = 'AccessToken';
+
+type Json = Record<string, unknown>;
+type Parameter = { name: string; in: string; description?: string; schema?: Json };
 type Operation = {
   operationId: string;
+  tags?: string[];
+  security?: Array<Record<string, string[]>>;
+  parameters?: Parameter[];
   requestBody?: unknown;
-  responses: Record<string, unknown>;
+  responses: Record<string, Json>;
 };
 type Document = ReturnType<typeof generateOpenApiDocument>;
+type Procedure = { _def: { meta?: Meta; inputs?: unknown[] } };
 
 const ERROR_STATUSES: Record<string, string> = {
   '400': 'Malformed parameters or JSON',
@@ -22,15 +33,44 @@ const ERROR_STATUSES: Record<string, string> = {
   '422': 'The request cannot be carried out',
 };
 
-const errorResponse = (description: string) => ({
+const SUCCESS_DESCRIPTIONS: Record<string, string> = { '200': 'OK', '201': 'Created', '204': 'No Content' };
+
+/** Response headers, documented once and referred to by every response that carries them. */
+const RESPONSE_HEADERS = {
+  'X-OAuth-Scopes': {
+    description: "The token's scopes, comma-separated; empty when the token is missing or unknown",
+    schema: { type: 'string' },
+  },
+  'X-Accepted-OAuth-Scopes': {
+    description: "The scope the operation needs (the role in the operation's security requirement)",
+    schema: { type: 'string' },
+  },
+  'X-Request-Id': {
+    description: "The request's id: the client's `X-Request-Id` when well formed, otherwise a new UUID",
+    schema: { type: 'string' },
+  },
+  Link: {
+    description:
+      'Pagination (RFC 8288): absolute URLs of the `first` and `prev` pages after page 1, of the `next` and ' +
+      '`last` pages before the last one; absent when everything fits on one page',
+    schema: { type: 'string' },
+  },
+} as const;
+type HeaderName = keyof typeof RESPONSE_HEADERS;
+
+const headerRefs = (names: readonly HeaderName[]) =>
+  Object.fromEntries(names.map((name) => [name, { $ref: `${HEADERS}${name}` }]));
+
+const errorResponse = (description: string, headers: readonly HeaderName[]) => ({
   description,
-  content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+  headers: headerRefs(headers),
+  content: { 'application/json': { schema: { $ref: `${SCHEMAS}Error` } } },
 });
 
 /**
  * The OpenAPI document of the REST API, generated from the router and adjusted to what the server
- * really answers: each operation's success status, `{message}` error bodies, and the documented bodies
- * of inputs that the domain validates.
+ * really answers: each operation's success status, `{message}` error bodies, the documented bodies of
+ * inputs that the domain validates, the scope each operation needs, and the response headers.
  */
 export function openApiDocument(router: AnyRouter, options: { baseUrl: string }): Document {
   const document = generateOpenApiDocument(router, {
@@ -39,34 +79,152 @@ export function openApiDocument(router: AnyRouter, options: { baseUrl: string })
     baseUrl: options.baseUrl,
     description:
       'Builds, team pipelines and package registries, on the wire format of the public REST API v2.',
+    securitySchemes: {
+      [SECURITY_SCHEME]: {
+        type: 'http',
+        scheme: 'bearer',
+        description: 'An API access token: `Authorization: Bearer <token>`',
+      },
+    },
     defs: COMPONENTS,
   });
-  const metaByOperationId = new Map<string, Meta>();
-  const procedures = router._def.procedures as Record<string, { _def: { meta?: Meta } }>;
+  const procedureByOperationId = new Map<string, Procedure>();
+  const procedures = router._def.procedures as Record<string, Procedure>;
   for (const [path, procedure] of Object.entries(procedures)) {
-    const meta = procedure._def.meta;
-    if (meta?.openapi) metaByOperationId.set(meta.openapi.operationId ?? path.replace(/\./g, '-'), meta);
+    const openapi = procedure._def.meta?.openapi;
+    if (openapi) procedureByOperationId.set(openapi.operationId ?? path.replace(/\./g, '-'), procedure);
   }
+  const tags = new Set<string>();
   for (const pathItem of Object.values(document.paths ?? {})) {
     for (const operation of Object.values(pathItem as Record<string, Operation>)) {
-      const meta = metaByOperationId.get(operation.operationId);
-      const success = operation.responses['200'];
-      const responses: Record<string, unknown> = {};
-      const status = String(meta?.successStatus ?? 200);
-      responses[status] =
-        status === '204' ? { description: 'No Content' } : { ...(success as object), description: 'OK' };
-      for (const [code, description] of Object.entries(ERROR_STATUSES)) {
-        responses[code] = errorResponse(description);
-      }
-      responses['500'] = errorResponse('Unexpected failure, logged with the request id');
-      operation.responses = responses;
-      if (meta?.requestBody) {
-        operation.requestBody = {
-          required: true,
-          content: { 'application/json': { schema: { $ref: `#/components/schemas/${meta.requestBody}` } } },
-        };
-      }
+      const procedure = procedureByOperationId.get(operation.operationId);
+      adjustOperation(operation, procedure);
+      for (const tag of operation.tags ?? []) tags.add(tag);
     }
   }
+  const components = document.components as Json & { schemas: Record<string, Json> };
+  components.headers = RESPONSE_HEADERS;
+  components.schemas = reachableSchemas(document as unknown as Json, components.schemas);
+  if (tags.size) document.tags = [...tags].map((name) => ({ name }));
+  forEachObject(document, dropSafeIntegerBounds);
   return document;
+}
+
+function adjustOperation(operation: Operation, procedure: Procedure | undefined) {
+  const meta = procedure?._def.meta;
+  const authed = (operation.security?.length ?? 0) > 0;
+  const scope = meta?.operation ? scopeFor(meta.operation) : null;
+  if (authed) operation.security = [{ [SECURITY_SCHEME]: scope ? [scope] : [] }];
+
+  const everyResponse: HeaderName[] = authed
+    ? ['X-Request-Id', 'X-OAuth-Scopes', 'X-Accepted-OAuth-Scopes']
+    : ['X-Request-Id'];
+  const success = operation.responses['200'] ?? {};
+  const json = (success.content as Json | undefined)?.['application/json'] as Json | undefined;
+  // Every list is paginated (the spec): an array answer comes with a `Link` header.
+  const paginated = (json?.schema as Json | undefined)?.type === 'array';
+  const status = String(meta?.successStatus ?? 200);
+  const responses: Record<string, Json> = {};
+  responses[status] =
+    status === '204'
+      ? { description: SUCCESS_DESCRIPTIONS[status], headers: headerRefs(everyResponse) }
+      : {
+          description: SUCCESS_DESCRIPTIONS[status] ?? 'Success',
+          content: success.content,
+          headers: headerRefs(paginated ? [...everyResponse, 'Link'] : everyResponse),
+        };
+  for (const [code, description] of Object.entries(ERROR_STATUSES)) {
+    responses[code] = errorResponse(description, everyResponse);
+  }
+  if (meta?.requestBody) {
+    operation.requestBody = {
+      required: true,
+      content: { 'application/json': { schema: { $ref: `${SCHEMAS}${meta.requestBody}` } } },
+    };
+    responses['413'] = errorResponse('The request body is too large', everyResponse);
+  }
+  responses['500'] = errorResponse('Unexpected failure, logged with the request id', everyResponse);
+  operation.responses = responses;
+
+  // The generator unwraps `.optional()` parameters and loses the description given on them.
+  const shape = (procedure?._def.inputs?.[0] as { shape?: Record<string, { meta?: () => unknown }> })?.shape;
+  for (const parameter of operation.parameters ?? []) {
+    if (parameter.description) continue;
+    const description = (shape?.[parameter.name]?.meta?.() as Json | undefined)?.description;
+    if (typeof description === 'string') parameter.description = description;
+  }
+  for (const [name, description] of Object.entries(meta?.mapQueryParameters ?? {})) {
+    operation.parameters = [
+      ...(operation.parameters ?? []),
+      {
+        name,
+        in: 'query',
+        description,
+        style: 'deepObject',
+        explode: true,
+        schema: { type: 'object', additionalProperties: { type: 'string' } },
+      } as Parameter,
+    ];
+  }
+}
+
+/**
+ * Only the schemas the document refers to, under their own names. The generator renders each named
+ * schema for input and for output: the input forms (and its own error components) are unused here, and
+ * the output forms carry an `Output` suffix that is noise once they are the only ones.
+ */
+function reachableSchemas(document: Json, schemas: Record<string, Json>): Record<string, Json> {
+  const reachable = new Set<string>();
+  const visit = (value: unknown) => {
+    for (const ref of refsIn(value)) {
+      if (!ref.startsWith(SCHEMAS)) continue;
+      const name = ref.slice(SCHEMAS.length);
+      if (reachable.has(name) || !schemas[name]) continue;
+      reachable.add(name);
+      visit(schemas[name]);
+    }
+  };
+  visit(document.paths);
+  const renames = new Map<string, string>();
+  for (const name of reachable) {
+    const base = name.replace(/Output$/, '');
+    if (base !== name && !reachable.has(base)) renames.set(`${SCHEMAS}${name}`, `${SCHEMAS}${base}`);
+  }
+  const rename = (node: Json) => {
+    const target = typeof node.$ref === 'string' ? renames.get(node.$ref) : undefined;
+    if (target) node.$ref = target;
+  };
+  forEachObject(document.paths, rename);
+  const kept: Record<string, Json> = {};
+  for (const name of Object.keys(schemas).filter((key) => reachable.has(key))) {
+    const schema = schemas[name]!;
+    forEachObject(schema, rename);
+    kept[(renames.get(`${SCHEMAS}${name}`) ?? `${SCHEMAS}${name}`).slice(SCHEMAS.length)] = schema;
+  }
+  return kept;
+}
+
+/** zod's `z.int()` states the safe-integer range as bounds: true, and noise in a document. */
+function dropSafeIntegerBounds(node: Json) {
+  if (node.minimum === Number.MIN_SAFE_INTEGER && node.maximum === Number.MAX_SAFE_INTEGER) {
+    delete node.minimum;
+    delete node.maximum;
+  }
+}
+
+function refsIn(value: unknown): string[] {
+  const refs: string[] = [];
+  forEachObject(value, (node) => {
+    if (typeof node.$ref === 'string') refs.push(node.$ref);
+  });
+  return refs;
+}
+
+function forEachObject(value: unknown, visit: (node: Json) => void) {
+  if (Array.isArray(value)) {
+    for (const item of value) forEachObject(item, visit);
+  } else if (value && typeof value === 'object') {
+    visit(value as Json);
+    for (const child of Object.values(value)) forEachObject(child, visit);
+  }
 }

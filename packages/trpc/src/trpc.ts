@@ -29,6 +29,11 @@ export type Meta = OpenApiMeta<{
   operation?: Operation;
   /** the component documenting the JSON body, which the procedure's permissive input cannot */
   requestBody?: string;
+  /**
+   * query parameters of the form `name[key]=value`, by name, with their description: the input schema
+   * cannot declare them, the OpenAPI document does (a `deepObject` of strings)
+   */
+  mapQueryParameters?: Record<string, string>;
 }>;
 
 const t = initTRPC
@@ -39,7 +44,8 @@ const t = initTRPC
     // tRPC's own error bodies carry the same message as REST ones; unexpected errors stay masked.
     errorFormatter: ({ shape, error }) => {
       const { status, body } = httpErrorFor(error);
-      return { ...shape, message: String(body.message), data: { ...shape.data, httpStatus: status } };
+      const data = { ...shape.data, httpStatus: status, ...(body.errors ? { errors: body.errors } : {}) };
+      return { ...shape, message: String(body.message), data };
     },
   });
 

@@ -18,13 +18,18 @@ export interface PipelineRef {
   pipeline: string;
 }
 
+/** An archived pipeline takes no new builds, whether created or rebuilt. */
+export function refuseArchived(pipeline: Pipeline) {
+  if (pipeline.archivedAt) {
+    throw unprocessable('pipeline_archived', 'Builds cannot be created for an archived pipeline');
+  }
+}
+
 function refuseUnbuildable(
   pipeline: Pipeline,
   request: Pick<BuildRequest, 'branch' | 'ignorePipelineBranchFilters'>,
 ) {
-  if (pipeline.archivedAt) {
-    throw unprocessable('pipeline_archived', 'Builds cannot be created for an archived pipeline');
-  }
+  refuseArchived(pipeline);
   if (
     !request.ignorePipelineBranchFilters &&
     !matchesBranchFilter(pipeline.branchConfiguration, request.branch)

@@ -2,7 +2,7 @@ import type { Actor } from '../auth/actor';
 import { requirePipeline } from '../auth/authorize';
 import type { Deps } from '../ports';
 import { type BuildResult, loadBuild } from './build-result';
-import { scheduleBuild } from './create-build';
+import { refuseArchived, scheduleBuild } from './create-build';
 import type { BuildRef } from './get-build';
 
 /** A new scheduled build of the same commit, branch, message, env, meta-data and pull request. */
@@ -16,6 +16,8 @@ export const rebuildBuild =
       access: target.access,
     });
     const original = view.build;
+    // The original passed the branch filter (or was told to ignore it) when it was created.
+    refuseArchived(target.pipeline);
     return scheduleBuild(deps)(target, actor, {
       commit: original.commit,
       branch: original.branch,

@@ -15,9 +15,18 @@ const example = (file: string): Json => {
   return (Array.isArray(body) ? body[0] : body) as Json;
 };
 
-/** Keys the reference examples have and we knowingly do not produce. */
-const BUILD_KEYS_WE_LACK = ['job_state_counts', 'merge_queue'];
-const JOB_KEYS_WE_LACK = ['group_key', 'retry_source'];
+/** Keys the reference examples have and we knowingly do not produce: none. */
+const BUILD_KEYS_WE_LACK: string[] = [];
+const JOB_KEYS_WE_LACK: string[] = [];
+/**
+ * The examples disagree on two job keys (the list has `group_key` but no `retry_source`, the create
+ * response the reverse); every job of ours carries both.
+ */
+const JOB_KEYS_WE_ADD: Record<string, string[]> = {
+  'builds-get.json': [],
+  'builds-list.json': ['retry_source'],
+  'builds-create.json': ['group_key'],
+};
 /**
  * The spec's User has `graphql_id` "present in some responses" (the cancel and rebuild examples);
  * we always show it, so it is extra against the get and list examples.
@@ -209,8 +218,14 @@ const result = (view: BuildView = viewWith(), showWebhookUrl = true): BuildResul
 });
 /** A build presented without exclusions, so `jobs` and `pipeline` are there. */
 type FullBuildWire = BuildWire & Required<Pick<BuildWire, 'jobs' | 'pipeline'>>;
+/** `single` is presented as the get-build response, the one example with `job_state_counts`. */
 const present = (form: BuildForm, r: BuildResult = result(), jobGraphqlIds?: boolean) =>
-  presentBuild(r, { urls: { api: API, web: WEB }, form, jobGraphqlIds }) as FullBuildWire;
+  presentBuild(r, {
+    urls: { api: API, web: WEB },
+    form,
+    jobGraphqlIds,
+    jobStateCounts: form === 'single',
+  }) as FullBuildWire;
 // Reading the wire through its JSON is what a client sees, and keeps the assertions untyped.
 const wire = (form: BuildForm, r?: BuildResult, jobGraphqlIds?: boolean) =>
   JSON.parse(JSON.stringify(present(form, r, jobGraphqlIds)));
@@ -229,7 +244,10 @@ describe('key sets against the reference examples', () => {
     const ours = wire(form);
 
     sameKeySet(ours, expectedKeys(reference, { lack: BUILD_KEYS_WE_LACK }));
-    sameKeySet(ours.jobs[0], expectedKeys(referenceJob, { lack: JOB_KEYS_WE_LACK }));
+    sameKeySet(
+      ours.jobs[0],
+      expectedKeys(referenceJob, { lack: JOB_KEYS_WE_LACK, add: JOB_KEYS_WE_ADD[file] }),
+    );
     sameKeySet(ours.jobs[0].step, keysOf(referenceJob.step));
     sameKeySet(ours.jobs[0].agent, keysOf(referenceJob.agent));
     sameKeySet(ours.creator, expectedKeys(reference.creator, { add: CREATOR_KEYS_WE_ADD }));
@@ -325,6 +343,7 @@ describe('graphql ids', () => {
       ours.jobs[0],
       expectedKeys((example('builds-create.json').jobs as Json[])[0], {
         lack: JOB_KEYS_WE_LACK,
+        add: JOB_KEYS_WE_ADD['builds-create.json'],
       }),
     );
     expect(keysOf(ours.jobs[0]).slice(0, 2)).toEqual(['id', 'type']);
@@ -547,6 +566,11 @@ describe('presentBuilds', () => {
     for (const form of ['single', 'list', 'pipeline-list'] as const) {
       expect(() => BuildWire.strict().parse(present(form))).not.toThrow();
     }
+  });
+
+  it('counts the shown jobs by state in job_state_counts', () => {
+    expect(present('single').job_state_counts).toEqual({ total: 2, states: { passed: 1, waiting: 1 } });
+    expect(present('list')).not.toHaveProperty('job_state_counts');
   });
 
   it('produces output that survives a JSON round trip unchanged', () => {

@@ -39,6 +39,8 @@ export interface PresentBuildOptions {
   excludeJobs?: boolean;
   /** `exclude_pipeline=true`: no `pipeline` key */
   excludePipeline?: boolean;
+  /** the get-build response's `job_state_counts` */
+  jobStateCounts?: boolean;
 }
 
 /** What one call shares between its builds: options read once, gravatar hashes computed once per email. */
@@ -49,6 +51,7 @@ interface Context {
   jobGraphqlIds: boolean;
   excludeJobs: boolean;
   excludePipeline: boolean;
+  jobStateCounts: boolean;
   avatars: Map<string, string>;
 }
 
@@ -60,6 +63,7 @@ function contextFor(options: PresentBuildOptions): Context {
     jobGraphqlIds: options.jobGraphqlIds !== false,
     excludeJobs: options.excludeJobs === true,
     excludePipeline: options.excludePipeline === true,
+    jobStateCounts: options.jobStateCounts === true,
     avatars: new Map(),
   };
 }
@@ -118,6 +122,7 @@ function buildWire(result: BuildResult, ctx: Context): BuildWire {
     source: build.source,
     creator: view.creator ? userWire(view.creator, ctx) : null,
     ...(jobs ? { jobs } : undefined),
+    ...(ctx.jobStateCounts ? { job_state_counts: jobStateCounts(view.jobs) } : undefined),
     created_at: formatTimestamp(build.createdAt),
     scheduled_at: formatTimestamp(build.scheduledAt),
     started_at: formatTimestamp(build.startedAt),
@@ -125,6 +130,7 @@ function buildWire(result: BuildResult, ctx: Context): BuildWire {
     finished_at: formatTimestamp(build.finishedAt),
     meta_data: build.metaData,
     pull_request: pr ? { id: pr.id, base: pr.base, repository: pr.repository } : {},
+    merge_queue: null,
     rebuilt_from: rebuiltFrom
       ? { id: rebuiltFrom.id, number: rebuiltFrom.number, url: `${buildsUrl}/${rebuiltFrom.number}` }
       : null,
@@ -134,6 +140,12 @@ function buildWire(result: BuildResult, ctx: Context): BuildWire {
           pipeline: pipelineWire(view.pipeline, result.showWebhookUrl, orgSlug, pipelineUrl, buildsUrl, ctx),
         }),
   };
+}
+
+function jobStateCounts(jobs: readonly JobView[]): { total: number; states: Record<string, number> } {
+  const states: Record<string, number> = {};
+  for (const { job } of jobs) states[job.state] = (states[job.state] ?? 0) + 1;
+  return { total: jobs.length, states };
 }
 
 /** URL prefixes computed once per build and shared by its jobs. */
@@ -152,6 +164,7 @@ function jobWire({ job, agent }: JobView, urls: JobUrls, ctx: Context): JobWire 
     type: job.type,
     name: job.name,
     step_key: job.stepKey,
+    group_key: null,
     step: { id: job.stepId, signature: null },
     agent_query_rules: job.agentQueryRules,
     state: job.state,
@@ -171,6 +184,7 @@ function jobWire({ job, agent }: JobView, urls: JobUrls, ctx: Context): JobWire 
     retried: job.retried,
     retried_in_job_id: job.retriedInJobId,
     retries_count: job.retriesCount,
+    retry_source: null,
     retry_type: job.retryType,
     parallel_group_index: job.parallelGroupIndex,
     parallel_group_total: job.parallelGroupTotal,

@@ -50,6 +50,7 @@ export const JobWire = z
     type: z.enum(JOB_TYPES),
     name: z.string().nullable(),
     step_key: z.string().nullable(),
+    group_key: z.null(),
     step: z.object({ id: z.string().nullable(), signature: z.null() }),
     agent_query_rules: z.array(z.string()),
     state: z.enum(JOB_STATES),
@@ -69,6 +70,7 @@ export const JobWire = z
     retried: z.boolean(),
     retried_in_job_id: z.string().nullable(),
     retries_count: z.number().int().nullable(),
+    retry_source: z.object({ job_id: z.uuid(), retry_type: z.string() }).nullable(),
     retry_type: z.string().nullable(),
     parallel_group_index: z.number().int().nullable(),
     parallel_group_total: z.number().int().nullable(),
@@ -153,6 +155,10 @@ export const BuildWire = z
     source: z.enum(BUILD_SOURCES),
     creator: UserWire.nullable(),
     jobs: z.array(JobWire).optional().meta({ description: 'absent with `exclude_jobs=true`' }),
+    job_state_counts: z
+      .object({ total: z.number().int(), states: z.record(z.string(), z.number().int()) })
+      .optional()
+      .meta({ description: 'only in the get-build response: how many of the shown jobs are in each state' }),
     created_at: nullableTimestamp,
     scheduled_at: nullableTimestamp,
     started_at: nullableTimestamp,
@@ -165,6 +171,7 @@ export const BuildWire = z
         z.object({}).strict(),
       ])
       .meta({ description: '`{}` on a build without a pull request' }),
+    merge_queue: z.null(),
     rebuilt_from: z.object({ id: z.uuid(), number: z.number().int(), url: z.string() }).nullable(),
     pipeline: PipelineWire.optional().meta({ description: 'absent with `exclude_pipeline=true`' }),
   })
@@ -196,5 +203,6 @@ export const CreateBuildRequest = z
     pull_request_id: z.int().optional(),
     pull_request_repository: z.string().optional(),
   })
-  .meta({ id: 'CreateBuildRequest' });
+  // Documented as an input: keys the domain does not know are ignored, not refused.
+  .meta({ id: 'CreateBuildRequest', unusedIO: 'input' });
 export type CreateBuildRequest = z.input<typeof CreateBuildRequest>;

@@ -44,6 +44,9 @@ const listParameters = {
   per_page: z.int().optional().meta({ description: 'page size, default 30, at most 100' }),
 };
 
+/** The filter the input cannot declare: its keys are part of the parameter names. */
+const MAP_PARAMETERS = { meta_data: 'meta-data key and value, as `meta_data[<key>]=<value>`' };
+
 const AllBuildsInput = z.looseObject(listParameters);
 const OrganizationBuildsInput = z.looseObject({ organization, ...listParameters });
 const PipelineBuildsInput = z.looseObject({ organization, pipeline, ...listParameters });
@@ -80,8 +83,11 @@ async function listPage(
   });
 }
 
-const single = (ctx: Authed, result: BuildResult, options: { jobGraphqlIds?: boolean } = {}) =>
-  presentBuild(result, { urls: ctx.urls, form: 'single', ...options });
+const single = (
+  ctx: Authed,
+  result: BuildResult,
+  options: { jobGraphqlIds?: boolean; jobStateCounts?: boolean } = {},
+) => presentBuild(result, { urls: ctx.urls, form: 'single', ...options });
 
 const buildRef = (input: z.infer<typeof BuildKey>) => ({
   organization: input.organization,
@@ -94,6 +100,7 @@ export const buildsRouter = router({
     .meta({
       openapi: { method: 'GET', path: '/builds', tags: TAGS, summary: 'List all builds' },
       operation: 'listBuilds',
+      mapQueryParameters: MAP_PARAMETERS,
     })
     .input(AllBuildsInput)
     .output(documentedList(BuildWire))
@@ -108,6 +115,7 @@ export const buildsRouter = router({
         summary: 'List builds for an organization',
       },
       operation: 'listBuilds',
+      mapQueryParameters: MAP_PARAMETERS,
     })
     .input(OrganizationBuildsInput)
     .output(documentedList(BuildWire))
@@ -124,6 +132,7 @@ export const buildsRouter = router({
         summary: 'List builds for a pipeline',
       },
       operation: 'listBuilds',
+      mapQueryParameters: MAP_PARAMETERS,
     })
     .input(PipelineBuildsInput)
     .output(documentedList(BuildWire))
@@ -148,7 +157,7 @@ export const buildsRouter = router({
       const result = await ctx.useCases.getBuild(ctx.actor, buildRef(input), {
         includeRetriedJobs: filter.includeRetriedJobs ?? false,
       });
-      return single(ctx, result);
+      return single(ctx, result, { jobStateCounts: true });
     }),
 
   create: authed
