@@ -147,3 +147,13 @@ export async function startWorld(env: Record<string, string> = {}) {
 }
 
 export type World = Awaited<ReturnType<typeof startWorld>>;
+
+/** The UUIDs of the world's teams by organization slug and team slug: team pipelines are addressed by team UUID. */
+export async function teamIds(world: World): Promise<Record<string, string>> {
+  const rows = await world.server.database.sql.query<{ organization: string; slug: string; id: string }>(
+    'select o.slug as organization, t.slug, t.id from teams t join organizations o on o.id = t.organization_id',
+  );
+  return Object.fromEntries(
+    rows.map((row) => [row.organization === 'acme' ? row.slug : `${row.organization}/${row.slug}`, row.id]),
+  );
+}

@@ -8,7 +8,7 @@ import {
   registerTrpcApi,
   type TrpcContext,
 } from '@ci/trpc';
-import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { ServerConfig } from './config';
 
 export interface AppDeps {
@@ -36,6 +36,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     },
     return503OnClosing: true,
     forceCloseConnections: 'idle',
+    // What the router refuses before any route or hook runs (a path that does not decode as UTF-8, a
+    // parameter over the length limit) answers `{message}` like every other error, not Fastify's body.
+    frameworkErrors: (error, request, reply) => {
+      const { status, body } = httpErrorFor(error);
+      if (status >= 500) request.log.error({ err: error }, 'request failed');
+      return (reply as FastifyReply).code(status).header('X-Request-Id', request.id).send(body);
+    },
   });
 
   app.addHook('onRequest', async (request, reply) => {
@@ -75,6 +82,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         ? {
             query: new URLSearchParams(queryStart === -1 ? '' : request.originalUrl.slice(queryStart + 1)),
             url: new URL(`${urls.api}${request.originalUrl}`),
+            body: request.body,
           }
         : null,
       response: { headers: {} },

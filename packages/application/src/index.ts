@@ -5,4 +5,8 @@ export type { PipelineRef } from './builds/create-build';
 export type { BuildRef } from './builds/get-build';
 export type { BuildListTarget, BuildPage, Page } from './builds/list-builds';
 export * from './ports';
+export type { RegistryPage } from './registries/list-registries';
+export type { RegistryRef, RegistryView } from './registries/registry-view';
+export type { TeamPipelinePage } from './team-pipelines/list-team-pipelines';
+export type { TeamPipelineRef, TeamPipelineResult, TeamRef } from './team-pipelines/team-access';
 export { createUseCases, type UseCases } from './use-cases';

@@ -8,6 +8,8 @@ import type {
   Organization,
   OrganizationRole,
   Pipeline,
+  Registry,
+  RegistryChanges,
   Team,
   TeamMemberRole,
   TeamPipeline,
@@ -48,17 +50,54 @@ export interface OrganizationRepository {
 
 export interface TeamRepository {
   findBySlug(organizationId: string, slug: string): Promise<Team | null>;
+  /** The organization's team with this id (a lowercase UUID), or null. */
+  findById(organizationId: string, id: string): Promise<Team | null>;
   insert(team: Team): Promise<void>;
   putMember(input: { teamId: string; userId: string; role: TeamMemberRole; at: Date }): Promise<void>;
 }
 
 export interface PipelineRepository {
   findBySlug(organizationId: string, slug: string): Promise<Pipeline | null>;
+  /** The organization's pipeline with this id (a lowercase UUID), or null. */
+  findById(organizationId: string, id: string): Promise<Pipeline | null>;
   insert(pipeline: Pipeline): Promise<void>;
 }
 
+/** A team/pipeline association with what its wire form needs of the pipeline. */
+export interface TeamPipelineView {
+  teamPipeline: TeamPipeline;
+  pipelineSlug: string;
+}
+
 export interface TeamPipelineRepository {
+  /** Adds the association, or changes the access level of an existing one (CLI and seed). */
   put(teamPipeline: TeamPipeline): Promise<void>;
+  /** A page of the team's associations, oldest first; `visiblePipelineIds` null: every one. */
+  list(input: {
+    teamId: string;
+    visiblePipelineIds: string[] | null;
+    offset: number;
+    limit: number;
+  }): Promise<TeamPipelineView[]>;
+  /** How many associations the list covers, for the `last` page link. */
+  count(input: { teamId: string; visiblePipelineIds: string[] | null }): Promise<number>;
+  find(input: { teamId: string; pipelineId: string }): Promise<TeamPipelineView | null>;
+  /** false when the team already has the pipeline, however close the race. */
+  insert(teamPipeline: TeamPipeline): Promise<boolean>;
+  /** The changed association; null when it does not exist. */
+  update(input: {
+    teamId: string;
+    pipelineId: string;
+    accessLevel: AccessLevel;
+  }): Promise<TeamPipelineView | null>;
+  /**
+   * Removes the association unless it is the pipeline's last one, deciding under a lock on the
+   * pipeline so that concurrent removals cannot leave it without a team.
+   */
+  deleteUnlessLast(input: {
+    teamId: string;
+    pipelineId: string;
+  }): Promise<'deleted' | 'not_found' | 'last_team'>;
 }
 
 /** What a user may do in an organization, read in one round trip. */
@@ -167,6 +206,19 @@ export interface BuildRepository {
   }): Promise<boolean>;
 }
 
+export interface RegistryRepository {
+  findBySlug(organizationId: string, slug: string): Promise<Registry | null>;
+  /** A page of the organization's registries, oldest first. */
+  list(input: { organizationId: string; offset: number; limit: number }): Promise<Registry[]>;
+  count(organizationId: string): Promise<number>;
+  /** 'slug_taken' when the organization has a registry with this slug, however close the race. */
+  insert(registry: Registry): Promise<'inserted' | 'slug_taken'>;
+  /** The registry as changed; 'slug_taken' as for insert; 'not_found' when it no longer exists. */
+  update(input: { id: string; changes: RegistryChanges }): Promise<Registry | 'slug_taken' | 'not_found'>;
+  /** false when the organization has no registry with this slug */
+  delete(organizationId: string, slug: string): Promise<boolean>;
+}
+
 export interface Repositories {
   accessTokens: AccessTokenRepository;
   users: UserRepository;
@@ -176,6 +228,7 @@ export interface Repositories {
   teamPipelines: TeamPipelineRepository;
   access: AccessRepository;
   builds: BuildRepository;
+  registries: RegistryRepository;
 }
 
 export interface Deps {

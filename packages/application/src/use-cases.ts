@@ -10,6 +10,16 @@ import { getBuild } from './builds/get-build';
 import { listBuilds } from './builds/list-builds';
 import { rebuildBuild } from './builds/rebuild-build';
 import type { Deps } from './ports';
+import { createRegistry } from './registries/create-registry';
+import { deleteRegistry } from './registries/delete-registry';
+import { getRegistry } from './registries/get-registry';
+import { listRegistries } from './registries/list-registries';
+import { updateRegistry } from './registries/update-registry';
+import { createTeamPipeline } from './team-pipelines/create-team-pipeline';
+import { deleteTeamPipeline } from './team-pipelines/delete-team-pipeline';
+import { getTeamPipeline } from './team-pipelines/get-team-pipeline';
+import { listTeamPipelines } from './team-pipelines/list-team-pipelines';
+import { updateTeamPipeline } from './team-pipelines/update-team-pipeline';
 
 /** Every use case, bound to its dependencies: what transports and the CLI call. */
 export function createUseCases(deps: Deps) {
@@ -20,6 +30,16 @@ export function createUseCases(deps: Deps) {
     createBuild: createBuild(deps),
     cancelBuild: cancelBuild(deps),
     rebuildBuild: rebuildBuild(deps),
+    listTeamPipelines: listTeamPipelines(deps),
+    getTeamPipeline: getTeamPipeline(deps),
+    createTeamPipeline: createTeamPipeline(deps),
+    updateTeamPipeline: updateTeamPipeline(deps),
+    deleteTeamPipeline: deleteTeamPipeline(deps),
+    listRegistries: listRegistries(deps),
+    getRegistry: getRegistry(deps),
+    createRegistry: createRegistry(deps),
+    updateRegistry: updateRegistry(deps),
+    deleteRegistry: deleteRegistry(deps),
     admin: {
       createOrganization: createOrganization(deps),
       createUser: createUser(deps),

@@ -6,11 +6,12 @@ import { buildRepository } from './repositories/build.repository';
 import {
   accessTokenRepository,
   organizationRepository,
-  teamPipelineRepository,
   teamRepository,
   userRepository,
 } from './repositories/identity.repository';
 import { accessRepository, pipelineRepository } from './repositories/pipeline.repository';
+import { registryRepository } from './repositories/registry.repository';
+import { teamPipelineRepository } from './repositories/team-pipeline.repository';
 import { createSql, type Sql } from './sql';
 
 export interface DatabaseOptions {
@@ -44,6 +45,7 @@ export function createRepositories(sql: Sql): Repositories {
     teamPipelines: teamPipelineRepository(sql),
     access: accessRepository(sql),
     builds: buildRepository(sql),
+    registries: registryRepository(sql),
   };
 }
 

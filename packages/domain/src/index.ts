@@ -15,4 +15,5 @@ export * from './scopes';
 export * from './slug';
 export * from './steps';
 export * from './storable-text';
+export * from './team-pipeline';
 export * from './timestamps';

@@ -80,6 +80,21 @@ describe('validateRegistryInput when creating', () => {
       { name: 'gems', ecosystem: 'ruby', description: 7 },
       'Validation failed: Description is invalid',
     ],
+    [
+      'a name with a NUL character',
+      { name: 'ge\u0000ms', ecosystem: 'ruby' },
+      "Validation failed: Name can't contain NUL characters or unpaired surrogates",
+    ],
+    [
+      'a name with an unpaired surrogate',
+      { name: 'gems \ud800', ecosystem: 'ruby' },
+      "Validation failed: Name can't contain NUL characters or unpaired surrogates",
+    ],
+    [
+      'a description with a NUL character',
+      { name: 'gems', ecosystem: 'ruby', description: 'a\u0000b' },
+      "Validation failed: Description can't contain NUL characters or unpaired surrogates",
+    ],
     ['nothing at all', {}, "Validation failed: Name can't be blank, Ecosystem can't be blank"],
   ])('refuses %s with "%s"', (_case, input, message) => {
     const result = validateRegistryInput(input, { creating: true });
@@ -98,6 +113,17 @@ describe('validateRegistryInput when creating', () => {
       { creating: true },
     );
     expect(result.ok).toBe(true);
+  });
+
+  it('keeps names and descriptions outside the Basic Multilingual Plane', () => {
+    const result = validateRegistryInput(
+      { name: 'gems 💎', ecosystem: 'ruby', description: 'shiny 💎' },
+      { creating: true },
+    );
+    expect(result).toEqual({
+      ok: true,
+      value: { name: 'gems 💎', slug: 'gems', ecosystem: 'ruby', description: 'shiny 💎' },
+    });
   });
 
   it('accepts every agreed ecosystem', () => {
@@ -126,6 +152,16 @@ describe('validateRegistryInput when updating', () => {
       'a name without letters or digits',
       { name: '!!' },
       'Validation failed: Name must contain at least one letter or digit',
+    ],
+    [
+      'a name with a NUL character',
+      { name: '\u0000' },
+      "Validation failed: Name can't contain NUL characters or unpaired surrogates",
+    ],
+    [
+      'a description with an unpaired surrogate',
+      { description: '\udc00' },
+      "Validation failed: Description can't contain NUL characters or unpaired surrogates",
     ],
     [
       'a bad name and description',

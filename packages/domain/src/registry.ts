@@ -1,6 +1,7 @@
 import { type DomainError, unprocessable } from './errors';
 import { err, ok, type Result } from './result';
 import { slugify } from './slug';
+import { isStorableText } from './storable-text';
 
 export const ECOSYSTEMS = [
   'alpine',
@@ -21,6 +22,9 @@ export type Ecosystem = (typeof ECOSYSTEMS)[number];
 
 export const MAX_REGISTRY_NAME_LENGTH = 255;
 export const MAX_REGISTRY_DESCRIPTION_LENGTH = 1000;
+
+/** PostgreSQL refuses such text (storable-text.ts): a 422 of its own rather than a failed insert. */
+const UNSTORABLE = "can't contain NUL characters or unpaired surrogates";
 
 export function isEcosystem(s: string): s is Ecosystem {
   return (ECOSYSTEMS as readonly string[]).includes(s);
@@ -92,6 +96,7 @@ function readName(value: unknown): Result<string, string> {
   const name = typeof value === 'string' ? value.trim() : value;
   if (name === undefined || name === null || name === '') return err("Name can't be blank");
   if (typeof name !== 'string') return err('Name is invalid');
+  if (!isStorableText(name)) return err(`Name ${UNSTORABLE}`);
   if (name.length > MAX_REGISTRY_NAME_LENGTH) {
     return err(`Name is too long (maximum is ${MAX_REGISTRY_NAME_LENGTH} characters)`);
   }
@@ -109,6 +114,7 @@ function readEcosystem(value: unknown): Result<Ecosystem, string> {
 function readDescription(value: unknown): Result<string | null, string> {
   if (value === null) return ok(null);
   if (typeof value !== 'string') return err('Description is invalid');
+  if (!isStorableText(value)) return err(`Description ${UNSTORABLE}`);
   if (value.length > MAX_REGISTRY_DESCRIPTION_LENGTH) {
     return err(`Description is too long (maximum is ${MAX_REGISTRY_DESCRIPTION_LENGTH} characters)`);
   }

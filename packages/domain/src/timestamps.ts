@@ -1,4 +1,6 @@
 /** The wire form of every timestamp: ISO 8601 UTC with milliseconds, null when unset. */
+export function formatTimestamp(d: Date): string;
+export function formatTimestamp(d: Date | null | undefined): string | null;
 export function formatTimestamp(d: Date | null | undefined): string | null {
   return d ? d.toISOString() : null;
 }

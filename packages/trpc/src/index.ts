@@ -2,7 +2,17 @@ export { BuildWire, CreateBuildRequest } from './builds/build.wire';
 export { ErrorWire } from './error.wire';
 export { type HttpError, httpErrorFor } from './http-errors';
 export { openApiDocument } from './openapi';
+export {
+  CreateRegistryRequest,
+  RegistryWire,
+  UpdateRegistryRequest,
+} from './registries/registry.wire';
 export { registerRestApi } from './rest-api';
 export { type AppRouter, appRouter } from './router';
+export {
+  CreateTeamPipelineRequest,
+  TeamPipelineWire,
+  UpdateTeamPipelineRequest,
+} from './team-pipelines/team-pipeline.wire';
 export type { PublicUrls, TrpcContext } from './trpc';
 export { registerTrpcApi } from './trpc-api';

@@ -47,6 +47,18 @@ const BUILD_OPERATIONS = [
   ['PUT', `${BUILD}/cancel`, '200', 'one', 'write_builds'],
   ['PUT', `${BUILD}/rebuild`, '200', 'one', 'write_builds'],
 ] as const;
+const REGISTRIES = '/packages/organizations/{organization}/registries';
+const REGISTRY = `${REGISTRIES}/{registry}`;
+/** method, path, the success body (a list, one registry, or none) and the scope */
+const REGISTRY_OPERATIONS = [
+  ['GET', REGISTRIES, 'list', 'read_registries'],
+  ['POST', REGISTRIES, 'one', 'create_registries'],
+  ['GET', REGISTRY, 'one', 'read_registries'],
+  ['POST', REGISTRY, 'one', 'write_registries'],
+  ['PATCH', REGISTRY, 'one', 'write_registries'],
+  ['PUT', REGISTRY, 'one', 'write_registries'],
+  ['DELETE', REGISTRY, 'none', 'delete_registries'],
+] as const;
 
 describe('the OpenAPI document', () => {
   it('is OpenAPI 3.1 with one server at the given base URL', () => {
@@ -55,9 +67,74 @@ describe('the OpenAPI document', () => {
   });
 
   it('documents exactly the builds operations of the spec', () => {
-    expect(operations.map(({ method, path }) => `${method} ${path}`).sort()).toEqual(
-      BUILD_OPERATIONS.map(([method, path]) => `${method} ${path}`).sort(),
+    expect(
+      operations
+        .filter(({ path }) => !path.startsWith('/packages/') && !path.includes('/teams/'))
+        .map(({ method, path }) => `${method} ${path}`)
+        .sort(),
+    ).toEqual(BUILD_OPERATIONS.map(([method, path]) => `${method} ${path}`).sort());
+  });
+
+  it('documents exactly the registries operations, update under POST, PATCH and PUT', () => {
+    expect(
+      operations
+        .filter(({ path }) => path.startsWith('/packages/'))
+        .map(({ method, path }) => `${method} ${path}`)
+        .sort(),
+    ).toEqual(REGISTRY_OPERATIONS.map(([method, path]) => `${method} ${path}`).sort());
+  });
+
+  it.each(REGISTRY_OPERATIONS)('answers %s %s with 200 and %s', (method, path, shape, scope) => {
+    const { responses, security } = operation(method, path);
+    expect(Object.keys(responses).filter((code) => code.startsWith('2'))).toEqual(['200']);
+    const expected = {
+      list: { type: 'array', items: { $ref: '#/components/schemas/Registry' } },
+      one: { $ref: '#/components/schemas/Registry' },
+      none: undefined,
+    }[shape];
+    expect(responses['200']?.content?.['application/json']?.schema).toEqual(expected);
+    if (shape === 'none') expect(responses['200']?.content).toBeUndefined();
+    expect(security).toEqual([{ AccessToken: [scope] }]);
+  });
+
+  it('documents the registry bodies as CreateRegistryRequest and UpdateRegistryRequest', () => {
+    const body = (method: string, path: string) =>
+      operation(method, path).requestBody?.content['application/json']?.schema;
+    expect(body('POST', REGISTRIES)).toEqual({ $ref: '#/components/schemas/CreateRegistryRequest' });
+    for (const method of ['POST', 'PATCH', 'PUT']) {
+      expect(body(method, REGISTRY)).toEqual({ $ref: '#/components/schemas/UpdateRegistryRequest' });
+    }
+    expect(document.components.schemas?.CreateRegistryRequest).toMatchObject({
+      required: ['name', 'ecosystem'],
+    });
+    expect(document.components.schemas?.UpdateRegistryRequest).not.toHaveProperty('required');
+  });
+
+  it('documents the pagination parameters of the registries list', () => {
+    const query = (operation('GET', REGISTRIES).parameters ?? []).filter(
+      (parameter) => parameter.in === 'query',
     );
+    expect(query.map((parameter) => parameter.name)).toEqual(['page', 'per_page']);
+    for (const parameter of query) expect(parameter.description, parameter.name).toBeTruthy();
+  });
+
+  it('lists the keys of Registry in the order of the public examples', () => {
+    const registry = document.components.schemas?.Registry as { properties: Json };
+    expect(Object.keys(registry.properties)).toEqual([
+      'id',
+      'graphql_id',
+      'slug',
+      'url',
+      'web_url',
+      'name',
+      'ecosystem',
+      'description',
+      'emoji',
+      'color',
+      'public',
+      'oidc_policy',
+      'team_ids',
+    ]);
   });
 
   it.each(BUILD_OPERATIONS)('answers %s %s with %s and a Build', (method, path, status, shape) => {
@@ -160,7 +237,13 @@ describe('the OpenAPI document', () => {
     const withLink = operations
       .filter(({ operation: op }) => Object.values(op.responses).some((response) => response.headers?.Link))
       .map(({ method, path }) => `${method} ${path}`);
-    expect(withLink.sort()).toEqual(LISTS.map(([method, path]) => `${method} ${path}`).sort());
+    expect(withLink.sort()).toEqual(
+      [
+        ...LISTS.map(([method, path]) => `${method} ${path}`),
+        `GET ${REGISTRIES}`,
+        `GET ${TEAM_PIPELINES}`,
+      ].sort(),
+    );
   });
 
   it('documents the OAuth scope headers on every response', () => {
@@ -185,5 +268,72 @@ describe('the OpenAPI document', () => {
   it('documents the get-build query parameter include_retried_jobs', () => {
     const names = (operation('GET', BUILD).parameters ?? []).map((parameter) => parameter.name);
     expect(names).toContain('include_retried_jobs');
+  });
+});
+
+const TEAM_PIPELINES = '/organizations/{organization}/teams/{team}/pipelines';
+const TEAM_PIPELINE = `${TEAM_PIPELINES}/{pipeline}`;
+/** method, path, success status, the success body (a list, one association, or none) and the scope */
+const TEAM_PIPELINE_OPERATIONS = [
+  ['GET', TEAM_PIPELINES, '200', 'list', 'view_teams'],
+  ['GET', TEAM_PIPELINE, '200', 'one', 'view_teams'],
+  ['POST', TEAM_PIPELINES, '201', 'one', 'write_teams'],
+  ['PATCH', TEAM_PIPELINE, '200', 'one', 'write_teams'],
+  ['DELETE', TEAM_PIPELINE, '204', 'none', 'write_teams'],
+  ['DELETE', TEAM_PIPELINES, '204', 'none', 'write_teams'],
+] as const;
+
+describe('the OpenAPI document of team pipelines', () => {
+  it('documents exactly the team pipelines operations, delete also on the literal …/pipelines/', () => {
+    expect(
+      operations
+        .filter(({ path }) => path.includes('/teams/'))
+        .map(({ method, path }) => `${method} ${path}`)
+        .sort(),
+    ).toEqual(TEAM_PIPELINE_OPERATIONS.map(([method, path]) => `${method} ${path}`).sort());
+  });
+
+  it.each(TEAM_PIPELINE_OPERATIONS)('answers %s %s with %s and %s', (method, path, status, shape, scope) => {
+    const { responses, security } = operation(method, path);
+    expect(Object.keys(responses).filter((code) => code.startsWith('2'))).toEqual([status]);
+    const expected = {
+      list: { type: 'array', items: { $ref: '#/components/schemas/TeamPipeline' } },
+      one: { $ref: '#/components/schemas/TeamPipeline' },
+      none: undefined,
+    }[shape];
+    expect(responses[status]?.content?.['application/json']?.schema).toEqual(expected);
+    if (shape === 'none') expect(responses[status]?.content).toBeUndefined();
+    expect(security).toEqual([{ AccessToken: [scope] }]);
+  });
+
+  it('documents the bodies as CreateTeamPipelineRequest and UpdateTeamPipelineRequest', () => {
+    const body = (method: string, path: string) =>
+      operation(method, path).requestBody?.content['application/json']?.schema;
+    expect(body('POST', TEAM_PIPELINES)).toEqual({ $ref: '#/components/schemas/CreateTeamPipelineRequest' });
+    expect(body('PATCH', TEAM_PIPELINE)).toEqual({ $ref: '#/components/schemas/UpdateTeamPipelineRequest' });
+    expect(document.components.schemas?.CreateTeamPipelineRequest).toMatchObject({
+      required: ['pipeline_id', 'access_level'],
+    });
+    expect(document.components.schemas?.UpdateTeamPipelineRequest).toMatchObject({
+      required: ['access_level'],
+    });
+  });
+
+  it('documents the pipeline_id query parameter of the literal delete', () => {
+    const query = (operation('DELETE', TEAM_PIPELINES).parameters ?? []).filter(
+      (parameter) => parameter.in === 'query',
+    );
+    expect(query.map((parameter) => parameter.name)).toEqual(['pipeline_id']);
+  });
+
+  it('gives the TeamPipeline component the keys of the reference examples, in their order', () => {
+    const schema = document.components.schemas?.TeamPipeline as { properties: Json; required: string[] };
+    expect(Object.keys(schema.properties)).toEqual([
+      'access_level',
+      'created_at',
+      'pipeline_id',
+      'pipeline_url',
+    ]);
+    expect(schema.required).toEqual(['access_level', 'created_at', 'pipeline_id', 'pipeline_url']);
   });
 });

@@ -3,10 +3,26 @@ import type { AnyRouter } from '@trpc/server';
 import { generateOpenApiDocument } from 'trpc-to-openapi';
 import { BuildWire, CreateBuildRequest } from './builds/build.wire';
 import { ErrorWire } from './error.wire';
+import { CreateRegistryRequest, RegistryWire, UpdateRegistryRequest } from './registries/registry.wire';
+import {
+  CreateTeamPipelineRequest,
+  TeamPipelineWire,
+  UpdateTeamPipelineRequest,
+} from './team-pipelines/team-pipeline.wire';
 import type { Meta } from './trpc';
 
 /** Components the documented (not re-validated) inputs and outputs refer to. */
-const COMPONENTS = { Build: BuildWire, CreateBuildRequest, Error: ErrorWire };
+const COMPONENTS = {
+  Build: BuildWire,
+  CreateBuildRequest,
+  Error: ErrorWire,
+  Registry: RegistryWire,
+  CreateRegistryRequest,
+  UpdateRegistryRequest,
+  TeamPipeline: TeamPipelineWire,
+  CreateTeamPipelineRequest,
+  UpdateTeamPipelineRequest,
+};
 
 const SCHEMAS = '#/components/schemas/';
 const HEADERS = '#/components/headers/';
@@ -29,7 +45,7 @@ const ERROR_STATUSES: Record<string, string> = {
   '400': 'Malformed parameters or JSON',
   '401': 'Missing, unknown, expired or revoked token',
   '403': "The token lacks the operation's scope, or the user's access does not allow it",
-  '404': 'No such organization, pipeline or build, or not visible to the user',
+  '404': 'No such organization, pipeline, build, registry or team, or not visible to the user',
   '422': 'The request cannot be carried out',
 };
 
@@ -126,8 +142,11 @@ function adjustOperation(operation: Operation, procedure: Procedure | undefined)
   const status = String(meta?.successStatus ?? 200);
   const responses: Record<string, Json> = {};
   responses[status] =
-    status === '204'
-      ? { description: SUCCESS_DESCRIPTIONS[status], headers: headerRefs(everyResponse) }
+    status === '204' || meta?.emptyBody
+      ? {
+          description: meta?.emptyBody ? 'OK, with an empty body' : SUCCESS_DESCRIPTIONS[status],
+          headers: headerRefs(everyResponse),
+        }
       : {
           description: SUCCESS_DESCRIPTIONS[status] ?? 'Success',
           content: success.content,

@@ -1,9 +1,13 @@
 import { buildsRouter } from './builds/builds.router';
+import { registriesRouter } from './registries/registries.router';
+import { teamPipelinesRouter } from './team-pipelines/team-pipelines.router';
 import { router } from './trpc';
 
 /** Every procedure: typed tRPC under /trpc, and through its OpenAPI metadata, REST under /v2. */
 export const appRouter = router({
   builds: buildsRouter,
+  registries: registriesRouter,
+  teamPipelines: teamPipelinesRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -17,8 +17,9 @@ export interface TrpcContext {
   /**
    * REST only: the raw query string (every array encoding clients send) and the public URL of the
    * request, for `Link` headers. Over tRPC both are null and the input carries the parameters.
+   * `body` is the parsed JSON body, for DELETEs: the library hands their procedures none.
    */
-  rest: { query: URLSearchParams; url: URL } | null;
+  rest: { query: URLSearchParams; url: URL; body: unknown } | null;
   response: { headers: Record<string, string> };
 }
 
@@ -27,6 +28,8 @@ export type Meta = OpenApiMeta<{
   successStatus?: 200 | 201 | 204;
   /** the operation whose scope the procedure needs, for `X-Accepted-OAuth-Scopes` */
   operation?: Operation;
+  /** a success answered with no body at all (delete registry: 200, `Content-Length: 0`) */
+  emptyBody?: true;
   /** the component documenting the JSON body, which the procedure's permissive input cannot */
   requestBody?: string;
   /**

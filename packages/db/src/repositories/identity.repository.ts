@@ -1,7 +1,6 @@
 import type {
   AccessTokenRepository,
   OrganizationRepository,
-  TeamPipelineRepository,
   TeamRepository,
   UserRepository,
 } from '@ci/application';
@@ -99,6 +98,13 @@ export function teamRepository(sql: Sql): TeamRepository {
       ]);
       return row ? teamFromRow(row) : null;
     },
+    async findById(organizationId, id) {
+      const [row] = await sql.query('select * from teams where organization_id = $1 and id = $2', [
+        organizationId,
+        id,
+      ]);
+      return row ? teamFromRow(row) : null;
+    },
     async insert(team) {
       await sql.query(
         `insert into teams (id, organization_id, slug, name, description, privacy, is_default_team, created_at)
@@ -120,18 +126,6 @@ export function teamRepository(sql: Sql): TeamRepository {
         `insert into team_members (team_id, user_id, role, created_at) values ($1, $2, $3, $4)
          on conflict (team_id, user_id) do update set role = excluded.role`,
         [teamId, userId, role, at],
-      );
-    },
-  };
-}
-
-export function teamPipelineRepository(sql: Sql): TeamPipelineRepository {
-  return {
-    async put(teamPipeline) {
-      await sql.query(
-        `insert into team_pipelines (team_id, pipeline_id, access_level, created_at) values ($1, $2, $3, $4)
-         on conflict (team_id, pipeline_id) do update set access_level = excluded.access_level`,
-        [teamPipeline.teamId, teamPipeline.pipelineId, teamPipeline.accessLevel, teamPipeline.createdAt],
       );
     },
   };

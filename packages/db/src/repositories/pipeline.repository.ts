@@ -47,6 +47,13 @@ export function pipelineRepository(sql: Sql): PipelineRepository {
       );
       return row ? pipelineFromRow(row) : null;
     },
+    async findById(organizationId, id) {
+      const [row] = await sql.query(
+        `select ${PIPELINE_COLUMNS} from pipelines p where p.organization_id = $1 and p.id = $2`,
+        [organizationId, id],
+      );
+      return row ? pipelineFromRow(row) : null;
+    },
     async insert(pipeline) {
       await sql.query(
         `insert into pipelines (id, organization_id, slug, name, description, repository, default_branch,

@@ -8,6 +8,7 @@ import {
   isUuid,
   parseTimestamp,
 } from '@ci/domain';
+import { parsePage } from '../pagination';
 
 /**
  * Reads list parameters in every encoding clients send: `state=a`, repeated `state=a&state=b`,
@@ -31,23 +32,6 @@ export function collectQuery(query: URLSearchParams): {
     else values.set(key, [value]);
   }
   return { values, metaData };
-}
-
-const PAGE_SIZE = { default: 30, max: 100 } as const;
-
-function integer(name: string, text: string | undefined, fallback: number): number {
-  if (text === undefined || text === '' || text === '0') return fallback;
-  if (!/^\d{1,9}$/.test(text)) throw badRequest('invalid_parameter', `${name} must be a positive integer`);
-  return Number(text) || fallback;
-}
-
-export function parsePage(values: Map<string, string[]>): Page {
-  const page = integer('page', values.get('page')?.[0], 1);
-  const perPage = Math.min(
-    integer('per_page', values.get('per_page')?.[0], PAGE_SIZE.default),
-    PAGE_SIZE.max,
-  );
-  return { page, perPage };
 }
 
 function timestamp(name: string, text: string | undefined): Date | undefined {
@@ -114,24 +98,4 @@ export function parseBuildListQuery(query: URLSearchParams): {
     page: parsePage(values),
     excludePipeline: flag(values.get('exclude_pipeline')?.[0]),
   };
-}
-
-/**
- * The `Link` header: absolute URLs keeping every original parameter, `page` before `per_page`; `first`
- * and `prev` after page 1, `next` and `last` before the last page; none when everything fits one page.
- */
-export function linkHeader(input: { url: URL; page: Page; totalCount: number }): string | null {
-  const { page, perPage } = input.page;
-  const lastPage = Math.max(1, Math.ceil(input.totalCount / perPage));
-  const at = (target: number) => {
-    const params = new URLSearchParams();
-    for (const [key, value] of input.url.searchParams)
-      if (key !== 'page' && key !== 'per_page') params.append(key, value);
-    const rest = params.toString();
-    return `<${input.url.origin}${input.url.pathname}?${rest ? `${rest}&` : ''}page=${target}&per_page=${perPage}>`;
-  };
-  const links: string[] = [];
-  if (page > 1) links.push(`${at(1)}; rel="first"`, `${at(page - 1)}; rel="prev"`);
-  if (page < lastPage) links.push(`${at(page + 1)}; rel="next"`, `${at(lastPage)}; rel="last"`);
-  return links.length ? links.join(', ') : null;
 }

@@ -2,11 +2,12 @@ import type { BuildListTarget, BuildResult } from '@ci/application';
 import { parseBuildNumber } from '@ci/domain';
 import { z } from 'zod';
 import { documented, documentedList } from '../documented';
+import { linkHeader } from '../pagination';
 import { queryParameters } from '../request-query';
 import { authed, router, type TrpcContext } from '../trpc';
 import { type BuildForm, presentBuild, presentBuilds } from './build.presenter';
 import { BuildWire, type CreateBuildRequest } from './build.wire';
-import { linkHeader, parseBuildListQuery } from './build-list-query';
+import { parseBuildListQuery } from './build-list-query';
 
 const ORGANIZATION = '/organizations/{organization}';
 const PIPELINE = `${ORGANIZATION}/pipelines/{pipeline}`;

@@ -1,0 +1,29 @@
+import {
+  parseNewTeamPipeline,
+  type TeamPipeline,
+  teamPipelineTaken,
+  teamPipelineUnknownPipeline,
+} from '@ci/domain';
+import type { Actor } from '../auth/actor';
+import type { Deps } from '../ports';
+import { asResult, requireTeam, type TeamPipelineResult, type TeamRef } from './team-access';
+
+/** Gives a team a pipeline of its organization; it takes effect on the next request of every member. */
+export const createTeamPipeline =
+  (deps: Deps) =>
+  async (actor: Actor, ref: TeamRef, body: unknown): Promise<TeamPipelineResult> => {
+    const target = await requireTeam(deps)(actor, 'createTeamPipeline', ref, 'manage');
+    const request = parseNewTeamPipeline(body);
+    if (!request.ok) throw request.error;
+    const pipeline = await deps.repos.pipelines.findById(target.organization.id, request.value.pipelineId);
+    if (!pipeline) throw teamPipelineUnknownPipeline();
+    const teamPipeline: TeamPipeline = {
+      teamId: target.team.id,
+      pipelineId: pipeline.id,
+      accessLevel: request.value.accessLevel,
+      createdAt: deps.clock.now(),
+    };
+    // The key (team, pipeline) decides, not a look-up before the insert: concurrent adds get one winner.
+    if (!(await deps.repos.teamPipelines.insert(teamPipeline))) throw teamPipelineTaken();
+    return asResult(target, { teamPipeline, pipelineSlug: pipeline.slug });
+  };

@@ -1,0 +1,37 @@
+import type { Actor } from '../auth/actor';
+import type { Page } from '../builds/list-builds';
+import type { Deps } from '../ports';
+import {
+  asResult,
+  requireTeam,
+  type TeamPipelineResult,
+  type TeamRef,
+  visiblePipelineIds,
+} from './team-access';
+
+export interface TeamPipelinePage {
+  teamPipelines: TeamPipelineResult[];
+  /** every association the list covers, on all pages */
+  totalCount: number;
+}
+
+/** A team's pipelines, oldest association first; a member sees only the pipelines they may see. */
+export const listTeamPipelines =
+  (deps: Deps) =>
+  async (actor: Actor, ref: TeamRef, page: Page): Promise<TeamPipelinePage> => {
+    const target = await requireTeam(deps)(actor, 'listTeamPipelines', ref, 'read');
+    const scope = {
+      teamId: target.team.id,
+      visiblePipelineIds: await visiblePipelineIds(deps, actor, target),
+    };
+    // The page and the count are independent reads: side by side, not one after the other.
+    const [views, totalCount] = await Promise.all([
+      deps.repos.teamPipelines.list({
+        ...scope,
+        offset: (page.page - 1) * page.perPage,
+        limit: page.perPage,
+      }),
+      deps.repos.teamPipelines.count(scope),
+    ]);
+    return { teamPipelines: views.map((view) => asResult(target, view)), totalCount };
+  };

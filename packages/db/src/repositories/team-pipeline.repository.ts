@@ -1,0 +1,101 @@
+import type { TeamPipelineRepository, TeamPipelineView } from '@ci/application';
+import type { AccessLevel } from '@ci/domain';
+import { toDate } from '../rows';
+import type { Sql } from '../sql';
+
+type Row = Record<string, unknown>;
+
+const COLUMNS = 'tp.team_id, tp.pipeline_id, tp.access_level, tp.created_at, p.slug as pipeline_slug';
+
+function viewFromRow(row: Row): TeamPipelineView {
+  return {
+    teamPipeline: {
+      teamId: row.team_id as string,
+      pipelineId: row.pipeline_id as string,
+      accessLevel: row.access_level as AccessLevel,
+      createdAt: toDate(row.created_at),
+    },
+    pipelineSlug: row.pipeline_slug as string,
+  };
+}
+
+/** `$2` null: every association of the team; otherwise only those of these pipelines. */
+const TEAM_SCOPE = 'tp.team_id = $1 and ($2::uuid[] is null or tp.pipeline_id = any($2::uuid[]))';
+
+export function teamPipelineRepository(sql: Sql): TeamPipelineRepository {
+  return {
+    async put(teamPipeline) {
+      await sql.query(
+        `insert into team_pipelines (team_id, pipeline_id, access_level, created_at) values ($1, $2, $3, $4)
+         on conflict (team_id, pipeline_id) do update set access_level = excluded.access_level`,
+        [teamPipeline.teamId, teamPipeline.pipelineId, teamPipeline.accessLevel, teamPipeline.createdAt],
+      );
+    },
+    async list({ teamId, visiblePipelineIds, offset, limit }) {
+      const rows = await sql.query(
+        `select ${COLUMNS} from team_pipelines tp join pipelines p on p.id = tp.pipeline_id
+         where ${TEAM_SCOPE}
+         order by tp.created_at, tp.pipeline_id offset $3 limit $4`,
+        [teamId, visiblePipelineIds, offset, limit],
+      );
+      return rows.map(viewFromRow);
+    },
+    async count({ teamId, visiblePipelineIds }) {
+      const [row] = await sql.query<{ count: number }>(
+        `select count(*)::int as count from team_pipelines tp where ${TEAM_SCOPE}`,
+        [teamId, visiblePipelineIds],
+      );
+      return row?.count ?? 0;
+    },
+    async find({ teamId, pipelineId }) {
+      const [row] = await sql.query(
+        `select ${COLUMNS} from team_pipelines tp join pipelines p on p.id = tp.pipeline_id
+         where tp.team_id = $1 and tp.pipeline_id = $2`,
+        [teamId, pipelineId],
+      );
+      return row ? viewFromRow(row) : null;
+    },
+    async insert(teamPipeline) {
+      // The primary key (team, pipeline) settles concurrent adds: one row, the others insert nothing.
+      const rows = await sql.query(
+        `insert into team_pipelines (team_id, pipeline_id, access_level, created_at) values ($1, $2, $3, $4)
+         on conflict (team_id, pipeline_id) do nothing returning team_id`,
+        [teamPipeline.teamId, teamPipeline.pipelineId, teamPipeline.accessLevel, teamPipeline.createdAt],
+      );
+      return rows.length > 0;
+    },
+    async update({ teamId, pipelineId, accessLevel }) {
+      const [row] = await sql.query(
+        `with tp as (
+           update team_pipelines set access_level = $3 where team_id = $1 and pipeline_id = $2
+           returning team_id, pipeline_id, access_level, created_at
+         )
+         select ${COLUMNS} from tp join pipelines p on p.id = tp.pipeline_id`,
+        [teamId, pipelineId, accessLevel],
+      );
+      return row ? viewFromRow(row) : null;
+    },
+    async deleteUnlessLast({ teamId, pipelineId }) {
+      return sql.transaction(async (tx) => {
+        // The pipeline's row lock serialises removals of its associations across processes. The count
+        // is a statement of its own, so it reads what the removals committed before the lock was granted.
+        const locked = await tx.query('select id from pipelines where id = $1 for no key update', [
+          pipelineId,
+        ]);
+        if (locked.length === 0) return 'not_found';
+        const [counts] = await tx.query<{ total: number; mine: number }>(
+          `select count(*)::int as total, (count(*) filter (where team_id = $2))::int as mine
+           from team_pipelines where pipeline_id = $1`,
+          [pipelineId, teamId],
+        );
+        if (!counts || counts.mine === 0) return 'not_found';
+        if (counts.total <= 1) return 'last_team';
+        await tx.query('delete from team_pipelines where team_id = $1 and pipeline_id = $2', [
+          teamId,
+          pipelineId,
+        ]);
+        return 'deleted';
+      });
+    },
+  };
+}

@@ -1,0 +1,69 @@
+import { describe, expect, it } from 'vitest';
+import { linkHeader, parsePage, queryValues } from './pagination';
+
+const q = (text: string) => new URLSearchParams(text);
+
+describe('queryValues', () => {
+  it('reads name[]= and name[0]= as name=, keeping every value in order', () => {
+    expect(queryValues(q('page[]=2&per_page[0]=5&per_page=7&other=x'))).toEqual(
+      new Map([
+        ['page', ['2']],
+        ['per_page', ['5', '7']],
+        ['other', ['x']],
+      ]),
+    );
+  });
+});
+
+describe('parsePage', () => {
+  const page = (text: string) => parsePage(queryValues(q(text)));
+
+  it('defaults to page 1 of 30, treats 0 and empty as 1, and clamps per_page to 100', () => {
+    expect(page('')).toEqual({ page: 1, perPage: 30 });
+    expect(page('page=0&per_page=')).toEqual({ page: 1, perPage: 30 });
+    expect(page('page=3&per_page=500')).toEqual({ page: 3, perPage: 100 });
+  });
+
+  it.each(['page=abc', 'page=-1', 'per_page=1.5', 'page=99999999999'])('refuses %s with a 400', (text) => {
+    expect(() => page(text)).toThrow(/must be a positive integer/);
+  });
+});
+
+describe('linkHeader', () => {
+  const url = new URL('https://ci.example.com/v2/builds?branch=main&page=2&per_page=10&state[]=passed');
+  const link = (page: number) =>
+    `<https://ci.example.com/v2/builds?branch=main&state%5B%5D=passed&page=${page}&per_page=10>`;
+
+  it('keeps every parameter, writes page before per_page, and links first, prev, next and last', () => {
+    expect(linkHeader({ url, page: { page: 2, perPage: 10 }, totalCount: 41 })).toBe(
+      [
+        `${link(1)}; rel="first"`,
+        `${link(1)}; rel="prev"`,
+        `${link(3)}; rel="next"`,
+        `${link(5)}; rel="last"`,
+      ].join(', '),
+    );
+  });
+
+  it('gives page 1 only next and last', () => {
+    expect(linkHeader({ url, page: { page: 1, perPage: 10 }, totalCount: 20 })).toBe(
+      `${link(2)}; rel="next", ${link(2)}; rel="last"`,
+    );
+  });
+
+  it('gives the last page only first and prev', () => {
+    expect(linkHeader({ url, page: { page: 3, perPage: 10 }, totalCount: 30 })).toBe(
+      `${link(1)}; rel="first", ${link(2)}; rel="prev"`,
+    );
+  });
+
+  it('gives a page past the end first and prev', () => {
+    expect(linkHeader({ url, page: { page: 9, perPage: 10 }, totalCount: 30 })).toBe(
+      `${link(1)}; rel="first", ${link(8)}; rel="prev"`,
+    );
+  });
+
+  it.each([0, 1, 10])('carries no Link when %i items fit one page', (totalCount) => {
+    expect(linkHeader({ url, page: { page: 1, perPage: 10 }, totalCount })).toBeNull();
+  });
+});
