@@ -36,6 +36,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     },
     return503OnClosing: true,
     forceCloseConnections: 'idle',
+    // Refusals before routing (a malformed percent-encoding in the path) answer like every other error.
+    frameworkErrors: (error, _request, reply) => {
+      const { status, body } = httpErrorFor(error);
+      return reply.code(status).send(body);
+    },
   });
 
   app.addHook('onRequest', async (request, reply) => {
