@@ -39,7 +39,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     // Refusals before routing (a malformed percent-encoding in the path) answer like every other error.
     frameworkErrors: (error, _request, reply) => {
       const { status, body } = httpErrorFor(error);
-      return reply.code(status).send(body);
+      return reply.code(status).type('application/json; charset=utf-8').send(JSON.stringify(body));
     },
   });
 
