@@ -8,7 +8,7 @@ import {
   registerTrpcApi,
   type TrpcContext,
 } from '@ci/trpc';
-import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { ServerConfig } from './config';
 
 export interface AppDeps {
@@ -39,7 +39,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     // Refusals before routing (a malformed percent-encoding in the path) answer like every other error.
     frameworkErrors: (error, _request, reply) => {
       const { status, body } = httpErrorFor(error);
-      return reply.code(status).type('application/json; charset=utf-8').send(JSON.stringify(body));
+      return (reply as FastifyReply).code(status).send(body);
     },
   });
 
