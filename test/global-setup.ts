@@ -1,20 +1,9 @@
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { migrate, openOrm, startEmbeddedPostgres } from '@ci/db';
 import type { TestProject } from 'vitest/node';
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
-}
+import { freePort } from './support/free-port';
 
 /**
  * One PostgreSQL for the whole run (the embedded one, or TEST_DATABASE_URL's server), with a migrated

@@ -9,6 +9,7 @@ const WEB = 'https://ci.test';
 const SHA = (c: string) => c.repeat(40);
 const ISO_MS_Z = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
+// biome-ignore lint/suspicious/noExplicitAny: response bodies are read as the untyped JSON a client sees
 type Json = Record<string, any>;
 const REFERENCE = resolve(import.meta.dirname, '../fixtures/reference');
 const example = (file: string): Json => {

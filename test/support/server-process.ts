@@ -1,6 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { createServer } from 'node:net';
 import { resolve } from 'node:path';
+import { freePort } from './free-port';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 
@@ -9,18 +9,6 @@ const ROOT = resolve(import.meta.dirname, '../..');
  * channel closes), so even a test runner killed mid-run leaves no server behind.
  */
 const EXIT_WITH_PARENT = `data:text/javascript,process.on('disconnect',()=>process.exit(1))`;
-
-/** A TCP port nobody listens on right now, for a child process that cannot report the one it picked. */
-export async function freePort(): Promise<number> {
-  return new Promise((resolvePort, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => resolvePort(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
-}
 
 export interface ServerProcess {
   baseUrl: string;

@@ -122,6 +122,7 @@ export async function startWorld(env: Record<string, string> = {}) {
     } catch {
       json = text;
     }
+    // biome-ignore lint/suspicious/noExplicitAny: tests read response bodies as the untyped JSON a client sees
     return { status: response.status, headers: response.headers, body: json as any, text };
   };
 
