@@ -1,4 +1,5 @@
 import type { Scope } from '@ci/domain';
+import { jsonCaller } from './http';
 import { startTestServer } from './server';
 
 export const API_URL = 'https://api.ci.test';
@@ -43,36 +44,7 @@ export async function startRegistriesWorld() {
     outsider: await token('outsider'),
   };
 
-  /** A request with a bearer token (admin's unless told otherwise); `body` is sent as JSON. */
-  const call = async (
-    method: string,
-    path: string,
-    options: {
-      token?: string | null;
-      body?: unknown;
-      rawBody?: string;
-      headers?: Record<string, string>;
-    } = {},
-  ) => {
-    const headers: Record<string, string> = { ...options.headers };
-    const secret = options.token === undefined ? tokens.admin : options.token;
-    if (secret) headers.Authorization = `Bearer ${secret}`;
-    let body: string | undefined;
-    if (options.rawBody !== undefined) body = options.rawBody;
-    else if (options.body !== undefined) {
-      body = JSON.stringify(options.body);
-      headers['Content-Type'] ??= 'application/json';
-    }
-    const response = await server.fetch(path, { method, headers, ...(body !== undefined ? { body } : {}) });
-    const text = await response.text();
-    let json: unknown = null;
-    try {
-      json = text ? JSON.parse(text) : null;
-    } catch {
-      json = text;
-    }
-    return { status: response.status, headers: response.headers, body: json as any, text };
-  };
+  const call = jsonCaller(server, () => tokens.admin);
 
   const registriesPath = (organization = 'acme') => `/v2/packages/organizations/${organization}/registries`;
 

@@ -1,4 +1,5 @@
 import type { Scope } from '@ci/domain';
+import { jsonCaller } from './http';
 import { startTestServer } from './server';
 
 export type TestServer = Awaited<ReturnType<typeof startTestServer>>;
@@ -94,37 +95,7 @@ export async function startWorld(env: Record<string, string> = {}) {
     otherAdmin: await token('otherAdmin'),
   };
 
-  /** A JSON request with a bearer token; the body, when given, is sent as JSON. */
-  const call = async (
-    method: string,
-    path: string,
-    options: {
-      token?: string | null;
-      body?: unknown;
-      rawBody?: string;
-      headers?: Record<string, string>;
-    } = {},
-  ) => {
-    const headers: Record<string, string> = { ...options.headers };
-    const secret = options.token === undefined ? tokens.admin : options.token;
-    if (secret) headers.Authorization = `Bearer ${secret}`;
-    let body: string | undefined;
-    if (options.rawBody !== undefined) body = options.rawBody;
-    else if (options.body !== undefined) {
-      body = JSON.stringify(options.body);
-      headers['Content-Type'] ??= 'application/json';
-    }
-    const response = await server.fetch(path, { method, headers, ...(body !== undefined ? { body } : {}) });
-    const text = await response.text();
-    let json: unknown = null;
-    try {
-      json = text ? JSON.parse(text) : null;
-    } catch {
-      json = text;
-    }
-    // biome-ignore lint/suspicious/noExplicitAny: tests read response bodies as the untyped JSON a client sees
-    return { status: response.status, headers: response.headers, body: json as any, text };
-  };
+  const call = jsonCaller(server, () => tokens.admin);
 
   /** Creates a build through the API as `admin` and returns its body. */
   const createBuild = async (

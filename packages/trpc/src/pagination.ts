@@ -1,5 +1,7 @@
 import type { Page } from '@ci/application';
 import { badRequest } from '@ci/domain';
+import { queryParameters } from './request-query';
+import type { TrpcContext } from './trpc';
 
 /**
  * Pagination of every list endpoint (decisions.md, "Lists and pagination"): `page` and `per_page` in,
@@ -54,4 +56,24 @@ export function linkHeader(input: { url: URL; page: Page; totalCount: number }):
   if (page > 1) links.push(`${at(1)}; rel="first"`, `${at(page - 1)}; rel="prev"`);
   if (page < lastPage) links.push(`${at(page + 1)}; rel="next"`, `${at(lastPage)}; rel="last"`);
   return links.length ? links.join(', ') : null;
+}
+
+/** The page a list call asks for, on either transport. */
+export function requestedPage(
+  ctx: Pick<TrpcContext, 'rest'>,
+  input: Record<string, unknown>,
+  pathKeys: readonly string[],
+): Page {
+  return parsePage(queryValues(queryParameters(ctx, input, pathKeys)));
+}
+
+/** Sets the `Link` header of a REST list answer (tRPC callers page by number instead). */
+export function advertisePages(
+  ctx: Pick<TrpcContext, 'rest' | 'response'>,
+  page: Page,
+  totalCount: number,
+): void {
+  if (!ctx.rest) return;
+  const link = linkHeader({ url: ctx.rest.url, page, totalCount });
+  if (link) ctx.response.headers.Link = link;
 }

@@ -2,7 +2,7 @@ import type { BuildListTarget, BuildResult } from '@ci/application';
 import { parseBuildNumber } from '@ci/domain';
 import { z } from 'zod';
 import { documented, documentedList } from '../documented';
-import { linkHeader } from '../pagination';
+import { advertisePages } from '../pagination';
 import { queryParameters } from '../request-query';
 import { authed, router, type TrpcContext } from '../trpc';
 import { type BuildForm, presentBuild, presentBuilds } from './build.presenter';
@@ -72,10 +72,7 @@ async function listPage(
 ) {
   const { filter, page, excludePipeline } = parseBuildListQuery(queryParameters(ctx, input, PATH_KEYS));
   const result = await ctx.useCases.listBuilds(ctx.actor, target, filter, page);
-  if (ctx.rest) {
-    const link = linkHeader({ url: ctx.rest.url, page, totalCount: result.totalCount });
-    if (link) ctx.response.headers.Link = link;
-  }
+  advertisePages(ctx, page, result.totalCount);
   return presentBuilds(result.builds, {
     urls: ctx.urls,
     form,

@@ -1,8 +1,7 @@
 import type { RegistryRef } from '@ci/application';
 import { z } from 'zod';
 import { documented, documentedList } from '../documented';
-import { linkHeader, parsePage, queryValues } from '../pagination';
-import { queryParameters } from '../request-query';
+import { advertisePages, requestedPage } from '../pagination';
 import { authed, type Meta, router } from '../trpc';
 import { presentRegistries, presentRegistry } from './registry.presenter';
 import { type CreateRegistryRequest, RegistryWire, type UpdateRegistryRequest } from './registry.wire';
@@ -64,12 +63,9 @@ export const registriesRouter = router({
     .input(ListRegistriesInput)
     .output(documentedList(RegistryWire))
     .query(async ({ ctx, input }) => {
-      const page = parsePage(queryValues(queryParameters(ctx, input, PATH_KEYS)));
+      const page = requestedPage(ctx, input, PATH_KEYS);
       const result = await ctx.useCases.listRegistries(ctx.actor, input.organization, page);
-      if (ctx.rest) {
-        const link = linkHeader({ url: ctx.rest.url, page, totalCount: result.totalCount });
-        if (link) ctx.response.headers.Link = link;
-      }
+      advertisePages(ctx, page, result.totalCount);
       return presentRegistries(result.items, ctx.urls);
     }),
 

@@ -2,8 +2,7 @@ import type { TeamPipelineRef, TeamRef } from '@ci/application';
 import { isJsonObject } from '@ci/domain';
 import { z } from 'zod';
 import { documented, documentedList } from '../documented';
-import { linkHeader, parsePage, queryValues } from '../pagination';
-import { queryParameters } from '../request-query';
+import { advertisePages, requestedPage } from '../pagination';
 import { authed, router, type TrpcContext } from '../trpc';
 import { presentTeamPipeline, presentTeamPipelines } from './team-pipeline.presenter';
 import {
@@ -66,13 +65,10 @@ export const teamPipelinesRouter = router({
     .input(ListTeamPipelinesInput)
     .output(documentedList(TeamPipelineWire))
     .query(async ({ ctx, input }) => {
-      const page = parsePage(queryValues(queryParameters(ctx, input, PATH_KEYS)));
+      const page = requestedPage(ctx, input, PATH_KEYS);
       const ref = { organization: input.organization, team: input.team };
       const result = await ctx.useCases.listTeamPipelines(ctx.actor, ref, page);
-      if (ctx.rest) {
-        const link = linkHeader({ url: ctx.rest.url, page, totalCount: result.totalCount });
-        if (link) ctx.response.headers.Link = link;
-      }
+      advertisePages(ctx, page, result.totalCount);
       return presentTeamPipelines(result.teamPipelines, ctx.urls);
     }),
 
