@@ -2,10 +2,10 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { BuildWire } from '@ci/trpc';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startWorld, type World } from '../support/world';
+import { API_URL, startWorld, WEB_URL, type World } from '../support/world';
 
-const API = 'https://api.ci.test';
-const WEB = 'https://ci.test';
+const API = API_URL;
+const WEB = WEB_URL;
 const SHA = (c: string) => c.repeat(40);
 const ISO_MS_Z = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 

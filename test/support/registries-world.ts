@@ -1,50 +1,22 @@
-import type { Scope } from '@ci/domain';
-import { jsonCaller } from './http';
-import { startTestServer } from './server';
+import { startWorld } from './world';
 
-export const API_URL = 'https://api.ci.test';
-export const WEB_URL = 'https://ci.test';
+export { API_URL, WEB_URL } from './world';
 
 /**
- * A server on a fresh database with the cast the registries tests need, made through the application's
- * admin use cases:
- *
- * - organization `acme`: `admin` (admin) and `member` (member, in no team)
- * - organization `other`: `outsider` (admin), who is not a member of `acme`
+ * The shared test world (test/support/world.ts) seen from the registries tests: `admin` (admin of
+ * `acme`), `member` (member of `acme`), and `outsider`, the admin of `other`, who is not in `acme`.
  */
 export async function startRegistriesWorld() {
-  const server = await startTestServer({ PUBLIC_API_URL: API_URL, PUBLIC_WEB_URL: WEB_URL });
-  const admin = server.useCases.admin;
-  await admin.createOrganization({ name: 'Acme', slug: 'acme' });
-  await admin.createOrganization({ name: 'Other', slug: 'other' });
-  const users = {
-    admin: await admin.createUser({ name: 'Ada Admin', email: 'admin@acme.test' }),
-    member: await admin.createUser({ name: 'Max Member', email: 'member@acme.test' }),
-    outsider: await admin.createUser({ name: 'Oscar Outsider', email: 'admin@other.test' }),
-  };
-  await admin.addMember({ organization: 'acme', email: users.admin.email, role: 'admin' });
-  await admin.addMember({ organization: 'acme', email: users.member.email, role: 'member' });
-  await admin.addMember({ organization: 'other', email: users.outsider.email, role: 'admin' });
-
-  const token = async (
-    user: keyof typeof users,
-    options: { scopes?: Scope[] | 'all'; organizations?: string[] } = {},
-  ) =>
-    (
-      await admin.createAccessToken({
-        email: users[user].email,
-        scopes: options.scopes ?? 'all',
-        ...(options.organizations ? { organizations: options.organizations } : {}),
-      })
-    ).secret;
-
+  const world = await startWorld();
+  const { server, call, users } = world;
+  type Cast = 'admin' | 'member' | 'outsider';
+  const token = (user: Cast, options?: Parameters<typeof world.token>[1]) =>
+    world.token(user === 'outsider' ? 'otherAdmin' : user, options);
   const tokens = {
-    admin: await token('admin'),
-    member: await token('member'),
-    outsider: await token('outsider'),
+    admin: world.tokens.admin,
+    member: world.tokens.member,
+    outsider: world.tokens.otherAdmin,
   };
-
-  const call = jsonCaller(server, () => tokens.admin);
 
   const registriesPath = (organization = 'acme') => `/v2/packages/organizations/${organization}/registries`;
 

@@ -2,6 +2,10 @@ import type { Scope } from '@ci/domain';
 import { jsonCaller } from './http';
 import { startTestServer } from './server';
 
+/** The public URLs the world's server builds its `url` and `web_url` fields on. */
+export const API_URL = 'https://api.ci.test';
+export const WEB_URL = 'https://ci.test';
+
 export type TestServer = Awaited<ReturnType<typeof startTestServer>>;
 
 const STEPS = `steps:
@@ -26,8 +30,8 @@ const STEPS = `steps:
  */
 export async function startWorld(env: Record<string, string> = {}) {
   const server = await startTestServer({
-    PUBLIC_API_URL: 'https://api.ci.test',
-    PUBLIC_WEB_URL: 'https://ci.test',
+    PUBLIC_API_URL: API_URL,
+    PUBLIC_WEB_URL: WEB_URL,
     ...env,
   });
   const admin = server.useCases.admin;

@@ -4,7 +4,7 @@ import type { Scope } from '@ci/domain';
 import { type AppRouter, TeamPipelineWire } from '@ci/trpc';
 import { createTRPCClient, httpLink, TRPCClientError } from '@trpc/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startWorld, teamIds, type World } from '../support/world';
+import { API_URL, startWorld, teamIds, type World } from '../support/world';
 
 /**
  * Team pipelines on /v2 through the real HTTP server on PostgreSQL: every operation and status, the
@@ -788,7 +788,7 @@ describe('team pipelines: pagination', () => {
     let next: string | undefined = `${teamPipelines(teams.platform!)}?per_page=2`;
     const rels: string[][] = [];
     while (next) {
-      const response = await world.call('GET', next.replace('https://api.ci.test', ''));
+      const response = await world.call('GET', next.replace(API_URL, ''));
       expect(response.status, response.text).toBe(200);
       seen.push(...response.body);
       rels.push(['first', 'prev', 'next', 'last'].filter((rel) => link(response, rel) !== undefined));

@@ -2,10 +2,10 @@ import { randomUUID } from 'node:crypto';
 import type { UseCases } from '@ci/application';
 import {
   appRouter,
-  httpErrorFor,
   openApiDocument,
   registerRestApi,
   registerTrpcApi,
+  replyWithError,
   type TrpcContext,
 } from '@ci/trpc';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
@@ -38,22 +38,15 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     forceCloseConnections: 'idle',
     // What the router refuses before any route or hook runs (a path that does not decode as UTF-8, a
     // parameter over the length limit) answers `{message}` like every other error, not Fastify's body.
-    frameworkErrors: (error, request, reply) => {
-      const { status, body } = httpErrorFor(error);
-      if (status >= 500) request.log.error({ err: error }, 'request failed');
-      return (reply as FastifyReply).code(status).header('X-Request-Id', request.id).send(body);
-    },
+    frameworkErrors: (error, request, reply) =>
+      replyWithError(request, (reply as FastifyReply).header('X-Request-Id', request.id), error),
   });
 
   app.addHook('onRequest', async (request, reply) => {
     reply.header('X-Request-Id', request.id);
   });
 
-  app.setErrorHandler((error, request, reply) => {
-    const { status, body } = httpErrorFor(error);
-    if (status >= 500) request.log.error({ err: error }, 'request failed');
-    return reply.code(status).send(body);
-  });
+  app.setErrorHandler((error, request, reply) => replyWithError(request, reply, error));
 
   app.setNotFoundHandler((request, reply) => {
     const path = request.url.split('?')[0];

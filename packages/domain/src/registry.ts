@@ -1,4 +1,5 @@
 import { type DomainError, unprocessable } from './errors';
+import { isJsonObject } from './json-object';
 import { err, ok, type Result } from './result';
 import { slugify } from './slug';
 import { isStorableText } from './storable-text';
@@ -53,17 +54,16 @@ export interface RegistryChanges {
 
 /**
  * Checks a create or update body. Every reason is reported at once, in the Rails form the public
- * API uses: `Validation failed: Name can't be blank, Ecosystem can't be blank`.
+ * API uses: `Validation failed: Name can't be blank, Ecosystem can't be blank`. A body that is not a JSON
+ * object has none of the fields.
  */
-export function validateRegistryInput(input: RegistryInput, options: { creating: true }): Result<NewRegistry>;
+export function validateRegistryInput(body: unknown, options: { creating: true }): Result<NewRegistry>;
+export function validateRegistryInput(body: unknown, options: { creating: false }): Result<RegistryChanges>;
 export function validateRegistryInput(
-  input: RegistryInput,
-  options: { creating: false },
-): Result<RegistryChanges>;
-export function validateRegistryInput(
-  input: RegistryInput,
+  body: unknown,
   { creating }: { creating: boolean },
 ): Result<NewRegistry | RegistryChanges> {
+  const input: RegistryInput = isJsonObject(body) ? body : {};
   if (creating) {
     const name = readName(input.name);
     const ecosystem = readEcosystem(input.ecosystem);

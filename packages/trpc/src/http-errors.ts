@@ -1,5 +1,6 @@
 import { type DomainError, type ErrorKind, isDomainError } from '@ci/domain';
 import { type TRPC_ERROR_CODE_KEY, TRPCError } from '@trpc/server';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 
 export interface HttpError {
   status: number;
@@ -83,4 +84,11 @@ export function httpErrorFor(error: unknown): HttpError {
     return INTERNAL;
   }
   return fromFramework((cause ?? {}) as { code?: string; statusCode?: number; message?: string }) ?? INTERNAL;
+}
+
+/** Answers a failure as `httpErrorFor` decides, logging the unexpected ones with the request id. */
+export function replyWithError(request: FastifyRequest, reply: FastifyReply, error: unknown): FastifyReply {
+  const { status, body } = httpErrorFor(error);
+  if (status >= 500) request.log.error({ err: error }, 'request failed');
+  return reply.code(status).send(body);
 }

@@ -1,6 +1,6 @@
 export { BuildWire, CreateBuildRequest } from './builds/build.wire';
 export { ErrorWire } from './error.wire';
-export { type HttpError, httpErrorFor } from './http-errors';
+export { type HttpError, httpErrorFor, replyWithError } from './http-errors';
 export { openApiDocument } from './openapi';
 export {
   CreateRegistryRequest,

@@ -2,7 +2,7 @@ import type { AnyRouter } from '@trpc/server';
 import { TRPCError } from '@trpc/server';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { createOpenApiNodeHttpHandler } from 'trpc-to-openapi';
-import { httpErrorFor } from './http-errors';
+import { replyWithError } from './http-errors';
 import type { Meta, TrpcContext } from './trpc';
 
 type RawRequest = FastifyRequest['raw'] & {
@@ -85,17 +85,13 @@ export function registerRestApi(
         raw.url = originalUrl;
         if (raw.restError) {
           const error = raw.restError;
-          const unrouted = error instanceof TRPCError && error.code === 'NOT_FOUND' && !error.cause;
-          const { status: errorStatus, body: errorBody } = unrouted
-            ? {
-                status: 404,
-                body: { message: `No route matches ${request.method} ${originalUrl.split('?')[0]}` },
-              }
-            : httpErrorFor(error);
-          if (errorStatus >= 500) request.log.error({ err: error }, 'request failed');
+          // No procedure has this path: the server's own 404 answers.
+          if (error instanceof TRPCError && error.code === 'NOT_FOUND' && !error.cause) {
+            return reply.callNotFound();
+          }
           for (const [name, value] of Object.entries(headers))
             if (name.startsWith('X-')) reply.header(name, value);
-          return reply.code(errorStatus).send(errorBody);
+          return replyWithError(request, reply, error);
         }
         reply.code(status);
         for (const [name, value] of Object.entries(headers))

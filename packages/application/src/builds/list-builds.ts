@@ -1,6 +1,8 @@
-import { type PipelineAccess, pipelineAccess } from '@ci/domain';
+import type { PipelineAccess } from '@ci/domain';
 import { type Actor, mayUseOrganization } from '../auth/actor';
 import { requireOrganization, requirePipeline, requireScope } from '../auth/authorize';
+import { memberPipelineAccess } from '../auth/member-pipeline-access';
+import { type Page, pageWindow } from '../page';
 import type { BuildFilter, BuildScope, Deps, OrganizationAccess } from '../ports';
 import { asSeenWith, type BuildResult } from './build-result';
 
@@ -8,11 +10,6 @@ export type BuildListTarget =
   | { kind: 'all' }
   | { kind: 'organization'; organization: string }
   | { kind: 'pipeline'; organization: string; pipeline: string };
-
-export interface Page {
-  page: number;
-  perPage: number;
-}
 
 export interface BuildPage {
   builds: BuildResult[];
@@ -23,16 +20,7 @@ export interface BuildPage {
 /** Which pipelines of these organizations the actor sees, and with what access (the domain's rule). */
 async function scopeOver(deps: Deps, actor: Actor, memberships: OrganizationAccess[]) {
   const adminOrganizationIds = memberships.filter((m) => m.role === 'admin').map((m) => m.organization.id);
-  const memberOf = memberships.filter((m) => m.role !== 'admin');
-  const accessByPipeline = new Map<string, PipelineAccess>();
-  const entries = await deps.repos.access.pipelineAccessIn({
-    userId: actor.user.id,
-    organizationIds: memberOf.map((m) => m.organization.id),
-  });
-  for (const entry of entries) {
-    const access = pipelineAccess({ role: 'member', ...entry });
-    if (access !== 'none') accessByPipeline.set(entry.pipelineId, access);
-  }
+  const accessByPipeline = await memberPipelineAccess(deps, actor.user.id, memberships);
   const scope: BuildScope = {
     kind: 'organizations',
     adminOrganizationIds,
@@ -64,7 +52,7 @@ export const listBuilds =
     }
     // The page and the count are independent reads: side by side, not one after the other.
     const [views, totalCount] = await Promise.all([
-      deps.repos.builds.list({ scope, filter, offset: (page.page - 1) * page.perPage, limit: page.perPage }),
+      deps.repos.builds.list({ scope, filter, ...pageWindow(page) }),
       deps.repos.builds.count({ scope, filter }),
     ]);
     return {

@@ -12,7 +12,7 @@ export const createRegistry =
   (deps: Deps) =>
   async (actor: Actor, organizationSlug: string, body: unknown): Promise<RegistryView> => {
     const { organization } = await requireOrganization(deps)(actor, 'createRegistry', organizationSlug);
-    const input = validateRegistryInput(asFields(body), { creating: true });
+    const input = validateRegistryInput(body, { creating: true });
     if (!input.ok) throw input.error;
     const registry: Registry = {
       ...input.value,
@@ -27,8 +27,3 @@ export const createRegistry =
     if ((await deps.repos.registries.insert(registry)) === 'slug_taken') throw registryNameTaken();
     return { registry, organizationSlug: organization.slug };
   };
-
-/** A body that is not a JSON object has none of the fields: validation names what is missing. */
-export function asFields(body: unknown): Record<string, unknown> {
-  return body && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, unknown>) : {};
-}

@@ -1,6 +1,6 @@
 import type { Actor } from '../auth/actor';
 import { requireOrganization } from '../auth/authorize';
-import type { Page } from '../builds/list-builds';
+import { type Page, pageWindow } from '../page';
 import type { Deps } from '../ports';
 import type { RegistryView } from './registry-view';
 
@@ -18,8 +18,7 @@ export const listRegistries =
     const [registries, totalCount] = await Promise.all([
       deps.repos.registries.list({
         organizationId: organization.id,
-        offset: (page.page - 1) * page.perPage,
-        limit: page.perPage,
+        ...pageWindow(page),
       }),
       deps.repos.registries.count(organization.id),
     ]);

@@ -2,7 +2,6 @@ import { notFound, registryNameTaken, validateRegistryInput } from '@ci/domain';
 import type { Actor } from '../auth/actor';
 import { requireOrganization } from '../auth/authorize';
 import type { Deps } from '../ports';
-import { asFields } from './create-registry';
 import type { RegistryRef, RegistryView } from './registry-view';
 
 /**
@@ -15,7 +14,7 @@ export const updateRegistry =
     const { organization } = await requireOrganization(deps)(actor, 'updateRegistry', ref.organization);
     const current = await deps.repos.registries.findBySlug(organization.id, ref.registry);
     if (!current) throw notFound('registry');
-    const changes = validateRegistryInput(asFields(body), { creating: false });
+    const changes = validateRegistryInput(body, { creating: false });
     if (!changes.ok) throw changes.error;
     const updated = Object.keys(changes.value).length
       ? await deps.repos.registries.update({ id: current.id, changes: changes.value })

@@ -1,5 +1,5 @@
 import type { Actor } from '../auth/actor';
-import type { Page } from '../builds/list-builds';
+import { type Page, pageWindow } from '../page';
 import type { Deps } from '../ports';
 import {
   asResult,
@@ -28,8 +28,7 @@ export const listTeamPipelines =
     const [views, totalCount] = await Promise.all([
       deps.repos.teamPipelines.list({
         ...scope,
-        offset: (page.page - 1) * page.perPage,
-        limit: page.perPage,
+        ...pageWindow(page),
       }),
       deps.repos.teamPipelines.count(scope),
     ]);

@@ -1,14 +1,7 @@
-import {
-  canManageTeamPipelines,
-  forbidden,
-  isUuid,
-  notFound,
-  type Operation,
-  pipelineAccess,
-  type Team,
-} from '@ci/domain';
+import { canManageTeamPipelines, forbidden, isUuid, notFound, type Operation, type Team } from '@ci/domain';
 import type { Actor } from '../auth/actor';
 import { requireOrganization } from '../auth/authorize';
+import { memberPipelineAccess } from '../auth/member-pipeline-access';
 import type { Deps, OrganizationAccess, TeamPipelineView } from '../ports';
 
 /** A team addressed as the REST paths do: organization slug and team UUID. */
@@ -62,13 +55,7 @@ export async function visiblePipelineIds(
   membership: OrganizationAccess,
 ): Promise<string[] | null> {
   if (membership.role === 'admin') return null;
-  const entries = await deps.repos.access.pipelineAccessIn({
-    userId: actor.user.id,
-    organizationIds: [membership.organization.id],
-  });
-  return entries
-    .filter((entry) => pipelineAccess({ role: membership.role, ...entry }) !== 'none')
-    .map((entry) => entry.pipelineId);
+  return [...(await memberPipelineAccess(deps, actor.user.id, [membership])).keys()];
 }
 
 /** The path's pipeline UUID, lowercase; anything else answers like an association that does not exist. */

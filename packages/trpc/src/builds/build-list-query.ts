@@ -8,30 +8,19 @@ import {
   isUuid,
   parseTimestamp,
 } from '@ci/domain';
-import { parsePage } from '../pagination';
+import { parsePage, queryValues } from '../pagination';
 
 /**
- * Reads list parameters in every encoding clients send: `state=a`, repeated `state=a&state=b`,
- * `state[]=a`, `state[0]=a`, percent-encoded brackets, and `meta_data[key]=value`.
+ * `meta_data[<key>]=<value>` parameters (brackets plain or percent-encoded), the last value per key; read
+ * from the raw pairs, where a key like `meta_data[1]` is still a key and not an array index.
  */
-export function collectQuery(query: URLSearchParams): {
-  values: Map<string, string[]>;
-  metaData: Record<string, string>;
-} {
-  const values = new Map<string, string[]>();
+function metaDataOf(query: URLSearchParams): Record<string, string> {
   const metaData: Record<string, string> = {};
-  for (const [rawKey, value] of query) {
-    const meta = /^meta_data\[(.+)\]$/.exec(rawKey);
-    if (meta?.[1]) {
-      metaData[meta[1]] = value;
-      continue;
-    }
-    const key = rawKey.replace(/\[\d*\]$/, '');
-    const list = values.get(key);
-    if (list) list.push(value);
-    else values.set(key, [value]);
+  for (const [key, value] of query) {
+    const name = /^meta_data\[(.+)\]$/.exec(key)?.[1];
+    if (name) metaData[name] = value;
   }
-  return { values, metaData };
+  return metaData;
 }
 
 function timestamp(name: string, text: string | undefined): Date | undefined {
@@ -52,8 +41,15 @@ function flag(text: string | undefined): boolean {
   return text === 'true' || text === '1';
 }
 
+/**
+ * The build filters of a list query, in every encoding clients send: `state=a`, repeated
+ * `state=a&state=b`, `state[]=a`, `state[0]=a`, percent-encoded brackets, and `meta_data[key]=value`.
+ */
 export function parseBuildFilter(query: URLSearchParams): BuildFilter {
-  const { values, metaData } = collectQuery(query);
+  return buildFilterOf(queryValues(query), metaDataOf(query));
+}
+
+function buildFilterOf(values: Map<string, string[]>, metaData: Record<string, string>): BuildFilter {
   const nonEmpty = (key: string) => values.get(key)?.filter((value) => value !== '');
   const states = nonEmpty('state');
   for (const state of states ?? []) {
@@ -92,10 +88,15 @@ export function parseBuildListQuery(query: URLSearchParams): {
   page: Page;
   excludePipeline: boolean;
 } {
-  const { values } = collectQuery(query);
+  const values = queryValues(query);
   return {
-    filter: parseBuildFilter(query),
+    filter: buildFilterOf(values, metaDataOf(query)),
     page: parsePage(values),
     excludePipeline: flag(values.get('exclude_pipeline')?.[0]),
   };
+}
+
+/** `include_retried_jobs=true` on a get-build query. */
+export function includesRetriedJobs(query: URLSearchParams): boolean {
+  return flag(queryValues(query).get('include_retried_jobs')?.[0]);
 }

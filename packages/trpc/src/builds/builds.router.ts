@@ -3,11 +3,12 @@ import { parseBuildNumber } from '@ci/domain';
 import { z } from 'zod';
 import { documented, documentedList } from '../documented';
 import { advertisePages } from '../pagination';
+import { organizationSlug, pageParameters } from '../parameters';
 import { queryParameters } from '../request-query';
 import { authed, router, type TrpcContext } from '../trpc';
 import { type BuildForm, presentBuild, presentBuilds } from './build.presenter';
 import { BuildWire, type CreateBuildRequest } from './build.wire';
-import { parseBuildListQuery } from './build-list-query';
+import { includesRetriedJobs, parseBuildListQuery } from './build-list-query';
 
 const ORGANIZATION = '/organizations/{organization}';
 const PIPELINE = `${ORGANIZATION}/pipelines/{pipeline}`;
@@ -15,7 +16,7 @@ const BUILD = `${PIPELINE}/builds/{number}`;
 const PATH_KEYS = ['organization', 'pipeline', 'number'] as const;
 const TAGS = ['Builds'];
 
-const organization = z.string().meta({ description: 'organization slug' });
+const organization = organizationSlug;
 const pipeline = z.string().meta({ description: 'pipeline slug' });
 const number = z.string().meta({ description: 'build number' });
 
@@ -41,8 +42,7 @@ const listParameters = {
   include_retried_jobs: flag('include every retried job execution'),
   exclude_jobs: flag('leave `jobs` out of each build'),
   exclude_pipeline: flag('leave `pipeline` out of each build'),
-  page: z.int().optional().meta({ description: 'page number, from 1' }),
-  per_page: z.int().optional().meta({ description: 'page size, default 30, at most 100' }),
+  ...pageParameters,
 };
 
 /** The filter the input cannot declare: its keys are part of the parameter names. */
@@ -151,9 +151,8 @@ export const buildsRouter = router({
     .input(GetBuildInput)
     .output(documented(BuildWire))
     .query(async ({ ctx, input }) => {
-      const { filter } = parseBuildListQuery(queryParameters(ctx, input, PATH_KEYS));
       const result = await ctx.useCases.getBuild(ctx.actor, buildRef(input), {
-        includeRetriedJobs: filter.includeRetriedJobs ?? false,
+        includeRetriedJobs: includesRetriedJobs(queryParameters(ctx, input, PATH_KEYS)),
       });
       return single(ctx, result, { jobStateCounts: true });
     }),

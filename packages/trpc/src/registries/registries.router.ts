@@ -2,6 +2,7 @@ import type { RegistryRef } from '@ci/application';
 import { z } from 'zod';
 import { documented, documentedList } from '../documented';
 import { advertisePages, requestedPage } from '../pagination';
+import { organizationSlug, pageParameters } from '../parameters';
 import { authed, type Meta, router } from '../trpc';
 import { presentRegistries, presentRegistry } from './registry.presenter';
 import { type CreateRegistryRequest, RegistryWire, type UpdateRegistryRequest } from './registry.wire';
@@ -11,13 +12,12 @@ const REGISTRY = `${REGISTRIES}/{registry}`;
 const PATH_KEYS = ['organization', 'registry'] as const;
 const TAGS = ['Registries'];
 
-const organization = z.string().meta({ description: 'organization slug' });
+const organization = organizationSlug;
 const registry = z.string().meta({ description: 'registry slug' });
 
 const ListRegistriesInput = z.looseObject({
   organization,
-  page: z.int().optional().meta({ description: 'page number, from 1' }),
-  per_page: z.int().optional().meta({ description: 'page size, default 30, at most 100' }),
+  ...pageParameters,
 });
 const RegistryKey = z.object({ organization, registry });
 

@@ -3,6 +3,7 @@ import { isJsonObject } from '@ci/domain';
 import { z } from 'zod';
 import { documented, documentedList } from '../documented';
 import { advertisePages, requestedPage } from '../pagination';
+import { organizationSlug, pageParameters } from '../parameters';
 import { authed, router, type TrpcContext } from '../trpc';
 import { presentTeamPipeline, presentTeamPipelines } from './team-pipeline.presenter';
 import {
@@ -16,15 +17,14 @@ const TEAM_PIPELINE = `${TEAM_PIPELINES}/{pipeline}`;
 const PATH_KEYS = ['organization', 'team', 'pipeline'] as const;
 const TAGS = ['Team pipelines'];
 
-const organization = z.string().meta({ description: 'organization slug' });
+const organization = organizationSlug;
 const team = z.string().meta({ description: 'team UUID' });
 const pipeline = z.string().meta({ description: 'pipeline UUID' });
 
 const ListTeamPipelinesInput = z.looseObject({
   organization,
   team,
-  page: z.int().optional().meta({ description: 'page number, from 1' }),
-  per_page: z.int().optional().meta({ description: 'page size, default 30, at most 100' }),
+  ...pageParameters,
 });
 const TeamPipelineKey = z.object({ organization, team, pipeline });
 
