@@ -23,7 +23,8 @@ const exited = (child: ChildProcess) => child.exitCode !== null || child.signalC
 
 /**
  * The real server (`apps/server/src/main.ts`) as a separate Node process on `127.0.0.1:<free port>`,
- * resolved once it answers `GET /healthz` with 200. `env` comes on top of SEED_DEMO=false, LOG_LEVEL=warn.
+ * resolved once it answers `GET /healthz` with 200. `env` comes on top of SEED_DEMO=false, LOG_LEVEL=warn,
+ * RATE_LIMIT_ENABLED=false.
  */
 export async function startServerProcess(
   env: Record<string, string>,
@@ -40,6 +41,8 @@ export async function startServerProcess(
         ...process.env,
         SEED_DEMO: 'false',
         LOG_LEVEL: 'warn',
+        // Off unless the test turns it on: suites that make many requests fast would meet the limits.
+        RATE_LIMIT_ENABLED: 'false',
         ...env,
         HOST: '127.0.0.1',
         PORT: String(port),

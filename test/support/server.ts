@@ -2,10 +2,20 @@ import { buildApp } from '../../apps/server/src/app';
 import { readServerConfig } from '../../apps/server/src/config';
 import { freshDatabase } from './database';
 
-/** The real HTTP server on a fresh database, listening on a free loopback port. */
-export async function startTestServer(env: Record<string, string> = {}) {
-  const db = await freshDatabase();
-  const config = readServerConfig({ LOG_LEVEL: 'silent', PORT: '0', ...env, DATABASE_URL: db.url });
+/**
+ * The real HTTP server on a fresh database, listening on a free loopback port. Rate limiting is off
+ * unless `env` turns it on (`RATE_LIMIT_ENABLED: 'true'`): suites that make many requests fast would
+ * otherwise meet the limits. `now` is the application's clock (the rate-limit window follows it).
+ */
+export async function startTestServer(env: Record<string, string> = {}, options: { now?: () => Date } = {}) {
+  const db = await freshDatabase(options);
+  const config = readServerConfig({
+    LOG_LEVEL: 'silent',
+    PORT: '0',
+    RATE_LIMIT_ENABLED: 'false',
+    ...env,
+    DATABASE_URL: db.url,
+  });
   const app = await buildApp({ config, useCases: db.useCases, pingDatabase: db.database.ping });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.server.address();

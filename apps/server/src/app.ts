@@ -10,6 +10,7 @@ import {
 } from '@ci/trpc';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { ServerConfig } from './config';
+import { applyCors, registerCors } from './cors';
 
 export interface AppDeps {
   config: ServerConfig;
@@ -38,13 +39,17 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     forceCloseConnections: 'idle',
     // What the router refuses before any route or hook runs (a path that does not decode as UTF-8, a
     // parameter over the length limit) answers `{message}` like every other error, not Fastify's body.
-    frameworkErrors: (error, request, reply) =>
-      replyWithError(request, (reply as FastifyReply).header('X-Request-Id', request.id), error),
+    frameworkErrors: (error, request, reply) => {
+      (reply as FastifyReply).header('X-Request-Id', request.id);
+      applyCors(deps.config.corsOrigins, request, reply as FastifyReply);
+      return replyWithError(request, reply as FastifyReply, error);
+    },
   });
 
   app.addHook('onRequest', async (request, reply) => {
     reply.header('X-Request-Id', request.id);
   });
+  registerCors(app, deps.config.corsOrigins);
 
   app.setErrorHandler((error, request, reply) => replyWithError(request, reply, error));
 
@@ -79,6 +84,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
           }
         : null,
       response: { headers: {} },
+      rateLimits: deps.config.rateLimits,
     };
   };
 

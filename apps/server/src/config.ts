@@ -1,4 +1,5 @@
 import { DatabaseEnv, readDatabaseConfig } from '@ci/db';
+import { DEFAULT_RATE_LIMIT_POLICY } from '@ci/domain';
 import { z } from 'zod';
 
 const flag = z.enum(['true', 'false', '1', '0']).transform((value) => value === 'true' || value === '1');
@@ -15,7 +16,46 @@ const ServerEnv = DatabaseEnv.extend({
     .int()
     .min(1024)
     .default(1024 * 1024),
+  RATE_LIMIT_ENABLED: flag.default(true),
+  RATE_LIMIT_ORGANIZATION_PER_MINUTE: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .default(DEFAULT_RATE_LIMIT_POLICY.organizationPerMinute),
+  RATE_LIMIT_USER_PER_MINUTE: z.coerce.number().int().min(1).default(DEFAULT_RATE_LIMIT_POLICY.userPerMinute),
+  CORS_ORIGINS: z
+    .string()
+    .default('')
+    .transform((value, context) => corsOrigins(value, context)),
 });
+
+/**
+ * `CORS_ORIGINS`: comma-separated origins (`https://app.example.com`, a port if any, no path) or `*` for
+ * any; each kept in the form browsers send (`URL.origin`). Empty: no CORS at all.
+ */
+function corsOrigins(value: string, context: z.RefinementCtx): string[] {
+  const origins: string[] = [];
+  for (const entry of value
+    .split(',')
+    .map((item) => item.trim())
+    .filter(Boolean)) {
+    if (entry === '*') {
+      origins.push('*');
+      continue;
+    }
+    const url = URL.canParse(entry) ? new URL(entry) : null;
+    // An origin is a scheme, a host and a port: nothing after them but the optional `/`.
+    if (!url || !/^https?:$/.test(url.protocol) || url.href !== `${url.origin}/`) {
+      context.addIssue({
+        code: 'custom',
+        message: `"${entry}" is not an origin like https://app.example.com`,
+      });
+      continue;
+    }
+    origins.push(url.origin);
+  }
+  return [...new Set(origins)];
+}
 
 export type ServerConfig = ReturnType<typeof readServerConfig>;
 
@@ -38,5 +78,14 @@ export function readServerConfig(env: NodeJS.ProcessEnv) {
     seedDemo: parsed.SEED_DEMO,
     logLevel: parsed.LOG_LEVEL,
     bodyLimit: parsed.BODY_LIMIT_BYTES,
+    /** null: rate limiting is off */
+    rateLimits: parsed.RATE_LIMIT_ENABLED
+      ? {
+          organizationPerMinute: parsed.RATE_LIMIT_ORGANIZATION_PER_MINUTE,
+          userPerMinute: parsed.RATE_LIMIT_USER_PER_MINUTE,
+        }
+      : null,
+    /** origins allowed to call the API from a browser (`*`: any); empty: no CORS headers */
+    corsOrigins: parsed.CORS_ORIGINS,
   };
 }

@@ -6,6 +6,7 @@ export type { BuildRef } from './builds/get-build';
 export type { BuildListTarget, BuildPage } from './builds/list-builds';
 export type { Page } from './page';
 export * from './ports';
+export type { CountRequestInput } from './rate-limits/count-request';
 export type { RegistryPage } from './registries/list-registries';
 export type { RegistryRef, RegistryView } from './registries/registry-view';
 export type { TeamPipelinePage } from './team-pipelines/list-team-pipelines';

@@ -219,6 +219,23 @@ export interface RegistryRepository {
   delete(organizationId: string, slug: string): Promise<boolean>;
 }
 
+/** Request counters of the rate limits, kept in PostgreSQL so that every server process shares them. */
+export interface RateLimitRepository {
+  /**
+   * Counts one request in the window starting at `windowStart` (both counts include it), in one atomic
+   * round trip: for the user, and for the organization with this slug when the user is a member of it
+   * and the token may use it (`organizationIds` null: every one); otherwise `organization` is null.
+   */
+  count(input: {
+    windowStart: Date;
+    userId: string;
+    organizationSlug: string | null;
+    organizationIds: readonly string[] | null;
+  }): Promise<{ organization: number | null; user: number }>;
+  /** Forgets the windows that started before `before`. */
+  deleteWindowsBefore(before: Date): Promise<void>;
+}
+
 export interface Repositories {
   accessTokens: AccessTokenRepository;
   users: UserRepository;
@@ -229,6 +246,7 @@ export interface Repositories {
   access: AccessRepository;
   builds: BuildRepository;
   registries: RegistryRepository;
+  rateLimits: RateLimitRepository;
 }
 
 export interface Deps {

@@ -10,6 +10,7 @@ import { getBuild } from './builds/get-build';
 import { listBuilds } from './builds/list-builds';
 import { rebuildBuild } from './builds/rebuild-build';
 import type { Deps } from './ports';
+import { countRequest } from './rate-limits/count-request';
 import { createRegistry } from './registries/create-registry';
 import { deleteRegistry } from './registries/delete-registry';
 import { getRegistry } from './registries/get-registry';
@@ -25,6 +26,7 @@ import { updateTeamPipeline } from './team-pipelines/update-team-pipeline';
 export function createUseCases(deps: Deps) {
   return {
     authenticate: authenticate(deps),
+    countRequest: countRequest(deps),
     listBuilds: listBuilds(deps),
     getBuild: getBuild(deps),
     createBuild: createBuild(deps),

@@ -10,6 +10,7 @@ import {
   userRepository,
 } from './repositories/identity.repository';
 import { accessRepository, pipelineRepository } from './repositories/pipeline.repository';
+import { rateLimitRepository } from './repositories/rate-limit.repository';
 import { registryRepository } from './repositories/registry.repository';
 import { teamPipelineRepository } from './repositories/team-pipeline.repository';
 import { createSql, type Sql } from './sql';
@@ -46,6 +47,7 @@ export function createRepositories(sql: Sql): Repositories {
     access: accessRepository(sql),
     builds: buildRepository(sql),
     registries: registryRepository(sql),
+    rateLimits: rateLimitRepository(sql),
   };
 }
 

@@ -41,12 +41,21 @@ export class DomainError extends Error {
   readonly kind: ErrorKind;
   readonly code: string;
   readonly details?: DomainErrorDetails;
+  /** further members of the error body after `message` (a 429's `scope`, `limit`, `current`, `reset`) */
+  readonly fields?: Readonly<Record<string, string | number>>;
 
-  constructor(init: { kind: ErrorKind; code: string; message: string; details?: DomainErrorDetails }) {
+  constructor(init: {
+    kind: ErrorKind;
+    code: string;
+    message: string;
+    details?: DomainErrorDetails;
+    fields?: Readonly<Record<string, string | number>>;
+  }) {
     super(init.message);
     this.kind = init.kind;
     this.code = init.code;
     if (init.details) this.details = init.details;
+    if (init.fields) this.fields = init.fields;
   }
 }
 

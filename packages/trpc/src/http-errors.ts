@@ -40,7 +40,7 @@ const INTERNAL: HttpError = { status: 500, body: { message: 'Internal Server Err
 
 function fromDomain(error: DomainError): HttpError {
   if (error.kind === 'internal') return INTERNAL;
-  const body: Record<string, unknown> = { message: error.message };
+  const body: Record<string, unknown> = { message: error.message, ...error.fields };
   if (error.details) body.errors = error.details.errors;
   return { status: STATUS[error.kind], body };
 }

@@ -12,6 +12,10 @@ type RawRequest = FastifyRequest['raw'] & {
   restError?: unknown;
 };
 
+/** The procedure's headers that an error answer keeps too: scopes, request id, rate limits (a 429's above all). */
+const keptOnError = (name: string) =>
+  name.startsWith('X-') || name.startsWith('RateLimit-') || name === 'Retry-After';
+
 /**
  * Serves the router's OpenAPI procedures as REST under `prefix`. Wraps the library's node handler so that
  * every failure goes through `httpErrorFor` (the library would answer `{code, issues}` and raw 500
@@ -90,7 +94,7 @@ export function registerRestApi(
             return reply.callNotFound();
           }
           for (const [name, value] of Object.entries(headers))
-            if (name.startsWith('X-')) reply.header(name, value);
+            if (keptOnError(name)) reply.header(name, value);
           return replyWithError(request, reply, error);
         }
         reply.code(status);

@@ -1,8 +1,9 @@
 import type { Actor, UseCases } from '@ci/application';
-import { isDomainError, type Operation, scopeFor } from '@ci/domain';
+import { isDomainError, type Operation, type RateLimitPolicy, scopeFor } from '@ci/domain';
 import { initTRPC, TRPCError } from '@trpc/server';
 import type { OpenApiMeta } from 'trpc-to-openapi';
 import { httpErrorFor, trpcCodeFor } from './http-errors';
+import { rateLimitHeaders } from './rate-limit-headers';
 
 export interface PublicUrls {
   api: string;
@@ -21,6 +22,8 @@ export interface TrpcContext {
    */
   rest: { query: URLSearchParams; url: URL; body: unknown } | null;
   response: { headers: Record<string, string> };
+  /** the limits every authenticated request counts against; null: rate limiting is off (no query at all) */
+  rateLimits: RateLimitPolicy | null;
 }
 
 export type Meta = OpenApiMeta<{
@@ -47,8 +50,10 @@ const t = initTRPC
     // tRPC's own error bodies carry the same message as REST ones; unexpected errors stay masked.
     errorFormatter: ({ shape, error }) => {
       const { status, body } = httpErrorFor(error);
-      const data = { ...shape.data, httpStatus: status, ...(body.errors ? { errors: body.errors } : {}) };
-      return { ...shape, message: String(body.message), data };
+      // The body's other members (`errors`; a 429's `scope`, `limit`, `current`, `reset`) ride in `data`.
+      const { message, ...rest } = body;
+      const data = { ...shape.data, httpStatus: status, ...rest };
+      return { ...shape, message: String(message), data };
     },
   });
 
@@ -66,12 +71,28 @@ const domainErrors = t.middleware(async ({ next }) => {
 
 export const publicProcedure = t.procedure.use(domainErrors);
 
-/** Authenticates, and advertises the token's scopes and the scope the operation accepts. */
-export const authed = publicProcedure.use(async ({ ctx, meta, next }) => {
+/** The organization slug a call names: the path's `{organization}` on REST, the input's key on tRPC. */
+async function organizationOf(getRawInput: () => Promise<unknown>): Promise<string | null> {
+  const input = await getRawInput().catch(() => undefined);
+  const organization = (input as { organization?: unknown } | null | undefined)?.organization;
+  return typeof organization === 'string' ? organization : null;
+}
+
+/**
+ * Authenticates, advertises the token's scopes and the scope the operation accepts, and counts the
+ * request against the rate limits (before the input is parsed, so a refused request costs no more).
+ */
+export const authed = publicProcedure.use(async ({ ctx, meta, next, getRawInput }) => {
   const accepted = meta?.operation ? scopeFor(meta.operation) : null;
   ctx.response.headers['X-Accepted-OAuth-Scopes'] = accepted ?? '';
   ctx.response.headers['X-OAuth-Scopes'] = '';
   const actor: Actor = await ctx.useCases.authenticate(ctx.authorization);
   ctx.response.headers['X-OAuth-Scopes'] = actor.scopes.join(', ');
+  if (ctx.rateLimits) {
+    const organization = await organizationOf(getRawInput);
+    const status = await ctx.useCases.countRequest(actor, { organization, policy: ctx.rateLimits });
+    Object.assign(ctx.response.headers, rateLimitHeaders(status));
+    if (status.exceeded) throw status.exceeded;
+  }
   return next({ ctx: { ...ctx, actor } });
 });

@@ -7,6 +7,7 @@ import {
   UserEntity,
 } from './organization.entity';
 import { PipelineEntity } from './pipeline.entity';
+import { RateLimitWindowEntity } from './rate-limit.entity';
 import { RegistryEntity } from './registry.entity';
 import { TeamEntity, TeamMemberEntity, TeamPipelineEntity } from './team.entity';
 
@@ -18,6 +19,7 @@ export {
   OrganizationEntity,
   OrganizationMemberEntity,
   PipelineEntity,
+  RateLimitWindowEntity,
   RegistryEntity,
   TeamEntity,
   TeamMemberEntity,
@@ -39,4 +41,5 @@ export const entities = [
   BuildEntity,
   JobEntity,
   RegistryEntity,
+  RateLimitWindowEntity,
 ];

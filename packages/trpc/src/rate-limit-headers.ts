@@ -1,0 +1,29 @@
+import type { RateLimitCounter, RateLimitStatus } from '@ci/domain';
+
+/**
+ * The public API's rate-limit headers: `RateLimit-*` for the organization, `RateLimit-User-*` for the
+ * user; `Reset` is the seconds until the window resets. Listed by name for CORS (which takes no wildcards).
+ */
+export const RATE_LIMIT_HEADERS = [
+  'RateLimit-Remaining',
+  'RateLimit-Limit',
+  'RateLimit-Reset',
+  'RateLimit-User-Remaining',
+  'RateLimit-User-Limit',
+  'RateLimit-User-Reset',
+] as const;
+
+const counterHeaders = (prefix: string, counter: RateLimitCounter): Record<string, string> => ({
+  [`${prefix}-Remaining`]: String(counter.remaining),
+  [`${prefix}-Limit`]: String(counter.limit),
+  [`${prefix}-Reset`]: String(counter.reset),
+});
+
+/** The headers of a counted request; a refused one also says when to retry (`Retry-After`, seconds). */
+export function rateLimitHeaders(status: RateLimitStatus): Record<string, string> {
+  return {
+    ...(status.organization ? counterHeaders('RateLimit', status.organization) : {}),
+    ...counterHeaders('RateLimit-User', status.user),
+    ...(status.exceeded ? { 'Retry-After': String(status.user.reset) } : {}),
+  };
+}
