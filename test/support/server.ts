@@ -5,7 +5,8 @@ import { freshDatabase } from './database';
 /**
  * The real HTTP server on a fresh database, listening on a free loopback port. Rate limiting is off
  * unless `env` turns it on (`RATE_LIMIT_ENABLED: 'true'`): suites that make many requests fast would
- * otherwise meet the limits. `now` is the application's clock (the rate-limit window follows it).
+ * otherwise meet the limits. `now` is the application's clock (the rate-limit window follows it);
+ * `onQuery` sees every SQL statement.
  */
 export async function startTestServer(env: Record<string, string> = {}, options: { now?: () => Date } = {}) {
   const db = await freshDatabase(options);

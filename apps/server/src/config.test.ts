@@ -29,4 +29,48 @@ describe('readServerConfig', () => {
   it('switches the demo seed off with SEED_DEMO=false', () => {
     expect(readServerConfig({ SEED_DEMO: 'false' }).seedDemo).toBe(false);
   });
+
+  it('limits requests as the public API does unless told otherwise', () => {
+    expect(readServerConfig({}).rateLimits).toEqual({ organizationPerMinute: 200, userPerMinute: 50 });
+    expect(
+      readServerConfig({ RATE_LIMIT_ORGANIZATION_PER_MINUTE: '1000', RATE_LIMIT_USER_PER_MINUTE: '300' })
+        .rateLimits,
+    ).toEqual({ organizationPerMinute: 1000, userPerMinute: 300 });
+  });
+
+  it.each(['false', '0'])('switches rate limiting off with RATE_LIMIT_ENABLED=%s', (value) => {
+    expect(readServerConfig({ RATE_LIMIT_ENABLED: value }).rateLimits).toBeNull();
+  });
+
+  it.each([
+    ['RATE_LIMIT_ENABLED', 'no'],
+    ['RATE_LIMIT_USER_PER_MINUTE', '0'],
+    ['RATE_LIMIT_ORGANIZATION_PER_MINUTE', '2.5'],
+    ['RATE_LIMIT_ORGANIZATION_PER_MINUTE', 'lots'],
+  ])('refuses %s=%s', (name, value) => {
+    expect(() => readServerConfig({ [name]: value })).toThrow(new RegExp(name));
+  });
+
+  it('has no CORS origins by default', () => {
+    expect(readServerConfig({}).corsOrigins).toEqual([]);
+  });
+
+  it('reads CORS_ORIGINS as origins in the form browsers send, `*` included', () => {
+    expect(
+      readServerConfig({
+        CORS_ORIGINS:
+          ' https://A.example , https://b.example:8443/,*,http://localhost:5173,https://a.example',
+      }).corsOrigins,
+    ).toEqual(['https://a.example', 'https://b.example:8443', '*', 'http://localhost:5173']);
+  });
+
+  it.each([
+    'https://a.example/app',
+    'ftp://a.example',
+    'a.example',
+    'https://a.example?x=1',
+    'https://u@a.example',
+  ])('refuses the CORS origin %s, naming it', (origin) => {
+    expect(() => readServerConfig({ CORS_ORIGINS: origin })).toThrow(/CORS_ORIGINS.*is not an origin/);
+  });
 });
