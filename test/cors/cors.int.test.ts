@@ -117,7 +117,7 @@ describe('CORS with configured origins', () => {
   });
 
   it('gives another origin, and a request without one, no CORS headers', async () => {
-    for (const headers of [{ Origin: STRANGER }, {}]) {
+    for (const headers of [{ Origin: STRANGER }, {}] as Array<Record<string, string>>) {
       const response = await world.call('GET', BUILDS, { headers });
       expect(response.status).toBe(200);
       expect(corsHeadersOf(response.headers)).toEqual({});

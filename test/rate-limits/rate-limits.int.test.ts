@@ -1,3 +1,4 @@
+import { RateLimitErrorWire } from '@ci/trpc';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startWorld, type World } from '../support/world';
 
@@ -65,6 +66,7 @@ describe('the organization limit', () => {
       reset: 55,
     });
     expect(Object.keys(refused.body)).toEqual(['message', 'scope', 'limit', 'current', 'reset']);
+    expect(RateLimitErrorWire.safeParse(refused.body).success).toBe(true);
     expect(rateLimitHeadersOf(refused.headers)).toEqual({
       'ratelimit-limit': '200',
       'ratelimit-remaining': '0',

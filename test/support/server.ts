@@ -8,7 +8,10 @@ import { freshDatabase } from './database';
  * otherwise meet the limits. `now` is the application's clock (the rate-limit window follows it);
  * `onQuery` sees every SQL statement.
  */
-export async function startTestServer(env: Record<string, string> = {}, options: { now?: () => Date } = {}) {
+export async function startTestServer(
+  env: Record<string, string> = {},
+  options: Parameters<typeof freshDatabase>[0] = {},
+) {
   const db = await freshDatabase(options);
   const config = readServerConfig({
     LOG_LEVEL: 'silent',

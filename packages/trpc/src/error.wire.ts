@@ -15,3 +15,16 @@ export const ErrorWire = z
       .optional(),
   })
   .meta({ id: 'Error' });
+
+/** A 429: the public API's body, saying which limit was spent and when it resets. */
+export const RateLimitErrorWire = z
+  .object({
+    message: z.string(),
+    scope: z.enum(['rest', 'rest_user']).meta({
+      description: '`rest`: the limit of the organization, `rest_user`: the limit of the user',
+    }),
+    limit: z.int().meta({ description: 'requests allowed per minute' }),
+    current: z.int().meta({ description: 'requests counted in this minute, this one included' }),
+    reset: z.int().meta({ description: 'seconds until the counts restart' }),
+  })
+  .meta({ id: 'RateLimitError' });

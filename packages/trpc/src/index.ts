@@ -1,5 +1,5 @@
 export { BuildWire, CreateBuildRequest } from './builds/build.wire';
-export { ErrorWire } from './error.wire';
+export { ErrorWire, RateLimitErrorWire } from './error.wire';
 export { type HttpError, httpErrorFor, replyWithError } from './http-errors';
 export { openApiDocument } from './openapi';
 export { RATE_LIMIT_HEADERS } from './rate-limit-headers';

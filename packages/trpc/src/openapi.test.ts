@@ -164,7 +164,7 @@ describe('the OpenAPI document', () => {
 
   it('answers every error with the Error component', () => {
     for (const { operation: op } of operations) {
-      const errors = Object.entries(op.responses).filter(([code]) => Number(code) >= 400);
+      const errors = Object.entries(op.responses).filter(([code]) => Number(code) >= 400 && code !== '429');
       expect(errors.map(([code]) => code)).toEqual(
         expect.arrayContaining(['401', '403', '404', '422', '500']),
       );
@@ -175,6 +175,40 @@ describe('the OpenAPI document', () => {
       }
     }
     expect(document.components.schemas?.Error).toMatchObject({ required: ['message'] });
+  });
+
+  it('documents the 429 of every operation with the public body and Retry-After', () => {
+    for (const { operation: op } of operations) {
+      const tooMany = op.responses['429'];
+      expect(tooMany?.content).toEqual({
+        'application/json': { schema: { $ref: '#/components/schemas/RateLimitError' } },
+      });
+      expect(tooMany?.headers?.['Retry-After']).toEqual({ $ref: '#/components/headers/Retry-After' });
+    }
+    const body = document.components.schemas?.RateLimitError as { properties: Json; required: string[] };
+    expect(Object.keys(body.properties)).toEqual(['message', 'scope', 'limit', 'current', 'reset']);
+    expect(body.required).toEqual(['message', 'scope', 'limit', 'current', 'reset']);
+  });
+
+  it('documents the user rate-limit headers on every counted response, the organization ones where the path names one', () => {
+    for (const { path, operation: op } of operations) {
+      for (const [code, response] of Object.entries(op.responses)) {
+        const names = Object.keys(response.headers ?? {}).filter((name) => name.startsWith('RateLimit-'));
+        if (code === '401') {
+          expect(names, `${path} ${code}`).toEqual([]);
+          continue;
+        }
+        const organization = path.includes('{organization}')
+          ? ['RateLimit-Remaining', 'RateLimit-Limit', 'RateLimit-Reset']
+          : [];
+        expect(names, `${path} ${code}`).toEqual([
+          ...organization,
+          'RateLimit-User-Remaining',
+          'RateLimit-User-Limit',
+          'RateLimit-User-Reset',
+        ]);
+      }
+    }
   });
 
   it('resolves every $ref to a component that exists', () => {

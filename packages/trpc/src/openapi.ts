@@ -2,7 +2,7 @@ import { scopeFor } from '@ci/domain';
 import type { AnyRouter } from '@trpc/server';
 import { generateOpenApiDocument } from 'trpc-to-openapi';
 import { BuildWire, CreateBuildRequest } from './builds/build.wire';
-import { ErrorWire } from './error.wire';
+import { ErrorWire, RateLimitErrorWire } from './error.wire';
 import { CreateRegistryRequest, RegistryWire, UpdateRegistryRequest } from './registries/registry.wire';
 import {
   CreateTeamPipelineRequest,
@@ -16,6 +16,7 @@ const COMPONENTS = {
   Build: BuildWire,
   CreateBuildRequest,
   Error: ErrorWire,
+  RateLimitError: RateLimitErrorWire,
   Registry: RegistryWire,
   CreateRegistryRequest,
   UpdateRegistryRequest,
@@ -65,6 +66,37 @@ const RESPONSE_HEADERS = {
     description: "The request's id: the client's `X-Request-Id` when well formed, otherwise a new UUID",
     schema: { type: 'string' },
   },
+  'RateLimit-Remaining': {
+    description:
+      "Requests the path's organization may still make in this minute (with rate limiting on, on requests " +
+      'naming an organization the user belongs to); 0 once spent',
+    schema: { type: 'integer' },
+  },
+  'RateLimit-Limit': {
+    description: 'Requests per minute allowed to the organization, all its users together',
+    schema: { type: 'integer' },
+  },
+  'RateLimit-Reset': {
+    description: 'Seconds until the current one-minute window ends and the counts restart',
+    schema: { type: 'integer' },
+  },
+  'RateLimit-User-Remaining': {
+    description:
+      "Requests the token's user may still make in this minute (with rate limiting on); 0 once spent",
+    schema: { type: 'integer' },
+  },
+  'RateLimit-User-Limit': {
+    description: 'Requests per minute allowed to the user, in every organization together',
+    schema: { type: 'integer' },
+  },
+  'RateLimit-User-Reset': {
+    description: 'Seconds until the current one-minute window ends and the counts restart',
+    schema: { type: 'integer' },
+  },
+  'Retry-After': {
+    description: 'Seconds to wait before the next request: when the current window ends',
+    schema: { type: 'integer' },
+  },
   Link: {
     description:
       'Pagination (RFC 8288): absolute URLs of the `first` and `prev` pages after page 1, of the `next` and ' +
@@ -77,11 +109,18 @@ type HeaderName = keyof typeof RESPONSE_HEADERS;
 const headerRefs = (names: readonly HeaderName[]) =>
   Object.fromEntries(names.map((name) => [name, { $ref: `${HEADERS}${name}` }]));
 
-const errorResponse = (description: string, headers: readonly HeaderName[]) => ({
+const errorResponse = (description: string, headers: readonly HeaderName[], schema = 'Error') => ({
   description,
   headers: headerRefs(headers),
-  content: { 'application/json': { schema: { $ref: `${SCHEMAS}Error` } } },
+  content: { 'application/json': { schema: { $ref: `${SCHEMAS}${schema}` } } },
 });
+
+const ORGANIZATION_RATE_LIMIT: HeaderName[] = ['RateLimit-Remaining', 'RateLimit-Limit', 'RateLimit-Reset'];
+const USER_RATE_LIMIT: HeaderName[] = [
+  'RateLimit-User-Remaining',
+  'RateLimit-User-Limit',
+  'RateLimit-User-Reset',
+];
 
 /**
  * The OpenAPI document of the REST API, generated from the router and adjusted to what the server
@@ -132,9 +171,17 @@ function adjustOperation(operation: Operation, procedure: Procedure | undefined)
   const scope = meta?.operation ? scopeFor(meta.operation) : null;
   if (authed) operation.security = [{ [SECURITY_SCHEME]: scope ? [scope] : [] }];
 
-  const everyResponse: HeaderName[] = authed
+  const scopeHeaders: HeaderName[] = authed
     ? ['X-Request-Id', 'X-OAuth-Scopes', 'X-Accepted-OAuth-Scopes']
     : ['X-Request-Id'];
+  // Counted requests (authenticated ones) carry the user's counter, and the organization's when the path names one.
+  const namesOrganization = (operation.parameters ?? []).some(
+    (parameter) => parameter.in === 'path' && parameter.name === 'organization',
+  );
+  const rateLimit: HeaderName[] = authed
+    ? [...(namesOrganization ? ORGANIZATION_RATE_LIMIT : []), ...USER_RATE_LIMIT]
+    : [];
+  const everyResponse: HeaderName[] = [...scopeHeaders, ...rateLimit];
   const success = operation.responses['200'] ?? {};
   const json = (success.content as Json | undefined)?.['application/json'] as Json | undefined;
   // Every list is paginated (the spec): an array answer comes with a `Link` header.
@@ -153,7 +200,8 @@ function adjustOperation(operation: Operation, procedure: Procedure | undefined)
           headers: headerRefs(paginated ? [...everyResponse, 'Link'] : everyResponse),
         };
   for (const [code, description] of Object.entries(ERROR_STATUSES)) {
-    responses[code] = errorResponse(description, everyResponse);
+    // A request without a valid token is not counted.
+    responses[code] = errorResponse(description, code === '401' ? scopeHeaders : everyResponse);
   }
   if (meta?.requestBody) {
     operation.requestBody = {
@@ -161,6 +209,13 @@ function adjustOperation(operation: Operation, procedure: Procedure | undefined)
       content: { 'application/json': { schema: { $ref: `${SCHEMAS}${meta.requestBody}` } } },
     };
     responses['413'] = errorResponse('The request body is too large', everyResponse);
+  }
+  if (authed) {
+    responses['429'] = errorResponse(
+      "The organization's or the user's requests for this minute are spent (rate limiting on)",
+      [...everyResponse, 'Retry-After'],
+      'RateLimitError',
+    );
   }
   responses['500'] = errorResponse('Unexpected failure, logged with the request id', everyResponse);
   operation.responses = responses;
