@@ -6,11 +6,11 @@ import { buildRepository } from './repositories/build.repository';
 import {
   accessTokenRepository,
   organizationRepository,
-  teamRepository,
   userRepository,
 } from './repositories/identity.repository';
 import { accessRepository, pipelineRepository } from './repositories/pipeline.repository';
 import { registryRepository } from './repositories/registry.repository';
+import { teamRepository } from './repositories/team.repository';
 import { teamPipelineRepository } from './repositories/team-pipeline.repository';
 import { createSql, type Sql } from './sql';
 
