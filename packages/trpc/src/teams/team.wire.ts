@@ -27,9 +27,7 @@ export const TeamWire = z
     description: z.string(),
     created_at: timestamp,
     privacy,
-    default: z
-      .boolean()
-      .meta({ description: 'whether new organization members join the team (`is_default_team`)' }),
+    default: z.boolean().meta({ description: "the team's `is_default_team` setting" }),
     created_by: UserWire.nullable().meta({
       description: 'who created the team over the API; null for teams made otherwise',
     }),
