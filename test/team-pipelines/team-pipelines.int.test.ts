@@ -483,12 +483,18 @@ describe('team pipelines: who may read and change them', () => {
     ['DELETE', (team) => teamPipelines(team, `/${UNKNOWN_UUID}`), {}],
     ['DELETE', (team) => teamPipelines(team, '/'), {}],
   ])(
-    'answers a member 403 Forbidden on %s %#, before looking at the team or the body',
+    'answers a member who is no maintainer 403 Forbidden on %s %#, before looking at the body; an unknown team 404',
     async (method, path, options) => {
       for (const token of [world.tokens.member, world.tokens.bystander]) {
-        for (const team of [teams.platform!, UNKNOWN_UUID]) {
+        for (const team of [teams.platform!, teams.hidden!]) {
           expectMessage(await world.call(method, path(team), { ...options, token }), 403, 'Forbidden');
         }
+        // Whether the caller maintains the team decides, so the team is looked up first.
+        expectMessage(
+          await world.call(method, path(UNKNOWN_UUID), { ...options, token }),
+          404,
+          'No team found',
+        );
       }
     },
   );

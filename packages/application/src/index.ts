@@ -11,4 +11,7 @@ export type { RegistryPage } from './registries/list-registries';
 export type { RegistryRef, RegistryView } from './registries/registry-view';
 export type { TeamPipelinePage } from './team-pipelines/list-team-pipelines';
 export type { TeamPipelineRef, TeamPipelineResult, TeamRef } from './team-pipelines/team-access';
+export type { TeamMemberPage } from './teams/list-team-members';
+export type { TeamListFilter, TeamPage } from './teams/list-teams';
+export type { TeamMemberRef } from './teams/team-access';
 export { createUseCases, type UseCases } from './use-cases';

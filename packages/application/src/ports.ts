@@ -11,8 +11,11 @@ import type {
   Registry,
   RegistryChanges,
   Team,
+  TeamChanges,
+  TeamMember,
   TeamMemberRole,
   TeamPipeline,
+  TeamPrivacy,
   User,
 } from '@ci/domain';
 
@@ -48,12 +51,83 @@ export interface OrganizationRepository {
   countAll(): Promise<number>;
 }
 
+/** A team with the user its wire form names as `created_by` (null: made by the CLI, or the user is gone). */
+export interface TeamView {
+  team: Team;
+  createdBy: User | null;
+}
+
+/** A membership with the name its wire form shows. */
+export interface TeamMemberView {
+  member: TeamMember;
+  userName: string;
+}
+
+/** What the team visibility rule needs to know about one team for one user. */
+export interface TeamViewerFacts {
+  teamId: string;
+  privacy: TeamPrivacy;
+  /** the user's role in the team; null when not in it */
+  viewerRole: TeamMemberRole | null;
+}
+
 export interface TeamRepository {
   findBySlug(organizationId: string, slug: string): Promise<Team | null>;
   /** The organization's team with this id (a lowercase UUID), or null. */
   findById(organizationId: string, id: string): Promise<Team | null>;
-  insert(team: Team): Promise<void>;
+  /** The organization's team with its creator and the user's role in it, in one round trip; null: no such team. */
+  findForViewer(input: {
+    organizationId: string;
+    teamId: string;
+    userId: string;
+  }): Promise<{ view: TeamView; viewerRole: TeamMemberRole | null } | null>;
+  /** Every team of the organization with the user's role in it, for lists the visibility rule filters. */
+  viewerFacts(input: { organizationId: string; userId: string }): Promise<TeamViewerFacts[]>;
+  /**
+   * A page of the organization's teams, oldest first; `visibleTeamIds` null: every one;
+   * `memberUserId`: only teams that user is in.
+   */
+  list(input: TeamListScope & { offset: number; limit: number }): Promise<TeamView[]>;
+  /** How many teams the list covers, for the `last` page link. */
+  count(input: TeamListScope): Promise<number>;
+  /** 'slug_taken' when the organization has a team with this slug, however close the race. */
+  insert(team: Team): Promise<'inserted' | 'slug_taken'>;
+  /** The team as changed; 'slug_taken' as for insert; 'not_found' when it no longer exists. */
+  update(input: { id: string; changes: TeamChanges }): Promise<TeamView | 'slug_taken' | 'not_found'>;
+  /**
+   * Deletes the team with its memberships and associations, unless it is the only team of some
+   * pipelines (then how many), deciding under the same pipeline row locks as removing an association.
+   */
+  deleteUnlessLastTeam(teamId: string): Promise<'deleted' | 'not_found' | { lastTeamOf: number }>;
+  /** Adds the user, or changes the role of an existing member (CLI and seed). */
   putMember(input: { teamId: string; userId: string; role: TeamMemberRole; at: Date }): Promise<void>;
+  /** A page of the team's members, oldest membership first. */
+  listMembers(input: { teamId: string; offset: number; limit: number }): Promise<TeamMemberView[]>;
+  countMembers(teamId: string): Promise<number>;
+  findMember(input: { teamId: string; userId: string }): Promise<TeamMemberView | null>;
+  /**
+   * Adds a member of the organization to the team. The (team, user) key decides 'taken', however close
+   * the race; 'not_in_organization' covers unknown users too; 'team_not_found': deleted meanwhile.
+   */
+  insertMember(input: {
+    organizationId: string;
+    member: TeamMember;
+  }): Promise<TeamMemberView | 'not_in_organization' | 'taken' | 'team_not_found'>;
+  /** The changed membership; null when it does not exist. */
+  updateMember(input: {
+    teamId: string;
+    userId: string;
+    role: TeamMemberRole;
+  }): Promise<TeamMemberView | null>;
+  /** false when the user is not in the team */
+  deleteMember(input: { teamId: string; userId: string }): Promise<boolean>;
+}
+
+/** Which teams a list covers. */
+export interface TeamListScope {
+  organizationId: string;
+  visibleTeamIds: string[] | null;
+  memberUserId: string | null;
 }
 
 export interface PipelineRepository {
@@ -82,8 +156,11 @@ export interface TeamPipelineRepository {
   /** How many associations the list covers, for the `last` page link. */
   count(input: { teamId: string; visiblePipelineIds: string[] | null }): Promise<number>;
   find(input: { teamId: string; pipelineId: string }): Promise<TeamPipelineView | null>;
-  /** false when the team already has the pipeline, however close the race. */
-  insert(teamPipeline: TeamPipeline): Promise<boolean>;
+  /**
+   * 'taken' when the team already has the pipeline, however close the race; 'team_not_found' and
+   * 'pipeline_not_found' when one of them was deleted meanwhile.
+   */
+  insert(teamPipeline: TeamPipeline): Promise<'inserted' | 'taken' | 'team_not_found' | 'pipeline_not_found'>;
   /** The changed association; null when it does not exist. */
   update(input: {
     teamId: string;

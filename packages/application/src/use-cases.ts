@@ -21,6 +21,16 @@ import { deleteTeamPipeline } from './team-pipelines/delete-team-pipeline';
 import { getTeamPipeline } from './team-pipelines/get-team-pipeline';
 import { listTeamPipelines } from './team-pipelines/list-team-pipelines';
 import { updateTeamPipeline } from './team-pipelines/update-team-pipeline';
+import { addTeamMember } from './teams/add-team-member';
+import { createTeam as createTeamAsActor } from './teams/create-team';
+import { deleteTeam } from './teams/delete-team';
+import { getTeam } from './teams/get-team';
+import { getTeamMember } from './teams/get-team-member';
+import { listTeamMembers } from './teams/list-team-members';
+import { listTeams } from './teams/list-teams';
+import { removeTeamMember } from './teams/remove-team-member';
+import { updateTeam } from './teams/update-team';
+import { updateTeamMember } from './teams/update-team-member';
 
 /** Every use case, bound to its dependencies: what transports and the CLI call. */
 export function createUseCases(deps: Deps) {
@@ -42,6 +52,16 @@ export function createUseCases(deps: Deps) {
     createRegistry: createRegistry(deps),
     updateRegistry: updateRegistry(deps),
     deleteRegistry: deleteRegistry(deps),
+    listTeams: listTeams(deps),
+    getTeam: getTeam(deps),
+    createTeam: createTeamAsActor(deps),
+    updateTeam: updateTeam(deps),
+    deleteTeam: deleteTeam(deps),
+    listTeamMembers: listTeamMembers(deps),
+    getTeamMember: getTeamMember(deps),
+    addTeamMember: addTeamMember(deps),
+    updateTeamMember: updateTeamMember(deps),
+    removeTeamMember: removeTeamMember(deps),
     admin: {
       createOrganization: createOrganization(deps),
       createUser: createUser(deps),

@@ -6,12 +6,12 @@ import { buildRepository } from './repositories/build.repository';
 import {
   accessTokenRepository,
   organizationRepository,
-  teamRepository,
   userRepository,
 } from './repositories/identity.repository';
 import { accessRepository, pipelineRepository } from './repositories/pipeline.repository';
 import { rateLimitRepository } from './repositories/rate-limit.repository';
 import { registryRepository } from './repositories/registry.repository';
+import { teamRepository } from './repositories/team.repository';
 import { teamPipelineRepository } from './repositories/team-pipeline.repository';
 import { createSql, type Sql } from './sql';
 

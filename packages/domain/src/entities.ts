@@ -35,6 +35,11 @@ export interface Team {
   description: string | null;
   privacy: TeamPrivacy;
   isDefaultTeam: boolean;
+  /** the role a user added without one gets */
+  defaultMemberRole: TeamMemberRole;
+  membersCanCreatePipelines: boolean;
+  /** null for teams made by the CLI or the seed, or whose creator was deleted */
+  createdById: string | null;
   createdAt: Date;
 }
 

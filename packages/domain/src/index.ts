@@ -16,5 +16,6 @@ export * from './scopes';
 export * from './slug';
 export * from './steps';
 export * from './storable-text';
+export * from './team';
 export * from './team-pipeline';
 export * from './timestamps';

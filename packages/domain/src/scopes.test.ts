@@ -40,6 +40,8 @@ describe('scopeFor', () => {
     ['deleteTeam', 'write_teams'],
     ['addTeamMember', 'write_teams'],
     ['removeTeamMember', 'write_teams'],
+    ['getTeamMember', 'view_teams'],
+    ['updateTeamMember', 'write_teams'],
     ['getJobLog', 'read_build_logs'],
     ['getJobEnv', 'read_job_env'],
     ['retryJob', 'write_builds'],

@@ -71,6 +71,8 @@ export const OPERATIONS = {
   deleteTeam: 'write_teams',
   addTeamMember: 'write_teams',
   removeTeamMember: 'write_teams',
+  getTeamMember: 'view_teams',
+  updateTeamMember: 'write_teams',
 
   getJobLog: 'read_build_logs',
   getJobEnv: 'read_job_env',

@@ -3,7 +3,6 @@ import { describe, expect, it } from 'vitest';
 import { ACCESS_LEVELS } from './access';
 import { isDomainError } from './errors';
 import {
-  canManageTeamPipelines,
   parseNewTeamPipeline,
   parseTeamPipelineChange,
   teamPipelineLastTeam,
@@ -172,14 +171,5 @@ describe('the refusals the caller decides', () => {
     [teamPipelineLastTeam, 'The pipeline must belong to at least one team'],
   ])('%o answers 422 "%s"', (make, message) => {
     expect(make()).toMatchObject({ kind: 'unprocessable', message });
-  });
-});
-
-describe('canManageTeamPipelines', () => {
-  it.each([
-    ['admin', true],
-    ['member', false],
-  ] as const)('lets an organization %s change associations: %s', (role, expected) => {
-    expect(canManageTeamPipelines(role)).toBe(expected);
   });
 });

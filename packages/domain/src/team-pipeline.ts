@@ -1,4 +1,4 @@
-import { type AccessLevel, isAccessLevel, type OrganizationRole } from './access';
+import { type AccessLevel, isAccessLevel } from './access';
 import { type DomainError, unprocessable } from './errors';
 import { isUuid } from './ids';
 import { isJsonObject } from './json-object';
@@ -14,11 +14,6 @@ export interface NewTeamPipeline {
 /** A validated update-team-pipeline body: only the access level changes. */
 export interface TeamPipelineChange {
   accessLevel: AccessLevel;
-}
-
-/** decisions.md: organization admins manage which teams have a pipeline; members may only read. */
-export function canManageTeamPipelines(role: OrganizationRole): boolean {
-  return role === 'admin';
 }
 
 /**

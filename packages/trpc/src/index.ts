@@ -15,5 +15,13 @@ export {
   TeamPipelineWire,
   UpdateTeamPipelineRequest,
 } from './team-pipelines/team-pipeline.wire';
+export {
+  CreateTeamMemberRequest,
+  CreateTeamRequest,
+  TeamMemberWire,
+  TeamWire,
+  UpdateTeamMemberRequest,
+  UpdateTeamRequest,
+} from './teams/team.wire';
 export type { PublicUrls, TrpcContext } from './trpc';
 export { registerTrpcApi } from './trpc-api';

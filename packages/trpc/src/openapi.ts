@@ -9,6 +9,14 @@ import {
   TeamPipelineWire,
   UpdateTeamPipelineRequest,
 } from './team-pipelines/team-pipeline.wire';
+import {
+  CreateTeamMemberRequest,
+  CreateTeamRequest,
+  TeamMemberWire,
+  TeamWire,
+  UpdateTeamMemberRequest,
+  UpdateTeamRequest,
+} from './teams/team.wire';
 import type { Meta } from './trpc';
 
 /** Components the documented (not re-validated) inputs and outputs refer to. */
@@ -23,6 +31,12 @@ const COMPONENTS = {
   TeamPipeline: TeamPipelineWire,
   CreateTeamPipelineRequest,
   UpdateTeamPipelineRequest,
+  Team: TeamWire,
+  CreateTeamRequest,
+  UpdateTeamRequest,
+  TeamMember: TeamMemberWire,
+  CreateTeamMemberRequest,
+  UpdateTeamMemberRequest,
 };
 
 const SCHEMAS = '#/components/schemas/';
@@ -133,7 +147,7 @@ export function openApiDocument(router: AnyRouter, options: { baseUrl: string })
     version: '2',
     baseUrl: options.baseUrl,
     description:
-      'Builds, team pipelines and package registries, on the wire format of the public REST API v2.',
+      'Builds, teams, team members, team pipelines and package registries, on the wire format of the public REST API v2.',
     securitySchemes: {
       [SECURITY_SCHEME]: {
         type: 'http',

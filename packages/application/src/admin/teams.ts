@@ -1,7 +1,8 @@
-import { slugify, type Team, unprocessable } from '@ci/domain';
+import { slugify, type Team, teamNameTaken, unprocessable } from '@ci/domain';
 import type { Deps } from '../ports';
 import { findOrganization, findUser } from './organizations';
 
+/** Teams made by an operator have no `created_by`: no user made them through the API. */
 export const createTeam =
   (deps: Deps) =>
   async (input: { organization: string; name: string; members?: string[] }): Promise<Team> => {
@@ -9,9 +10,6 @@ export const createTeam =
     const name = input.name.trim();
     const slug = slugify(name);
     if (!slug) throw unprocessable('invalid_name', 'Validation failed: Name must contain a letter or digit');
-    if (await deps.repos.teams.findBySlug(organization.id, slug)) {
-      throw unprocessable('name_taken', 'Validation failed: Name has already been taken');
-    }
     const members = await Promise.all((input.members ?? []).map((email) => findUser(deps)(email)));
     const now = deps.clock.now();
     const team: Team = {
@@ -22,9 +20,12 @@ export const createTeam =
       description: null,
       privacy: 'visible',
       isDefaultTeam: false,
+      defaultMemberRole: 'member',
+      membersCanCreatePipelines: true,
+      createdById: null,
       createdAt: now,
     };
-    await deps.repos.teams.insert(team);
+    if ((await deps.repos.teams.insert(team)) === 'slug_taken') throw teamNameTaken();
     for (const user of members) {
       await deps.repos.teams.putMember({ teamId: team.id, userId: user.id, role: 'member', at: now });
     }

@@ -1,4 +1,5 @@
 import {
+  notFound,
   parseNewTeamPipeline,
   type TeamPipeline,
   teamPipelineTaken,
@@ -6,9 +7,18 @@ import {
 } from '@ci/domain';
 import type { Actor } from '../auth/actor';
 import type { Deps } from '../ports';
-import { asResult, requireTeam, type TeamPipelineResult, type TeamRef } from './team-access';
+import {
+  asResult,
+  requireChangeablePipeline,
+  requireTeam,
+  type TeamPipelineResult,
+  type TeamRef,
+} from './team-access';
 
-/** Gives a team a pipeline of its organization; it takes effect on the next request of every member. */
+/**
+ * Gives a team a pipeline of its organization; it takes effect on the next request of every member.
+ * Admins may give any pipeline, a maintainer only one they may edit themselves.
+ */
 export const createTeamPipeline =
   (deps: Deps) =>
   async (actor: Actor, ref: TeamRef, body: unknown): Promise<TeamPipelineResult> => {
@@ -17,6 +27,8 @@ export const createTeamPipeline =
     if (!request.ok) throw request.error;
     const pipeline = await deps.repos.pipelines.findById(target.organization.id, request.value.pipelineId);
     if (!pipeline) throw teamPipelineUnknownPipeline();
+    // A maintainer who cannot see the pipeline is told what an unknown one answers.
+    await requireChangeablePipeline(deps, actor, target, pipeline.id, teamPipelineUnknownPipeline);
     const teamPipeline: TeamPipeline = {
       teamId: target.team.id,
       pipelineId: pipeline.id,
@@ -24,6 +36,9 @@ export const createTeamPipeline =
       createdAt: deps.clock.now(),
     };
     // The key (team, pipeline) decides, not a look-up before the insert: concurrent adds get one winner.
-    if (!(await deps.repos.teamPipelines.insert(teamPipeline))) throw teamPipelineTaken();
+    const outcome = await deps.repos.teamPipelines.insert(teamPipeline);
+    if (outcome === 'taken') throw teamPipelineTaken();
+    if (outcome === 'team_not_found') throw notFound('team');
+    if (outcome === 'pipeline_not_found') throw teamPipelineUnknownPipeline();
     return asResult(target, { teamPipeline, pipelineSlug: pipeline.slug });
   };

@@ -1,14 +1,10 @@
-import { canManageTeamPipelines, forbidden, isUuid, notFound, type Operation, type Team } from '@ci/domain';
+import { canChangeTeamPipeline, type DomainError, forbidden, isUuid, notFound } from '@ci/domain';
 import type { Actor } from '../auth/actor';
-import { requireOrganization } from '../auth/authorize';
 import { memberPipelineAccess } from '../auth/member-pipeline-access';
 import type { Deps, OrganizationAccess, TeamPipelineView } from '../ports';
+import type { AuthorizedTeam, TeamRef } from '../teams/team-access';
 
-/** A team addressed as the REST paths do: organization slug and team UUID. */
-export interface TeamRef {
-  organization: string;
-  team: string;
-}
+export { type AuthorizedTeam, requireTeam, type TeamRef } from '../teams/team-access';
 
 /** One association: the team's and the pipeline's UUIDs. */
 export interface TeamPipelineRef extends TeamRef {
@@ -19,31 +15,6 @@ export interface TeamPipelineRef extends TeamRef {
 export interface TeamPipelineResult extends TeamPipelineView {
   organizationSlug: string;
 }
-
-export interface AuthorizedTeam extends OrganizationAccess {
-  team: Team;
-}
-
-/**
- * Scope (403), organization (404), then for changes the role (403 `Forbidden`: only admins), then the
- * team (404 `No team found`, also for anything that is not a UUID).
- */
-export const requireTeam =
-  (deps: Deps) =>
-  async (
-    actor: Actor,
-    operation: Operation,
-    ref: TeamRef,
-    intent: 'read' | 'manage',
-  ): Promise<AuthorizedTeam> => {
-    const membership = await requireOrganization(deps)(actor, operation, ref.organization);
-    if (intent === 'manage' && !canManageTeamPipelines(membership.role)) throw forbidden();
-    const team = isUuid(ref.team)
-      ? await deps.repos.teams.findById(membership.organization.id, ref.team.toLowerCase())
-      : null;
-    if (!team) throw notFound('team');
-    return { ...membership, team };
-  };
 
 /**
  * The pipelines whose associations the actor may read: every one for an admin (null), else those the
@@ -56,6 +27,25 @@ export async function visiblePipelineIds(
 ): Promise<string[] | null> {
   if (membership.role === 'admin') return null;
   return [...(await memberPipelineAccess(deps, actor.user.id, [membership])).keys()];
+}
+
+/**
+ * After `requireTeam(…, 'manage')`: may the actor change what the team may do on this pipeline? An
+ * admin may; a maintainer only on a pipeline they may edit themselves (the domain's
+ * `canChangeTeamPipeline`). A pipeline the maintainer cannot see answers `unseen` (what the operation
+ * says of a pipeline that does not exist), one they see but may not edit 403 `Forbidden`.
+ */
+export async function requireChangeablePipeline(
+  deps: Deps,
+  actor: Actor,
+  target: AuthorizedTeam,
+  pipelineId: string,
+  unseen: () => DomainError,
+): Promise<void> {
+  if (target.role === 'admin') return;
+  const access = (await memberPipelineAccess(deps, actor.user.id, [target])).get(pipelineId) ?? 'none';
+  if (access === 'none') throw unseen();
+  if (!canChangeTeamPipeline(target.viewer, access)) throw forbidden();
 }
 
 /** The path's pipeline UUID, lowercase; anything else answers like an association that does not exist. */

@@ -1,4 +1,4 @@
-import type { OrganizationRole, Pipeline, Scope, Team, TeamPipeline } from '@ci/domain';
+import type { OrganizationRole, Pipeline, Scope, Team, TeamMemberRole, TeamPipeline } from '@ci/domain';
 import { describe, expect, it } from 'vitest';
 import type { Actor } from '../auth/actor';
 import type { Deps, PipelineAccessEntry, TeamPipelineRepository, TeamPipelineView } from '../ports';
@@ -14,7 +14,7 @@ const WEB = '0190f3a1-0001-7abc-8def-0123456789ab';
 const SECRET = '0190f3a1-0002-7abc-8def-0123456789ab';
 const NOW = new Date('2026-11-21T10:04:05.123Z');
 
-const team = { id: TEAM_ID, organizationId: ORG.id, slug: 'platform' } as Team;
+const team = { id: TEAM_ID, organizationId: ORG.id, slug: 'platform', privacy: 'visible' } as Team;
 const pipelines: Record<string, Pipeline> = {
   [WEB]: { id: WEB, slug: 'web' } as Pipeline,
   [SECRET]: { id: SECRET, slug: 'secret' } as Pipeline,
@@ -29,8 +29,14 @@ function actor(scopes: Scope[] = ['view_teams', 'write_teams']): Actor {
   };
 }
 
-/** In-memory ports: one organization, one team, the user's role, and what the user's teams give. */
-function world(input: { role: OrganizationRole; entries?: PipelineAccessEntry[]; rows?: TeamPipeline[] }) {
+/** In-memory ports: one organization, one team, the user's roles, and what the user's teams give. */
+function world(input: {
+  role: OrganizationRole;
+  teamRole?: TeamMemberRole | null;
+  privacy?: Team['privacy'];
+  entries?: PipelineAccessEntry[];
+  rows?: TeamPipeline[];
+}) {
   const rows = [...(input.rows ?? [])];
   const calls: string[] = [];
   const view = (row: TeamPipeline): TeamPipelineView => ({
@@ -54,9 +60,9 @@ function world(input: { role: OrganizationRole; entries?: PipelineAccessEntry[];
     },
     insert: async (row) => {
       calls.push('insert');
-      if (rows.some((r) => r.pipelineId === row.pipelineId)) return false;
+      if (rows.some((r) => r.pipelineId === row.pipelineId)) return 'taken';
       rows.push(row);
-      return true;
+      return 'inserted';
     },
     update: async ({ pipelineId, accessLevel }) => {
       calls.push('update');
@@ -78,9 +84,11 @@ function world(input: { role: OrganizationRole; entries?: PipelineAccessEntry[];
         pipelineAccessIn: async () => input.entries ?? [],
       },
       teams: {
-        findById: async (organizationId: string, id: string) => {
+        findForViewer: async ({ organizationId, teamId }: { organizationId: string; teamId: string }) => {
           calls.push('team');
-          return organizationId === ORG.id && id === TEAM_ID ? team : null;
+          if (organizationId !== ORG.id || teamId !== TEAM_ID) return null;
+          const view = { team: { ...team, privacy: input.privacy ?? 'visible' }, createdBy: null };
+          return { view, viewerRole: input.teamRole ?? null };
         },
       },
       pipelines: {
@@ -142,13 +150,31 @@ describe('who reaches the team', () => {
     ],
     ['delete', (deps: Deps) => deleteTeamPipeline(deps)(actor(), { ...ref, pipeline: WEB })],
   ])(
-    'refuses a member on %s with 403 Forbidden, without reading the team or changing anything',
+    'refuses a member who is not a maintainer on %s with 403 Forbidden, before the body, changing nothing',
     async (_name, run) => {
-      const { deps, calls } = world({ role: 'member', rows: [row(WEB)] });
-      await expect(run(deps)).rejects.toMatchObject({ kind: 'forbidden', message: 'Forbidden' });
-      expect(calls).toEqual([]);
+      for (const teamRole of [null, 'member'] as const) {
+        const { deps, calls } = world({ role: 'member', teamRole, rows: [row(WEB)] });
+        await expect(run(deps)).rejects.toMatchObject({ kind: 'forbidden', message: 'Forbidden' });
+        expect(calls).toEqual(['team']);
+      }
     },
   );
+
+  it('answers a member 404 No team found for a secret team they are not in, even on changes', async () => {
+    const { deps } = world({ role: 'member', privacy: 'secret' });
+    await expect(listTeamPipelines(deps)(actor(), ref, { page: 1, perPage: 30 })).rejects.toMatchObject({
+      kind: 'not_found',
+      message: 'No team found',
+    });
+    await expect(deleteTeamPipeline(deps)(actor(), { ...ref, pipeline: WEB })).rejects.toMatchObject({
+      kind: 'not_found',
+      message: 'No team found',
+    });
+    const inTeam = world({ role: 'member', teamRole: 'member', privacy: 'secret' });
+    await expect(
+      listTeamPipelines(inTeam.deps)(actor(), ref, { page: 1, perPage: 30 }),
+    ).resolves.toMatchObject({ totalCount: 0 });
+  });
 
   it.each(['not-a-uuid', '0190f3a0-ffff-7abc-8def-0123456789ab', ''])(
     'answers team %j with 404 No team found',
@@ -297,5 +323,69 @@ describe('changing associations', () => {
     const run = deleteTeamPipeline(deps)(actor(), { ...ref, pipeline });
     if (error) await expect(run).rejects.toMatchObject(error);
     else await expect(run).resolves.toBeUndefined();
+  });
+});
+
+describe('a maintainer changing associations', () => {
+  const OTHER = '0190f3a1-0003-7abc-8def-0123456789ab';
+  pipelines[OTHER] = { id: OTHER, slug: 'other' } as Pipeline;
+  const entries: PipelineAccessEntry[] = [
+    {
+      pipelineId: WEB,
+      organizationId: ORG.id,
+      teamAccessLevels: ['manage_build_and_read'],
+      pipelineHasTeams: true,
+    },
+    { pipelineId: SECRET, organizationId: ORG.id, teamAccessLevels: ['read_only'], pipelineHasTeams: true },
+    { pipelineId: OTHER, organizationId: ORG.id, teamAccessLevels: [], pipelineHasTeams: true },
+  ];
+  const maintainer = (rows: TeamPipeline[] = []) =>
+    world({ role: 'member', teamRole: 'maintainer', entries, rows });
+
+  it('adds, updates and removes a pipeline the maintainer may edit', async () => {
+    const { deps, calls } = maintainer([row(SECRET)]);
+    await expect(
+      createTeamPipeline(deps)(actor(), ref, { pipeline_id: WEB, access_level: 'read_only' }),
+    ).resolves.toMatchObject({ teamPipeline: { pipelineId: WEB } });
+    await expect(
+      updateTeamPipeline(deps)(actor(), { ...ref, pipeline: WEB }, { access_level: 'build_and_read' }),
+    ).resolves.toMatchObject({ teamPipeline: { accessLevel: 'build_and_read' } });
+    await expect(deleteTeamPipeline(deps)(actor(), { ...ref, pipeline: WEB })).resolves.toBeUndefined();
+    expect(calls.filter((call) => ['insert', 'update', 'delete'].includes(call))).toEqual([
+      'insert',
+      'update',
+      'delete',
+    ]);
+  });
+
+  it('answers 403 Forbidden on a pipeline the maintainer may only read, changing nothing', async () => {
+    const { deps, calls } = maintainer([row(SECRET)]);
+    await expect(
+      updateTeamPipeline(deps)(
+        actor(),
+        { ...ref, pipeline: SECRET },
+        { access_level: 'manage_build_and_read' },
+      ),
+    ).rejects.toMatchObject({ kind: 'forbidden', message: 'Forbidden' });
+    await expect(deleteTeamPipeline(deps)(actor(), { ...ref, pipeline: SECRET })).rejects.toMatchObject({
+      kind: 'forbidden',
+    });
+    expect(calls).not.toContain('update');
+    expect(calls).not.toContain('delete');
+  });
+
+  it('answers a pipeline the maintainer cannot see as one that does not exist', async () => {
+    const { deps, calls } = maintainer([row(OTHER)]);
+    await expect(
+      createTeamPipeline(deps)(actor(), ref, { pipeline_id: OTHER, access_level: 'read_only' }),
+    ).rejects.toMatchObject({ kind: 'unprocessable', message: 'Validation failed: Pipeline must exist' });
+    await expect(
+      updateTeamPipeline(deps)(actor(), { ...ref, pipeline: OTHER }, { access_level: 'read_only' }),
+    ).rejects.toMatchObject({ kind: 'not_found', message: 'No pipeline found' });
+    await expect(deleteTeamPipeline(deps)(actor(), { ...ref, pipeline: OTHER })).rejects.toMatchObject({
+      kind: 'not_found',
+      message: 'No pipeline found',
+    });
+    expect(calls.filter((call) => ['insert', 'update', 'delete'].includes(call))).toEqual([]);
   });
 });

@@ -14,6 +14,10 @@ export const TeamEntity = defineEntity({
     description: p.text().nullable(),
     privacy: p.string().length(16).default('visible'),
     isDefaultTeam: p.boolean().default(false),
+    defaultMemberRole: p.string().length(16).default('member'),
+    membersCanCreatePipelines: p.boolean().default(true),
+    /** null for teams made by the CLI or the seed, and once the creating user is deleted */
+    createdBy: () => p.manyToOne(UserEntity).nullable().deleteRule('set null').index(),
     createdAt: p.datetime(3),
   },
 });

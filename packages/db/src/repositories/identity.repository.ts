@@ -1,10 +1,5 @@
-import type {
-  AccessTokenRepository,
-  OrganizationRepository,
-  TeamRepository,
-  UserRepository,
-} from '@ci/application';
-import type { AccessToken, Organization, Scope, Team, TeamPrivacy, User } from '@ci/domain';
+import type { AccessTokenRepository, OrganizationRepository, UserRepository } from '@ci/application';
+import type { AccessToken, Organization, Scope, User } from '@ci/domain';
 import { toDate, toDateOrNull } from '../rows';
 import type { Sql } from '../sql';
 
@@ -28,19 +23,6 @@ export function organizationFromRow(row: Row, prefix = ''): Organization {
     slug: row[`${prefix}slug`] as string,
     name: row[`${prefix}name`] as string,
     createdAt: toDate(row[`${prefix}created_at`]),
-  };
-}
-
-function teamFromRow(row: Row): Team {
-  return {
-    id: row.id as string,
-    organizationId: row.organization_id as string,
-    slug: row.slug as string,
-    name: row.name as string,
-    description: (row.description as string | null) ?? null,
-    privacy: row.privacy as TeamPrivacy,
-    isDefaultTeam: row.is_default_team as boolean,
-    createdAt: toDate(row.created_at),
   };
 }
 
@@ -85,48 +67,6 @@ export function organizationRepository(sql: Sql): OrganizationRepository {
     async countAll() {
       const [row] = await sql.query<{ count: string }>('select count(*) from organizations');
       return Number(row?.count ?? 0);
-    },
-  };
-}
-
-export function teamRepository(sql: Sql): TeamRepository {
-  return {
-    async findBySlug(organizationId, slug) {
-      const [row] = await sql.query('select * from teams where organization_id = $1 and slug = $2', [
-        organizationId,
-        slug,
-      ]);
-      return row ? teamFromRow(row) : null;
-    },
-    async findById(organizationId, id) {
-      const [row] = await sql.query('select * from teams where organization_id = $1 and id = $2', [
-        organizationId,
-        id,
-      ]);
-      return row ? teamFromRow(row) : null;
-    },
-    async insert(team) {
-      await sql.query(
-        `insert into teams (id, organization_id, slug, name, description, privacy, is_default_team, created_at)
-         values ($1, $2, $3, $4, $5, $6, $7, $8)`,
-        [
-          team.id,
-          team.organizationId,
-          team.slug,
-          team.name,
-          team.description,
-          team.privacy,
-          team.isDefaultTeam,
-          team.createdAt,
-        ],
-      );
-    },
-    async putMember({ teamId, userId, role, at }) {
-      await sql.query(
-        `insert into team_members (team_id, user_id, role, created_at) values ($1, $2, $3, $4)
-         on conflict (team_id, user_id) do update set role = excluded.role`,
-        [teamId, userId, role, at],
-      );
     },
   };
 }

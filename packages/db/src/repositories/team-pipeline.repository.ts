@@ -57,12 +57,24 @@ export function teamPipelineRepository(sql: Sql): TeamPipelineRepository {
     },
     async insert(teamPipeline) {
       // The primary key (team, pipeline) settles concurrent adds: one row, the others insert nothing.
-      const rows = await sql.query(
-        `insert into team_pipelines (team_id, pipeline_id, access_level, created_at) values ($1, $2, $3, $4)
-         on conflict (team_id, pipeline_id) do nothing returning team_id`,
-        [teamPipeline.teamId, teamPipeline.pipelineId, teamPipeline.accessLevel, teamPipeline.createdAt],
-      );
-      return rows.length > 0;
+      try {
+        const rows = await sql.query(
+          `insert into team_pipelines (team_id, pipeline_id, access_level, created_at) values ($1, $2, $3, $4)
+           on conflict (team_id, pipeline_id) do nothing returning team_id`,
+          [teamPipeline.teamId, teamPipeline.pipelineId, teamPipeline.accessLevel, teamPipeline.createdAt],
+        );
+        return rows.length > 0 ? 'inserted' : 'taken';
+      } catch (error) {
+        // The team or the pipeline was deleted between the request's reads and this insert.
+        const failure = error as { code?: string; constraint?: string } | null;
+        if (failure?.code === '23503' && failure.constraint === 'team_pipelines_team_id_foreign') {
+          return 'team_not_found';
+        }
+        if (failure?.code === '23503' && failure.constraint === 'team_pipelines_pipeline_id_foreign') {
+          return 'pipeline_not_found';
+        }
+        throw error;
+      }
     },
     async update({ teamId, pipelineId, accessLevel }) {
       const [row] = await sql.query(

@@ -219,12 +219,20 @@ function agentWire(
 }
 
 function userWire(user: User, ctx: Context): UserWire {
+  return presentUser(user, ctx.avatars);
+}
+
+/**
+ * The wire form of a user wherever one is embedded (a build's creator, a team's `created_by`);
+ * `avatars` caches gravatar hashes across one response.
+ */
+export function presentUser(user: User, avatars: Map<string, string> = new Map()): UserWire {
   return {
     id: user.id,
     graphql_id: encodeGraphqlId('User', user.id),
     name: user.name,
     email: user.email,
-    avatar_url: user.avatarUrl ?? gravatarUrl(user.email, ctx.avatars),
+    avatar_url: user.avatarUrl ?? gravatarUrl(user.email, avatars),
     created_at: formatTimestamp(user.createdAt),
   };
 }

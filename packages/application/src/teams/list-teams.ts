@@ -1,0 +1,55 @@
+import { badRequest, canSeeTeam, isUuid } from '@ci/domain';
+import type { Actor } from '../auth/actor';
+import { requireOrganization } from '../auth/authorize';
+import { type Page, pageWindow } from '../page';
+import type { Deps, OrganizationAccess, TeamView } from '../ports';
+
+export interface TeamPage {
+  teams: TeamView[];
+  /** every team the list covers, on all pages */
+  totalCount: number;
+}
+
+/** The list's one filter: `user_id`, teams that user is in; null: every team. */
+export interface TeamListFilter {
+  userId: string | null;
+}
+
+/**
+ * An organization's teams, oldest first, so pages stay put while teams are renamed. Secret teams are
+ * left out for members who are not in them, from the page, the count and the `Link` alike.
+ */
+export const listTeams =
+  (deps: Deps) =>
+  async (actor: Actor, organizationSlug: string, filter: TeamListFilter, page: Page): Promise<TeamPage> => {
+    const membership = await requireOrganization(deps)(actor, 'listTeams', organizationSlug);
+    if (filter.userId !== null && !isUuid(filter.userId)) {
+      throw badRequest('invalid_parameter', 'user_id must be a user UUID');
+    }
+    const scope = {
+      organizationId: membership.organization.id,
+      visibleTeamIds: await visibleTeamIds(deps, actor, membership),
+      memberUserId: filter.userId?.toLowerCase() ?? null,
+    };
+    const [teams, totalCount] = await Promise.all([
+      deps.repos.teams.list({ ...scope, ...pageWindow(page) }),
+      deps.repos.teams.count(scope),
+    ]);
+    return { teams, totalCount };
+  };
+
+/** Every team for an admin (null); for a member, those the domain's visibility rule lets them see. */
+async function visibleTeamIds(
+  deps: Deps,
+  actor: Actor,
+  membership: OrganizationAccess,
+): Promise<string[] | null> {
+  if (membership.role === 'admin') return null;
+  const facts = await deps.repos.teams.viewerFacts({
+    organizationId: membership.organization.id,
+    userId: actor.user.id,
+  });
+  return facts
+    .filter((fact) => canSeeTeam(fact.privacy, { role: membership.role, teamRole: fact.viewerRole }))
+    .map((fact) => fact.teamId);
+}

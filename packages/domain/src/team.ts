@@ -1,0 +1,253 @@
+import {
+  allows,
+  type OrganizationRole,
+  type PipelineAccess,
+  TEAM_MEMBER_ROLES,
+  type TeamMemberRole,
+} from './access';
+import { TEAM_PRIVACIES, type TeamPrivacy } from './entities';
+import { type DomainError, unprocessable } from './errors';
+import { isUuid } from './ids';
+import { isJsonObject } from './json-object';
+import { err, ok, type Result } from './result';
+import { slugify } from './slug';
+import { isStorableText } from './storable-text';
+
+export const MAX_TEAM_NAME_LENGTH = 255;
+export const MAX_TEAM_DESCRIPTION_LENGTH = 1000;
+
+/** PostgreSQL refuses such text (storable-text.ts): a 422 of its own rather than a failed insert. */
+const UNSTORABLE = "can't contain NUL characters or unpaired surrogates";
+
+export function isTeamPrivacy(s: string): s is TeamPrivacy {
+  return (TEAM_PRIVACIES as readonly string[]).includes(s);
+}
+
+export function isTeamMemberRole(s: string): s is TeamMemberRole {
+  return (TEAM_MEMBER_ROLES as readonly string[]).includes(s);
+}
+
+/** Who is looking at a team: their role in the organization and in the team (null: not in it). */
+export interface TeamViewer {
+  role: OrganizationRole;
+  teamRole: TeamMemberRole | null;
+}
+
+/**
+ * A `secret` team exists only for organization admins and its own members; everyone else is told it
+ * does not exist (404 `No team found`). A `visible` team is seen by every member of the organization.
+ */
+export function canSeeTeam(privacy: TeamPrivacy, viewer: TeamViewer): boolean {
+  return privacy === 'visible' || viewer.role === 'admin' || viewer.teamRole !== null;
+}
+
+/**
+ * The public API's permissions: organization admins manage every team, a team's maintainers manage
+ * that team (its settings, its members, its pipelines, deleting it); members only read.
+ */
+export function canManageTeam(viewer: TeamViewer): boolean {
+  return viewer.role === 'admin' || viewer.teamRole === 'maintainer';
+}
+
+/** Only organization admins create teams (the public API's organization-level permission). */
+export function canCreateTeam(role: OrganizationRole): boolean {
+  return role === 'admin';
+}
+
+/**
+ * Changing what a team may do on a pipeline: whoever manages the team, and for a maintainer who is not
+ * an admin, only on a pipeline they may edit themselves (`manage_build_and_read` through one of their
+ * teams), as in the public API. Otherwise a maintainer could give their own team any pipeline, or
+ * raise its level, and so gain access nobody granted them.
+ */
+export function canChangeTeamPipeline(viewer: TeamViewer, access: PipelineAccess): boolean {
+  return canManageTeam(viewer) && (viewer.role === 'admin' || allows(access, 'manage'));
+}
+
+/** A validated create-team body, with the public API's defaults for what it leaves out. */
+export interface NewTeam {
+  name: string;
+  slug: string;
+  description: string;
+  privacy: TeamPrivacy;
+  isDefaultTeam: boolean;
+  defaultMemberRole: TeamMemberRole;
+  membersCanCreatePipelines: boolean;
+}
+
+/** The fields an update sets; a new name brings its new slug. */
+export type TeamChanges = Partial<NewTeam>;
+
+const TEAM_DEFAULTS = {
+  description: '',
+  privacy: 'visible',
+  isDefaultTeam: false,
+  defaultMemberRole: 'member',
+  membersCanCreatePipelines: true,
+} as const satisfies Omit<NewTeam, 'name' | 'slug'>;
+
+/**
+ * Reads a create body `{name, description, privacy, is_default_team, default_member_role,
+ * members_can_create_pipelines}`. Only `name` is required; every reason is reported at once in the
+ * Rails form of the public API (`Validation failed: Name can't be blank, Privacy is not included in the
+ * list`). Unknown fields are ignored; a body that is not a JSON object has none of the fields.
+ */
+export function parseNewTeam(body: unknown): Result<NewTeam> {
+  const input = isJsonObject(body) ? body : {};
+  const name = readName(input.name);
+  const settings = readSettings(input);
+  if (!name.ok || !settings.ok) return err(invalidTeam(failures(name, settings)));
+  return ok({ name: name.value, slug: slugify(name.value), ...TEAM_DEFAULTS, ...settings.value });
+}
+
+/** Reads an update body: every field optional, the same rules as on create; `{}` changes nothing. */
+export function parseTeamChanges(body: unknown): Result<TeamChanges> {
+  const input = isJsonObject(body) ? body : {};
+  const name = input.name === undefined ? ok(undefined) : readName(input.name);
+  const settings = readSettings(input);
+  if (!name.ok || !settings.ok) return err(invalidTeam(failures(name, settings)));
+  return ok({
+    ...(name.value !== undefined && { name: name.value, slug: slugify(name.value) }),
+    ...settings.value,
+  });
+}
+
+/** Team slugs are unique per organization; the caller knows when one is taken. */
+export function teamNameTaken(): DomainError {
+  return invalidTeam(['Name has already been taken']);
+}
+
+/**
+ * decisions.md: a pipeline keeps at least one team. Deleting a team that is the only team of some
+ * pipelines would leave them without one, so it is refused until they have another team.
+ */
+export function teamLastTeamOfPipelines(count: number): DomainError {
+  const pipelines = count === 1 ? '1 pipeline' : `${count} pipelines`;
+  return unprocessable(
+    'last_team',
+    `The team can't be deleted: it is the only team of ${pipelines}, and a pipeline must belong to at least one team`,
+  );
+}
+
+/** A validated add-team-member body; `role` null: the team's default member role. */
+export interface NewTeamMember {
+  /** lowercase UUID; whether the user is in the organization is the caller's question */
+  userId: string;
+  role: TeamMemberRole | null;
+}
+
+/** Reads an add body `{user_id, role}`; `role` may be left out (the team's `default_member_role`). */
+export function parseNewTeamMember(body: unknown): Result<NewTeamMember> {
+  const input = isJsonObject(body) ? body : {};
+  const userId = readUserId(input.user_id);
+  const role =
+    input.role === undefined || input.role === null ? ok(null) : readRole(input.role, { required: false });
+  if (!userId.ok || !role.ok) return err(invalidTeamMember(failures(userId, role)));
+  return ok({ userId: userId.value, role: role.value });
+}
+
+/** Reads an update body `{role}`: the only thing about a membership that changes. */
+export function parseTeamMemberChange(body: unknown): Result<{ role: TeamMemberRole }> {
+  const input = isJsonObject(body) ? body : {};
+  const role = readRole(input.role, { required: true });
+  if (!role.ok) return err(invalidTeamMember([role.error]));
+  return ok({ role: role.value });
+}
+
+/**
+ * A user who is not a member of the team's organization. Unknown users answer the same, so the answer
+ * reveals nothing about users elsewhere.
+ */
+export function teamMemberNotInOrganization(): DomainError {
+  return invalidTeamMember(['User must be a member of the organization']);
+}
+
+/** The user is in the team already (the membership's key is team + user). */
+export function teamMemberTaken(): DomainError {
+  return invalidTeamMember(['User has already been taken']);
+}
+
+function readName(value: unknown): Result<string, string> {
+  const name = typeof value === 'string' ? value.trim() : value;
+  if (name === undefined || name === null || name === '') return err("Name can't be blank");
+  if (typeof name !== 'string') return err('Name is invalid');
+  if (!isStorableText(name)) return err(`Name ${UNSTORABLE}`);
+  if (name.length > MAX_TEAM_NAME_LENGTH) {
+    return err(`Name is too long (maximum is ${MAX_TEAM_NAME_LENGTH} characters)`);
+  }
+  // The slug identifies the team in its organization, so a name must leave something to make it of.
+  if (slugify(name) === '') return err('Name must contain at least one letter or digit');
+  return ok(name);
+}
+
+type Settings = Omit<TeamChanges, 'name' | 'slug'>;
+
+/** The optional fields, each checked only when present; null clears the description. */
+function readSettings(input: Record<string, unknown>): Result<Settings, string[]> {
+  const reasons: string[] = [];
+  const settings: Settings = {};
+  const { description, privacy } = input;
+  if (description !== undefined) {
+    const read = readDescription(description);
+    if (read.ok) settings.description = read.value;
+    else reasons.push(read.error);
+  }
+  if (privacy !== undefined) {
+    if (typeof privacy === 'string' && isTeamPrivacy(privacy)) settings.privacy = privacy;
+    else reasons.push('Privacy is not included in the list');
+  }
+  const isDefaultTeam = readBoolean(input.is_default_team, 'Is default team');
+  if (typeof isDefaultTeam === 'string') reasons.push(isDefaultTeam);
+  else if (isDefaultTeam !== undefined) settings.isDefaultTeam = isDefaultTeam.value;
+  const role = input.default_member_role;
+  if (role !== undefined) {
+    if (typeof role === 'string' && isTeamMemberRole(role)) settings.defaultMemberRole = role;
+    else reasons.push('Default member role is not included in the list');
+  }
+  const canCreate = readBoolean(input.members_can_create_pipelines, 'Members can create pipelines');
+  if (typeof canCreate === 'string') reasons.push(canCreate);
+  else if (canCreate !== undefined) settings.membersCanCreatePipelines = canCreate.value;
+  return reasons.length ? err(reasons) : ok(settings);
+}
+
+/** JSON booleans only: a string "true" is as wrong as any other non-boolean. */
+function readBoolean(value: unknown, label: string): { value: boolean } | string | undefined {
+  if (value === undefined) return undefined;
+  return typeof value === 'boolean' ? { value } : `${label} is not included in the list`;
+}
+
+function readDescription(value: unknown): Result<string, string> {
+  if (value === null) return ok('');
+  if (typeof value !== 'string') return err('Description is invalid');
+  if (!isStorableText(value)) return err(`Description ${UNSTORABLE}`);
+  if (value.length > MAX_TEAM_DESCRIPTION_LENGTH) {
+    return err(`Description is too long (maximum is ${MAX_TEAM_DESCRIPTION_LENGTH} characters)`);
+  }
+  return ok(value);
+}
+
+function readUserId(value: unknown): Result<string, string> {
+  if (value === undefined || value === null || (typeof value === 'string' && value.trim() === '')) {
+    return err("User can't be blank");
+  }
+  if (typeof value !== 'string' || !isUuid(value)) return err('User is invalid');
+  return ok(value.toLowerCase());
+}
+
+function readRole(value: unknown, { required }: { required: boolean }): Result<TeamMemberRole, string> {
+  if (required && (value === undefined || value === null || value === '')) return err("Role can't be blank");
+  if (typeof value !== 'string' || !isTeamMemberRole(value)) return err('Role is not included in the list');
+  return ok(value);
+}
+
+function failures(...results: Result<unknown, string | string[]>[]): string[] {
+  return results.flatMap((result) => (result.ok ? [] : result.error));
+}
+
+function invalidTeam(reasons: readonly string[]): DomainError {
+  return unprocessable('invalid_team', `Validation failed: ${reasons.join(', ')}`);
+}
+
+function invalidTeamMember(reasons: readonly string[]): DomainError {
+  return unprocessable('invalid_team_member', `Validation failed: ${reasons.join(', ')}`);
+}
