@@ -3,6 +3,11 @@ export { ErrorWire } from './error.wire';
 export { type HttpError, httpErrorFor, replyWithError } from './http-errors';
 export { openApiDocument } from './openapi';
 export {
+  CreatePipelineRequest,
+  PipelineWire,
+  UpdatePipelineRequest,
+} from './pipelines/pipeline.wire';
+export {
   CreateRegistryRequest,
   RegistryWire,
   UpdateRegistryRequest,
