@@ -347,6 +347,28 @@ describe('taken names, also under concurrency', () => {
     expect((await world.pipelineRows()).filter((row) => row.slug === 'rename-target')).toHaveLength(1);
   });
 
+  it('deletes a pipeline while builds are being created: each build is made or answers 404, never 500', async () => {
+    const slug = (await world.createPipeline({ name: 'Deleted While Building' })).slug as string;
+    const builds = Array.from({ length: 10 }, () =>
+      world.call('POST', `${world.pipelinePath(slug)}/builds`, {
+        body: { commit: 'a'.repeat(40), branch: 'main' },
+      }),
+    );
+    const deleted = world.call('DELETE', world.pipelinePath(slug));
+    const responses = await Promise.all([...builds, deleted]);
+    expect(responses.at(-1)!.status).toBe(204);
+    for (const response of responses.slice(0, -1)) {
+      expect([201, 404], response.text).toContain(response.status);
+      // Gone before the build was made, or between making it and reading it back.
+      if (response.status === 404)
+        expect(['No pipeline found', 'No build found']).toContain(response.body.message);
+    }
+    const orphans = await world.server.database.sql.query(
+      'select b.id from builds b left join pipelines p on p.id = b.pipeline_id where p.id is null',
+    );
+    expect(orphans).toEqual([]);
+  });
+
   it('archives once under 6 concurrent archives; the others answer 422', async () => {
     const slug = (await world.createPipeline({ name: 'Raced Archive' })).slug as string;
     const responses = await Promise.all(

@@ -65,8 +65,17 @@ export const createPipeline =
     }));
     const created = await deps.repos.pipelines.create({ pipeline, teams: teamPipelines });
     if (created === 'slug_taken') throw pipelineNameTaken();
-    // A named team was deleted between the look-up and the insert.
-    if (created === 'team_not_found') throw pipelineTeamUnknown(grants[0]!);
+    if (created === 'team_not_found') {
+      // A named team was deleted between the look-up and the insert: name the one that is gone.
+      const left = await deps.repos.pipelines.teamsIn({
+        organizationId: organization.id,
+        teamIds: grants.map((grant) => grant.teamId),
+        userId: actor.user.id,
+      });
+      throw pipelineTeamUnknown(
+        grants.find((grant) => !left.some((team) => team.teamId === grant.teamId)) ?? grants[0]!,
+      );
+    }
 
     const access = pipelineAccess({
       role,

@@ -1,5 +1,15 @@
 import type { BuildFilter, BuildRepository, BuildScope, BuildView, JobView } from '@ci/application';
-import type { Agent, Build, BuildSource, BuildState, Job, JobState, JobType, Pipeline } from '@ci/domain';
+import {
+  type Agent,
+  type Build,
+  type BuildSource,
+  type BuildState,
+  type Job,
+  type JobState,
+  type JobType,
+  notFound,
+  type Pipeline,
+} from '@ci/domain';
 import { toDate, toDateOrNull } from '../rows';
 import type { Sql } from '../sql';
 import { organizationFromRow, userFromRow } from './identity.repository';
@@ -261,6 +271,8 @@ export function buildRepository(sql: Sql): BuildRepository {
              agent_query_rules, env, artifact_paths, parallel_group_index, parallel_group_total, created_at,
              scheduled_at, runnable_at)
            select * from jsonb_to_recordset($18::jsonb) as x(${JOB_RECORD})
+           -- No build without its pipeline (deleted meanwhile): then no jobs either.
+           where exists (select 1 from inserted)
          )
          select number from inserted`,
         [
@@ -304,7 +316,8 @@ export function buildRepository(sql: Sql): BuildRepository {
           ),
         ],
       );
-      if (!row) throw new Error(`Pipeline ${build.pipelineId} vanished while creating a build`);
+      // The pipeline was deleted between the authorization and this statement: it answers as one that is gone.
+      if (!row) throw notFound('pipeline');
       return row.number;
     },
     async updateState({ buildId, expectedState, build, jobChanges }) {
