@@ -5,6 +5,8 @@ export type { PipelineRef } from './builds/create-build';
 export type { BuildRef } from './builds/get-build';
 export type { BuildListTarget, BuildPage } from './builds/list-builds';
 export type { Page } from './page';
+export type { PipelineListQuery, PipelinePage } from './pipelines/list-pipelines';
+export type { PipelineResult } from './pipelines/pipeline-result';
 export * from './ports';
 export type { CountRequestInput } from './rate-limits/count-request';
 export type { RegistryPage } from './registries/list-registries';

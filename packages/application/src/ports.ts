@@ -8,6 +8,7 @@ import type {
   Organization,
   OrganizationRole,
   Pipeline,
+  PipelineListFilter,
   Registry,
   RegistryChanges,
   Team,
@@ -135,6 +136,52 @@ export interface PipelineRepository {
   /** The organization's pipeline with this id (a lowercase UUID), or null. */
   findById(organizationId: string, id: string): Promise<Pipeline | null>;
   insert(pipeline: Pipeline): Promise<void>;
+
+  /** A page of the organization's pipelines, oldest first; `visiblePipelineIds` null: every one. */
+  list(input: PipelineListScope & { offset: number; limit: number }): Promise<PipelineRecord[]>;
+  /** How many pipelines the list covers, for the `last` page link. */
+  count(input: PipelineListScope): Promise<number>;
+  /** The pipeline with its counts and creator, or null. */
+  findRecord(id: string): Promise<PipelineRecord | null>;
+  /** The organization's teams among `teamIds`, and whether the user is a member of each. */
+  teamsIn(input: {
+    organizationId: string;
+    teamIds: string[];
+    userId: string;
+  }): Promise<Array<{ teamId: string; member: boolean }>>;
+  /**
+   * Inserts the pipeline and its team associations in one transaction. 'slug_taken' when the
+   * organization has a pipeline with this slug, however close the race; 'team_not_found' when a team
+   * vanished meanwhile (nothing is written then).
+   */
+  create(input: {
+    pipeline: Pipeline;
+    teams: TeamPipeline[];
+  }): Promise<'created' | 'slug_taken' | 'team_not_found'>;
+  /**
+   * Changes the pipeline under a row lock: `change` sees the current row and returns the new one (or
+   * throws, which changes nothing), so concurrent changes apply one after the other.
+   */
+  update(input: {
+    id: string;
+    change: (current: Pipeline) => Pipeline;
+  }): Promise<Pipeline | 'not_found' | 'slug_taken'>;
+  /** Deletes the pipeline with its builds, jobs and team associations; false when it does not exist. */
+  delete(id: string): Promise<boolean>;
+}
+
+/** Which pipelines of an organization a list covers. */
+export interface PipelineListScope {
+  organizationId: string;
+  /** null: every pipeline (an admin); otherwise only these (what a member may see) */
+  visiblePipelineIds: string[] | null;
+  filter: PipelineListFilter;
+}
+
+/** A pipeline with what its wire form needs besides: live counts and the user who created it. */
+export interface PipelineRecord {
+  pipeline: Pipeline & { counts: PipelineCounts };
+  createdBy: User | null;
 }
 
 /** A team/pipeline association with what its wire form needs of the pipeline. */

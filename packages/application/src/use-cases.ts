@@ -9,6 +9,12 @@ import { createBuild } from './builds/create-build';
 import { getBuild } from './builds/get-build';
 import { listBuilds } from './builds/list-builds';
 import { rebuildBuild } from './builds/rebuild-build';
+import { archivePipeline, unarchivePipeline } from './pipelines/archive-pipeline';
+import { createPipeline as createPipelineOverApi } from './pipelines/create-pipeline';
+import { deletePipeline } from './pipelines/delete-pipeline';
+import { getPipeline } from './pipelines/get-pipeline';
+import { listPipelines } from './pipelines/list-pipelines';
+import { updatePipeline } from './pipelines/update-pipeline';
 import type { Deps } from './ports';
 import { countRequest } from './rate-limits/count-request';
 import { createRegistry } from './registries/create-registry';
@@ -62,6 +68,13 @@ export function createUseCases(deps: Deps) {
     addTeamMember: addTeamMember(deps),
     updateTeamMember: updateTeamMember(deps),
     removeTeamMember: removeTeamMember(deps),
+    listPipelines: listPipelines(deps),
+    getPipeline: getPipeline(deps),
+    createPipeline: createPipelineOverApi(deps),
+    updatePipeline: updatePipeline(deps),
+    deletePipeline: deletePipeline(deps),
+    archivePipeline: archivePipeline(deps),
+    unarchivePipeline: unarchivePipeline(deps),
     admin: {
       createOrganization: createOrganization(deps),
       createUser: createUser(deps),

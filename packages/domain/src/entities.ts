@@ -1,5 +1,6 @@
 import type { AccessLevel, OrganizationRole, TeamMemberRole } from './access';
 import type { BuildSnapshot } from './build-state';
+import type { PipelineVisibility } from './pipeline';
 import type { Ecosystem } from './registry';
 import type { Scope } from './scopes';
 
@@ -100,6 +101,17 @@ export interface Pipeline {
   nextBuildNumber: number;
   archivedAt: Date | null;
   createdAt: Date;
+  /** Environment variables of the pipeline (its YAML `env`, or the request's `env`). */
+  env: Record<string, string>;
+  visibility: PipelineVisibility;
+  tags: string[] | null;
+  /** Stored as given: clusters are not modelled here. */
+  clusterId: string | null;
+  allowRebuilds: boolean;
+  /** The YAML the steps were read from; null for pipelines defined by a `steps` list. */
+  configuration: string | null;
+  /** null: created by an operator command, or the user was deleted. */
+  createdById: string | null;
 }
 
 export const BUILD_SOURCES = ['api', 'webhook', 'ui', 'schedule', 'trigger_job'] as const;

@@ -9,6 +9,7 @@ export * from './graphql-id';
 export * from './ids';
 export * from './json-object';
 export * from './new-build-jobs';
+export * from './pipeline';
 export * from './rate-limit';
 export * from './registry';
 export * from './result';

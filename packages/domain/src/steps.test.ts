@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { CommandStep, StepDefinition } from './entities';
 import type { FieldError } from './errors';
-import { defaultSteps, parseStepDefinitions } from './steps';
+import { parsePipelineFile, parseStepDefinitions } from './steps';
 
 /** Step ids in order of allocation, so expectations can name them. */
 function stepIds() {
@@ -38,6 +38,8 @@ const command = (fields: Partial<CommandStep>): CommandStep => ({
   artifactPaths: null,
   ...fields,
 });
+
+const PARALLELISM = 'parallelism must be a positive integer up to 100';
 
 describe('parseStepDefinitions', () => {
   it('reads a pipeline document with a steps list', () => {
@@ -94,6 +96,12 @@ describe('parseStepDefinitions', () => {
     ],
     ['soft_fail as an empty list', { command: 'x', soft_fail: [] }, { command: 'x', softFail: false }],
     ['parallelism', { command: 'x', parallelism: 4 }, { command: 'x', parallelism: 4 }],
+    ['parallelism at its limit', { command: 'x', parallelism: 100 }, { command: 'x', parallelism: 100 }],
+    [
+      'agent_query_rules, the legacy name of agents',
+      { type: 'script', command: 'x', agent_query_rules: ['aws=true'] },
+      { command: 'x', agentQueryRules: ['aws=true'] },
+    ],
     [
       'retry automatic true',
       { command: 'x', retry: { automatic: true } },
@@ -233,8 +241,9 @@ describe('parseStepDefinitions', () => {
       { command: 'x', soft_fail: [{ exit_status: 'one' }] },
       'Step 1: soft_fail must be true, false or a list of { exit_status }',
     ],
-    ['parallelism 0', { command: 'x', parallelism: 0 }, 'Step 1: parallelism must be a positive integer'],
-    ['parallelism 1.5', { command: 'x', parallelism: 1.5 }, 'Step 1: parallelism must be a positive integer'],
+    ['parallelism 0', { command: 'x', parallelism: 0 }, `Step 1: ${PARALLELISM}`],
+    ['parallelism 1.5', { command: 'x', parallelism: 1.5 }, `Step 1: ${PARALLELISM}`],
+    ['parallelism 101', { command: 'x', parallelism: 101 }, `Step 1: ${PARALLELISM}`],
     ['retry as a number', { command: 'x', retry: 3 }, 'Step 1: retry must be an object'],
     [
       'a retry limit over 10',
@@ -264,7 +273,7 @@ describe('parseStepDefinitions', () => {
   it('names every wrong step, and every problem of each', () => {
     const errors = errorsOf(['echo ok', { command: '', parallelism: -1 }, 'wait', 7]);
     expect(errors?.map((e) => e.message)).toEqual([
-      'Step 2: command must be a non-empty string or list of strings; parallelism must be a positive integer',
+      `Step 2: command must be a non-empty string or list of strings; ${PARALLELISM}`,
       'Step 4: expected a command, wait or block step',
     ]);
   });
@@ -275,6 +284,23 @@ describe('parseStepDefinitions', () => {
       { block: 'ok?', key: 'build' },
     ]);
     expect(errors?.map((e) => e.message)).toEqual(['Step 2: key "build" is already used by another step']);
+  });
+
+  it.each<[string, unknown[], boolean]>([
+    [
+      '1000 jobs from parallel copies',
+      Array.from({ length: 10 }, () => ({ command: 'x', parallelism: 100 })),
+      true,
+    ],
+    ['1000 jobs with waits', [...Array.from({ length: 999 }, () => 'x'), 'wait'], true],
+    ['1001 jobs', [...Array.from({ length: 10 }, () => ({ command: 'x', parallelism: 100 })), 'wait'], false],
+  ])('allows at most 1000 jobs per build: %s', (_case, doc, allowed) => {
+    const errors = errorsOf(doc);
+    if (allowed) expect(errors).toBeUndefined();
+    else
+      expect(errors).toEqual([
+        { field: 'steps', code: 'too_long', message: 'steps give 1001 jobs per build (maximum is 1000)' },
+      ]);
   });
 
   it('gives every step its own id', () => {
@@ -292,10 +318,37 @@ describe('parseStepDefinitions', () => {
   });
 });
 
-describe('defaultSteps', () => {
-  it('uploads the pipeline from the repository', () => {
-    expect(defaultSteps(stepIds())).toEqual([
-      command({ label: ':pipeline:', command: 'buildkite-agent pipeline upload' }),
+describe('parsePipelineFile', () => {
+  const file = (doc: unknown) => parsePipelineFile(doc, stepIds());
+
+  it('reads the steps and the top-level env, scalars written as text', () => {
+    expect(file({ env: { FOO: 'bar', N: 1 }, steps: [{ command: 'x' }] })).toEqual({
+      ok: true,
+      value: { steps: [command({ command: 'x' })], env: { FOO: 'bar', N: '1' } },
+    });
+  });
+
+  it.each([{ steps: ['x'] }, ['x'], { env: null, steps: ['x'] }])('gives an empty env to %j', (doc) => {
+    const result = file(doc);
+    expect(result.ok && result.value.env).toEqual({});
+  });
+
+  it('reports every problem on configuration', () => {
+    const result = file({ env: ['FOO=bar'], steps: [{ command: '' }] });
+    expect(result.ok ? undefined : result.error.details?.errors).toEqual([
+      {
+        field: 'configuration',
+        code: 'invalid',
+        message: 'Step 1: command must be a non-empty string or list of strings',
+      },
+      { field: 'configuration', code: 'invalid', message: 'env must map names to strings' },
+    ]);
+  });
+
+  it('refuses a file without steps, as missing', () => {
+    const result = file({ env: { A: 'b' } });
+    expect(result.ok ? undefined : result.error.details?.errors).toEqual([
+      { field: 'configuration', code: 'missing', message: 'steps must be given' },
     ]);
   });
 });

@@ -6,6 +6,9 @@ import { err, ok, type Result } from './result';
 /** The limit the public format uses for `retry: { automatic: true }`. */
 const DEFAULT_AUTOMATIC_RETRY_LIMIT = 2;
 const MAX_AUTOMATIC_RETRY_LIMIT = 10;
+/** Bounds on what one build gets from its steps: a pipeline defined over the API cannot ask for millions of jobs. */
+export const MAX_STEP_PARALLELISM = 100;
+export const MAX_JOBS_PER_BUILD = 1000;
 
 /**
  * Reads the public pipeline file format, already parsed from YAML or JSON: `{ steps: [...] }` or a
@@ -34,12 +37,39 @@ export function parseStepDefinitions(doc: unknown, newStepId: () => string): Res
       errors.push({ field: 'steps', code: 'invalid', message: `Step ${index + 1}: ${problems.join('; ')}` });
     }
   });
+  if (errors.length === 0 && jobCount(steps) > MAX_JOBS_PER_BUILD) {
+    errors.push({
+      field: 'steps',
+      code: 'too_long',
+      message: `steps give ${jobCount(steps)} jobs per build (maximum is ${MAX_JOBS_PER_BUILD})`,
+    });
+  }
   return errors.length > 0 ? err(validationFailed(errors)) : ok(steps);
 }
 
-/** What a pipeline runs until it is given steps: upload the pipeline file from the repository. */
-export function defaultSteps(newStepId: () => string): StepDefinition[] {
-  return [commandStep({ id: newStepId(), label: ':pipeline:', command: 'buildkite-agent pipeline upload' })];
+/** One job per command step (one per parallel copy) and one per wait or block step, as jobsForSteps makes them. */
+function jobCount(steps: readonly StepDefinition[]): number {
+  return steps.reduce((total, step) => total + (step.type === 'command' ? (step.parallelism ?? 1) : 1), 0);
+}
+
+/**
+ * Reads a whole pipeline file (the YAML of a pipeline's `configuration`, already parsed): its steps, and
+ * its top-level `env`, which becomes the pipeline's environment. Problems are reported on `configuration`.
+ */
+export function parsePipelineFile(
+  doc: unknown,
+  newStepId: () => string,
+): Result<{ steps: StepDefinition[]; env: Record<string, string> }> {
+  const errors: FieldError[] = [];
+  const steps = parseStepDefinitions(doc, newStepId);
+  if (!steps.ok) {
+    for (const error of steps.error.details?.errors ?? []) errors.push({ ...error, field: 'configuration' });
+  }
+  const problems: string[] = [];
+  const env = readEnv(isJsonObject(doc) ? doc.env : undefined, problems);
+  for (const problem of problems) errors.push({ field: 'configuration', code: 'invalid', message: problem });
+  if (!steps.ok || errors.length > 0) return err(validationFailed(errors));
+  return ok({ steps: steps.value, env });
 }
 
 function invalidSteps(code: FieldError['code'], message: string) {
@@ -114,7 +144,8 @@ function parseCommandStep(raw: Record<string, unknown>, problems: string[], id: 
     label: readLabel(raw.label ?? raw.name, problems),
     command: readCommand(raw.commands ?? raw.command, problems),
     env: readEnv(raw.env, problems),
-    agentQueryRules: readAgents(raw.agents, problems),
+    // `agent_query_rules` is the name the API's legacy step objects use.
+    agentQueryRules: readAgents(raw.agents ?? raw.agent_query_rules, problems),
     softFail: readSoftFail(raw.soft_fail, problems),
     parallelism: readParallelism(raw.parallelism, problems),
     retry: readRetry(raw.retry, problems),
@@ -194,8 +225,15 @@ function readSoftFail(value: unknown, problems: string[]): boolean {
 
 function readParallelism(value: unknown, problems: string[]): number | null {
   if (value === undefined || value === null) return null;
-  if (typeof value === 'number' && Number.isSafeInteger(value) && value >= 1) return value;
-  problems.push('parallelism must be a positive integer');
+  if (
+    typeof value === 'number' &&
+    Number.isSafeInteger(value) &&
+    value >= 1 &&
+    value <= MAX_STEP_PARALLELISM
+  ) {
+    return value;
+  }
+  problems.push(`parallelism must be a positive integer up to ${MAX_STEP_PARALLELISM}`);
   return null;
 }
 

@@ -2,6 +2,11 @@ export { BuildWire, CreateBuildRequest } from './builds/build.wire';
 export { ErrorWire, RateLimitErrorWire } from './error.wire';
 export { type HttpError, httpErrorFor, replyWithError } from './http-errors';
 export { openApiDocument } from './openapi';
+export {
+  CreatePipelineRequest,
+  PipelineWire,
+  UpdatePipelineRequest,
+} from './pipelines/pipeline.wire';
 export { RATE_LIMIT_HEADERS } from './rate-limit-headers';
 export {
   CreateRegistryRequest,

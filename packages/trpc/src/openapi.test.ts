@@ -60,6 +60,21 @@ const REGISTRY_OPERATIONS = [
   ['DELETE', REGISTRY, 'none', 'delete_registries'],
 ] as const;
 
+const PIPELINES = '/organizations/{organization}/pipelines';
+const PIPELINE = `${PIPELINES}/{pipeline}`;
+/** method, path, success status, the success body (a list, one pipeline, or none) and the scope */
+const PIPELINE_OPERATIONS = [
+  ['GET', PIPELINES, '200', 'list', 'read_pipelines'],
+  ['POST', PIPELINES, '201', 'one', 'write_pipelines'],
+  ['GET', PIPELINE, '200', 'one', 'read_pipelines'],
+  ['PATCH', PIPELINE, '200', 'one', 'write_pipelines'],
+  ['DELETE', PIPELINE, '204', 'none', 'write_pipelines'],
+  ['POST', `${PIPELINE}/archive`, '200', 'one', 'write_pipelines'],
+  ['POST', `${PIPELINE}/unarchive`, '200', 'one', 'write_pipelines'],
+] as const;
+const isPipelineOperation = (method: string, path: string) =>
+  PIPELINE_OPERATIONS.some(([m, p]) => m === method && p === path);
+
 describe('the OpenAPI document', () => {
   it('is OpenAPI 3.1 with one server at the given base URL', () => {
     expect(document.openapi).toBe('3.1.0');
@@ -70,9 +85,83 @@ describe('the OpenAPI document', () => {
     expect(
       operations
         .filter(({ path }) => !path.startsWith('/packages/') && !path.includes('/teams'))
+        .filter(({ method, path }) => !isPipelineOperation(method, path))
         .map(({ method, path }) => `${method} ${path}`)
         .sort(),
     ).toEqual(BUILD_OPERATIONS.map(([method, path]) => `${method} ${path}`).sort());
+  });
+
+  it('documents the pipelines operations', () => {
+    expect(
+      operations
+        .filter(
+          ({ path }) => path === PIPELINES || (path.startsWith(`${PIPELINE}`) && !path.includes('/builds')),
+        )
+        .map(({ method, path }) => `${method} ${path}`)
+        .sort(),
+    ).toEqual(PIPELINE_OPERATIONS.map(([method, path]) => `${method} ${path}`).sort());
+  });
+
+  it.each(PIPELINE_OPERATIONS)('answers %s %s with %s and %s', (method, path, status, shape, scope) => {
+    const { responses, security, requestBody } = operation(method, path);
+    expect(Object.keys(responses).filter((code) => code.startsWith('2'))).toEqual([status]);
+    const expected = {
+      list: { type: 'array', items: { $ref: '#/components/schemas/Pipeline' } },
+      one: { $ref: '#/components/schemas/Pipeline' },
+      none: undefined,
+    }[shape];
+    expect(responses[status]?.content?.['application/json']?.schema).toEqual(expected);
+    expect(security).toEqual([{ AccessToken: [scope] }]);
+    const body = requestBody?.content['application/json']?.schema;
+    if (method === 'POST' && path === PIPELINES) {
+      expect(body).toEqual({ $ref: '#/components/schemas/CreatePipelineRequest' });
+    } else if (method === 'PATCH') {
+      expect(body).toEqual({ $ref: '#/components/schemas/UpdatePipelineRequest' });
+    } else expect(body).toBeUndefined();
+  });
+
+  it('lists the keys of Pipeline in the order of the create example, and requires name and repository to create', () => {
+    const pipeline = document.components.schemas?.Pipeline as { properties: Json; required: string[] };
+    expect(Object.keys(pipeline.properties)).toEqual([
+      'id',
+      'graphql_id',
+      'url',
+      'web_url',
+      'name',
+      'description',
+      'slug',
+      'repository',
+      'cluster_id',
+      'pipeline_template_uuid',
+      'branch_configuration',
+      'default_branch',
+      'skip_queued_branch_builds',
+      'skip_queued_branch_builds_filter',
+      'cancel_running_branch_builds',
+      'cancel_running_branch_builds_filter',
+      'allow_rebuilds',
+      'provider',
+      'builds_url',
+      'badge_url',
+      'created_by',
+      'created_at',
+      'archived_at',
+      'env',
+      'scheduled_builds_count',
+      'running_builds_count',
+      'scheduled_jobs_count',
+      'running_jobs_count',
+      'waiting_jobs_count',
+      'visibility',
+      'tags',
+      'configuration',
+      'steps',
+    ]);
+    expect(pipeline.required).not.toContain('configuration');
+    expect(document.components.schemas?.CreatePipelineRequest).toMatchObject({
+      required: ['name', 'repository'],
+    });
+    expect(document.components.schemas?.UpdatePipelineRequest).not.toHaveProperty('required');
   });
 
   it('documents exactly the registries operations, update under POST, PATCH and PUT', () => {
@@ -278,6 +367,7 @@ describe('the OpenAPI document', () => {
         `GET ${TEAM_PIPELINES}`,
         'GET /organizations/{organization}/teams',
         'GET /organizations/{organization}/teams/{team}/members',
+        `GET ${PIPELINES}`,
       ].sort(),
     );
   });

@@ -3,6 +3,7 @@ import type { AnyRouter } from '@trpc/server';
 import { generateOpenApiDocument } from 'trpc-to-openapi';
 import { BuildWire, CreateBuildRequest } from './builds/build.wire';
 import { ErrorWire, RateLimitErrorWire } from './error.wire';
+import { CreatePipelineRequest, PipelineWire, UpdatePipelineRequest } from './pipelines/pipeline.wire';
 import { CreateRegistryRequest, RegistryWire, UpdateRegistryRequest } from './registries/registry.wire';
 import {
   CreateTeamPipelineRequest,
@@ -37,6 +38,9 @@ const COMPONENTS = {
   TeamMember: TeamMemberWire,
   CreateTeamMemberRequest,
   UpdateTeamMemberRequest,
+  Pipeline: PipelineWire,
+  CreatePipelineRequest,
+  UpdatePipelineRequest,
 };
 
 const SCHEMAS = '#/components/schemas/';

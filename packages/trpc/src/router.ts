@@ -1,4 +1,5 @@
 import { buildsRouter } from './builds/builds.router';
+import { pipelinesRouter } from './pipelines/pipelines.router';
 import { registriesRouter } from './registries/registries.router';
 import { teamPipelinesRouter } from './team-pipelines/team-pipelines.router';
 import { teamMembersRouter, teamsRouter } from './teams/teams.router';
@@ -7,6 +8,7 @@ import { router } from './trpc';
 /** Every procedure: typed tRPC under /trpc, and through its OpenAPI metadata, REST under /v2. */
 export const appRouter = router({
   builds: buildsRouter,
+  pipelines: pipelinesRouter,
   registries: registriesRouter,
   teamPipelines: teamPipelinesRouter,
   teams: teamsRouter,

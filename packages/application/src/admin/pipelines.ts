@@ -1,37 +1,21 @@
-import { randomBytes } from 'node:crypto';
-import {
-  type AccessLevel,
-  defaultSteps,
-  type Pipeline,
-  parseStepDefinitions,
-  type StepDefinition,
-  slugify,
-  unprocessable,
-} from '@ci/domain';
-import { parse as parseYaml } from 'yaml';
+import { type AccessLevel, newProvider, type Pipeline, slugify, unprocessable } from '@ci/domain';
+import { readPipelineDefinition } from '../pipelines/pipeline-definition';
+import { newWebhookToken } from '../pipelines/webhook-token';
 import type { Deps } from '../ports';
 import { findOrganization } from './organizations';
 
-/** Steps arrive as the public pipeline file format: YAML (JSON is YAML too). */
-export function readStepDefinitions(source: string, newId: () => string): StepDefinition[] {
-  let document: unknown;
-  try {
-    document = parseYaml(source);
-  } catch {
-    throw unprocessable('invalid_steps', 'Validation failed: Steps are not valid YAML');
-  }
-  const steps = parseStepDefinitions(document, newId);
-  if (!steps.ok) throw steps.error;
-  return steps.value;
-}
+/** What a pipeline runs until it is given steps: upload the pipeline file from the repository. */
+const DEFAULT_CONFIGURATION = `steps:
+  - label: ":pipeline:"
+    command: "buildkite-agent pipeline upload"
+`;
 
-const GITHUB = /github\.com[:/]([^/]+\/[^/]+?)(\.git)?$/;
-
-function providerFor(repository: string): Pipeline['provider'] {
-  const github = repository.match(GITHUB);
-  return github
-    ? { id: 'github', settings: { repository: github[1] } }
-    : { id: 'git', settings: { repository } };
+/** Steps arrive as the public pipeline file format (YAML; JSON is YAML too), read by the API's reader. */
+function readSteps(source: string, newId: () => string) {
+  const defined = readPipelineDefinition({ kind: 'configuration', source }, newId);
+  if (defined.ok) return defined.value;
+  const reasons = defined.error.details?.errors.map((error) => error.message) ?? [defined.error.message];
+  throw unprocessable('invalid_steps', `Validation failed: ${reasons.join(', ')}`);
 }
 
 export const createPipeline =
@@ -53,7 +37,7 @@ export const createPipeline =
     if (await deps.repos.pipelines.findBySlug(organization.id, slug)) {
       throw unprocessable('name_taken', 'Validation failed: Name has already been taken');
     }
-    const steps = input.steps ? readStepDefinitions(input.steps, deps.newId) : defaultSteps(deps.newId);
+    const defined = readSteps(input.steps ?? DEFAULT_CONFIGURATION, deps.newId);
     const pipeline: Pipeline = {
       id: deps.newId(),
       organizationId: organization.id,
@@ -63,9 +47,9 @@ export const createPipeline =
       repository: input.repository.trim(),
       defaultBranch: input.defaultBranch ?? 'main',
       branchConfiguration: input.branchConfiguration?.trim() || null,
-      steps,
-      provider: providerFor(input.repository.trim()),
-      webhookToken: randomBytes(25).toString('hex'),
+      steps: defined.steps,
+      provider: newProvider(input.repository.trim(), {}),
+      webhookToken: newWebhookToken(),
       skipQueuedBranchBuilds: false,
       skipQueuedBranchBuildsFilter: null,
       cancelRunningBranchBuilds: false,
@@ -73,6 +57,13 @@ export const createPipeline =
       nextBuildNumber: 1,
       archivedAt: null,
       createdAt: deps.clock.now(),
+      env: defined.env ?? {},
+      visibility: 'private',
+      tags: null,
+      clusterId: null,
+      allowRebuilds: true,
+      configuration: defined.configuration,
+      createdById: null,
     };
     await deps.repos.pipelines.insert(pipeline);
     return pipeline;

@@ -1,3 +1,4 @@
+import { unprocessable } from '@ci/domain';
 import type { Actor } from '../auth/actor';
 import { requirePipeline } from '../auth/authorize';
 import type { Deps } from '../ports';
@@ -18,6 +19,12 @@ export const rebuildBuild =
     const original = view.build;
     // The original passed the branch filter (or was told to ignore it) when it was created.
     refuseArchived(target.pipeline);
+    if (!target.pipeline.allowRebuilds) {
+      throw unprocessable(
+        'rebuilds_disabled',
+        'Rebuilds are disabled for this pipeline (allow_rebuilds is false)',
+      );
+    }
     return scheduleBuild(deps)(target, actor, {
       commit: original.commit,
       branch: original.branch,

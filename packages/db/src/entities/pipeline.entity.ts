@@ -1,6 +1,6 @@
 import type { StepDefinition } from '@ci/domain';
 import { defineEntity, p } from '@mikro-orm/core';
-import { OrganizationEntity } from './organization.entity';
+import { OrganizationEntity, UserEntity } from './organization.entity';
 
 export const PipelineEntity = defineEntity({
   name: 'Pipeline',
@@ -26,5 +26,14 @@ export const PipelineEntity = defineEntity({
     nextBuildNumber: p.integer().default(1),
     archivedAt: p.datetime(3).nullable(),
     createdAt: p.datetime(3),
+    env: p.json<Record<string, string>>().defaultRaw(`'{}'`),
+    visibility: p.string().length(16).default('private'),
+    tags: p.array().columnType('text[]').nullable(),
+    /** Stored as given: clusters are not modelled. */
+    clusterId: p.uuid().nullable(),
+    allowRebuilds: p.boolean().default(true),
+    /** The YAML the steps were read from; null for pipelines defined by a list of steps. */
+    configuration: p.text().nullable(),
+    createdBy: () => p.manyToOne(UserEntity).nullable().deleteRule('set null').index(),
   },
 });

@@ -1,16 +1,20 @@
-import type {
-  BuildFilter,
-  BuildRepository,
-  BuildScope,
-  BuildView,
-  JobView,
-  PipelineCounts,
-} from '@ci/application';
-import type { Agent, Build, BuildSource, BuildState, Job, JobState, JobType, Pipeline } from '@ci/domain';
+import type { BuildFilter, BuildRepository, BuildScope, BuildView, JobView } from '@ci/application';
+import {
+  type Agent,
+  type Build,
+  type BuildSource,
+  type BuildState,
+  type Job,
+  type JobState,
+  type JobType,
+  notFound,
+  type Pipeline,
+} from '@ci/domain';
 import { toDate, toDateOrNull } from '../rows';
 import type { Sql } from '../sql';
 import { organizationFromRow, userFromRow } from './identity.repository';
 import { PIPELINE_COLUMNS, pipelineFromRow } from './pipeline.repository';
+import { NO_COUNTS, pipelineCounts } from './pipeline-counts';
 
 type Row = Record<string, unknown>;
 
@@ -30,20 +34,6 @@ join pipelines p on p.id = b.pipeline_id
 join organizations o on o.id = b.organization_id
 left join users u on u.id = b.creator_id
 left join builds rb on rb.id = b.rebuilt_from_id`;
-
-/** The embedded pipeline's live counts, once per distinct pipeline of a page rather than once per build. */
-const PIPELINE_COUNTS = `select p.id,
-  (select count(*) from builds s where s.pipeline_id = p.id and s.state = 'scheduled')::int as scheduled_builds,
-  (select count(*) from builds s where s.pipeline_id = p.id and s.state = 'running')::int as running_builds,
-  jc.scheduled as scheduled_jobs, jc.running as running_jobs, jc.waiting as waiting_jobs
-from unnest($1::uuid[]) as p(id)
-left join lateral (
-  select count(*) filter (where j.state in ('scheduled', 'assigned', 'accepted'))::int as scheduled,
-         count(*) filter (where j.state in ('running', 'canceling', 'timing_out'))::int as running,
-         count(*) filter (where j.state in ('waiting', 'blocked', 'limited', 'pending'))::int as waiting
-  from builds ab join jobs j on j.build_id = ab.id
-  where ab.pipeline_id = p.id and ab.state in ('scheduled', 'running', 'failing', 'canceling', 'blocked')
-) jc on true`;
 
 type BuildRowView = Omit<BuildView, 'jobs' | 'pipeline'> & { pipeline: Pipeline };
 
@@ -178,29 +168,6 @@ const JOB_SELECT = `select j.*, a.id as a_id, a.organization_id as a_organizatio
   a.connection_state as a_connection_state, a.tags as a_tags, a.created_at as a_created_at
 from jobs j left join agents a on a.id = j.agent_id`;
 
-const NO_COUNTS: PipelineCounts = {
-  scheduledBuildsCount: 0,
-  runningBuildsCount: 0,
-  scheduledJobsCount: 0,
-  runningJobsCount: 0,
-  waitingJobsCount: 0,
-};
-
-async function pipelineCounts(sql: Sql, pipelineIds: string[]): Promise<Map<string, PipelineCounts>> {
-  const rows = await sql.query(PIPELINE_COUNTS, [pipelineIds]);
-  const counts = new Map<string, PipelineCounts>();
-  for (const row of rows) {
-    counts.set(row.id as string, {
-      scheduledBuildsCount: row.scheduled_builds as number,
-      runningBuildsCount: row.running_builds as number,
-      scheduledJobsCount: row.scheduled_jobs as number,
-      runningJobsCount: row.running_jobs as number,
-      waitingJobsCount: row.waiting_jobs as number,
-    });
-  }
-  return counts;
-}
-
 async function jobsOf(
   sql: Sql,
   buildIds: string[],
@@ -304,6 +271,8 @@ export function buildRepository(sql: Sql): BuildRepository {
              agent_query_rules, env, artifact_paths, parallel_group_index, parallel_group_total, created_at,
              scheduled_at, runnable_at)
            select * from jsonb_to_recordset($18::jsonb) as x(${JOB_RECORD})
+           -- No build without its pipeline (deleted meanwhile): then no jobs either.
+           where exists (select 1 from inserted)
          )
          select number from inserted`,
         [
@@ -347,7 +316,8 @@ export function buildRepository(sql: Sql): BuildRepository {
           ),
         ],
       );
-      if (!row) throw new Error(`Pipeline ${build.pipelineId} vanished while creating a build`);
+      // The pipeline was deleted between the authorization and this statement: it answers as one that is gone.
+      if (!row) throw notFound('pipeline');
       return row.number;
     },
     async updateState({ buildId, expectedState, build, jobChanges }) {

@@ -1,8 +1,14 @@
-import type { AccessRepository, PipelineRepository } from '@ci/application';
-import type { AccessLevel, OrganizationRole, Pipeline, StepDefinition } from '@ci/domain';
+import type {
+  AccessRepository,
+  PipelineListScope,
+  PipelineRecord,
+  PipelineRepository,
+} from '@ci/application';
+import type { AccessLevel, OrganizationRole, Pipeline, PipelineVisibility, StepDefinition } from '@ci/domain';
 import { toDate, toDateOrNull } from '../rows';
-import type { Sql } from '../sql';
-import { organizationFromRow } from './identity.repository';
+import { isUniqueViolation, type Sql } from '../sql';
+import { organizationFromRow, userFromRow } from './identity.repository';
+import { NO_COUNTS, pipelineCounts } from './pipeline-counts';
 
 type Row = Record<string, unknown>;
 
@@ -13,7 +19,9 @@ export const PIPELINE_COLUMNS = `p.id as p_id, p.organization_id as p_organizati
   p.skip_queued_branch_builds_filter as p_skip_queued_branch_builds_filter,
   p.cancel_running_branch_builds as p_cancel_running_branch_builds,
   p.cancel_running_branch_builds_filter as p_cancel_running_branch_builds_filter,
-  p.next_build_number as p_next_build_number, p.archived_at as p_archived_at, p.created_at as p_created_at`;
+  p.next_build_number as p_next_build_number, p.archived_at as p_archived_at, p.created_at as p_created_at,
+  p.env as p_env, p.visibility as p_visibility, p.tags as p_tags, p.cluster_id as p_cluster_id,
+  p.allow_rebuilds as p_allow_rebuilds, p.configuration as p_configuration, p.created_by_id as p_created_by_id`;
 
 export function pipelineFromRow(row: Row): Pipeline {
   return {
@@ -35,8 +43,102 @@ export function pipelineFromRow(row: Row): Pipeline {
     nextBuildNumber: row.p_next_build_number as number,
     archivedAt: toDateOrNull(row.p_archived_at),
     createdAt: toDate(row.p_created_at),
+    env: (row.p_env as Record<string, string> | null) ?? {},
+    visibility: row.p_visibility as PipelineVisibility,
+    tags: (row.p_tags as string[] | null) ?? null,
+    clusterId: (row.p_cluster_id as string | null) ?? null,
+    allowRebuilds: row.p_allow_rebuilds as boolean,
+    configuration: (row.p_configuration as string | null) ?? null,
+    createdById: (row.p_created_by_id as string | null) ?? null,
   };
 }
+
+/** The constraint that keeps slugs unique per organization (the entity's `uniques`). */
+const SLUG_CONSTRAINT = 'pipelines_organization_id_slug_unique';
+
+/** Only this constraint means "name taken"; any other violation is a fault and stays one. */
+function isSlugTaken(error: unknown): boolean {
+  return isUniqueViolation(error) && (error as { constraint?: string }).constraint === SLUG_CONSTRAINT;
+}
+
+/** PostgreSQL's foreign-key violation: a team named by a new pipeline was deleted meanwhile. */
+function isMissingTeam(error: unknown): boolean {
+  const { code, constraint } = (error ?? {}) as { code?: string; constraint?: string };
+  return code === '23503' && constraint === 'team_pipelines_team_id_foreign';
+}
+
+const RECORD_SELECT = `select ${PIPELINE_COLUMNS},
+  u.id as u_id, u.name as u_name, u.email as u_email, u.avatar_url as u_avatar_url, u.created_at as u_created_at
+from pipelines p left join users u on u.id = p.created_by_id`;
+
+/** `like` patterns match their text literally: `%`, `_` and `\\` in a filter are not wildcards. */
+function containing(text: string | null): string | null {
+  return text === null ? null : `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+const LIST_SCOPE = `p.organization_id = $1 and ($2::uuid[] is null or p.id = any($2::uuid[]))
+  and ($3::text is null or p.name ilike $3) and ($4::text is null or p.repository ilike $4)`;
+
+function scopeParams(scope: PipelineListScope): unknown[] {
+  return [
+    scope.organizationId,
+    scope.visiblePipelineIds,
+    containing(scope.filter.name),
+    containing(scope.filter.repository),
+  ];
+}
+
+/** Completes pipeline rows with their live counts (one query for the page) and their creators. */
+async function records(sql: Sql, rows: Row[]): Promise<PipelineRecord[]> {
+  if (rows.length === 0) return [];
+  const pipelines = rows.map(pipelineFromRow);
+  const counts = await pipelineCounts(
+    sql,
+    pipelines.map((pipeline) => pipeline.id),
+  );
+  return pipelines.map((pipeline, index) => ({
+    pipeline: { ...pipeline, counts: counts.get(pipeline.id) ?? NO_COUNTS },
+    createdBy: rows[index]!.u_id ? userFromRow(rows[index]!, 'u_') : null,
+  }));
+}
+
+const COLUMNS = `id, organization_id, slug, name, description, repository, default_branch, branch_configuration,
+  steps, provider, webhook_token, skip_queued_branch_builds, skip_queued_branch_builds_filter,
+  cancel_running_branch_builds, cancel_running_branch_builds_filter, next_build_number, archived_at, created_at,
+  env, visibility, tags, cluster_id, allow_rebuilds, configuration, created_by_id`;
+
+function columnValues(pipeline: Pipeline): unknown[] {
+  return [
+    pipeline.id,
+    pipeline.organizationId,
+    pipeline.slug,
+    pipeline.name,
+    pipeline.description,
+    pipeline.repository,
+    pipeline.defaultBranch,
+    pipeline.branchConfiguration,
+    JSON.stringify(pipeline.steps),
+    JSON.stringify(pipeline.provider),
+    pipeline.webhookToken,
+    pipeline.skipQueuedBranchBuilds,
+    pipeline.skipQueuedBranchBuildsFilter,
+    pipeline.cancelRunningBranchBuilds,
+    pipeline.cancelRunningBranchBuildsFilter,
+    pipeline.nextBuildNumber,
+    pipeline.archivedAt,
+    pipeline.createdAt,
+    JSON.stringify(pipeline.env),
+    pipeline.visibility,
+    pipeline.tags,
+    pipeline.clusterId,
+    pipeline.allowRebuilds,
+    pipeline.configuration,
+    pipeline.createdById,
+  ];
+}
+
+const INSERT = `insert into pipelines (${COLUMNS})
+  values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24, $25)`;
 
 export function pipelineRepository(sql: Sql): PipelineRepository {
   return {
@@ -55,33 +157,115 @@ export function pipelineRepository(sql: Sql): PipelineRepository {
       return row ? pipelineFromRow(row) : null;
     },
     async insert(pipeline) {
-      await sql.query(
-        `insert into pipelines (id, organization_id, slug, name, description, repository, default_branch,
-           branch_configuration, steps, provider, webhook_token, skip_queued_branch_builds,
-           skip_queued_branch_builds_filter, cancel_running_branch_builds, cancel_running_branch_builds_filter,
-           next_build_number, archived_at, created_at)
-         values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18)`,
-        [
-          pipeline.id,
-          pipeline.organizationId,
-          pipeline.slug,
-          pipeline.name,
-          pipeline.description,
-          pipeline.repository,
-          pipeline.defaultBranch,
-          pipeline.branchConfiguration,
-          JSON.stringify(pipeline.steps),
-          JSON.stringify(pipeline.provider),
-          pipeline.webhookToken,
-          pipeline.skipQueuedBranchBuilds,
-          pipeline.skipQueuedBranchBuildsFilter,
-          pipeline.cancelRunningBranchBuilds,
-          pipeline.cancelRunningBranchBuildsFilter,
-          pipeline.nextBuildNumber,
-          pipeline.archivedAt,
-          pipeline.createdAt,
-        ],
+      await sql.query(INSERT, columnValues(pipeline));
+    },
+    async list(input) {
+      const rows = await sql.query(
+        `${RECORD_SELECT} where ${LIST_SCOPE} order by p.created_at, p.id limit $5 offset $6`,
+        [...scopeParams(input), input.limit, input.offset],
       );
+      return records(sql, rows);
+    },
+    async count(scope) {
+      const [row] = await sql.query<{ count: number }>(
+        `select count(*)::int as count from pipelines p where ${LIST_SCOPE}`,
+        scopeParams(scope),
+      );
+      return row?.count ?? 0;
+    },
+    async findRecord(id) {
+      const rows = await sql.query(`${RECORD_SELECT} where p.id = $1`, [id]);
+      const [record] = await records(sql, rows);
+      return record ?? null;
+    },
+    async teamsIn({ organizationId, teamIds, userId }) {
+      if (teamIds.length === 0) return [];
+      const rows = await sql.query(
+        `select t.id, exists (select 1 from team_members tm where tm.team_id = t.id and tm.user_id = $3) as member
+         from teams t where t.organization_id = $1 and t.id = any($2::uuid[])`,
+        [organizationId, teamIds, userId],
+      );
+      return rows.map((row) => ({ teamId: row.id as string, member: row.member as boolean }));
+    },
+    async create({ pipeline, teams }) {
+      try {
+        await sql.transaction(async (tx) => {
+          await tx.query(INSERT, columnValues(pipeline));
+          if (teams.length === 0) return;
+          await tx.query(
+            `insert into team_pipelines (team_id, pipeline_id, access_level, created_at)
+             select x.team_id, x.pipeline_id, x.access_level, x.created_at
+             from jsonb_to_recordset($1::jsonb) as x(team_id uuid, pipeline_id uuid, access_level text, created_at timestamptz)`,
+            [
+              JSON.stringify(
+                teams.map((team) => ({
+                  team_id: team.teamId,
+                  pipeline_id: team.pipelineId,
+                  access_level: team.accessLevel,
+                  created_at: team.createdAt.toISOString(),
+                })),
+              ),
+            ],
+          );
+        });
+        return 'created';
+      } catch (error) {
+        if (isSlugTaken(error)) return 'slug_taken';
+        if (isMissingTeam(error)) return 'team_not_found';
+        throw error;
+      }
+    },
+    async update({ id, change }) {
+      try {
+        return await sql.transaction(async (tx) => {
+          const [row] = await tx.query(
+            `select ${PIPELINE_COLUMNS} from pipelines p where p.id = $1 for update`,
+            [id],
+          );
+          if (!row) return 'not_found' as const;
+          const next = change(pipelineFromRow(row));
+          // Every column but the identity, the counter (builds take it under their own lock) and the creation.
+          await tx.query(
+            `update pipelines set slug = $2, name = $3, description = $4, repository = $5, default_branch = $6,
+               branch_configuration = $7, steps = $8, provider = $9, skip_queued_branch_builds = $10,
+               skip_queued_branch_builds_filter = $11, cancel_running_branch_builds = $12,
+               cancel_running_branch_builds_filter = $13, archived_at = $14, env = $15, visibility = $16,
+               tags = $17, cluster_id = $18, allow_rebuilds = $19, configuration = $20
+             where id = $1`,
+            [
+              id,
+              next.slug,
+              next.name,
+              next.description,
+              next.repository,
+              next.defaultBranch,
+              next.branchConfiguration,
+              JSON.stringify(next.steps),
+              JSON.stringify(next.provider),
+              next.skipQueuedBranchBuilds,
+              next.skipQueuedBranchBuildsFilter,
+              next.cancelRunningBranchBuilds,
+              next.cancelRunningBranchBuildsFilter,
+              next.archivedAt,
+              JSON.stringify(next.env),
+              next.visibility,
+              next.tags,
+              next.clusterId,
+              next.allowRebuilds,
+              next.configuration,
+            ],
+          );
+          return next;
+        });
+      } catch (error) {
+        if (isSlugTaken(error)) return 'slug_taken';
+        throw error;
+      }
+    },
+    async delete(id) {
+      // Builds, their jobs and the team associations go with the pipeline (foreign keys on delete cascade).
+      const rows = await sql.query('delete from pipelines where id = $1 returning id', [id]);
+      return rows.length > 0;
     },
   };
 }

@@ -112,6 +112,13 @@ const pipeline: Pipeline & { counts: BuildView['pipeline']['counts'] } = {
   nextBuildNumber: 43,
   archivedAt: null,
   createdAt: new Date('2024-12-24T18:30:15.987Z'),
+  env: {},
+  visibility: 'private',
+  tags: null,
+  clusterId: null,
+  allowRebuilds: true,
+  configuration: null,
+  createdById: null,
   counts: {
     scheduledBuildsCount: 1,
     runningBuildsCount: 2,

@@ -9,6 +9,7 @@ import {
   presentBuildState,
   type User,
 } from '@ci/domain';
+import { pipelineBadgeUrl, pipelineWebhookUrl } from '../pipelines/pipeline-urls';
 import type {
   AgentShortWire,
   AgentWire,
@@ -120,7 +121,7 @@ function buildWire(result: BuildResult, ctx: Context): BuildWire {
     branch: build.branch,
     env: build.env,
     source: build.source,
-    creator: view.creator ? userWire(view.creator, ctx) : null,
+    creator: view.creator ? presentUser(view.creator, ctx.avatars) : null,
     ...(jobs ? { jobs } : undefined),
     ...(ctx.jobStateCounts ? { job_state_counts: jobStateCounts(view.jobs) } : undefined),
     created_at: formatTimestamp(build.createdAt),
@@ -213,19 +214,12 @@ function agentWire(
     hostname: agent.hostname,
     ip_address: agent.ipAddress,
     user_agent: agent.userAgent,
-    creator: agent.creator ? userWire(agent.creator, ctx) : null,
+    creator: agent.creator ? presentUser(agent.creator, ctx.avatars) : null,
     created_at: formatTimestamp(agent.createdAt),
   };
 }
 
-function userWire(user: User, ctx: Context): UserWire {
-  return presentUser(user, ctx.avatars);
-}
-
-/**
- * The wire form of a user wherever one is embedded (a build's creator, a team's `created_by`);
- * `avatars` caches gravatar hashes across one response.
- */
+/** The User shape wherever one is embedded (a build's or agent's creator, a pipeline's or team's `created_by`); `avatars` caches gravatar URLs. */
 export function presentUser(user: User, avatars: Map<string, string> = new Map()): UserWire {
   return {
     id: user.id,
@@ -258,7 +252,7 @@ function pipelineWire(
   const listed = ctx.form === 'pipeline-list';
   const counts = pipeline.counts;
   // Rule B2: only viewers who may edit the pipeline see where its webhook delivers.
-  const webhookUrl = showWebhookUrl ? `${ctx.web}/webhooks/deliver/${pipeline.webhookToken}` : '';
+  const webhookUrl = showWebhookUrl ? pipelineWebhookUrl(ctx, pipeline.webhookToken) : '';
   return {
     id: pipeline.id,
     graphql_id: encodeGraphqlId('Pipeline', pipeline.id),
@@ -278,7 +272,7 @@ function pipelineWire(
     cancel_running_branch_builds: pipeline.cancelRunningBranchBuilds,
     cancel_running_branch_builds_filter: pipeline.cancelRunningBranchBuildsFilter,
     builds_url: buildsUrl,
-    badge_url: `${ctx.api}/badges/${pipeline.webhookToken}.svg`,
+    badge_url: pipelineBadgeUrl(ctx, pipeline.webhookToken),
     created_at:
       ctx.form === 'single'
         ? formatPipelineCreatedAt(pipeline.createdAt)

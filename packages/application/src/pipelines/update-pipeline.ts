@@ -1,0 +1,39 @@
+import { changedPipeline, notFound, parsePipelineChangeRequest, pipelineNameTaken } from '@ci/domain';
+import type { Actor } from '../auth/actor';
+import { requirePipeline } from '../auth/authorize';
+import type { PipelineRef } from '../builds/create-build';
+import type { Deps } from '../ports';
+import { readPipelineDefinition } from './pipeline-definition';
+import { loadPipeline, type PipelineResult } from './pipeline-result';
+
+/**
+ * Changes what the body names (edit permission: admin or `manage_build_and_read`). A new name gives a new
+ * slug, as in the public API; a taken one is refused like on create. The change is decided on the row as
+ * it is under its lock, so it cannot undo a concurrent archive or rename.
+ */
+export const updatePipeline =
+  (deps: Deps) =>
+  async (actor: Actor, ref: PipelineRef, body: unknown): Promise<PipelineResult> => {
+    const target = await requirePipeline(deps)(actor, 'updatePipeline', ref, 'manage');
+    const changes = parsePipelineChangeRequest(body);
+    if (!changes.ok) throw changes.error;
+    const definition = changes.value.definition;
+    const defined = definition ? readPipelineDefinition(definition, deps.newId) : null;
+    if (defined && !defined.ok) throw defined.error;
+    const updated = await deps.repos.pipelines.update({
+      id: target.pipeline.id,
+      change: (current) => {
+        const next = changedPipeline(current, changes.value, defined?.value ?? null);
+        if (!next.ok) throw next.error;
+        return next.value;
+      },
+    });
+    if (updated === 'slug_taken') throw pipelineNameTaken();
+    // Deleted between the authorization and the write.
+    if (updated === 'not_found') throw notFound('pipeline');
+    return loadPipeline(deps)({
+      pipelineId: updated.id,
+      access: target.access,
+      organizationSlug: target.organization.slug,
+    });
+  };

@@ -1,0 +1,101 @@
+import type { PipelineResult } from '@ci/application';
+import {
+  encodeGraphqlId,
+  formatTimestamp,
+  presentableProviderSettings,
+  type StepDefinition,
+} from '@ci/domain';
+import { presentUser } from '../builds/build.presenter';
+import type { PublicUrls } from '../trpc';
+import type { PipelineProviderSettingsWire, PipelineStepWire, PipelineWire } from './pipeline.wire';
+import { pipelineApiUrl, pipelineBadgeUrl, pipelineWebhookUrl, pipelineWebUrl } from './pipeline-urls';
+
+/**
+ * The wire form of a pipeline (REST and tRPC): one shape for every pipelines endpoint, in the key order of
+ * the create example, as the public API has one serializer. `configuration` is there when the steps came
+ * from YAML, as in the create example; a pipeline defined by `steps` has none (the real archive
+ * recording). `provider.webhook_url` follows rule B2.
+ */
+export function presentPipeline(
+  result: PipelineResult,
+  urls: PublicUrls,
+  avatars: Map<string, string> = new Map(),
+): PipelineWire {
+  const { pipeline, createdBy } = result.record;
+  const url = pipelineApiUrl(urls, result.organizationSlug, pipeline.slug);
+  const { counts } = pipeline;
+  return {
+    id: pipeline.id,
+    graphql_id: encodeGraphqlId('Pipeline', pipeline.id),
+    url,
+    web_url: pipelineWebUrl(urls, result.organizationSlug, pipeline.slug),
+    name: pipeline.name,
+    description: pipeline.description,
+    slug: pipeline.slug,
+    repository: pipeline.repository,
+    cluster_id: pipeline.clusterId,
+    pipeline_template_uuid: null,
+    branch_configuration: pipeline.branchConfiguration,
+    default_branch: pipeline.defaultBranch,
+    skip_queued_branch_builds: pipeline.skipQueuedBranchBuilds,
+    skip_queued_branch_builds_filter: pipeline.skipQueuedBranchBuildsFilter,
+    cancel_running_branch_builds: pipeline.cancelRunningBranchBuilds,
+    cancel_running_branch_builds_filter: pipeline.cancelRunningBranchBuildsFilter,
+    allow_rebuilds: pipeline.allowRebuilds,
+    provider: {
+      id: pipeline.provider.id,
+      settings: presentableProviderSettings(
+        pipeline.provider.settings,
+        pipeline.repository,
+      ) as PipelineProviderSettingsWire,
+      // Rule B2: only viewers who may edit the pipeline see where its webhook delivers.
+      webhook_url: result.showWebhookUrl ? pipelineWebhookUrl(urls, pipeline.webhookToken) : '',
+    },
+    builds_url: `${url}/builds`,
+    badge_url: pipelineBadgeUrl(urls, pipeline.webhookToken),
+    created_by: createdBy ? presentUser(createdBy, avatars) : null,
+    created_at: formatTimestamp(pipeline.createdAt),
+    archived_at: formatTimestamp(pipeline.archivedAt),
+    env: pipeline.env,
+    scheduled_builds_count: counts.scheduledBuildsCount,
+    running_builds_count: counts.runningBuildsCount,
+    scheduled_jobs_count: counts.scheduledJobsCount,
+    running_jobs_count: counts.runningJobsCount,
+    waiting_jobs_count: counts.waitingJobsCount,
+    visibility: pipeline.visibility,
+    tags: pipeline.tags,
+    ...(pipeline.configuration !== null ? { configuration: pipeline.configuration } : undefined),
+    steps: pipeline.steps.map(legacyStep),
+  };
+}
+
+export function presentPipelines(results: readonly PipelineResult[], urls: PublicUrls): PipelineWire[] {
+  const avatars = new Map<string, string>();
+  return results.map((result) => presentPipeline(result, urls, avatars));
+}
+
+/**
+ * A step in the public API's legacy step shape: command steps as `script` (the fields this service
+ * does not keep are null), wait steps as `waiter`, block steps as `manual`.
+ */
+export function legacyStep(step: StepDefinition): PipelineStepWire {
+  switch (step.type) {
+    case 'command':
+      return {
+        type: 'script',
+        name: step.label,
+        command: step.command,
+        artifact_paths: step.artifactPaths,
+        branch_configuration: null,
+        env: step.env,
+        timeout_in_minutes: null,
+        agent_query_rules: step.agentQueryRules,
+        concurrency: null,
+        parallelism: step.parallelism,
+      };
+    case 'wait':
+      return { type: 'waiter' };
+    case 'block':
+      return { type: 'manual', label: step.label };
+  }
+}

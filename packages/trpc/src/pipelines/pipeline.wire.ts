@@ -1,0 +1,200 @@
+import { ACCESS_LEVELS, PIPELINE_LIMITS, PIPELINE_VISIBILITIES, TRIGGER_MODES } from '@ci/domain';
+import { z } from 'zod';
+import { UserWire } from '../builds/build.wire';
+
+/**
+ * The wire shape of a pipeline as the pipelines endpoints answer it (every one: list, get, create,
+ * update, archive, unarchive), keys in the order of the public API's create example
+ * (pipelines-create.json). The pipeline embedded in builds is another, shorter shape (BuildPipeline).
+ */
+
+const timestamp = z.string().meta({ description: 'ISO 8601 UTC with milliseconds', format: 'date-time' });
+const stringMap = z.record(z.string(), z.string());
+const count = z.number().int();
+
+/** A command step, in the public API's legacy step shape. */
+export const PipelineScriptStepWire = z
+  .object({
+    type: z.literal('script'),
+    name: z.string().nullable().meta({ description: "the step's label" }),
+    command: z.string().meta({ description: 'several commands are joined by newlines' }),
+    artifact_paths: z.string().nullable(),
+    branch_configuration: z.null().meta({ description: 'step branch filters are not kept: always null' }),
+    env: stringMap,
+    timeout_in_minutes: z.null().meta({ description: 'step timeouts are not kept: always null' }),
+    agent_query_rules: z.array(z.string()),
+    concurrency: z.null(),
+    parallelism: z.number().int().nullable(),
+  })
+  .meta({ id: 'PipelineScriptStep' });
+
+/** A wait step. */
+export const PipelineWaiterStepWire = z
+  .object({ type: z.literal('waiter') })
+  .meta({ id: 'PipelineWaiterStep' });
+
+/** A block step (its jobs wait to be unblocked). */
+export const PipelineManualStepWire = z
+  .object({ type: z.literal('manual'), label: z.string().nullable() })
+  .meta({ id: 'PipelineManualStep' });
+
+export const PipelineStepWire = z.discriminatedUnion('type', [
+  PipelineScriptStepWire,
+  PipelineWaiterStepWire,
+  PipelineManualStepWire,
+]);
+
+const setOnly = { description: 'present once set' };
+
+/** Every provider's settings: the public API's GitHub keys (the create example), then the ones set. */
+export const PipelineProviderSettingsWire = z
+  .object({
+    trigger_mode: z.enum(TRIGGER_MODES),
+    build_pull_requests: z.boolean(),
+    pull_request_branch_filter_enabled: z.boolean(),
+    skip_builds_for_existing_commits: z.boolean(),
+    skip_pull_request_builds_for_existing_commits: z.boolean(),
+    build_pull_request_ready_for_review: z.boolean(),
+    build_pull_request_labels_changed: z.boolean(),
+    build_pull_request_forks: z.boolean(),
+    prefix_pull_request_fork_branch_names: z.boolean(),
+    build_branches: z.boolean(),
+    build_tags: z.boolean(),
+    cancel_deleted_branch_builds: z.boolean(),
+    publish_commit_status: z.boolean(),
+    publish_commit_status_per_step: z.boolean(),
+    separate_pull_request_statuses: z.boolean(),
+    publish_blocked_as_pending: z.boolean(),
+    use_step_key_as_commit_status: z.boolean(),
+    filter_enabled: z.boolean(),
+    build_pull_request_base_branch_changed: z.boolean().optional().meta(setOnly),
+    build_merge_group_checks_requested: z.boolean().optional().meta(setOnly),
+    cancel_when_merge_group_destroyed: z.boolean().optional().meta(setOnly),
+    use_merge_group_base_commit_for_git_diff_base: z.boolean().optional().meta(setOnly),
+    filter_condition: z.string().nullable().optional().meta(setOnly),
+    pull_request_branch_filter_configuration: z.string().nullable().optional().meta(setOnly),
+    repository: z
+      .string()
+      .meta({ description: '`owner/repo` on GitHub, GitLab and Bitbucket; else the URL' }),
+  })
+  .meta({ id: 'PipelineProviderSettings' });
+
+export const PipelineWire = z
+  .object({
+    id: z.uuid(),
+    graphql_id: z.string().meta({ description: 'base64 of `Pipeline---<id>`' }),
+    url: z.string(),
+    web_url: z.string(),
+    name: z.string(),
+    description: z.string().nullable(),
+    slug: z.string().meta({ description: 'derived from the name, and changes with it' }),
+    repository: z.string(),
+    cluster_id: z.string().nullable().meta({ description: 'a UUID as given; clusters are not modelled' }),
+    pipeline_template_uuid: z.null(),
+    branch_configuration: z.string().nullable(),
+    default_branch: z.string().nullable(),
+    skip_queued_branch_builds: z.boolean(),
+    skip_queued_branch_builds_filter: z.string().nullable(),
+    cancel_running_branch_builds: z.boolean(),
+    cancel_running_branch_builds_filter: z.string().nullable(),
+    allow_rebuilds: z.boolean(),
+    provider: z.object({
+      id: z.string().meta({ description: 'github, gitlab, bitbucket, or git for any other repository' }),
+      settings: PipelineProviderSettingsWire,
+      webhook_url: z.string().meta({ description: "'' unless the viewer may edit the pipeline (rule B2)" }),
+    }),
+    builds_url: z.string(),
+    badge_url: z.string(),
+    created_by: UserWire.nullable().meta({ description: 'null for pipelines made by operator commands' }),
+    created_at: timestamp,
+    archived_at: timestamp.nullable(),
+    env: stringMap,
+    scheduled_builds_count: count,
+    running_builds_count: count,
+    scheduled_jobs_count: count,
+    running_jobs_count: count,
+    waiting_jobs_count: count,
+    visibility: z.enum(PIPELINE_VISIBILITIES),
+    tags: z.array(z.string()).nullable(),
+    configuration: z
+      .string()
+      .optional()
+      .meta({ description: 'the YAML the steps come from; absent for pipelines defined by `steps`' }),
+    steps: z.array(PipelineStepWire).meta({ description: "the steps in the public API's legacy step shape" }),
+  })
+  .meta({ id: 'Pipeline' });
+
+export type PipelineStepWire = z.infer<typeof PipelineStepWire>;
+export type PipelineProviderSettingsWire = z.infer<typeof PipelineProviderSettingsWire>;
+export type PipelineWire = z.infer<typeof PipelineWire>;
+
+const branchFilter = z
+  .string()
+  .max(PIPELINE_LIMITS.branchFilter)
+  .nullable()
+  .meta({ description: 'space-separated patterns, `*` a wildcard, `!` to exclude' });
+
+/** What create and update share; the domain validates the bodies (422 `Validation Failed`). */
+const pipelineFields = {
+  name: z.string().max(PIPELINE_LIMITS.name).meta({ description: 'the slug is derived from it' }),
+  repository: z.string().max(PIPELINE_LIMITS.repository).meta({ description: 'the repository URL' }),
+  configuration: z
+    .string()
+    .meta({ description: 'the pipeline file (YAML): `steps:`, and an optional `env:`' }),
+  steps: z
+    .array(z.record(z.string(), z.unknown()))
+    .meta({ description: 'instead of `configuration`: legacy step objects (`script`, `waiter`, `manual`)' }),
+  default_branch: z.string().max(PIPELINE_LIMITS.defaultBranch).nullable(),
+  branch_configuration: branchFilter,
+  description: z.string().max(PIPELINE_LIMITS.description).nullable(),
+  env: stringMap.meta({ description: "the pipeline's environment; over the YAML's `env`" }),
+  provider_settings: PipelineProviderSettingsWire.omit({ repository: true })
+    .partial()
+    .meta({ description: 'merged over the defaults (create) or the current settings (update)' }),
+  skip_queued_branch_builds: z.boolean(),
+  skip_queued_branch_builds_filter: branchFilter,
+  cancel_running_branch_builds: z.boolean(),
+  cancel_running_branch_builds_filter: branchFilter,
+  allow_rebuilds: z.boolean(),
+  visibility: z.enum(PIPELINE_VISIBILITIES),
+  tags: z.array(z.string().max(PIPELINE_LIMITS.tag)).max(PIPELINE_LIMITS.tags).nullable(),
+  cluster_id: z.string().nullable().meta({ description: 'a UUID' }),
+};
+
+export const CreatePipelineRequest = z
+  .object({
+    ...pipelineFields,
+    configuration: pipelineFields.configuration.optional(),
+    steps: pipelineFields.steps.optional(),
+    default_branch: pipelineFields.default_branch.optional().meta({ default: 'main' }),
+    branch_configuration: pipelineFields.branch_configuration.optional(),
+    description: pipelineFields.description.optional(),
+    env: pipelineFields.env.optional(),
+    provider_settings: pipelineFields.provider_settings.optional(),
+    skip_queued_branch_builds: pipelineFields.skip_queued_branch_builds.optional().meta({ default: false }),
+    skip_queued_branch_builds_filter: pipelineFields.skip_queued_branch_builds_filter.optional(),
+    cancel_running_branch_builds: pipelineFields.cancel_running_branch_builds
+      .optional()
+      .meta({ default: false }),
+    cancel_running_branch_builds_filter: pipelineFields.cancel_running_branch_builds_filter.optional(),
+    allow_rebuilds: pipelineFields.allow_rebuilds.optional().meta({ default: true }),
+    visibility: pipelineFields.visibility.optional().meta({ default: 'private' }),
+    tags: pipelineFields.tags.optional(),
+    cluster_id: pipelineFields.cluster_id.optional(),
+    teams: z
+      .record(z.string(), z.enum(ACCESS_LEVELS))
+      .optional()
+      .meta({ description: 'team UUID → access level; a member must name teams of their own' }),
+    team_uuids: z
+      .array(z.string())
+      .optional()
+      .meta({ description: 'deprecated form of `teams`: each team gets `manage_build_and_read`' }),
+  })
+  .meta({ id: 'CreatePipelineRequest', unusedIO: 'input' });
+export type CreatePipelineRequest = z.input<typeof CreatePipelineRequest>;
+
+export const UpdatePipelineRequest = z
+  .object(pipelineFields)
+  .partial()
+  .meta({ id: 'UpdatePipelineRequest', unusedIO: 'input' });
+export type UpdatePipelineRequest = z.input<typeof UpdatePipelineRequest>;
