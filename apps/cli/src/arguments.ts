@@ -26,6 +26,18 @@ const OPTIONS = {
   'expires-in': { type: 'string' },
   description: { type: 'string' },
   id: { type: 'string' },
+  remote: { type: 'string' },
+  token: { type: 'string' },
+  user: { type: 'string' },
+  teams: { type: 'string' },
+  privacy: { type: 'string' },
+  number: { type: 'string' },
+  commit: { type: 'string' },
+  branch: { type: 'string' },
+  message: { type: 'string' },
+  state: { type: 'string' },
+  page: { type: 'string' },
+  'per-page': { type: 'string' },
 } as const;
 
 export function parseCommand(argv: string[]): ParsedCommand {

@@ -10,19 +10,7 @@ import {
   type Scope,
 } from '@ci/domain';
 import { list, type ParsedCommand, parseDuration } from './arguments';
-
-export class UsageError extends Error {}
-
-function required(options: ParsedCommand['options'], name: string): string {
-  const value = options[name];
-  if (typeof value !== 'string' || !value.trim()) throw new UsageError(`--${name} is required`);
-  return value;
-}
-
-function optional(options: ParsedCommand['options'], name: string): string | undefined {
-  const value = options[name];
-  return typeof value === 'string' ? value : undefined;
-}
+import { optional, required, UsageError } from './options';
 
 type Command = (
   useCases: UseCases,

@@ -1,0 +1,155 @@
+import { execFile } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startWorld, type World } from '../../../test/support/world';
+
+const run = promisify(execFile);
+const ROOT = resolve(import.meta.dirname, '../../..');
+
+let world: World;
+beforeAll(async () => {
+  world = await startWorld();
+});
+afterAll(() => world?.close());
+
+/** Runs the CLI against the world's server; resolves with its exit code and its one JSON line. */
+async function remote(token: string | null, ...args: string[]) {
+  const tokenArgs = token === null ? [] : ['--token', token];
+  const result = await run(
+    resolve(ROOT, 'node_modules/.bin/tsx'),
+    ['apps/cli/src/main.ts', '--remote', world.server.baseUrl, ...tokenArgs, ...args, '--json'],
+    // No DATABASE_URL: remote commands never touch a database.
+    { cwd: ROOT, env: { PATH: process.env.PATH ?? '' } },
+  ).then(
+    ({ stdout, stderr }) => ({ code: 0, stdout, stderr }),
+    (error: { code: number; stdout: string; stderr: string }) => error,
+  );
+  const lines = result.stdout.trim().split('\n').filter(Boolean);
+  return { ...result, body: lines.length === 1 ? JSON.parse(lines[0] ?? '') : null };
+}
+
+describe('the CLI with --remote', () => {
+  it('creates a pipeline from a steps file, gives a team access, and runs a build through the API', async () => {
+    const steps = join(tmpdir(), `remote-steps-${process.pid}.yml`);
+    writeFileSync(steps, 'steps:\n  - label: test\n    command: make test\n');
+    const created = await remote(
+      world.tokens.admin,
+      'pipeline',
+      'create',
+      '--org',
+      'acme',
+      '--name',
+      'Remote Made',
+      '--repository',
+      'git@example.com:acme/remote.git',
+      '--steps',
+      steps,
+    );
+    expect(created.code).toBe(0);
+    expect(created.body).toMatchObject({
+      slug: 'remote-made',
+      name: 'Remote Made',
+      steps: [{ command: 'make test' }],
+    });
+    expect(created.body.created_by.email).toBe(world.users.admin.email);
+
+    const access = await remote(
+      world.tokens.admin,
+      'team-pipeline',
+      'add',
+      '--org',
+      'acme',
+      '--team',
+      'platform',
+      '--pipeline',
+      'remote-made',
+      '--access-level',
+      'build_and_read',
+    );
+    expect(access.code).toBe(0);
+    expect(access.body).toMatchObject({ pipeline_id: created.body.id, access_level: 'build_and_read' });
+
+    // The member's team now has the pipeline: the member builds it, then cancels the build.
+    const build = await remote(
+      world.tokens.member,
+      'build',
+      'create',
+      '--org',
+      'acme',
+      '--pipeline',
+      'remote-made',
+      '--commit',
+      'c'.repeat(40),
+      '--branch',
+      'main',
+      '--message',
+      'from the CLI',
+    );
+    expect(build.code).toBe(0);
+    expect(build.body).toMatchObject({ number: 1, message: 'from the CLI', source: 'api' });
+    expect(build.body.creator.email).toBe(world.users.member.email);
+
+    const key = ['--org', 'acme', '--pipeline', 'remote-made', '--number', '1'];
+    expect((await remote(world.tokens.member, 'build', 'cancel', ...key)).body.state).toBe('canceled');
+    const listed = await remote(
+      world.tokens.member,
+      'build',
+      'list',
+      '--org',
+      'acme',
+      '--pipeline',
+      'remote-made',
+    );
+    expect(listed.body.builds.map((b: { number: number }) => b.number)).toEqual([1]);
+  });
+
+  it('creates a team and adds a maintainer', async () => {
+    const team = await remote(world.tokens.admin, 'team', 'create', '--org', 'acme', '--name', 'Remote Team');
+    expect(team.code).toBe(0);
+    expect(team.body).toMatchObject({ slug: 'remote-team', privacy: 'visible' });
+    const member = await remote(
+      world.tokens.admin,
+      'team-member',
+      'add',
+      '--org',
+      'acme',
+      '--team',
+      'remote-team',
+      '--user',
+      world.users.bystander.id,
+      '--role',
+      'maintainer',
+    );
+    expect(member.code).toBe(0);
+    expect(member.body).toMatchObject({ user_id: world.users.bystander.id, role: 'maintainer' });
+  });
+
+  it("prints the server's refusal as one line and exits 1", async () => {
+    const refused = await remote(
+      world.tokens.bystander,
+      'pipeline',
+      'archive',
+      '--org',
+      'acme',
+      '--pipeline',
+      'web',
+    );
+    expect(refused.code).toBe(1);
+    expect(refused.body).toEqual({ error: '404 No pipeline found' });
+    const unknown = await remote('bkua_not-a-token', 'pipeline', 'list', '--org', 'acme');
+    expect(unknown.code).toBe(1);
+    expect(unknown.body.error).toMatch(/^401 Authentication required/);
+  });
+
+  it('refuses usage mistakes with status 2: no token, and commands that have no endpoint', async () => {
+    const noToken = await remote(null, 'pipeline', 'list', '--org', 'acme');
+    expect(noToken.code).toBe(2);
+    expect(noToken.body).toEqual({ error: '--remote needs --token T (or CI_API_TOKEN)' });
+    const local = await remote(world.tokens.admin, 'org', 'create', '--name', 'Nope');
+    expect(local.code).toBe(2);
+    expect(local.stderr).toContain('has no API endpoint');
+  });
+});
