@@ -1,3 +1,5 @@
+import { deleteAccessToken } from './access-tokens/delete-access-token';
+import { getAccessToken } from './access-tokens/get-access-token';
 import { createAccessToken, revokeAccessToken } from './admin/access-tokens';
 import { addMember, createOrganization, createUser } from './admin/organizations';
 import { addTeamPipeline, createPipeline } from './admin/pipelines';
@@ -9,6 +11,9 @@ import { createBuild } from './builds/create-build';
 import { getBuild } from './builds/get-build';
 import { listBuilds } from './builds/list-builds';
 import { rebuildBuild } from './builds/rebuild-build';
+import { getOrganization } from './organizations/get-organization';
+import { listOrganizationMembers } from './organizations/list-organization-members';
+import { listOrganizations } from './organizations/list-organizations';
 import type { Deps } from './ports';
 import { createRegistry } from './registries/create-registry';
 import { deleteRegistry } from './registries/delete-registry';
@@ -20,6 +25,7 @@ import { deleteTeamPipeline } from './team-pipelines/delete-team-pipeline';
 import { getTeamPipeline } from './team-pipelines/get-team-pipeline';
 import { listTeamPipelines } from './team-pipelines/list-team-pipelines';
 import { updateTeamPipeline } from './team-pipelines/update-team-pipeline';
+import { getUser } from './users/get-user';
 
 /** Every use case, bound to its dependencies: what transports and the CLI call. */
 export function createUseCases(deps: Deps) {
@@ -40,6 +46,12 @@ export function createUseCases(deps: Deps) {
     createRegistry: createRegistry(deps),
     updateRegistry: updateRegistry(deps),
     deleteRegistry: deleteRegistry(deps),
+    getAccessToken: getAccessToken(deps),
+    deleteAccessToken: deleteAccessToken(deps),
+    getUser: getUser(deps),
+    listOrganizations: listOrganizations(deps),
+    getOrganization: getOrganization(deps),
+    listOrganizationMembers: listOrganizationMembers(deps),
     admin: {
       createOrganization: createOrganization(deps),
       createUser: createUser(deps),

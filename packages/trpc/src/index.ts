@@ -1,7 +1,9 @@
+export { AccessTokenWire } from './access-tokens/access-token.wire';
 export { BuildWire, CreateBuildRequest } from './builds/build.wire';
 export { ErrorWire } from './error.wire';
 export { type HttpError, httpErrorFor, replyWithError } from './http-errors';
 export { openApiDocument } from './openapi';
+export { OrganizationMemberWire, OrganizationWire } from './organizations/organization.wire';
 export {
   CreateRegistryRequest,
   RegistryWire,
@@ -16,3 +18,4 @@ export {
 } from './team-pipelines/team-pipeline.wire';
 export type { PublicUrls, TrpcContext } from './trpc';
 export { registerTrpcApi } from './trpc-api';
+export { UserWire } from './users/user.wire';

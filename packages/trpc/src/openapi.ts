@@ -1,8 +1,10 @@
 import { scopeFor } from '@ci/domain';
 import type { AnyRouter } from '@trpc/server';
 import { generateOpenApiDocument } from 'trpc-to-openapi';
+import { AccessTokenWire } from './access-tokens/access-token.wire';
 import { BuildWire, CreateBuildRequest } from './builds/build.wire';
 import { ErrorWire } from './error.wire';
+import { OrganizationMemberWire, OrganizationWire } from './organizations/organization.wire';
 import { CreateRegistryRequest, RegistryWire, UpdateRegistryRequest } from './registries/registry.wire';
 import {
   CreateTeamPipelineRequest,
@@ -10,6 +12,7 @@ import {
   UpdateTeamPipelineRequest,
 } from './team-pipelines/team-pipeline.wire';
 import type { Meta } from './trpc';
+import { UserWire } from './users/user.wire';
 
 /** Components the documented (not re-validated) inputs and outputs refer to. */
 const COMPONENTS = {
@@ -22,6 +25,10 @@ const COMPONENTS = {
   TeamPipeline: TeamPipelineWire,
   CreateTeamPipelineRequest,
   UpdateTeamPipelineRequest,
+  AccessToken: AccessTokenWire,
+  User: UserWire,
+  Organization: OrganizationWire,
+  OrganizationMember: OrganizationMemberWire,
 };
 
 const SCHEMAS = '#/components/schemas/';

@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import type { BuildResult, JobView } from '@ci/application';
 import {
   type Agent,
@@ -9,6 +8,7 @@ import {
   presentBuildState,
   type User,
 } from '@ci/domain';
+import { presentUser } from '../users/user.presenter';
 import type {
   AgentShortWire,
   AgentWire,
@@ -16,7 +16,6 @@ import type {
   JobWire,
   PipelineWire,
   ProviderSettingsWire,
-  UserWire,
 } from './build.wire';
 
 /**
@@ -120,7 +119,7 @@ function buildWire(result: BuildResult, ctx: Context): BuildWire {
     branch: build.branch,
     env: build.env,
     source: build.source,
-    creator: view.creator ? userWire(view.creator, ctx) : null,
+    creator: view.creator ? presentUser(view.creator, ctx.avatars) : null,
     ...(jobs ? { jobs } : undefined),
     ...(ctx.jobStateCounts ? { job_state_counts: jobStateCounts(view.jobs) } : undefined),
     created_at: formatTimestamp(build.createdAt),
@@ -213,30 +212,9 @@ function agentWire(
     hostname: agent.hostname,
     ip_address: agent.ipAddress,
     user_agent: agent.userAgent,
-    creator: agent.creator ? userWire(agent.creator, ctx) : null,
+    creator: agent.creator ? presentUser(agent.creator, ctx.avatars) : null,
     created_at: formatTimestamp(agent.createdAt),
   };
-}
-
-function userWire(user: User, ctx: Context): UserWire {
-  return {
-    id: user.id,
-    graphql_id: encodeGraphqlId('User', user.id),
-    name: user.name,
-    email: user.email,
-    avatar_url: user.avatarUrl ?? gravatarUrl(user.email, ctx.avatars),
-    created_at: formatTimestamp(user.createdAt),
-  };
-}
-
-function gravatarUrl(email: string, cache: Map<string, string>): string {
-  let url = cache.get(email);
-  if (url === undefined) {
-    const hash = createHash('md5').update(email.trim().toLowerCase()).digest('hex');
-    url = `https://www.gravatar.com/avatar/${hash}`;
-    cache.set(email, url);
-  }
-  return url;
 }
 
 function pipelineWire(
