@@ -1,3 +1,5 @@
+import type { AppRouter } from '@ci/trpc';
+import { createTRPCClient, httpLink } from '@trpc/client';
 import { startWorld } from './world';
 
 export { API_URL, WEB_URL } from './world';
@@ -29,19 +31,54 @@ export async function startIdentityWorld() {
   const token = (user: Cast, options?: Parameters<typeof world.token>[1]) =>
     world.token(user === 'outsider' ? 'otherAdmin' : user, options);
 
-  /** The organizations as the database has them, by slug. */
+  const emails: Record<Cast, string> = {
+    admin: users.admin.email,
+    member: users.member.email,
+    bystander: users.bystander.email,
+    outsider: users.otherAdmin.email,
+  };
+  /** A new token with everything the admin use case can set, returned with its stored form. */
+  const issueToken = (
+    user: Cast,
+    options: Omit<Parameters<typeof admin.createAccessToken>[0], 'email' | 'scopes'> & {
+      scopes?: Parameters<typeof admin.createAccessToken>[0]['scopes'];
+    } = {},
+  ) => admin.createAccessToken({ email: emails[user], scopes: 'all', ...options });
+
+  /** When the token was revoked, as the database has it (null: never; undefined: no such token). */
+  const revokedAt = async (tokenId: string) => {
+    const [row] = await server.database.sql.query<{ ms: number | null }>(
+      'select extract(epoch from revoked_at)::float8 * 1000 as ms from access_tokens where id = $1',
+      [tokenId],
+    );
+    if (!row) return undefined;
+    return row.ms === null ? null : new Date(row.ms);
+  };
+
+  /** The organizations as the database has them, by slug, `created_at` formatted by PostgreSQL. */
   const organizationRows = async () => {
     const rows = await server.database.sql.query<{
       id: string;
       slug: string;
       name: string;
-      created_at: Date;
-    }>('select id, slug, name, created_at from organizations');
+      created_at: string;
+    }>(
+      `select id, slug, name,
+              to_char(created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as created_at
+       from organizations`,
+    );
     return Object.fromEntries(rows.map((row) => [row.slug, row]));
   };
 
+  /** A typed client of `/trpc` with this bearer token. */
+  const trpc = (secret: string) =>
+    createTRPCClient<AppRouter>({
+      links: [httpLink({ url: `${server.baseUrl}/trpc`, headers: { Authorization: `Bearer ${secret}` } })],
+    });
+
   return {
     server,
+    trpc,
     users: { ...users, outsider: users.otherAdmin },
     memberAvatar,
     tokens: {
@@ -51,6 +88,8 @@ export async function startIdentityWorld() {
       outsider: world.tokens.otherAdmin,
     },
     token,
+    issueToken,
+    revokedAt,
     call: world.call,
     organizationRows,
     close: () => server.close(),
@@ -58,3 +97,21 @@ export async function startIdentityWorld() {
 }
 
 export type IdentityWorld = Awaited<ReturnType<typeof startIdentityWorld>>;
+
+/** A `Link` header as `{rel: url}`; `{}` when there is none. */
+export function linksOf(header: string | null): Record<string, string> {
+  return Object.fromEntries(
+    (header ?? '')
+      .split(', ')
+      .filter(Boolean)
+      .map((part) => {
+        const [, url, rel] = /^<([^>]+)>; rel="(\w+)"$/.exec(part) ?? [];
+        return [rel, url];
+      }),
+  );
+}
+
+export const JSON_TYPE = 'application/json; charset=utf-8';
+export const AUTHENTICATION_REQUIRED =
+  'Authentication required. Please supply a valid API Access Token: https://buildkite.com/docs/apis/rest-api#authentication';
+export const ISO_MS_Z = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
