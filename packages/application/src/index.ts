@@ -1,9 +1,12 @@
+export type { AccessTokenView } from './access-tokens/get-access-token';
 export * from './auth/access-token-secret';
 export type { Actor } from './auth/actor';
 export type { BuildResult } from './builds/build-result';
 export type { PipelineRef } from './builds/create-build';
 export type { BuildRef } from './builds/get-build';
 export type { BuildListTarget, BuildPage } from './builds/list-builds';
+export type { OrganizationMemberPage } from './organizations/list-organization-members';
+export type { OrganizationPage } from './organizations/list-organizations';
 export type { Page } from './page';
 export type { PipelineListQuery, PipelinePage } from './pipelines/list-pipelines';
 export type { PipelineResult } from './pipelines/pipeline-result';

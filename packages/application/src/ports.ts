@@ -29,6 +29,8 @@ export interface Clock {
 export interface AccessTokenRepository {
   /** The token with this hash and its user, revoked and expired ones included (the caller decides). */
   findByHash(tokenHash: string): Promise<{ token: AccessToken; user: User } | null>;
+  /** The token with this id and its user, revoked and expired ones included. */
+  findById(id: string): Promise<{ token: AccessToken; user: User } | null>;
   insert(token: AccessToken): Promise<void>;
   /** false when no such unrevoked token exists */
   revoke(id: string, at: Date): Promise<boolean>;
@@ -70,6 +72,20 @@ export interface TeamViewerFacts {
   privacy: TeamPrivacy;
   /** the user's role in the team; null when not in it */
   viewerRole: TeamMemberRole | null;
+}
+
+/** A member of an organization: the user, their role, and when they joined. */
+export interface OrganizationMember {
+  user: User;
+  role: OrganizationRole;
+  createdAt: Date;
+}
+
+export interface OrganizationMemberRepository {
+  /** A page of the organization's members, longest-standing first (then user id). */
+  list(input: { organizationId: string; offset: number; limit: number }): Promise<OrganizationMember[]>;
+  /** How many members the organization has, for the `last` page link. */
+  count(organizationId: string): Promise<number>;
 }
 
 export interface TeamRepository {
@@ -371,6 +387,7 @@ export interface Repositories {
   builds: BuildRepository;
   registries: RegistryRepository;
   rateLimits: RateLimitRepository;
+  organizationMembers: OrganizationMemberRepository;
 }
 
 export interface Deps {

@@ -1,3 +1,5 @@
+import { deleteAccessToken } from './access-tokens/delete-access-token';
+import { getAccessToken } from './access-tokens/get-access-token';
 import { createAccessToken, revokeAccessToken } from './admin/access-tokens';
 import { addMember, createOrganization, createUser } from './admin/organizations';
 import { addTeamPipeline, createPipeline } from './admin/pipelines';
@@ -9,6 +11,9 @@ import { createBuild } from './builds/create-build';
 import { getBuild } from './builds/get-build';
 import { listBuilds } from './builds/list-builds';
 import { rebuildBuild } from './builds/rebuild-build';
+import { getOrganization } from './organizations/get-organization';
+import { listOrganizationMembers } from './organizations/list-organization-members';
+import { listOrganizations } from './organizations/list-organizations';
 import { archivePipeline, unarchivePipeline } from './pipelines/archive-pipeline';
 import { createPipeline as createPipelineOverApi } from './pipelines/create-pipeline';
 import { deletePipeline } from './pipelines/delete-pipeline';
@@ -37,6 +42,7 @@ import { listTeams } from './teams/list-teams';
 import { removeTeamMember } from './teams/remove-team-member';
 import { updateTeam } from './teams/update-team';
 import { updateTeamMember } from './teams/update-team-member';
+import { getUser } from './users/get-user';
 
 /** Every use case, bound to its dependencies: what transports and the CLI call. */
 export function createUseCases(deps: Deps) {
@@ -75,6 +81,12 @@ export function createUseCases(deps: Deps) {
     deletePipeline: deletePipeline(deps),
     archivePipeline: archivePipeline(deps),
     unarchivePipeline: unarchivePipeline(deps),
+    getAccessToken: getAccessToken(deps),
+    deleteAccessToken: deleteAccessToken(deps),
+    getUser: getUser(deps),
+    listOrganizations: listOrganizations(deps),
+    getOrganization: getOrganization(deps),
+    listOrganizationMembers: listOrganizationMembers(deps),
     admin: {
       createOrganization: createOrganization(deps),
       createUser: createUser(deps),

@@ -8,6 +8,7 @@ import {
   organizationRepository,
   userRepository,
 } from './repositories/identity.repository';
+import { organizationMemberRepository } from './repositories/organization-member.repository';
 import { accessRepository, pipelineRepository } from './repositories/pipeline.repository';
 import { rateLimitRepository } from './repositories/rate-limit.repository';
 import { registryRepository } from './repositories/registry.repository';
@@ -48,6 +49,7 @@ export function createRepositories(sql: Sql): Repositories {
     builds: buildRepository(sql),
     registries: registryRepository(sql),
     rateLimits: rateLimitRepository(sql),
+    organizationMembers: organizationMemberRepository(sql),
   };
 }
 

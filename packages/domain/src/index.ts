@@ -1,4 +1,5 @@
 export * from './access';
+export * from './access-token';
 export * from './branch-filter';
 export * from './build-input';
 export * from './build-number';

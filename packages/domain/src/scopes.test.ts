@@ -22,9 +22,11 @@ describe('scopeFor', () => {
 
   it.each<[Operation, Scope | null]>([
     ['getAccessToken', null],
+    ['deleteAccessToken', null],
     ['getUser', 'read_user'],
     ['listOrganizations', 'read_organizations'],
     ['getOrganization', 'read_organizations'],
+    ['listOrganizationMembers', 'read_organizations'],
     ['listPipelines', 'read_pipelines'],
     ['getPipeline', 'read_pipelines'],
     ['createPipeline', 'write_pipelines'],

@@ -51,9 +51,11 @@ export const OPERATIONS = {
   deleteRegistry: 'delete_registries',
 
   getAccessToken: null,
+  deleteAccessToken: null,
   getUser: 'read_user',
   listOrganizations: 'read_organizations',
   getOrganization: 'read_organizations',
+  listOrganizationMembers: 'read_organizations',
 
   listPipelines: 'read_pipelines',
   getPipeline: 'read_pipelines',

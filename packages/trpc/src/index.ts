@@ -1,7 +1,9 @@
+export { AccessTokenWire } from './access-tokens/access-token.wire';
 export { BuildWire, CreateBuildRequest } from './builds/build.wire';
 export { ErrorWire, RateLimitErrorWire } from './error.wire';
 export { type HttpError, httpErrorFor, replyWithError } from './http-errors';
 export { openApiDocument } from './openapi';
+export { OrganizationMemberWire, OrganizationWire } from './organizations/organization.wire';
 export {
   CreatePipelineRequest,
   PipelineWire,
@@ -30,3 +32,4 @@ export {
 } from './teams/team.wire';
 export type { PublicUrls, TrpcContext } from './trpc';
 export { registerTrpcApi } from './trpc-api';
+export { UserWire } from './users/user.wire';

@@ -74,6 +74,18 @@ const PIPELINE_OPERATIONS = [
 ] as const;
 const isPipelineOperation = (method: string, path: string) =>
   PIPELINE_OPERATIONS.some(([m, p]) => m === method && p === path);
+const ORGANIZATION = '/organizations/{organization}';
+/** method, path, success status, the success body's component (a list of it, or none), and the scope ('' none) */
+const IDENTITY_OPERATIONS = [
+  ['GET', '/access-token', '200', 'AccessToken', ''],
+  ['DELETE', '/access-token', '204', null, ''],
+  ['GET', '/user', '200', 'User', 'read_user'],
+  ['GET', '/organizations', '200', 'Organization[]', 'read_organizations'],
+  ['GET', ORGANIZATION, '200', 'Organization', 'read_organizations'],
+  ['GET', `${ORGANIZATION}/members`, '200', 'OrganizationMember[]', 'read_organizations'],
+] as const;
+const isIdentity = (method: string, path: string) =>
+  IDENTITY_OPERATIONS.some(([m, p]) => m === method && p === path);
 
 describe('the OpenAPI document', () => {
   it('is OpenAPI 3.1 with one server at the given base URL', () => {
@@ -86,6 +98,7 @@ describe('the OpenAPI document', () => {
       operations
         .filter(({ path }) => !path.startsWith('/packages/') && !path.includes('/teams'))
         .filter(({ method, path }) => !isPipelineOperation(method, path))
+        .filter(({ method, path }) => !isIdentity(method, path))
         .map(({ method, path }) => `${method} ${path}`)
         .sort(),
     ).toEqual(BUILD_OPERATIONS.map(([method, path]) => `${method} ${path}`).sort());
@@ -251,6 +264,23 @@ describe('the OpenAPI document', () => {
     },
   );
 
+  it.each(IDENTITY_OPERATIONS)(
+    'answers %s %s with %s and %s, asking for the scope %j',
+    (method, path, status, body, scope) => {
+      const { responses, security } = operation(method, path);
+      expect(Object.keys(responses).filter((code) => code.startsWith('2'))).toEqual([status]);
+      const schema = responses[status]?.content?.['application/json']?.schema;
+      if (body === null) expect(responses[status]?.content).toBeUndefined();
+      else if (body.endsWith('[]'))
+        expect(schema).toEqual({
+          type: 'array',
+          items: { $ref: `#/components/schemas/${body.slice(0, -2)}` },
+        });
+      else expect(schema).toEqual({ $ref: `#/components/schemas/${body}` });
+      expect(security).toEqual([{ AccessToken: scope ? [scope] : [] }]);
+    },
+  );
+
   it('answers every error with the Error component', () => {
     for (const { operation: op } of operations) {
       const errors = Object.entries(op.responses).filter(([code]) => Number(code) >= 400 && code !== '429');
@@ -368,6 +398,8 @@ describe('the OpenAPI document', () => {
         'GET /organizations/{organization}/teams',
         'GET /organizations/{organization}/teams/{team}/members',
         `GET ${PIPELINES}`,
+        'GET /organizations',
+        `GET ${ORGANIZATION}/members`,
       ].sort(),
     );
   });

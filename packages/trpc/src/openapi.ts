@@ -1,8 +1,10 @@
 import { scopeFor } from '@ci/domain';
 import type { AnyRouter } from '@trpc/server';
 import { generateOpenApiDocument } from 'trpc-to-openapi';
+import { AccessTokenWire } from './access-tokens/access-token.wire';
 import { BuildWire, CreateBuildRequest } from './builds/build.wire';
 import { ErrorWire, RateLimitErrorWire } from './error.wire';
+import { OrganizationMemberWire, OrganizationWire } from './organizations/organization.wire';
 import { CreatePipelineRequest, PipelineWire, UpdatePipelineRequest } from './pipelines/pipeline.wire';
 import { CreateRegistryRequest, RegistryWire, UpdateRegistryRequest } from './registries/registry.wire';
 import {
@@ -19,6 +21,7 @@ import {
   UpdateTeamRequest,
 } from './teams/team.wire';
 import type { Meta } from './trpc';
+import { UserWire } from './users/user.wire';
 
 /** Components the documented (not re-validated) inputs and outputs refer to. */
 const COMPONENTS = {
@@ -41,6 +44,10 @@ const COMPONENTS = {
   Pipeline: PipelineWire,
   CreatePipelineRequest,
   UpdatePipelineRequest,
+  AccessToken: AccessTokenWire,
+  User: UserWire,
+  Organization: OrganizationWire,
+  OrganizationMember: OrganizationMemberWire,
 };
 
 const SCHEMAS = '#/components/schemas/';

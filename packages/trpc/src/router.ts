@@ -1,9 +1,12 @@
+import { accessTokenRouter } from './access-tokens/access-token.router';
 import { buildsRouter } from './builds/builds.router';
+import { organizationsRouter } from './organizations/organizations.router';
 import { pipelinesRouter } from './pipelines/pipelines.router';
 import { registriesRouter } from './registries/registries.router';
 import { teamPipelinesRouter } from './team-pipelines/team-pipelines.router';
 import { teamMembersRouter, teamsRouter } from './teams/teams.router';
 import { router } from './trpc';
+import { userRouter } from './users/user.router';
 
 /** Every procedure: typed tRPC under /trpc, and through its OpenAPI metadata, REST under /v2. */
 export const appRouter = router({
@@ -13,6 +16,9 @@ export const appRouter = router({
   teamPipelines: teamPipelinesRouter,
   teams: teamsRouter,
   teamMembers: teamMembersRouter,
+  accessToken: accessTokenRouter,
+  user: userRouter,
+  organizations: organizationsRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -94,5 +94,11 @@ export const authed = publicProcedure.use(async ({ ctx, meta, next, getRawInput 
     Object.assign(ctx.response.headers, rateLimitHeaders(status));
     if (status.exceeded) throw status.exceeded;
   }
-  return next({ ctx: { ...ctx, actor } });
+  const result = await next({ ctx: { ...ctx, actor } });
+  // A token revoked while the request ran (a concurrent DELETE /access-token) answers 401 as an unknown
+  // token does: without scopes.
+  if (!result.ok && isDomainError(result.error.cause) && result.error.cause.kind === 'unauthenticated') {
+    ctx.response.headers['X-OAuth-Scopes'] = '';
+  }
+  return result;
 });

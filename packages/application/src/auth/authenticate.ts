@@ -1,4 +1,4 @@
-import { unauthenticated } from '@ci/domain';
+import { isAccessTokenUsable, unauthenticated } from '@ci/domain';
 import type { Deps } from '../ports';
 import { hashAccessTokenSecret, looksLikeAccessToken, sameHash } from './access-token-secret';
 import type { Actor } from './actor';
@@ -15,7 +15,6 @@ export const authenticate =
     const found = await deps.repos.accessTokens.findByHash(tokenHash);
     if (!found || !sameHash(found.token.tokenHash, tokenHash)) throw unauthenticated();
     const { token, user } = found;
-    const now = deps.clock.now();
-    if (token.revokedAt || (token.expiresAt && token.expiresAt <= now)) throw unauthenticated();
+    if (!isAccessTokenUsable(token, deps.clock.now())) throw unauthenticated();
     return { tokenId: token.id, user, scopes: token.scopes, organizationIds: token.organizationIds };
   };

@@ -71,28 +71,34 @@ export function organizationRepository(sql: Sql): OrganizationRepository {
   };
 }
 
+const ACCESS_TOKEN_WITH_USER = `select t.id as t_id, t.user_id, t.token_hash, t.scopes, t.organization_ids, t.description,
+         t.created_at as t_created_at, t.expires_at, t.revoked_at, ${USER_COLUMNS}
+  from access_tokens t join users u on u.id = t.user_id`;
+
+function accessTokenWithUserFromRow(row: Row): { token: AccessToken; user: User } {
+  const token: AccessToken = {
+    id: row.t_id as string,
+    userId: row.user_id as string,
+    tokenHash: row.token_hash as string,
+    scopes: row.scopes as Scope[],
+    organizationIds: (row.organization_ids as string[] | null) ?? null,
+    description: (row.description as string | null) ?? null,
+    createdAt: toDate(row.t_created_at),
+    expiresAt: toDateOrNull(row.expires_at),
+    revokedAt: toDateOrNull(row.revoked_at),
+  };
+  return { token, user: userFromRow(row) };
+}
+
 export function accessTokenRepository(sql: Sql): AccessTokenRepository {
   return {
     async findByHash(tokenHash) {
-      const [row] = await sql.query(
-        `select t.id as t_id, t.user_id, t.token_hash, t.scopes, t.organization_ids, t.description,
-                t.created_at as t_created_at, t.expires_at, t.revoked_at, ${USER_COLUMNS}
-         from access_tokens t join users u on u.id = t.user_id where t.token_hash = $1`,
-        [tokenHash],
-      );
-      if (!row) return null;
-      const token: AccessToken = {
-        id: row.t_id as string,
-        userId: row.user_id as string,
-        tokenHash: row.token_hash as string,
-        scopes: row.scopes as Scope[],
-        organizationIds: (row.organization_ids as string[] | null) ?? null,
-        description: (row.description as string | null) ?? null,
-        createdAt: toDate(row.t_created_at),
-        expiresAt: toDateOrNull(row.expires_at),
-        revokedAt: toDateOrNull(row.revoked_at),
-      };
-      return { token, user: userFromRow(row) };
+      const [row] = await sql.query(`${ACCESS_TOKEN_WITH_USER} where t.token_hash = $1`, [tokenHash]);
+      return row ? accessTokenWithUserFromRow(row) : null;
+    },
+    async findById(id) {
+      const [row] = await sql.query(`${ACCESS_TOKEN_WITH_USER} where t.id = $1`, [id]);
+      return row ? accessTokenWithUserFromRow(row) : null;
     },
     async insert(token) {
       await sql.query(

@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import type { BuildResult, JobView } from '@ci/application';
 import {
   type Agent,
@@ -10,6 +9,7 @@ import {
   type User,
 } from '@ci/domain';
 import { pipelineBadgeUrl, pipelineWebhookUrl } from '../pipelines/pipeline-urls';
+import { presentUser } from '../users/user.presenter';
 import type {
   AgentShortWire,
   AgentWire,
@@ -17,7 +17,6 @@ import type {
   JobWire,
   PipelineWire,
   ProviderSettingsWire,
-  UserWire,
 } from './build.wire';
 
 /**
@@ -217,28 +216,6 @@ function agentWire(
     creator: agent.creator ? presentUser(agent.creator, ctx.avatars) : null,
     created_at: formatTimestamp(agent.createdAt),
   };
-}
-
-/** The User shape wherever one is embedded (a build's or agent's creator, a pipeline's or team's `created_by`); `avatars` caches gravatar URLs. */
-export function presentUser(user: User, avatars: Map<string, string> = new Map()): UserWire {
-  return {
-    id: user.id,
-    graphql_id: encodeGraphqlId('User', user.id),
-    name: user.name,
-    email: user.email,
-    avatar_url: user.avatarUrl ?? gravatarUrl(user.email, avatars),
-    created_at: formatTimestamp(user.createdAt),
-  };
-}
-
-function gravatarUrl(email: string, cache: Map<string, string>): string {
-  let url = cache.get(email);
-  if (url === undefined) {
-    const hash = createHash('md5').update(email.trim().toLowerCase()).digest('hex');
-    url = `https://www.gravatar.com/avatar/${hash}`;
-    cache.set(email, url);
-  }
-  return url;
 }
 
 function pipelineWire(

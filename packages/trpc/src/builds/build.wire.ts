@@ -1,5 +1,6 @@
 import { BUILD_SOURCES, BUILD_STATES, JOB_STATES, JOB_TYPES } from '@ci/domain';
 import { z } from 'zod';
+import { UserWire } from '../users/user.wire';
 
 /**
  * The wire shapes of a build and what it embeds, as zod schemas: the OpenAPI document is generated from
@@ -10,17 +11,6 @@ import { z } from 'zod';
 const timestamp = z.string().meta({ description: 'ISO 8601 UTC with milliseconds', format: 'date-time' });
 const nullableTimestamp = timestamp.nullable();
 const stringMap = z.record(z.string(), z.string());
-
-export const UserWire = z
-  .object({
-    id: z.uuid(),
-    graphql_id: z.string(),
-    name: z.string(),
-    email: z.string(),
-    avatar_url: z.string(),
-    created_at: nullableTimestamp,
-  })
-  .meta({ id: 'User' });
 
 export const AgentWire = z
   .object({
@@ -177,7 +167,6 @@ export const BuildWire = z
   })
   .meta({ id: 'Build' });
 
-export type UserWire = z.infer<typeof UserWire>;
 export type AgentWire = z.infer<typeof AgentWire>;
 export type AgentShortWire = z.infer<typeof AgentShortWire>;
 export type JobWire = z.infer<typeof JobWire>;

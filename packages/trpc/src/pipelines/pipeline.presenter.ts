@@ -5,8 +5,8 @@ import {
   presentableProviderSettings,
   type StepDefinition,
 } from '@ci/domain';
-import { presentUser } from '../builds/build.presenter';
 import type { PublicUrls } from '../trpc';
+import { presentUser } from '../users/user.presenter';
 import type { PipelineProviderSettingsWire, PipelineStepWire, PipelineWire } from './pipeline.wire';
 import { pipelineApiUrl, pipelineBadgeUrl, pipelineWebhookUrl, pipelineWebUrl } from './pipeline-urls';
 

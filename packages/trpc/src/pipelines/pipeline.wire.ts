@@ -1,6 +1,6 @@
 import { ACCESS_LEVELS, PIPELINE_LIMITS, PIPELINE_VISIBILITIES, TRIGGER_MODES } from '@ci/domain';
 import { z } from 'zod';
-import { UserWire } from '../builds/build.wire';
+import { UserWire } from '../users/user.wire';
 
 /**
  * The wire shape of a pipeline as the pipelines endpoints answer it (every one: list, get, create,

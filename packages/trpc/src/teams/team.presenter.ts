@@ -1,6 +1,6 @@
 import type { TeamMemberView, TeamView } from '@ci/application';
 import { encodeGraphqlId, formatTimestamp } from '@ci/domain';
-import { presentUser } from '../builds/build.presenter';
+import { presentUser } from '../users/user.presenter';
 import type { TeamMemberWire, TeamWire } from './team.wire';
 
 /**

@@ -5,7 +5,7 @@ import {
   TEAM_PRIVACIES,
 } from '@ci/domain';
 import { z } from 'zod';
-import { UserWire } from '../builds/build.wire';
+import { UserWire } from '../users/user.wire';
 
 const timestamp = z.string().meta({ description: 'ISO 8601 UTC with milliseconds', format: 'date-time' });
 const privacy = z.enum(TEAM_PRIVACIES).meta({

@@ -1,0 +1,29 @@
+import { createHash } from 'node:crypto';
+import { encodeGraphqlId, formatTimestamp, type User } from '@ci/domain';
+import type { UserWire } from './user.wire';
+
+/**
+ * The wire form of a user, wherever one is shown (`GET /user`, a build's creator, an agent's creator).
+ * `avatars` caches Gravatar addresses by email for callers that present many users at once.
+ */
+export function presentUser(user: User, avatars?: Map<string, string>): UserWire {
+  return {
+    id: user.id,
+    graphql_id: encodeGraphqlId('User', user.id),
+    name: user.name,
+    email: user.email,
+    avatar_url: user.avatarUrl ?? gravatarUrl(user.email, avatars),
+    created_at: formatTimestamp(user.createdAt),
+  };
+}
+
+/** Gravatar's address for an email: the MD5 of the trimmed, lowercased address. */
+export function gravatarUrl(email: string, cache?: Map<string, string>): string {
+  let url = cache?.get(email);
+  if (url === undefined) {
+    const hash = createHash('md5').update(email.trim().toLowerCase()).digest('hex');
+    url = `https://www.gravatar.com/avatar/${hash}`;
+    cache?.set(email, url);
+  }
+  return url;
+}
