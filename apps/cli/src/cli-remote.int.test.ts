@@ -144,6 +144,24 @@ describe('the CLI with --remote', () => {
     expect(unknown.body.error).toMatch(/^401 Authentication required/);
   });
 
+  it('shows the token, lists organizations and members, and revokes the token it runs with', async () => {
+    const token = await world.token('bystander', { scopes: ['read_organizations'] });
+    const whoami = await remote(token, 'whoami');
+    expect(whoami.body).toMatchObject({
+      scopes: ['read_organizations'],
+      user: { email: world.users.bystander.email },
+    });
+    expect(
+      (await remote(token, 'org', 'list')).body.organizations.map((o: { slug: string }) => o.slug),
+    ).toEqual(['acme']);
+    const members = await remote(token, 'member', 'list', '--org', 'acme', '--per-page', '2');
+    expect(members.body.members).toHaveLength(2);
+    expect(await remote(token, 'token', 'revoke')).toMatchObject({ code: 0, body: { revoked: true } });
+    const after = await remote(token, 'whoami');
+    expect(after.code).toBe(1);
+    expect(after.body.error).toMatch(/^401 Authentication required/);
+  });
+
   it('refuses usage mistakes with status 2: no token, and commands that have no endpoint', async () => {
     const noToken = await remote(null, 'pipeline', 'list', '--org', 'acme');
     expect(noToken.code).toBe(2);

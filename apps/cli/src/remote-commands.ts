@@ -76,6 +76,32 @@ function teamAccessLevels(text: string | undefined): Record<string, string> | un
 }
 
 export const REMOTE_COMMANDS: Record<string, RemoteCommand> = {
+  whoami: {
+    usage: 'whoami',
+    run: async (client) => client.accessToken.get.query(),
+  },
+  'token revoke': {
+    usage: 'token revoke   (revokes the --token itself, at once)',
+    run: async (client) => {
+      await client.accessToken.delete.mutate();
+      return { revoked: true };
+    },
+  },
+  'org list': {
+    usage: 'org list [--page N] [--per-page N]',
+    run: async (client, options) => ({
+      organizations: await client.organizations.list.query(pageOf(options)),
+    }),
+  },
+  'member list': {
+    usage: 'member list --org S [--page N] [--per-page N]',
+    run: async (client, options) => ({
+      members: await client.organizations.listMembers.query({
+        organization: required(options, 'org'),
+        ...pageOf(options),
+      }),
+    }),
+  },
   'pipeline list': {
     usage: 'pipeline list --org S [--page N] [--per-page N]',
     run: async (client, options) => ({
