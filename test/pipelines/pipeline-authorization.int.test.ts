@@ -363,6 +363,36 @@ describe('who may create', () => {
     expect(await world.pipelineRows()).toEqual(before);
   });
 
+  it("follows the team's members_can_create_pipelines for members, never for maintainers", async () => {
+    const team = world.teams.platform!;
+    const setting = (value: boolean) =>
+      world.server.database.sql.query('update teams set members_can_create_pipelines = $2 where id = $1', [
+        team,
+        value,
+      ]);
+    const create = (n: string) =>
+      world.call('POST', pipelines('acme'), {
+        token: world.tokens.member,
+        body: body(n, { teams: { [team]: 'read_only' } }),
+      });
+    try {
+      await setting(false);
+      const refused = await create('3');
+      expect(refused.status, refused.text).toBe(403);
+      await world.server.database.sql.query(
+        "update team_members set role = 'maintainer' where team_id = $1 and user_id = $2",
+        [team, world.users.member.id],
+      );
+      expect((await create('3')).status).toBe(201);
+    } finally {
+      await setting(true);
+      await world.server.database.sql.query(
+        "update team_members set role = 'member' where team_id = $1 and user_id = $2",
+        [team, world.users.member.id],
+      );
+    }
+  });
+
   it('answers 422 on teams for a team that does not exist, writing nothing', async () => {
     const team = '0190f3a0-cccc-7abc-8def-0123456789ab';
     const before = await world.pipelineRows();

@@ -164,7 +164,9 @@ export interface PipelineRepository {
     organizationId: string;
     teamIds: string[];
     userId: string;
-  }): Promise<Array<{ teamId: string; member: boolean }>>;
+  }): Promise<
+    Array<{ teamId: string; viewerRole: TeamMemberRole | null; membersCanCreatePipelines: boolean }>
+  >;
   /**
    * Inserts the pipeline and its team associations in one transaction. 'slug_taken' when the
    * organization has a pipeline with this slug, however close the race; 'team_not_found' when a team

@@ -5,6 +5,7 @@ import { TEAM_PRIVACIES, type TeamPrivacy } from './entities';
 import { isDomainError } from './errors';
 import {
   canChangeTeamPipeline,
+  canCreatePipelineForTeam,
   canCreateTeam,
   canManageTeam,
   canSeeTeam,
@@ -66,6 +67,30 @@ describe('who may do what with a team', () => {
       if (!canSeeTeam(privacy, { role, teamRole })) expect(canManageTeam({ role, teamRole })).toBe(false);
     }
   });
+
+  // Organization role × team role × the team's members_can_create_pipelines → may create a pipeline for it.
+  const creators: Array<[OrganizationRole, TeamMemberRole | null, boolean, boolean]> = [
+    ['admin', null, false, true],
+    ['admin', null, true, true],
+    ['admin', 'member', false, true],
+    ['admin', 'member', true, true],
+    ['admin', 'maintainer', false, true],
+    ['admin', 'maintainer', true, true],
+    ['member', null, false, false],
+    ['member', null, true, false],
+    ['member', 'member', false, false],
+    ['member', 'member', true, true],
+    ['member', 'maintainer', false, true],
+    ['member', 'maintainer', true, true],
+  ];
+
+  it.each(creators)(
+    'an organization %s with team role %s (members may create pipelines: %s) may create a pipeline for the team: %s',
+    (role, teamRole, membersCanCreatePipelines, expected) => {
+      expect(creators).toHaveLength(ROLES.length * TEAM_ROLES.length * 2);
+      expect(canCreatePipelineForTeam({ role, teamRole }, { membersCanCreatePipelines })).toBe(expected);
+    },
+  );
 
   it.each([
     ['admin', true],

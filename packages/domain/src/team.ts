@@ -55,6 +55,19 @@ export function canCreateTeam(role: OrganizationRole): boolean {
 }
 
 /**
+ * Creating a pipeline for a team (the team gets the new pipeline): admins always; a team's maintainers;
+ * its members when the team lets them (`members_can_create_pipelines`, the public API's team setting);
+ * nobody outside the team.
+ */
+export function canCreatePipelineForTeam(
+  viewer: TeamViewer,
+  team: { membersCanCreatePipelines: boolean },
+): boolean {
+  if (viewer.role === 'admin' || viewer.teamRole === 'maintainer') return true;
+  return viewer.teamRole === 'member' && team.membersCanCreatePipelines;
+}
+
+/**
  * Changing what a team may do on a pipeline: whoever manages the team, and for a maintainer who is not
  * an admin, only on a pipeline they may edit themselves (`manage_build_and_read` through one of their
  * teams), as in the public API. Otherwise a maintainer could give their own team any pipeline, or

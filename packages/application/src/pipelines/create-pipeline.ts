@@ -1,4 +1,5 @@
 import {
+  canCreatePipelineForTeam,
   forbidden,
   newProvider,
   type Pipeline,
@@ -18,8 +19,9 @@ import { newWebhookToken } from './webhook-token';
 
 /**
  * Creates a pipeline with its team associations, in one transaction. Admins may create any pipeline;
- * a member only one given to teams of theirs (the public API: "only administrators can create pipelines
- * without providing team UUIDs"), else 403 `Forbidden`. The organization's unique slug key decides taken
+ * a member only one given to teams they may create pipelines for (maintainer, or member of a team
+ * that lets members: the public API's "only administrators can create pipelines without providing team
+ * UUIDs" and its team setting `members_can_create_pipelines`), else 403 `Forbidden`. The organization's unique slug key decides taken
  * names, so concurrent creates of one name make one pipeline.
  */
 export const createPipeline =
@@ -40,7 +42,9 @@ export const createPipeline =
     });
     const unknown = grants.find((grant) => !teams.some((team) => team.teamId === grant.teamId));
     if (unknown) throw pipelineTeamUnknown(unknown);
-    if (role !== 'admin' && teams.some((team) => !team.member)) throw forbidden();
+    const mayCreateFor = (team: (typeof teams)[number]) =>
+      canCreatePipelineForTeam({ role, teamRole: team.viewerRole }, team);
+    if (!teams.every(mayCreateFor)) throw forbidden();
 
     const now = deps.clock.now();
     const pipeline: Pipeline = {

@@ -84,7 +84,11 @@ function world(input: {
     teamsIn: async ({ teamIds }) =>
       teamIds
         .filter((id) => id === MINE || id === THEIRS)
-        .map((teamId) => ({ teamId, member: teamId === MINE })),
+        .map((teamId) => ({
+          teamId,
+          viewerRole: teamId === MINE ? ('member' as const) : null,
+          membersCanCreatePipelines: true,
+        })),
     create: async ({ pipeline, teams }) => {
       calls.push('create');
       if ([...rows.values()].some((row) => row.pipeline.slug === pipeline.slug)) return 'slug_taken';

@@ -4,7 +4,14 @@ import type {
   PipelineRecord,
   PipelineRepository,
 } from '@ci/application';
-import type { AccessLevel, OrganizationRole, Pipeline, PipelineVisibility, StepDefinition } from '@ci/domain';
+import type {
+  AccessLevel,
+  OrganizationRole,
+  Pipeline,
+  PipelineVisibility,
+  StepDefinition,
+  TeamMemberRole,
+} from '@ci/domain';
 import { toDate, toDateOrNull } from '../rows';
 import { isUniqueViolation, type Sql } from '../sql';
 import { organizationFromRow, userFromRow } from './identity.repository';
@@ -181,11 +188,16 @@ export function pipelineRepository(sql: Sql): PipelineRepository {
     async teamsIn({ organizationId, teamIds, userId }) {
       if (teamIds.length === 0) return [];
       const rows = await sql.query(
-        `select t.id, exists (select 1 from team_members tm where tm.team_id = t.id and tm.user_id = $3) as member
+        `select t.id, t.members_can_create_pipelines,
+                (select tm.role from team_members tm where tm.team_id = t.id and tm.user_id = $3) as viewer_role
          from teams t where t.organization_id = $1 and t.id = any($2::uuid[])`,
         [organizationId, teamIds, userId],
       );
-      return rows.map((row) => ({ teamId: row.id as string, member: row.member as boolean }));
+      return rows.map((row) => ({
+        teamId: row.id as string,
+        viewerRole: (row.viewer_role as TeamMemberRole | null) ?? null,
+        membersCanCreatePipelines: row.members_can_create_pipelines as boolean,
+      }));
     },
     async create({ pipeline, teams }) {
       try {
