@@ -9,6 +9,7 @@ import {
   teamRepository,
   userRepository,
 } from './repositories/identity.repository';
+import { lookupRepository } from './repositories/lookup.repository';
 import { accessRepository, pipelineRepository } from './repositories/pipeline.repository';
 import { registryRepository } from './repositories/registry.repository';
 import { teamPipelineRepository } from './repositories/team-pipeline.repository';
@@ -46,6 +47,7 @@ export function createRepositories(sql: Sql): Repositories {
     access: accessRepository(sql),
     builds: buildRepository(sql),
     registries: registryRepository(sql),
+    lookups: lookupRepository(sql),
   };
 }
 

@@ -18,6 +18,7 @@ export const createTeamPipeline =
     const pipeline = await deps.repos.pipelines.findById(target.organization.id, request.value.pipelineId);
     if (!pipeline) throw teamPipelineUnknownPipeline();
     const teamPipeline: TeamPipeline = {
+      id: deps.newId(),
       teamId: target.team.id,
       pipelineId: pipeline.id,
       accessLevel: request.value.accessLevel,
@@ -25,5 +26,5 @@ export const createTeamPipeline =
     };
     // The key (team, pipeline) decides, not a look-up before the insert: concurrent adds get one winner.
     if (!(await deps.repos.teamPipelines.insert(teamPipeline))) throw teamPipelineTaken();
-    return asResult(target, { teamPipeline, pipelineSlug: pipeline.slug });
+    return asResult(target, { teamPipeline, pipelineSlug: pipeline.slug, pipeline });
   };

@@ -1,4 +1,12 @@
-import { canManageTeamPipelines, forbidden, isUuid, notFound, type Operation, type Team } from '@ci/domain';
+import {
+  canManageTeamPipelines,
+  forbidden,
+  isUuid,
+  notFound,
+  type Operation,
+  type Organization,
+  type Team,
+} from '@ci/domain';
 import type { Actor } from '../auth/actor';
 import { requireOrganization } from '../auth/authorize';
 import { memberPipelineAccess } from '../auth/member-pipeline-access';
@@ -15,9 +23,11 @@ export interface TeamPipelineRef extends TeamRef {
   pipeline: string;
 }
 
-/** An association as the wire shows it: with its pipeline's and its organization's slugs. */
+/** An association as the wire shows it: with its pipeline's and its organization's slugs, and its team. */
 export interface TeamPipelineResult extends TeamPipelineView {
   organizationSlug: string;
+  organization: Organization;
+  team: Team;
 }
 
 export interface AuthorizedTeam extends OrganizationAccess {
@@ -64,6 +74,11 @@ export function pipelineKey(pipeline: string): string {
   return pipeline.toLowerCase();
 }
 
-export function asResult(membership: OrganizationAccess, view: TeamPipelineView): TeamPipelineResult {
-  return { ...view, organizationSlug: membership.organization.slug };
+export function asResult(target: AuthorizedTeam, view: TeamPipelineView): TeamPipelineResult {
+  return {
+    ...view,
+    organizationSlug: target.organization.slug,
+    organization: target.organization,
+    team: target.team,
+  };
 }

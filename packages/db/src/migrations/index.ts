@@ -1,7 +1,9 @@
 import type { MigrationObject } from '@mikro-orm/core';
 import { Migration20261121035716 } from './Migration20261121035716';
+import { Migration20261121120400 } from './Migration20261121120400';
 
 /** Every committed migration, in order. `pnpm --filter @ci/db migration:create` appends new ones. */
 export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261121035716', class: Migration20261121035716 },
+  { name: 'Migration20261121120400', class: Migration20261121120400 },
 ];

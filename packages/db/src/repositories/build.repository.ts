@@ -14,7 +14,7 @@ import { PIPELINE_COLUMNS, pipelineFromRow } from './pipeline.repository';
 
 type Row = Record<string, unknown>;
 
-const BUILD_SELECT = `select b.id as b_id, b.pipeline_id as b_pipeline_id, b.number as b_number, b.state as b_state,
+export const BUILD_SELECT = `select b.id as b_id, b.pipeline_id as b_pipeline_id, b.number as b_number, b.state as b_state,
   b.blocked_state as b_blocked_state, b.cancel_reason as b_cancel_reason, b.message as b_message,
   b.commit as b_commit, b.branch as b_branch, b.env as b_env, b.meta_data as b_meta_data, b.source as b_source,
   b.author as b_author, b.creator_id as b_creator_id, b.rebuilt_from_id as b_rebuilt_from_id,
@@ -45,7 +45,7 @@ left join lateral (
   where ab.pipeline_id = p.id and ab.state in ('scheduled', 'running', 'failing', 'canceling', 'blocked')
 ) jc on true`;
 
-type BuildRowView = Omit<BuildView, 'jobs' | 'pipeline'> & { pipeline: Pipeline };
+export type BuildRowView = Omit<BuildView, 'jobs' | 'pipeline'> & { pipeline: Pipeline };
 
 function buildFromRow(row: Row): Build {
   return {
@@ -74,7 +74,7 @@ function buildFromRow(row: Row): Build {
   };
 }
 
-function viewFromRow(row: Row): BuildRowView {
+export function viewFromRow(row: Row): BuildRowView {
   const build = buildFromRow(row);
   return {
     build,
@@ -223,7 +223,7 @@ async function jobsOf(
 }
 
 /** Completes a page of builds with their jobs and their pipelines' counts, the two read side by side. */
-async function complete(
+export async function complete(
   sql: Sql,
   views: BuildRowView[],
   options: { includeRetriedJobs: boolean; excludeJobs: boolean },

@@ -31,7 +31,7 @@ export function organizationFromRow(row: Row, prefix = ''): Organization {
   };
 }
 
-function teamFromRow(row: Row): Team {
+export function teamFromRow(row: Row): Team {
   return {
     id: row.id as string,
     organizationId: row.organization_id as string,

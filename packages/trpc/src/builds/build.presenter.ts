@@ -1,5 +1,4 @@
-import { createHash } from 'node:crypto';
-import type { BuildResult, JobView } from '@ci/application';
+import { type BuildResult, gravatarUrl as gravatarOf, type JobView } from '@ci/application';
 import {
   type Agent,
   encodeGraphqlId,
@@ -232,8 +231,7 @@ function userWire(user: User, ctx: Context): UserWire {
 function gravatarUrl(email: string, cache: Map<string, string>): string {
   let url = cache.get(email);
   if (url === undefined) {
-    const hash = createHash('md5').update(email.trim().toLowerCase()).digest('hex');
-    url = `https://www.gravatar.com/avatar/${hash}`;
+    url = gravatarOf(email);
     cache.set(email, url);
   }
   return url;
