@@ -2,9 +2,15 @@ import { buildApp } from '../../apps/server/src/app';
 import { readServerConfig } from '../../apps/server/src/config';
 import { freshDatabase } from './database';
 
-/** The real HTTP server on a fresh database, listening on a free loopback port. */
-export async function startTestServer(env: Record<string, string> = {}) {
-  const db = await freshDatabase();
+/**
+ * The real HTTP server on a fresh database, listening on a free loopback port. `onQuery` sees every SQL
+ * statement the repositories send (tests count them).
+ */
+export async function startTestServer(
+  env: Record<string, string> = {},
+  options: { onQuery?: (sql: string) => void } = {},
+) {
+  const db = await freshDatabase(options.onQuery ? { onQuery: options.onQuery } : {});
   const config = readServerConfig({ LOG_LEVEL: 'silent', PORT: '0', ...env, DATABASE_URL: db.url });
   const app = await buildApp({ config, useCases: db.useCases, pingDatabase: db.database.ping });
   await app.listen({ port: 0, host: '127.0.0.1' });

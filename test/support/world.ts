@@ -28,12 +28,18 @@ const STEPS = `steps:
  * - `releases` only builds branches `main release/*`; `archived` is archived
  * - organization `other` with its own admin and pipeline `elsewhere`
  */
-export async function startWorld(env: Record<string, string> = {}) {
-  const server = await startTestServer({
-    PUBLIC_API_URL: API_URL,
-    PUBLIC_WEB_URL: WEB_URL,
-    ...env,
-  });
+export async function startWorld(
+  env: Record<string, string> = {},
+  options: Parameters<typeof startTestServer>[1] = {},
+) {
+  const server = await startTestServer(
+    {
+      PUBLIC_API_URL: API_URL,
+      PUBLIC_WEB_URL: WEB_URL,
+      ...env,
+    },
+    options,
+  );
   const admin = server.useCases.admin;
   await admin.createOrganization({ name: 'Acme', slug: 'acme' });
   await admin.createOrganization({ name: 'Other', slug: 'other' });

@@ -17,3 +17,4 @@ export * from './steps';
 export * from './storable-text';
 export * from './team-pipeline';
 export * from './timestamps';
+export * from './web-addresses';

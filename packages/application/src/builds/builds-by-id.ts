@@ -15,10 +15,9 @@ import { rebuildBuild } from './rebuild-build';
  * organization the actor may not use, or one the actor may not see, answers as one that does not exist.
  */
 
-/** A job with the build it belongs to, as the actor may see it. */
-export interface JobResult {
+/** A job (with its agent) and the build it belongs to, as the actor may see them. */
+export interface JobResult extends JobView {
   build: BuildResult;
-  job: JobView;
 }
 
 /**
@@ -64,7 +63,7 @@ export const getJobsById =
     const builds = await getBuildsById(deps)(actor, buildIds, { includeRetriedJobs: true });
     const found = new Map<string, JobResult>();
     for (const build of builds) {
-      for (const job of build?.view.jobs ?? []) if (build) found.set(job.job.id, { build, job });
+      for (const view of build?.view.jobs ?? []) if (build) found.set(view.job.id, { ...view, build });
     }
     return ids.map((id) => found.get(id.toLowerCase()) ?? null);
   };

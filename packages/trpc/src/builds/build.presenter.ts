@@ -7,6 +7,7 @@ import {
   type Pipeline,
   presentBuildState,
   type User,
+  webAddresses,
 } from '@ci/domain';
 import type {
   AgentShortWire,
@@ -86,7 +87,7 @@ function buildWire(result: BuildResult, ctx: Context): BuildWire {
   const pipelineUrl = `${orgApiUrl}/pipelines/${pipeline.slug}`;
   const buildsUrl = `${pipelineUrl}/builds`;
   const buildUrl = `${buildsUrl}/${build.number}`;
-  const buildWebUrl = `${ctx.web}/${orgSlug}/${pipeline.slug}/builds/${build.number}`;
+  const buildWebUrl = webAddresses.build(ctx.web, orgSlug, pipeline.slug, build.number);
   const { state, blocked } = presentBuildState(build);
 
   let jobs: JobWire[] | undefined;
@@ -248,12 +249,12 @@ function pipelineWire(
   const listed = ctx.form === 'pipeline-list';
   const counts = pipeline.counts;
   // Rule B2: only viewers who may edit the pipeline see where its webhook delivers.
-  const webhookUrl = showWebhookUrl ? `${ctx.web}/webhooks/deliver/${pipeline.webhookToken}` : '';
+  const webhookUrl = showWebhookUrl ? webAddresses.webhook(ctx.web, pipeline.webhookToken) : '';
   return {
     id: pipeline.id,
     graphql_id: encodeGraphqlId('Pipeline', pipeline.id),
     url: pipelineUrl,
-    ...(listed ? { web_url: `${ctx.web}/${orgSlug}/${pipeline.slug}` } : undefined),
+    ...(listed ? { web_url: webAddresses.pipeline(ctx.web, orgSlug, pipeline.slug) } : undefined),
     name: pipeline.name,
     slug: pipeline.slug,
     repository: pipeline.repository,
@@ -268,7 +269,7 @@ function pipelineWire(
     cancel_running_branch_builds: pipeline.cancelRunningBranchBuilds,
     cancel_running_branch_builds_filter: pipeline.cancelRunningBranchBuildsFilter,
     builds_url: buildsUrl,
-    badge_url: `${ctx.api}/badges/${pipeline.webhookToken}.svg`,
+    badge_url: webAddresses.badge(ctx.api, pipeline.webhookToken),
     created_at:
       ctx.form === 'single'
         ? formatPipelineCreatedAt(pipeline.createdAt)
