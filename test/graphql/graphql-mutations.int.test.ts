@@ -194,10 +194,11 @@ describe('teamPipelineCreate, teamPipelineUpdate, teamPipelineDelete', () => {
       pipeline: { id: pipelineId('api'), slug: 'api' },
     });
     expect(created.teamPipeline.id).toBe(encodeGraphqlId('TeamPipeline', created.teamPipeline.uuid));
-    expect(created.team.pipelines.edges.map((edge: any) => edge.node.pipeline.slug)).toEqual([
-      'secret',
-      'api',
-    ]);
+    expect(
+      created.team.pipelines.edges.map(
+        (edge: { node: { pipeline: { slug: string } } }) => edge.node.pipeline.slug,
+      ),
+    ).toEqual(['secret', 'api']);
     // The edge's cursor is the association's place in the team's list: the page after it is empty.
     const after = await world.gql(
       `query($id: ID!, $after: String!) { node(id: $id) { ... on TeamPipeline { team { pipelines(after: $after) { edges { node { id } } } } } } }`,
@@ -317,7 +318,9 @@ describe('teamPipelineCreate, teamPipelineUpdate, teamPipelineDelete', () => {
         { id: created.teamPipeline.id },
       )
     ).body.data.node;
-    const secret = team.pipelines.edges.find((edge: any) => edge.node.pipeline.slug === 'secret').node.id;
+    const secret = team.pipelines.edges.find(
+      (edge: { node: { pipeline: { slug: string } } }) => edge.node.pipeline.slug === 'secret',
+    ).node.id;
     refused(
       await world.gql(TEAM_PIPELINE_DELETE, { input: { id: secret } }),
       'teamPipelineDelete',

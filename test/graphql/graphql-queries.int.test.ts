@@ -12,7 +12,8 @@ const UNKNOWN_UUID = '0190f3a0-dead-7abc-8def-0123456789ab';
 
 let world: GraphqlWorld;
 /** REST get-build bodies of builds of `web`: the first, then a second one, then a rebuild of the first. */
-const builds: Array<Record<string, any>> = [];
+// biome-ignore lint/suspicious/noExplicitAny: REST bodies as the untyped JSON a client reads
+const builds: any[] = [];
 let registry: Record<string, unknown>;
 
 beforeAll(async () => {
@@ -48,7 +49,7 @@ const BUILD_FIELDS = `id uuid number state blocked blockedState branch commit me
 
 describe('build', () => {
   it('finds a build by slug and by uuid, with the fields REST shows', async () => {
-    const rest = builds[0] as Record<string, any>;
+    const rest = builds[0];
     const bySlug = data(await world.gql(`{ build(slug: "acme/web/1") { ${BUILD_FIELDS} } }`)).build;
     const byUuid = data(
       await world.gql(`query($uuid: ID!) { build(uuid: $uuid) { ${BUILD_FIELDS} } }`, { uuid: rest.id }),
@@ -105,7 +106,7 @@ describe('build', () => {
   });
 
   it('gives the jobs as a connection of the Job union, filtered as asked', async () => {
-    const rest = builds[0] as Record<string, any>;
+    const rest = builds[0];
     const { jobs } = data(
       await world.gql(`{ build(slug: "acme/web/1") { jobs(first: 10) { count edges { node {
         __typename
@@ -114,8 +115,12 @@ describe('build', () => {
       } } } } }`),
     ).build;
     expect(jobs.count).toBe(rest.jobs.length);
-    expect(jobs.edges.map((edge: any) => edge.node.uuid)).toEqual(rest.jobs.map((job: any) => job.id));
-    expect(jobs.edges.map((edge: any) => edge.node.id)).toEqual(rest.jobs.map((job: any) => job.graphql_id));
+    expect(jobs.edges.map((edge: { node: { uuid: string } }) => edge.node.uuid)).toEqual(
+      rest.jobs.map((job: { id: string }) => job.id),
+    );
+    expect(jobs.edges.map((edge: { node: { id: string } }) => edge.node.id)).toEqual(
+      rest.jobs.map((job: { graphql_id: string }) => job.graphql_id),
+    );
     const first = jobs.edges[0].node;
     expect(first).toMatchObject({
       __typename: 'JobTypeCommand',
@@ -127,7 +132,9 @@ describe('build', () => {
       step: { key: 'build' },
       build: { number: 1 },
     });
-    expect(jobs.edges.map((edge: any) => edge.node.__typename)).toContain('JobTypeWait');
+    expect(jobs.edges.map((edge: { node: { __typename: string } }) => edge.node.__typename)).toContain(
+      'JobTypeWait',
+    );
 
     const waits = data(
       await world.gql(
@@ -154,7 +161,7 @@ describe('build', () => {
       expect(response.status, query).toBe(200);
       expect(response.body.data, query).toEqual({ build: null });
       expect(
-        response.body.errors?.map((error: any) => error.message),
+        response.body.errors?.map((error: { message: string }) => error.message),
         query,
       ).toEqual([message]);
     }
@@ -185,7 +192,7 @@ describe('build', () => {
 
 describe('job', () => {
   it('finds a job by uuid as its union member, with its build', async () => {
-    const rest = builds[0] as Record<string, any>;
+    const rest = builds[0];
     const job = data(
       await world.gql(
         `query($uuid: ID!) { job(uuid: $uuid) { __typename ... on JobTypeCommand { id label build { number } pipeline { slug } } } }`,
@@ -255,7 +262,7 @@ describe('registry', () => {
 
 describe('node', () => {
   it('resolves the graphql_id of every REST resource that has one', async () => {
-    const rest = builds[0] as Record<string, any>;
+    const rest = builds[0];
     const query = `query($id: ID!) { node(id: $id) { __typename id } }`;
     const kinds: Array<[string, string]> = [
       [rest.graphql_id, 'Build'],
@@ -269,7 +276,7 @@ describe('node', () => {
   });
 
   it('answers null, without an error, for unknown, malformed, foreign and not yet resolvable ids', async () => {
-    const rest = builds[0] as Record<string, any>;
+    const rest = builds[0];
     const other = await world.createBuild(
       'elsewhere',
       {},
@@ -315,15 +322,15 @@ describe('connections', () => {
       ).build.pipeline.builds;
     const first = await page('first: 2');
     expect(first.count).toBe(3);
-    expect(first.edges.map((edge: any) => edge.node.number)).toEqual([3, 2]);
+    expect(first.edges.map((edge: { node: { number: number } }) => edge.node.number)).toEqual([3, 2]);
     expect(first.pageInfo).toMatchObject({ hasNextPage: true, hasPreviousPage: false });
     const next = await page(`first: 2, after: "${first.pageInfo.endCursor}"`);
-    expect(next.edges.map((edge: any) => edge.node.number)).toEqual([1]);
+    expect(next.edges.map((edge: { node: { number: number } }) => edge.node.number)).toEqual([1]);
     expect(next.pageInfo).toMatchObject({ hasNextPage: false, hasPreviousPage: true });
     const last = await page('last: 1');
-    expect(last.edges.map((edge: any) => edge.node.number)).toEqual([1]);
+    expect(last.edges.map((edge: { node: { number: number } }) => edge.node.number)).toEqual([1]);
     const before = await page(`last: 5, before: "${last.pageInfo.startCursor}"`);
-    expect(before.edges.map((edge: any) => edge.node.number)).toEqual([3, 2]);
+    expect(before.edges.map((edge: { node: { number: number } }) => edge.node.number)).toEqual([3, 2]);
   });
 
   it("filters a pipeline's builds by state, branch, commit, meta-data and creation time", async () => {
@@ -332,7 +339,7 @@ describe('connections', () => {
         await world.gql(
           `{ build(slug: "acme/web/1") { pipeline { builds(${args}) { edges { node { number } } } } } }`,
         ),
-      ).build.pipeline.builds.edges.map((edge: any) => edge.node.number);
+      ).build.pipeline.builds.edges.map((edge: { node: { number: number } }) => edge.node.number);
     expect(await numbers('branch: ["feature/x"]')).toEqual([2]);
     expect(await numbers('branch: ["%default"]')).toEqual([3, 1]);
     expect(await numbers(`commit: ["${'b'.repeat(40)}"]`)).toEqual([2]);

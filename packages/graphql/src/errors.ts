@@ -25,9 +25,22 @@ export function maskError(error: unknown): Error {
     });
   }
   if (located && (!located.originalError || located.originalError instanceof GraphQLError)) {
-    return located.originalError instanceof GraphQLError ? located.originalError : located;
+    return withoutCause(located.originalError instanceof GraphQLError ? located.originalError : located);
   }
   return new GraphQLError(INTERNAL_MESSAGE, { ...where, extensions: { code: 'internal' } });
+}
+
+/** GraphQL's own error without the `originalError` extension that would show what a parser said. */
+function withoutCause(error: GraphQLError): GraphQLError {
+  if (!error.extensions || !('originalError' in error.extensions)) return error;
+  const { originalError: _hidden, ...extensions } = error.extensions;
+  return new GraphQLError(error.message, {
+    nodes: error.nodes,
+    path: error.path,
+    positions: error.positions,
+    source: error.source,
+    extensions,
+  });
 }
 
 /** Whether a failure is unexpected: one to log with the request id. */
