@@ -89,13 +89,13 @@ describe('limits', () => {
   it('refuses an operation with too many aliases before any resolver runs', async () => {
     const aliases = (n: number) =>
       Array.from({ length: n }, (_, i) => `b${i}: build(slug: "acme/web/${i + 1}") { number }`).join('\n');
-    const { result, statements } = await world.countStatements(() => world.gql(`{ ${aliases(16)} }`));
+    const { result, statements } = await world.countStatements(() => world.gql(`{ ${aliases(41)} }`));
     expect(result.body.data).toBeUndefined();
-    expect(result.body.errors[0].message).toMatch(/Aliases limit of 15 exceeded/);
+    expect(result.body.errors[0].message).toMatch(/Aliases limit of 40 exceeded/);
     expect(statements).toBe(1);
-    const allowed = await world.gql(`{ ${aliases(15)} }`);
+    const allowed = await world.gql(`{ ${aliases(40)} }`);
     expect(allowed.body.errors).toBeUndefined();
-    expect(Object.keys(allowed.body.data)).toHaveLength(15);
+    expect(Object.keys(allowed.body.data)).toHaveLength(40);
   });
 
   it('refuses an operation that could cost too much, counting page sizes passed as variables', async () => {

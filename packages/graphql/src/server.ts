@@ -19,7 +19,7 @@ export interface GraphqlLimits {
   maxCost: number;
 }
 
-export const DEFAULT_LIMITS: GraphqlLimits = { maxDepth: 15, maxAliases: 15, maxCost: 50_000 };
+export const DEFAULT_LIMITS: GraphqlLimits = { maxDepth: 15, maxAliases: 40, maxCost: 50_000 };
 
 export interface GraphqlServerOptions {
   useCases: UseCases;
