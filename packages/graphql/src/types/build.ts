@@ -180,17 +180,18 @@ builder.node(BuildRef, {
       resolve: ({ view }, _args, ctx) =>
         view.rebuiltFrom ? ctx.loaders.builds.load(view.rebuiltFrom.id) : null,
     }),
-    metaData: t.connection(
-      {
-        type: BuildMetaData,
-        resolve: ({ view }, args) =>
-          arrayConnection(
-            args,
-            Object.entries(view.build.metaData).map(([key, value]) => ({ key, value })),
-          ),
-      },
-      BuildMetaDataConnection,
-    ),
+    metaData: t.field({
+      type: BuildMetaDataConnection,
+      nullable: true,
+      description: 'The meta-data of the build, by key',
+      // As in the reference: a meta-data list takes first/last only.
+      args: { first: t.arg.int({ required: false }), last: t.arg.int({ required: false }) },
+      resolve: ({ view }, args) =>
+        arrayConnection(
+          args,
+          Object.entries(view.build.metaData).map(([key, value]) => ({ key, value })),
+        ),
+    }),
     jobs: t.connection(
       {
         type: JobUnion,
