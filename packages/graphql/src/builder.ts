@@ -2,6 +2,7 @@ import type { Actor, UseCases } from '@ci/application';
 import { decodeGraphqlId, encodeGraphqlId, isGraphqlType } from '@ci/domain';
 import SchemaBuilder from '@pothos/core';
 import RelayPlugin from '@pothos/plugin-relay';
+import { JOB_TYPE_NAMES } from './job-kinds';
 import type { Loaders } from './loaders';
 import { nodeById, nodeTypeName } from './node';
 
@@ -20,7 +21,7 @@ export interface GraphqlContext {
 }
 
 /** The job union's members all carry the REST job's id, `Job---<uuid>`. */
-const JOB_TYPES = new Set(['JobTypeCommand', 'JobTypeWait', 'JobTypeBlock', 'JobTypeTrigger']);
+const JOB_TYPES = new Set<string>(Object.values(JOB_TYPE_NAMES));
 
 /**
  * Every global id is the REST `graphql_id` (decisions.md): base64 of `<Type>---<uuid>`. An id that is

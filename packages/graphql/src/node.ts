@@ -1,4 +1,5 @@
 import type { GraphqlContext } from './builder';
+import { JOB_TYPE_NAMES } from './job-kinds';
 
 /**
  * `node(id)` answers the object a REST `graphql_id` names, or null: for an id that is not one, names an
@@ -19,13 +20,6 @@ export function nodeById(id: { typename: string; id: string }, ctx: GraphqlConte
       return null;
   }
 }
-
-const JOB_TYPE_NAMES = {
-  script: 'JobTypeCommand',
-  waiter: 'JobTypeWait',
-  manual: 'JobTypeBlock',
-  trigger: 'JobTypeTrigger',
-} as const;
 
 /** The object type of a value `node` (or any field typed `Node`) returns, from the use case's shape. */
 export function nodeTypeName(value: unknown): string {

@@ -105,6 +105,8 @@ function jobsMatching(
 ): JobResult[] {
   return jobs.filter(
     ({ job }) =>
+      // The latest run of each step, as REST's default (a job found by uuid loads its retried runs too).
+      !job.retried &&
       (!filter.state || filter.state.includes(jobStateName(job.state))) &&
       (!filter.type || filter.type.includes(job.type)) &&
       (!filter.step?.key || (job.stepKey !== null && filter.step.key.includes(job.stepKey))) &&

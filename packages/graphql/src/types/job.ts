@@ -2,6 +2,7 @@ import type { JobResult } from '@ci/application';
 import { type JobState, webAddresses } from '@ci/domain';
 import type { ObjectFieldsShape } from '@pothos/core';
 import { builder, type Types } from '../builder';
+import { JOB_TYPE_NAMES, type JobTypeName } from '../job-kinds';
 import { OrganizationRef, organizationOf } from './organization';
 import {
   AgentRef,
@@ -64,9 +65,8 @@ export const JobStates = builder.enumType('JobStates', {
   values: Object.keys(JOB_STATES) as JobStateName[],
 });
 
-/** The union member of each REST job type. */
+/** The REST job type each `JobTypes` value stands for. */
 const JOB_TYPES = { COMMAND: 'script', WAIT: 'waiter', BLOCK: 'manual', TRIGGER: 'trigger' } as const;
-export type JobTypeName = keyof typeof JOB_TYPES;
 
 export const JobTypes = builder.enumType('JobTypes', {
   description: 'All the possible types of jobs that can exist',
@@ -198,18 +198,16 @@ jobType(JobTypeTriggerRef, {
   step: stepType('StepTrigger', 'A trigger step creates a build on another pipeline'),
 });
 
+const JOB_TYPE_REFS = {
+  JobTypeCommand: JobTypeCommandRef,
+  JobTypeWait: JobTypeWaitRef,
+  JobTypeBlock: JobTypeBlockRef,
+  JobTypeTrigger: JobTypeTriggerRef,
+} as const satisfies Record<JobTypeName, unknown>;
+
 /** The union member of each REST job type. */
 export function jobTypeRef(result: Pick<JobResult, 'job'>) {
-  switch (result.job.type) {
-    case 'script':
-      return JobTypeCommandRef;
-    case 'waiter':
-      return JobTypeWaitRef;
-    case 'manual':
-      return JobTypeBlockRef;
-    case 'trigger':
-      return JobTypeTriggerRef;
-  }
+  return JOB_TYPE_REFS[JOB_TYPE_NAMES[result.job.type]];
 }
 
 export const JobUnion = builder.unionType('Job', {
