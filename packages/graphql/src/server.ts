@@ -71,8 +71,10 @@ export function createGraphqlServer(options: GraphqlServerOptions) {
       maxAliasesPlugin({ n: limits.maxAliases }),
       useCostLimit({ maxCost: limits.maxCost }),
       useErrorHandler(({ errors, context }) => {
-        for (const error of errors)
-          if (isUnexpected(error)) (context as unknown as Partial<ServerContext>).logError?.(error);
+        // In the execution phase `context` is graphql-js's execution arguments; the request's is inside.
+        const request = ((context as { contextValue?: unknown }).contextValue ??
+          context) as Partial<ServerContext>;
+        for (const error of errors) if (isUnexpected(error)) request.logError?.(error);
       }),
     ],
   });
