@@ -1,9 +1,19 @@
+import { createRequire } from 'node:module';
 import { defineConfig } from 'vitest/config';
+
+/**
+ * `graphql` ships CommonJS (`main`) and ESM (`module`) copies; Node loads the CommonJS one for the
+ * libraries built on it (Pothos, graphql-yoga), Vite would pick the ESM one for our sources, and two
+ * copies cannot share a schema. Our sources get the one Node loads, as they do outside the tests.
+ */
+const graphql = createRequire(new URL('./packages/graphql/package.json', import.meta.url)).resolve('graphql');
+const resolve = { alias: [{ find: /^graphql$/, replacement: graphql }] };
 
 export default defineConfig({
   test: {
     projects: [
       {
+        resolve,
         test: {
           name: 'unit',
           include: ['packages/*/src/**/*.test.ts', 'apps/*/src/**/*.test.ts', 'scripts/**/*.test.ts'],
@@ -11,6 +21,7 @@ export default defineConfig({
         },
       },
       {
+        resolve,
         test: {
           name: 'integration',
           include: [

@@ -1,38 +1,59 @@
 /**
- * Writes the REST API's OpenAPI document to docs/api/openapi.json, or with `--check` fails when the
- * committed file differs from what the router generates (CI's drift check).
+ * Writes the API documents, or with `--check` fails when a committed one differs from what the code
+ * generates (CI's drift check):
  *
- *   pnpm docs:api     write the document
- *   pnpm check:api    compare it, change nothing
+ * - docs/api/openapi.json: the REST API's OpenAPI document, from the tRPC router
+ * - docs/api/schema.graphql: the GraphQL schema, printed from the Pothos builder
+ *
+ *   pnpm docs:api     write the documents
+ *   pnpm check:api    compare them, change nothing
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, relative, resolve } from 'node:path';
+import { printedSchema } from '@ci/graphql';
 import { appRouter, openApiDocument } from '@ci/trpc';
 
 /** Fixed, so the committed document does not depend on anyone's configuration. */
 const BASE_URL = 'http://localhost:3000/v2';
-const TARGET = resolve(import.meta.dirname, '../docs/api/openapi.json');
 
-const generated = `${JSON.stringify(openApiDocument(appRouter, { baseUrl: BASE_URL }), null, 2)}\n`;
-const target = relative(process.cwd(), TARGET);
+const documents = [
+  {
+    target: resolve(import.meta.dirname, '../docs/api/openapi.json'),
+    source: 'the router',
+    generated: `${JSON.stringify(openApiDocument(appRouter, { baseUrl: BASE_URL }), null, 2)}\n`,
+  },
+  {
+    target: resolve(import.meta.dirname, '../docs/api/schema.graphql'),
+    source: 'the GraphQL schema',
+    generated: printedSchema(),
+  },
+];
 
 if (process.argv.includes('--check')) {
-  let committed: string | null = null;
-  try {
-    committed = readFileSync(TARGET, 'utf8');
-  } catch {
-    // missing: reported below like any other difference
+  let drifted = false;
+  for (const { target, source, generated } of documents) {
+    const name = relative(process.cwd(), target);
+    let committed: string | null = null;
+    try {
+      committed = readFileSync(target, 'utf8');
+    } catch {
+      // missing: reported below like any other difference
+    }
+    if (committed === generated) {
+      console.log(`${name} matches ${source}.`);
+      continue;
+    }
+    drifted = true;
+    console.error(`${name} ${committed === null ? 'is missing' : `is out of date with ${source}`}.`);
   }
-  if (committed !== generated) {
-    console.error(
-      `${target} ${committed === null ? 'is missing' : 'is out of date with the router'}.\n` +
-        'Run `pnpm docs:api` and commit the result.',
-    );
+  if (drifted) {
+    console.error('Run `pnpm docs:api` and commit the result.');
     process.exit(1);
   }
-  console.log(`${target} matches the router.`);
 } else {
-  mkdirSync(dirname(TARGET), { recursive: true });
-  writeFileSync(TARGET, generated);
-  console.log(`Wrote ${target}.`);
+  for (const { target, generated } of documents) {
+    mkdirSync(dirname(target), { recursive: true });
+    writeFileSync(target, generated);
+    console.log(`Wrote ${relative(process.cwd(), target)}.`);
+  }
 }

@@ -62,11 +62,11 @@ async function listAll(server: ServerProcess): Promise<number[]> {
   let url: string | null = `${server.baseUrl}${PIPELINE}?per_page=100`;
   for (let pages = 0; url; pages++) {
     if (pages > 10) throw new Error('too many pages');
-    const response = await fetch(url, { headers: auth() });
+    const response: Response = await fetch(url, { headers: auth() });
     expect(response.status).toBe(200);
     const builds = (await response.json()) as Array<{ number: number }>;
     numbers.push(...builds.map((build) => build.number));
-    const next = /<([^>]+)>;\s*rel="next"/.exec(response.headers.get('link') ?? '')?.[1];
+    const next: string | undefined = /<([^>]+)>;\s*rel="next"/.exec(response.headers.get('link') ?? '')?.[1];
     // Links carry the public URL; the request goes to the same path on this process.
     url = next ? `${server.baseUrl}${new URL(next).pathname}${new URL(next).search}` : null;
   }

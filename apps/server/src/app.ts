@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { UseCases } from '@ci/application';
+import { createGraphqlServer } from '@ci/graphql';
 import {
   appRouter,
   openApiDocument,
@@ -99,8 +100,41 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   registerTrpcApi(app, { prefix: '/trpc', createContext: (request) => createContext(request, false) });
 
+  // GraphQL reads its own bodies (JSON, or `application/graphql`), so its route takes them as text.
+  const graphql = createGraphqlServer({ useCases: deps.useCases, urls });
+  await app.register(async (scope) => {
+    scope.removeAllContentTypeParsers();
+    scope.addContentTypeParser('*', { parseAs: 'string' }, (_request, body, done) => done(null, body));
+    scope.route({
+      method: ['GET', 'POST'],
+      url: '/graphql',
+      handler: async (request, reply) => {
+        const headers = new Headers();
+        for (const [name, value] of Object.entries(request.headers)) {
+          for (const one of Array.isArray(value) ? value : value === undefined ? [] : [value]) {
+            headers.append(name, one);
+          }
+        }
+        const body = request.method === 'POST' && typeof request.body === 'string' ? request.body : undefined;
+        const response = await graphql.handle(
+          new Request(`http://localhost${request.url}`, {
+            method: request.method,
+            headers,
+            ...(body === undefined ? {} : { body }),
+          }),
+          { logError: (error) => request.log.error({ err: error }, 'graphql request failed') },
+        );
+        reply.code(response.status);
+        response.headers.forEach((value, name) => {
+          reply.header(name, value);
+        });
+        return reply.send(Buffer.from(await response.arrayBuffer()));
+      },
+    });
+  });
+
   app.get('/', async () => ({
-    message: 'CI control API: REST under /v2, typed tRPC under /trpc',
+    message: 'CI control API: REST under /v2, typed tRPC under /trpc, GraphQL at /graphql',
     timestamp: Math.floor(Date.now() / 1000),
   }));
 

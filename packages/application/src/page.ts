@@ -4,7 +4,14 @@ export interface Page {
   perPage: number;
 }
 
+/** A slice of a list by position, as cursor-paginated clients (GraphQL connections) ask for it. */
+export interface RowWindow {
+  offset: number;
+  limit: number;
+}
+
 /** The rows a page covers, as a repository reads them. */
-export function pageWindow(page: Page): { offset: number; limit: number } {
+export function pageWindow(page: Page | RowWindow): { offset: number; limit: number } {
+  if ('offset' in page) return { offset: page.offset, limit: page.limit };
   return { offset: (page.page - 1) * page.perPage, limit: page.perPage };
 }

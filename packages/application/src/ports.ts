@@ -206,6 +206,7 @@ export interface PipelineRecord {
 export interface TeamPipelineView {
   teamPipeline: TeamPipeline;
   pipelineSlug: string;
+  pipeline: Pipeline;
 }
 
 export interface TeamPipelineRepository {
@@ -234,11 +235,12 @@ export interface TeamPipelineRepository {
   }): Promise<TeamPipelineView | null>;
   /**
    * Removes the association unless it is the pipeline's last one, deciding under a lock on the
-   * pipeline so that concurrent removals cannot leave it without a team.
+   * pipeline so that concurrent removals cannot leave it without a team; `allowLast` removes it anyway.
    */
   deleteUnlessLast(input: {
     teamId: string;
     pipelineId: string;
+    allowLast?: boolean;
   }): Promise<'deleted' | 'not_found' | 'last_team'>;
 }
 
@@ -378,6 +380,20 @@ export interface RateLimitRepository {
   deleteWindowsBefore(before: Date): Promise<void>;
 }
 
+/**
+ * Objects by their own UUID, in whatever organization they are: what a transport that addresses objects
+ * by id (GraphQL) reads first. These reads decide nothing; the use cases then decide who may see what.
+ */
+export interface LookupRepository {
+  builds(input: { ids: readonly string[]; includeRetriedJobs: boolean }): Promise<BuildView[]>;
+  /** The build of each job that exists. */
+  jobBuilds(jobIds: readonly string[]): Promise<Array<{ jobId: string; buildId: string }>>;
+  pipelines(ids: readonly string[]): Promise<Pipeline[]>;
+  teams(ids: readonly string[]): Promise<Team[]>;
+  teamPipelines(ids: readonly string[]): Promise<TeamPipelineView[]>;
+  registries(ids: readonly string[]): Promise<Registry[]>;
+}
+
 export interface Repositories {
   accessTokens: AccessTokenRepository;
   users: UserRepository;
@@ -390,6 +406,7 @@ export interface Repositories {
   registries: RegistryRepository;
   rateLimits: RateLimitRepository;
   organizationMembers: OrganizationMemberRepository;
+  lookups: LookupRepository;
 }
 
 export interface Deps {

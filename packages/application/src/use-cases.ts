@@ -6,6 +6,15 @@ import { addTeamPipeline, createPipeline } from './admin/pipelines';
 import { seedDemo } from './admin/seed-demo';
 import { createTeam } from './admin/teams';
 import { authenticate } from './auth/authenticate';
+import { organizationsById, pipelineAccessFor } from './auth/usable-memberships';
+import {
+  cancelBuildById,
+  createBuildOnPipelineId,
+  findBuild,
+  getBuildsById,
+  getJobsById,
+  rebuildBuildById,
+} from './builds/builds-by-id';
 import { cancelBuild } from './builds/cancel-build';
 import { createBuild } from './builds/create-build';
 import { getBuild } from './builds/get-build';
@@ -26,11 +35,24 @@ import { createRegistry } from './registries/create-registry';
 import { deleteRegistry } from './registries/delete-registry';
 import { getRegistry } from './registries/get-registry';
 import { listRegistries } from './registries/list-registries';
+import {
+  createRegistryInOrganizationId,
+  deleteRegistryById,
+  findRegistry,
+  getRegistriesById,
+  updateRegistryById,
+} from './registries/registries-by-id';
 import { updateRegistry } from './registries/update-registry';
 import { createTeamPipeline } from './team-pipelines/create-team-pipeline';
 import { deleteTeamPipeline } from './team-pipelines/delete-team-pipeline';
 import { getTeamPipeline } from './team-pipelines/get-team-pipeline';
 import { listTeamPipelines } from './team-pipelines/list-team-pipelines';
+import {
+  createTeamPipelineByIds,
+  deleteTeamPipelineById,
+  getTeamPipelinesById,
+  updateTeamPipelineById,
+} from './team-pipelines/team-pipelines-by-id';
 import { updateTeamPipeline } from './team-pipelines/update-team-pipeline';
 import { addTeamMember } from './teams/add-team-member';
 import { createTeam as createTeamAsActor } from './teams/create-team';
@@ -87,6 +109,26 @@ export function createUseCases(deps: Deps) {
     listOrganizations: listOrganizations(deps),
     getOrganization: getOrganization(deps),
     listOrganizationMembers: listOrganizationMembers(deps),
+    /** The same use cases addressed by UUID, for GraphQL. */
+    byId: {
+      organizations: organizationsById(deps),
+      builds: getBuildsById(deps),
+      jobs: getJobsById(deps),
+      findBuild: findBuild(deps),
+      createBuild: createBuildOnPipelineId(deps),
+      cancelBuild: cancelBuildById(deps),
+      rebuildBuild: rebuildBuildById(deps),
+      registries: getRegistriesById(deps),
+      findRegistry: findRegistry(deps),
+      createRegistry: createRegistryInOrganizationId(deps),
+      updateRegistry: updateRegistryById(deps),
+      deleteRegistry: deleteRegistryById(deps),
+      teamPipelines: getTeamPipelinesById(deps),
+      createTeamPipeline: createTeamPipelineByIds(deps),
+      updateTeamPipeline: updateTeamPipelineById(deps),
+      deleteTeamPipeline: deleteTeamPipelineById(deps),
+      pipelineAccess: pipelineAccessFor(deps),
+    },
     admin: {
       createOrganization: createOrganization(deps),
       createUser: createUser(deps),

@@ -8,6 +8,7 @@ import {
   organizationRepository,
   userRepository,
 } from './repositories/identity.repository';
+import { lookupRepository } from './repositories/lookup.repository';
 import { organizationMemberRepository } from './repositories/organization-member.repository';
 import { accessRepository, pipelineRepository } from './repositories/pipeline.repository';
 import { rateLimitRepository } from './repositories/rate-limit.repository';
@@ -50,6 +51,7 @@ export function createRepositories(sql: Sql): Repositories {
     registries: registryRepository(sql),
     rateLimits: rateLimitRepository(sql),
     organizationMembers: organizationMemberRepository(sql),
+    lookups: lookupRepository(sql),
   };
 }
 

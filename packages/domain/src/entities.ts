@@ -211,6 +211,8 @@ export interface Agent {
 }
 
 export interface TeamPipeline {
+  /** The association's own id (its GraphQL `TeamPipeline` id); a re-added association gets a new one. */
+  id: string;
   teamId: string;
   pipelineId: string;
   accessLevel: AccessLevel;

@@ -21,3 +21,4 @@ export * from './storable-text';
 export * from './team';
 export * from './team-pipeline';
 export * from './timestamps';
+export * from './web-addresses';

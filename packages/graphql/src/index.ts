@@ -1,5 +1,10 @@
-/**
- * The GraphQL face (Pothos schema served at /graphql over the same use cases) is issue 6 and not built
- * yet; this package exists so the dependency rules already hold it to the same boundaries.
- */
-export const GRAPHQL_SCHEMA_AVAILABLE = false;
+export type { PublicUrls } from './builder';
+export { operationCost } from './query-cost';
+export { printedSchema, schema } from './schema';
+export {
+  createGraphqlServer,
+  DEFAULT_LIMITS,
+  type GraphqlLimits,
+  type GraphqlRequestContext,
+  type GraphqlServer,
+} from './server';

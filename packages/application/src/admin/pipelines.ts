@@ -78,6 +78,7 @@ export const addTeamPipeline =
     const pipeline = await deps.repos.pipelines.findBySlug(organization.id, input.pipeline);
     if (!pipeline) throw unprocessable('pipeline_not_found', `No pipeline found with slug ${input.pipeline}`);
     const teamPipeline = {
+      id: deps.newId(),
       teamId: team.id,
       pipelineId: pipeline.id,
       accessLevel: input.accessLevel,

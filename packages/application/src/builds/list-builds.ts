@@ -2,7 +2,7 @@ import type { PipelineAccess } from '@ci/domain';
 import { type Actor, mayUseOrganization } from '../auth/actor';
 import { requireOrganization, requirePipeline, requireScope } from '../auth/authorize';
 import { memberPipelineAccess } from '../auth/member-pipeline-access';
-import { type Page, pageWindow } from '../page';
+import { type Page, pageWindow, type RowWindow } from '../page';
 import type { BuildFilter, BuildScope, Deps, OrganizationAccess } from '../ports';
 import { asSeenWith, type BuildResult } from './build-result';
 
@@ -33,7 +33,12 @@ async function scopeOver(deps: Deps, actor: Actor, memberships: OrganizationAcce
 
 export const listBuilds =
   (deps: Deps) =>
-  async (actor: Actor, target: BuildListTarget, filter: BuildFilter, page: Page): Promise<BuildPage> => {
+  async (
+    actor: Actor,
+    target: BuildListTarget,
+    filter: BuildFilter,
+    page: Page | RowWindow,
+  ): Promise<BuildPage> => {
     let scope: BuildScope;
     let accessFor: (pipelineId: string, organizationId: string) => PipelineAccess;
     if (target.kind === 'pipeline') {

@@ -62,6 +62,7 @@ export const createPipeline =
       createdById: actor.user.id,
     };
     const teamPipelines: TeamPipeline[] = grants.map((grant) => ({
+      id: deps.newId(),
       teamId: grant.teamId,
       pipelineId: pipeline.id,
       accessLevel: grant.accessLevel,

@@ -209,7 +209,13 @@ describe('createPipeline', () => {
       teams: { [MINE]: 'build_and_read' },
     });
     expect(teamRows).toEqual([
-      { teamId: MINE, pipelineId: result.record.pipeline.id, accessLevel: 'build_and_read', createdAt: NOW },
+      {
+        id: expect.any(String),
+        teamId: MINE,
+        pipelineId: result.record.pipeline.id,
+        accessLevel: 'build_and_read',
+        createdAt: NOW,
+      },
     ]);
     // build_and_read may not edit: rule B2 hides the webhook URL in the answer too.
     expect(result.showWebhookUrl).toBe(false);

@@ -1,6 +1,6 @@
 import type { Actor } from '../auth/actor';
 import { requireOrganization } from '../auth/authorize';
-import { type Page, pageWindow } from '../page';
+import { type Page, pageWindow, type RowWindow } from '../page';
 import type { Deps } from '../ports';
 import type { RegistryView } from './registry-view';
 
@@ -13,7 +13,7 @@ export interface RegistryPage {
 /** An organization's registries, oldest first, so pages stay put while registries are renamed. */
 export const listRegistries =
   (deps: Deps) =>
-  async (actor: Actor, organizationSlug: string, page: Page): Promise<RegistryPage> => {
+  async (actor: Actor, organizationSlug: string, page: Page | RowWindow): Promise<RegistryPage> => {
     const { organization } = await requireOrganization(deps)(actor, 'listRegistries', organizationSlug);
     const [registries, totalCount] = await Promise.all([
       deps.repos.registries.list({

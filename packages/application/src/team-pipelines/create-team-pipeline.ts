@@ -30,6 +30,7 @@ export const createTeamPipeline =
     // A maintainer who cannot see the pipeline is told what an unknown one answers.
     await requireChangeablePipeline(deps, actor, target, pipeline.id, teamPipelineUnknownPipeline);
     const teamPipeline: TeamPipeline = {
+      id: deps.newId(),
       teamId: target.team.id,
       pipelineId: pipeline.id,
       accessLevel: request.value.accessLevel,
@@ -40,5 +41,5 @@ export const createTeamPipeline =
     if (outcome === 'taken') throw teamPipelineTaken();
     if (outcome === 'team_not_found') throw notFound('team');
     if (outcome === 'pipeline_not_found') throw teamPipelineUnknownPipeline();
-    return asResult(target, { teamPipeline, pipelineSlug: pipeline.slug });
+    return asResult(target, { teamPipeline, pipelineSlug: pipeline.slug, pipeline });
   };

@@ -1,5 +1,5 @@
 import type { Actor } from '../auth/actor';
-import { type Page, pageWindow } from '../page';
+import { type Page, pageWindow, type RowWindow } from '../page';
 import type { Deps } from '../ports';
 import {
   asResult,
@@ -18,7 +18,7 @@ export interface TeamPipelinePage {
 /** A team's pipelines, oldest association first; a member sees only the pipelines they may see. */
 export const listTeamPipelines =
   (deps: Deps) =>
-  async (actor: Actor, ref: TeamRef, page: Page): Promise<TeamPipelinePage> => {
+  async (actor: Actor, ref: TeamRef, page: Page | RowWindow): Promise<TeamPipelinePage> => {
     const target = await requireTeam(deps)(actor, 'listTeamPipelines', ref, 'read');
     const scope = {
       teamId: target.team.id,

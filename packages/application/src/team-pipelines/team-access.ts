@@ -1,4 +1,12 @@
-import { canChangeTeamPipeline, type DomainError, forbidden, isUuid, notFound } from '@ci/domain';
+import {
+  canChangeTeamPipeline,
+  type DomainError,
+  forbidden,
+  isUuid,
+  notFound,
+  type Organization,
+  type Team,
+} from '@ci/domain';
 import type { Actor } from '../auth/actor';
 import { memberPipelineAccess } from '../auth/member-pipeline-access';
 import type { Deps, OrganizationAccess, TeamPipelineView } from '../ports';
@@ -11,9 +19,11 @@ export interface TeamPipelineRef extends TeamRef {
   pipeline: string;
 }
 
-/** An association as the wire shows it: with its pipeline's and its organization's slugs. */
+/** An association as the wire shows it: with its pipeline's and its organization's slugs, and its team. */
 export interface TeamPipelineResult extends TeamPipelineView {
   organizationSlug: string;
+  organization: Organization;
+  team: Team;
 }
 
 /**
@@ -54,6 +64,14 @@ export function pipelineKey(pipeline: string): string {
   return pipeline.toLowerCase();
 }
 
-export function asResult(membership: OrganizationAccess, view: TeamPipelineView): TeamPipelineResult {
-  return { ...view, organizationSlug: membership.organization.slug };
+export function asResult(
+  target: Pick<AuthorizedTeam, 'organization' | 'team'>,
+  view: TeamPipelineView,
+): TeamPipelineResult {
+  return {
+    ...view,
+    organizationSlug: target.organization.slug,
+    organization: target.organization,
+    team: target.team,
+  };
 }

@@ -42,6 +42,7 @@ function world(input: {
   const view = (row: TeamPipeline): TeamPipelineView => ({
     teamPipeline: row,
     pipelineSlug: pipelines[row.pipelineId]!.slug,
+    pipeline: pipelines[row.pipelineId]!,
   });
   const teamPipelines: TeamPipelineRepository = {
     put: async () => {},
@@ -71,9 +72,10 @@ function world(input: {
       row.accessLevel = accessLevel;
       return view(row);
     },
-    deleteUnlessLast: async ({ pipelineId }) => {
-      calls.push('delete');
-      return pipelineId === WEB ? 'deleted' : pipelineId === SECRET ? 'last_team' : 'not_found';
+    deleteUnlessLast: async ({ pipelineId, allowLast }) => {
+      calls.push(allowLast ? 'delete allowing the last' : 'delete');
+      if (pipelineId === SECRET) return allowLast ? 'deleted' : 'last_team';
+      return pipelineId === WEB ? 'deleted' : 'not_found';
     },
   };
   const deps = {
@@ -107,6 +109,7 @@ function world(input: {
 
 const ref = { organization: 'acme', team: TEAM_ID };
 const row = (pipelineId: string): TeamPipeline => ({
+  id: `0190f3a2-${pipelineId.slice(9, 13)}-7abc-8def-0123456789ab`,
   teamId: TEAM_ID,
   pipelineId,
   accessLevel: 'read_only',
@@ -246,9 +249,18 @@ describe('changing associations', () => {
       access_level: 'build_and_read',
     });
     expect(result).toEqual({
-      teamPipeline: { teamId: TEAM_ID, pipelineId: WEB, accessLevel: 'build_and_read', createdAt: NOW },
+      teamPipeline: {
+        id: 'id',
+        teamId: TEAM_ID,
+        pipelineId: WEB,
+        accessLevel: 'build_and_read',
+        createdAt: NOW,
+      },
       pipelineSlug: 'web',
+      pipeline: pipelines[WEB],
       organizationSlug: 'acme',
+      organization: ORG,
+      team,
     });
     expect(rows).toHaveLength(1);
   });
@@ -322,7 +334,18 @@ describe('changing associations', () => {
     const { deps } = world({ role: 'admin' });
     const run = deleteTeamPipeline(deps)(actor(), { ...ref, pipeline });
     if (error) await expect(run).rejects.toMatchObject(error);
-    else await expect(run).resolves.toBeUndefined();
+    else await expect(run).resolves.toMatchObject({ team: { id: TEAM_ID } });
+  });
+
+  it("removes a pipeline's last team only when forced, as GraphQL's teamPipelineDelete(force: true) may", async () => {
+    const { deps, calls } = world({ role: 'admin' });
+    await expect(deleteTeamPipeline(deps)(actor(), { ...ref, pipeline: SECRET })).rejects.toMatchObject({
+      message: 'The pipeline must belong to at least one team',
+    });
+    await expect(
+      deleteTeamPipeline(deps)(actor(), { ...ref, pipeline: SECRET }, { force: true }),
+    ).resolves.toMatchObject({ team: { id: TEAM_ID } });
+    expect(calls.filter((call) => call.startsWith('delete'))).toEqual(['delete', 'delete allowing the last']);
   });
 });
 
@@ -350,7 +373,9 @@ describe('a maintainer changing associations', () => {
     await expect(
       updateTeamPipeline(deps)(actor(), { ...ref, pipeline: WEB }, { access_level: 'build_and_read' }),
     ).resolves.toMatchObject({ teamPipeline: { accessLevel: 'build_and_read' } });
-    await expect(deleteTeamPipeline(deps)(actor(), { ...ref, pipeline: WEB })).resolves.toBeUndefined();
+    await expect(deleteTeamPipeline(deps)(actor(), { ...ref, pipeline: WEB })).resolves.toHaveProperty(
+      'team',
+    );
     expect(calls.filter((call) => ['insert', 'update', 'delete'].includes(call))).toEqual([
       'insert',
       'update',

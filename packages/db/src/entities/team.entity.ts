@@ -37,6 +37,7 @@ export const TeamPipelineEntity = defineEntity({
   name: 'TeamPipeline',
   tableName: 'team_pipelines',
   properties: {
+    id: p.uuid().unique(),
     team: () => p.manyToOne(TeamEntity).primary().deleteRule('cascade'),
     pipeline: () => p.manyToOne(PipelineEntity).primary().deleteRule('cascade').index(),
     accessLevel: p.string().length(32),

@@ -18,7 +18,7 @@ import { NO_COUNTS, pipelineCounts } from './pipeline-counts';
 
 type Row = Record<string, unknown>;
 
-const BUILD_SELECT = `select b.id as b_id, b.pipeline_id as b_pipeline_id, b.number as b_number, b.state as b_state,
+export const BUILD_SELECT = `select b.id as b_id, b.pipeline_id as b_pipeline_id, b.number as b_number, b.state as b_state,
   b.blocked_state as b_blocked_state, b.cancel_reason as b_cancel_reason, b.message as b_message,
   b.commit as b_commit, b.branch as b_branch, b.env as b_env, b.meta_data as b_meta_data, b.source as b_source,
   b.author as b_author, b.creator_id as b_creator_id, b.rebuilt_from_id as b_rebuilt_from_id,
@@ -35,7 +35,7 @@ join organizations o on o.id = b.organization_id
 left join users u on u.id = b.creator_id
 left join builds rb on rb.id = b.rebuilt_from_id`;
 
-type BuildRowView = Omit<BuildView, 'jobs' | 'pipeline'> & { pipeline: Pipeline };
+export type BuildRowView = Omit<BuildView, 'jobs' | 'pipeline'> & { pipeline: Pipeline };
 
 function buildFromRow(row: Row): Build {
   return {
@@ -64,7 +64,7 @@ function buildFromRow(row: Row): Build {
   };
 }
 
-function viewFromRow(row: Row): BuildRowView {
+export function viewFromRow(row: Row): BuildRowView {
   const build = buildFromRow(row);
   return {
     build,
@@ -190,7 +190,7 @@ async function jobsOf(
 }
 
 /** Completes a page of builds with their jobs and their pipelines' counts, the two read side by side. */
-async function complete(
+export async function complete(
   sql: Sql,
   views: BuildRowView[],
   options: { includeRetriedJobs: boolean; excludeJobs: boolean },

@@ -205,12 +205,14 @@ export function pipelineRepository(sql: Sql): PipelineRepository {
           await tx.query(INSERT, columnValues(pipeline));
           if (teams.length === 0) return;
           await tx.query(
-            `insert into team_pipelines (team_id, pipeline_id, access_level, created_at)
-             select x.team_id, x.pipeline_id, x.access_level, x.created_at
-             from jsonb_to_recordset($1::jsonb) as x(team_id uuid, pipeline_id uuid, access_level text, created_at timestamptz)`,
+            `insert into team_pipelines (id, team_id, pipeline_id, access_level, created_at)
+             select x.id, x.team_id, x.pipeline_id, x.access_level, x.created_at
+             from jsonb_to_recordset($1::jsonb)
+               as x(id uuid, team_id uuid, pipeline_id uuid, access_level text, created_at timestamptz)`,
             [
               JSON.stringify(
                 teams.map((team) => ({
+                  id: team.id,
                   team_id: team.teamId,
                   pipeline_id: team.pipelineId,
                   access_level: team.accessLevel,

@@ -5,13 +5,13 @@ import { isUniqueViolation, type Sql } from '../sql';
 
 type Row = Record<string, unknown>;
 
-const COLUMNS =
+export const REGISTRY_COLUMNS =
   'id, organization_id, slug, name, ecosystem, description, emoji, color, public, oidc_policy, created_at';
 
 /** The constraint that keeps slugs unique per organization (the entity's `uniques`). */
 const SLUG_CONSTRAINT = 'registries_organization_id_slug_unique';
 
-function registryFromRow(row: Row): Registry {
+export function registryFromRow(row: Row): Registry {
   return {
     id: row.id as string,
     organizationId: row.organization_id as string,
@@ -36,14 +36,14 @@ export function registryRepository(sql: Sql): RegistryRepository {
   return {
     async findBySlug(organizationId, slug) {
       const [row] = await sql.query(
-        `select ${COLUMNS} from registries where organization_id = $1 and slug = $2`,
+        `select ${REGISTRY_COLUMNS} from registries where organization_id = $1 and slug = $2`,
         [organizationId, slug],
       );
       return row ? registryFromRow(row) : null;
     },
     async list({ organizationId, offset, limit }) {
       const rows = await sql.query(
-        `select ${COLUMNS} from registries where organization_id = $1
+        `select ${REGISTRY_COLUMNS} from registries where organization_id = $1
          order by created_at, id limit $2 offset $3`,
         [organizationId, limit, offset],
       );
@@ -59,7 +59,7 @@ export function registryRepository(sql: Sql): RegistryRepository {
     async insert(registry) {
       try {
         await sql.query(
-          `insert into registries (${COLUMNS}) values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
+          `insert into registries (${REGISTRY_COLUMNS}) values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
           [
             registry.id,
             registry.organizationId,
@@ -88,7 +88,7 @@ export function registryRepository(sql: Sql): RegistryRepository {
              name = case when $2 then $3 else name end,
              slug = case when $2 then $4 else slug end,
              description = case when $5 then $6 else description end
-           where id = $1 returning ${COLUMNS}`,
+           where id = $1 returning ${REGISTRY_COLUMNS}`,
           [
             id,
             changes.name !== undefined,

@@ -2,20 +2,24 @@ import type { TeamPipelineRepository, TeamPipelineView } from '@ci/application';
 import type { AccessLevel } from '@ci/domain';
 import { toDate } from '../rows';
 import type { Sql } from '../sql';
+import { PIPELINE_COLUMNS, pipelineFromRow } from './pipeline.repository';
 
 type Row = Record<string, unknown>;
 
-const COLUMNS = 'tp.team_id, tp.pipeline_id, tp.access_level, tp.created_at, p.slug as pipeline_slug';
+export const TEAM_PIPELINE_COLUMNS = `tp.id, tp.team_id, tp.pipeline_id, tp.access_level, tp.created_at,
+  p.slug as pipeline_slug, ${PIPELINE_COLUMNS}`;
 
-function viewFromRow(row: Row): TeamPipelineView {
+export function teamPipelineViewFromRow(row: Row): TeamPipelineView {
   return {
     teamPipeline: {
+      id: row.id as string,
       teamId: row.team_id as string,
       pipelineId: row.pipeline_id as string,
       accessLevel: row.access_level as AccessLevel,
       createdAt: toDate(row.created_at),
     },
     pipelineSlug: row.pipeline_slug as string,
+    pipeline: pipelineFromRow(row),
   };
 }
 
@@ -26,19 +30,25 @@ export function teamPipelineRepository(sql: Sql): TeamPipelineRepository {
   return {
     async put(teamPipeline) {
       await sql.query(
-        `insert into team_pipelines (team_id, pipeline_id, access_level, created_at) values ($1, $2, $3, $4)
+        `insert into team_pipelines (id, team_id, pipeline_id, access_level, created_at) values ($1, $2, $3, $4, $5)
          on conflict (team_id, pipeline_id) do update set access_level = excluded.access_level`,
-        [teamPipeline.teamId, teamPipeline.pipelineId, teamPipeline.accessLevel, teamPipeline.createdAt],
+        [
+          teamPipeline.id,
+          teamPipeline.teamId,
+          teamPipeline.pipelineId,
+          teamPipeline.accessLevel,
+          teamPipeline.createdAt,
+        ],
       );
     },
     async list({ teamId, visiblePipelineIds, offset, limit }) {
       const rows = await sql.query(
-        `select ${COLUMNS} from team_pipelines tp join pipelines p on p.id = tp.pipeline_id
+        `select ${TEAM_PIPELINE_COLUMNS} from team_pipelines tp join pipelines p on p.id = tp.pipeline_id
          where ${TEAM_SCOPE}
          order by tp.created_at, tp.pipeline_id offset $3 limit $4`,
         [teamId, visiblePipelineIds, offset, limit],
       );
-      return rows.map(viewFromRow);
+      return rows.map(teamPipelineViewFromRow);
     },
     async count({ teamId, visiblePipelineIds }) {
       const [row] = await sql.query<{ count: number }>(
@@ -49,19 +59,25 @@ export function teamPipelineRepository(sql: Sql): TeamPipelineRepository {
     },
     async find({ teamId, pipelineId }) {
       const [row] = await sql.query(
-        `select ${COLUMNS} from team_pipelines tp join pipelines p on p.id = tp.pipeline_id
+        `select ${TEAM_PIPELINE_COLUMNS} from team_pipelines tp join pipelines p on p.id = tp.pipeline_id
          where tp.team_id = $1 and tp.pipeline_id = $2`,
         [teamId, pipelineId],
       );
-      return row ? viewFromRow(row) : null;
+      return row ? teamPipelineViewFromRow(row) : null;
     },
     async insert(teamPipeline) {
       // The primary key (team, pipeline) settles concurrent adds: one row, the others insert nothing.
       try {
         const rows = await sql.query(
-          `insert into team_pipelines (team_id, pipeline_id, access_level, created_at) values ($1, $2, $3, $4)
+          `insert into team_pipelines (id, team_id, pipeline_id, access_level, created_at) values ($1, $2, $3, $4, $5)
            on conflict (team_id, pipeline_id) do nothing returning team_id`,
-          [teamPipeline.teamId, teamPipeline.pipelineId, teamPipeline.accessLevel, teamPipeline.createdAt],
+          [
+            teamPipeline.id,
+            teamPipeline.teamId,
+            teamPipeline.pipelineId,
+            teamPipeline.accessLevel,
+            teamPipeline.createdAt,
+          ],
         );
         return rows.length > 0 ? 'inserted' : 'taken';
       } catch (error) {
@@ -80,14 +96,14 @@ export function teamPipelineRepository(sql: Sql): TeamPipelineRepository {
       const [row] = await sql.query(
         `with tp as (
            update team_pipelines set access_level = $3 where team_id = $1 and pipeline_id = $2
-           returning team_id, pipeline_id, access_level, created_at
+           returning id, team_id, pipeline_id, access_level, created_at
          )
-         select ${COLUMNS} from tp join pipelines p on p.id = tp.pipeline_id`,
+         select ${TEAM_PIPELINE_COLUMNS} from tp join pipelines p on p.id = tp.pipeline_id`,
         [teamId, pipelineId, accessLevel],
       );
-      return row ? viewFromRow(row) : null;
+      return row ? teamPipelineViewFromRow(row) : null;
     },
-    async deleteUnlessLast({ teamId, pipelineId }) {
+    async deleteUnlessLast({ teamId, pipelineId, allowLast = false }) {
       return sql.transaction(async (tx) => {
         // The pipeline's row lock serialises removals of its associations across processes. The count
         // is a statement of its own, so it reads what the removals committed before the lock was granted.
@@ -101,7 +117,7 @@ export function teamPipelineRepository(sql: Sql): TeamPipelineRepository {
           [pipelineId, teamId],
         );
         if (!counts || counts.mine === 0) return 'not_found';
-        if (counts.total <= 1) return 'last_team';
+        if (counts.total <= 1 && !allowLast) return 'last_team';
         await tx.query('delete from team_pipelines where team_id = $1 and pipeline_id = $2', [
           teamId,
           pipelineId,

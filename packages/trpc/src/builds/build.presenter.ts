@@ -7,6 +7,7 @@ import {
   type Pipeline,
   presentBuildState,
   type User,
+  webAddresses,
 } from '@ci/domain';
 import { pipelineBadgeUrl, pipelineWebhookUrl } from '../pipelines/pipeline-urls';
 import { presentUser } from '../users/user.presenter';
@@ -87,7 +88,7 @@ function buildWire(result: BuildResult, ctx: Context): BuildWire {
   const pipelineUrl = `${orgApiUrl}/pipelines/${pipeline.slug}`;
   const buildsUrl = `${pipelineUrl}/builds`;
   const buildUrl = `${buildsUrl}/${build.number}`;
-  const buildWebUrl = `${ctx.web}/${orgSlug}/${pipeline.slug}/builds/${build.number}`;
+  const buildWebUrl = webAddresses.build(ctx.web, orgSlug, pipeline.slug, build.number);
   const { state, blocked } = presentBuildState(build);
 
   let jobs: JobWire[] | undefined;
@@ -234,7 +235,7 @@ function pipelineWire(
     id: pipeline.id,
     graphql_id: encodeGraphqlId('Pipeline', pipeline.id),
     url: pipelineUrl,
-    ...(listed ? { web_url: `${ctx.web}/${orgSlug}/${pipeline.slug}` } : undefined),
+    ...(listed ? { web_url: webAddresses.pipeline(ctx.web, orgSlug, pipeline.slug) } : undefined),
     name: pipeline.name,
     slug: pipeline.slug,
     repository: pipeline.repository,

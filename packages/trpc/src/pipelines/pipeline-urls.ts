@@ -1,3 +1,4 @@
+import { webAddresses } from '@ci/domain';
 import type { PublicUrls } from '../trpc';
 
 /**
@@ -18,13 +19,13 @@ export function pipelineWebUrl(
   organizationSlug: string,
   slug: string,
 ): string {
-  return `${urls.web}/${organizationSlug}/${slug}`;
+  return webAddresses.pipeline(urls.web, organizationSlug, slug);
 }
 
 export function pipelineWebhookUrl(urls: Pick<PublicUrls, 'web'>, webhookToken: string): string {
-  return `${urls.web}/webhooks/deliver/${webhookToken}`;
+  return webAddresses.webhook(urls.web, webhookToken);
 }
 
 export function pipelineBadgeUrl(urls: Pick<PublicUrls, 'api'>, webhookToken: string): string {
-  return `${urls.api}/badges/${webhookToken}.svg`;
+  return webAddresses.badge(urls.api, webhookToken);
 }

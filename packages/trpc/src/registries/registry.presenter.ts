@@ -1,5 +1,5 @@
 import type { RegistryView } from '@ci/application';
-import { encodeGraphqlId } from '@ci/domain';
+import { encodeGraphqlId, webAddresses } from '@ci/domain';
 import type { PublicUrls } from '../trpc';
 import type { RegistryWire } from './registry.wire';
 
@@ -17,7 +17,7 @@ export function presentRegistry(
     graphql_id: encodeGraphqlId('Registry', registry.id),
     slug: registry.slug,
     url: `${urls.api}/v2/packages/organizations/${organizationSlug}/registries/${registry.slug}`,
-    web_url: `${urls.web}/organizations/${organizationSlug}/packages/registries/${registry.slug}`,
+    web_url: webAddresses.registry(urls.web, organizationSlug, registry.slug),
     name: registry.name,
     ecosystem: registry.ecosystem,
     description: registry.description,

@@ -18,8 +18,11 @@ const URLS = { api: 'http://api.buildkite.com' };
 const ISO_MS_Z = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
 // The association of the public examples, so that whole bodies can be compared with theirs.
-const result = (accessLevel: TeamPipelineResult['teamPipeline']['accessLevel']): TeamPipelineResult => ({
+const result = (
+  accessLevel: TeamPipelineResult['teamPipeline']['accessLevel'],
+): Parameters<typeof presentTeamPipeline>[0] => ({
   teamPipeline: {
+    id: '0190f3a2-0001-7abc-8def-0123456789ab',
     teamId: '0190f3a0-9999-7abc-8def-0123456789ab',
     pipelineId: '018c5ad7-28f1-45d4-867e-b59fa04511b2',
     accessLevel,

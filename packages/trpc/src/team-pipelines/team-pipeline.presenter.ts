@@ -4,10 +4,10 @@ import type { PublicUrls } from '../trpc';
 import type { TeamPipelineWire } from './team-pipeline.wire';
 
 /** The wire form of an association (REST and tRPC), keys in the order of the public API's examples. */
-export function presentTeamPipeline(
-  result: TeamPipelineResult,
-  urls: Pick<PublicUrls, 'api'>,
-): TeamPipelineWire {
+/** What the wire form shows of an association. */
+type Presented = Pick<TeamPipelineResult, 'teamPipeline' | 'pipelineSlug' | 'organizationSlug'>;
+
+export function presentTeamPipeline(result: Presented, urls: Pick<PublicUrls, 'api'>): TeamPipelineWire {
   const { teamPipeline } = result;
   return {
     access_level: teamPipeline.accessLevel,
@@ -18,7 +18,7 @@ export function presentTeamPipeline(
 }
 
 export function presentTeamPipelines(
-  results: readonly TeamPipelineResult[],
+  results: readonly Presented[],
   urls: Pick<PublicUrls, 'api'>,
 ): TeamPipelineWire[] {
   return results.map((result) => presentTeamPipeline(result, urls));

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { gravatarUrl as gravatarOf } from '@ci/application';
 import { encodeGraphqlId, formatTimestamp, type User } from '@ci/domain';
 import type { UserWire } from './user.wire';
 
@@ -21,8 +21,7 @@ export function presentUser(user: User, avatars?: Map<string, string>): UserWire
 export function gravatarUrl(email: string, cache?: Map<string, string>): string {
   let url = cache?.get(email);
   if (url === undefined) {
-    const hash = createHash('md5').update(email.trim().toLowerCase()).digest('hex');
-    url = `https://www.gravatar.com/avatar/${hash}`;
+    url = gravatarOf(email);
     cache?.set(email, url);
   }
   return url;

@@ -1,0 +1,67 @@
+import type { Organization, Pipeline, PipelineAccess } from '@ci/domain';
+import type { Deps, OrganizationAccess } from '../ports';
+import { type Actor, mayUseOrganization } from './actor';
+import { memberPipelineAccess } from './member-pipeline-access';
+
+/**
+ * The organizations the actor may act in, by id: the user's memberships narrowed to the token's
+ * allow-list. An object of any other organization answers as one that does not exist.
+ */
+export async function usableMemberships(deps: Deps, actor: Actor): Promise<Map<string, OrganizationAccess>> {
+  const memberships = await deps.repos.access.memberships(actor.user.id);
+  return new Map(
+    memberships
+      .filter((membership) => mayUseOrganization(actor, membership.organization.id))
+      .map((membership) => [membership.organization.id, membership]),
+  );
+}
+
+/**
+ * What the actor may do on each of these pipelines (the domain's access rule), `none` for those it may
+ * not see, in the order given: admins everything, members what their teams give. Reads the memberships
+ * and, when the actor is a member somewhere, what the user's teams give there: two statements at most.
+ */
+export async function pipelineAccessOf(
+  deps: Deps,
+  actor: Actor,
+  pipelines: readonly Pick<Pipeline, 'id' | 'organizationId'>[],
+  memberships?: Map<string, OrganizationAccess>,
+): Promise<PipelineAccess[]> {
+  const usable = memberships ?? (await usableMemberships(deps, actor));
+  const involved = [...new Set(pipelines.map((pipeline) => pipeline.organizationId))]
+    .map((id) => usable.get(id))
+    .filter((membership): membership is OrganizationAccess => membership !== undefined);
+  const memberAccess = await memberPipelineAccess(deps, actor.user.id, involved);
+  return pipelines.map((pipeline) => {
+    const membership = usable.get(pipeline.organizationId);
+    if (!membership) return 'none';
+    if (membership.role === 'admin') return 'admin';
+    return memberAccess.get(pipeline.id) ?? 'none';
+  });
+}
+
+/**
+ * The actor's organizations among these ids, null for the others, in the order given: what an object
+ * the actor may see shows of its organization (id, name, slug). Like the pipeline a REST build embeds,
+ * it needs no scope of its own.
+ */
+export const organizationsById =
+  (deps: Deps) =>
+  async (actor: Actor, ids: readonly string[]): Promise<Array<Organization | null>> => {
+    const usable = await usableMemberships(deps, actor);
+    return ids.map((id) => usable.get(id)?.organization ?? null);
+  };
+
+/** Where the by-id use cases look up an organization: a known one the actor may use, else null. */
+export function usableOrganization(
+  memberships: Map<string, OrganizationAccess>,
+  organizationId: string | undefined,
+): OrganizationAccess | null {
+  return organizationId === undefined ? null : (memberships.get(organizationId) ?? null);
+}
+
+/** What the actor may do on each of these pipelines, for what depends on it (rule B2's webhook URL). */
+export const pipelineAccessFor =
+  (deps: Deps) =>
+  (actor: Actor, pipelines: readonly Pick<Pipeline, 'id' | 'organizationId'>[]): Promise<PipelineAccess[]> =>
+    pipelineAccessOf(deps, actor, pipelines);

@@ -1,0 +1,157 @@
+import { badRequest, isUuid, notFound, parseBuildNumber } from '@ci/domain';
+import type { Actor } from '../auth/actor';
+import { requireScope } from '../auth/authorize';
+import { pipelineAccessOf, usableMemberships } from '../auth/usable-memberships';
+import type { BuildView, Deps, JobView } from '../ports';
+import { asSeenWith, type BuildResult } from './build-result';
+import { cancelBuild } from './cancel-build';
+import { createBuild } from './create-build';
+import { type BuildRef, getBuild } from './get-build';
+import { rebuildBuild } from './rebuild-build';
+
+/**
+ * The builds use cases for a transport that names builds, jobs and pipelines by UUID (GraphQL): the same
+ * rules as the REST use cases, which the changes call once they know the REST address. An object of an
+ * organization the actor may not use, or one the actor may not see, answers as one that does not exist.
+ */
+
+/** A job (with its agent) and the build it belongs to, as the actor may see them. */
+export interface JobResult extends JobView {
+  build: BuildResult;
+}
+
+/**
+ * These builds as the actor may see them, in the order given, null for the unknown and the invisible:
+ * `read_builds`, then the pipeline's visibility (the domain's access rule). A batch costs what one build
+ * costs: the builds with their jobs and pipeline counts, the memberships, what the user's teams give.
+ */
+export const getBuildsById =
+  (deps: Deps) =>
+  async (
+    actor: Actor,
+    ids: readonly string[],
+    options: { includeRetriedJobs?: boolean } = {},
+  ): Promise<Array<BuildResult | null>> => {
+    requireScope(actor, 'getBuild');
+    const wanted = [...new Set(ids.filter(isUuid).map((id) => id.toLowerCase()))];
+    const [views, memberships] = await Promise.all([
+      deps.repos.lookups.builds({ ids: wanted, includeRetriedJobs: options.includeRetriedJobs ?? false }),
+      usableMemberships(deps, actor),
+    ]);
+    const access = await pipelineAccessOf(
+      deps,
+      actor,
+      views.map((view) => view.pipeline),
+      memberships,
+    );
+    const visible = new Map<string, BuildResult>();
+    views.forEach((view, index) => {
+      const level = access[index] ?? 'none';
+      if (level !== 'none') visible.set(view.build.id, asSeenWith(level, view));
+    });
+    return ids.map((id) => visible.get(id.toLowerCase()) ?? null);
+  };
+
+/** These jobs with their builds (retried runs included), in the order given, null as for builds. */
+export const getJobsById =
+  (deps: Deps) =>
+  async (actor: Actor, ids: readonly string[]): Promise<Array<JobResult | null>> => {
+    requireScope(actor, 'getBuild');
+    const wanted = [...new Set(ids.filter(isUuid).map((id) => id.toLowerCase()))];
+    const pairs = await deps.repos.lookups.jobBuilds(wanted);
+    const buildIds = [...new Set(pairs.map((pair) => pair.buildId))];
+    const builds = await getBuildsById(deps)(actor, buildIds, { includeRetriedJobs: true });
+    const found = new Map<string, JobResult>();
+    for (const build of builds) {
+      for (const view of build?.view.jobs ?? []) if (build) found.set(view.job.id, { ...view, build });
+    }
+    return ids.map((id) => found.get(id.toLowerCase()) ?? null);
+  };
+
+/**
+ * A build by `uuid`, or by `slug` (`<organization>/<pipeline>/<number>`, answered by the REST get-build
+ * use case, so with its refusals). A slug of another shape answers `No build found`.
+ */
+export const findBuild =
+  (deps: Deps) =>
+  async (actor: Actor, key: { slug?: string | null; uuid?: string | null }): Promise<BuildResult> => {
+    if (key.uuid != null && key.slug == null) {
+      const [build] = await getBuildsById(deps)(actor, [key.uuid]);
+      if (!build) throw notFound('build');
+      return build;
+    }
+    if (key.slug != null && key.uuid == null) {
+      const parts = key.slug.split('/');
+      if (parts.length !== 3 || parts.some((part) => part === '')) {
+        requireScope(actor, 'getBuild');
+        throw notFound('build');
+      }
+      const [organization, pipeline, number] = parts as [string, string, string];
+      return getBuild(deps)(actor, { organization, pipeline, number: parseBuildNumber(number) });
+    }
+    throw badRequest('build_key', 'Find a build by either its slug or its uuid');
+  };
+
+/** The REST address of a build the actor's organizations hold (whether the actor may see it is the use case's question). */
+async function addressBuild(
+  deps: Deps,
+  actor: Actor,
+  buildId: string | null,
+): Promise<{ ref: BuildRef; view: BuildView }> {
+  const [[view], memberships] = await Promise.all([
+    buildId && isUuid(buildId)
+      ? deps.repos.lookups.builds({ ids: [buildId.toLowerCase()], includeRetriedJobs: false })
+      : Promise.resolve([]),
+    usableMemberships(deps, actor),
+  ]);
+  const membership = view ? memberships.get(view.pipeline.organizationId) : undefined;
+  if (!view || !membership) throw notFound('build');
+  return {
+    view,
+    ref: {
+      organization: membership.organization.slug,
+      pipeline: view.pipeline.slug,
+      number: view.build.number,
+    },
+  };
+}
+
+/** Cancels the build with this UUID (null: the id named no build), as the REST cancel does. */
+export const cancelBuildById =
+  (deps: Deps) =>
+  async (actor: Actor, buildId: string | null): Promise<BuildResult> => {
+    requireScope(actor, 'cancelBuild');
+    const { ref } = await addressBuild(deps, actor, buildId);
+    return cancelBuild(deps)(actor, ref);
+  };
+
+/** Rebuilds the build with this UUID as the REST rebuild does; returns the original and the new build. */
+export const rebuildBuildById =
+  (deps: Deps) =>
+  async (actor: Actor, buildId: string | null): Promise<{ build: BuildResult; rebuild: BuildResult }> => {
+    requireScope(actor, 'rebuildBuild');
+    const { ref, view } = await addressBuild(deps, actor, buildId);
+    const rebuild = await rebuildBuild(deps)(actor, ref);
+    // The same pipeline, so the same access: what the rebuild shows of it, the original shows too.
+    return { build: { view, showWebhookUrl: rebuild.showWebhookUrl }, rebuild };
+  };
+
+/** Creates a build on the pipeline with this UUID from a REST create body, as the REST create does. */
+export const createBuildOnPipelineId =
+  (deps: Deps) =>
+  async (actor: Actor, pipelineId: string | null, body: unknown): Promise<BuildResult> => {
+    requireScope(actor, 'createBuild');
+    const [[pipeline], memberships] = await Promise.all([
+      pipelineId && isUuid(pipelineId)
+        ? deps.repos.lookups.pipelines([pipelineId.toLowerCase()])
+        : Promise.resolve([]),
+      usableMemberships(deps, actor),
+    ]);
+    const membership = pipeline ? memberships.get(pipeline.organizationId) : undefined;
+    if (!pipeline || !membership) throw notFound('pipeline');
+    return createBuild(deps)(
+      actor,
+      { organization: membership.organization.slug, pipeline: pipeline.slug },
+      body,
+    );
+  };

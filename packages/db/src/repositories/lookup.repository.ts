@@ -1,0 +1,58 @@
+import type { LookupRepository } from '@ci/application';
+import type { Sql } from '../sql';
+import { BUILD_SELECT, complete, viewFromRow } from './build.repository';
+import { PIPELINE_COLUMNS, pipelineFromRow } from './pipeline.repository';
+import { REGISTRY_COLUMNS, registryFromRow } from './registry.repository';
+import { teamFromRow } from './team.repository';
+import { TEAM_PIPELINE_COLUMNS, teamPipelineViewFromRow } from './team-pipeline.repository';
+
+/**
+ * Reads by UUID for transports that address objects by id. Each is one statement over a uuid array (a
+ * build adds its jobs and its pipeline's counts beside it), so a batch of ids costs what one id costs.
+ */
+export function lookupRepository(sql: Sql): LookupRepository {
+  return {
+    async builds({ ids, includeRetriedJobs }) {
+      if (ids.length === 0) return [];
+      const rows = await sql.query(`${BUILD_SELECT} where b.id = any($1::uuid[])`, [ids]);
+      return complete(sql, rows.map(viewFromRow), { includeRetriedJobs, excludeJobs: false });
+    },
+    async jobBuilds(jobIds) {
+      if (jobIds.length === 0) return [];
+      const rows = await sql.query<{ id: string; build_id: string }>(
+        'select id, build_id from jobs where id = any($1::uuid[])',
+        [jobIds],
+      );
+      return rows.map((row) => ({ jobId: row.id, buildId: row.build_id }));
+    },
+    async pipelines(ids) {
+      if (ids.length === 0) return [];
+      const rows = await sql.query(
+        `select ${PIPELINE_COLUMNS} from pipelines p where p.id = any($1::uuid[])`,
+        [ids],
+      );
+      return rows.map(pipelineFromRow);
+    },
+    async teams(ids) {
+      if (ids.length === 0) return [];
+      const rows = await sql.query('select * from teams where id = any($1::uuid[])', [ids]);
+      return rows.map(teamFromRow);
+    },
+    async teamPipelines(ids) {
+      if (ids.length === 0) return [];
+      const rows = await sql.query(
+        `select ${TEAM_PIPELINE_COLUMNS}
+         from team_pipelines tp join pipelines p on p.id = tp.pipeline_id where tp.id = any($1::uuid[])`,
+        [ids],
+      );
+      return rows.map(teamPipelineViewFromRow);
+    },
+    async registries(ids) {
+      if (ids.length === 0) return [];
+      const rows = await sql.query(`select ${REGISTRY_COLUMNS} from registries where id = any($1::uuid[])`, [
+        ids,
+      ]);
+      return rows.map(registryFromRow);
+    },
+  };
+}

@@ -1,0 +1,82 @@
+import { describe, expect, it } from 'vitest';
+import { arrayConnection, cursorFor, resolveConnection, windowFor } from './connection';
+
+const at = cursorFor;
+
+describe('windowFor', () => {
+  it.each([
+    ['nothing: the default page from the start', {}, undefined, { offset: 0, limit: 30 }],
+    ['first', { first: 5 }, undefined, { offset: 0, limit: 5 }],
+    ['first after a cursor', { first: 5, after: at(9) }, undefined, { offset: 10, limit: 5 }],
+    ['after a cursor alone: the default page', { after: at(9) }, undefined, { offset: 10, limit: 30 }],
+    ['first 0', { first: 0 }, undefined, { offset: 0, limit: 0 }],
+    ['first 500, the most', { first: 500 }, undefined, { offset: 0, limit: 500 }],
+    ['last before a cursor', { last: 3, before: at(10) }, undefined, { offset: 7, limit: 3 }],
+    ['last before a cursor near the start', { last: 30, before: at(2) }, undefined, { offset: 0, limit: 2 }],
+    [
+      'first and before, before inside the page',
+      { first: 10, before: at(4) },
+      undefined,
+      { offset: 0, limit: 4 },
+    ],
+    ['last with a known total', { last: 4 }, 10, { offset: 6, limit: 4 }],
+    ['last more than the total', { last: 40 }, 10, { offset: 0, limit: 10 }],
+    ['first and last: the last of the first', { first: 10, last: 3 }, undefined, { offset: 7, limit: 3 }],
+    ['after past the end of a known total', { first: 5, after: at(20) }, 10, { offset: 21, limit: 0 }],
+  ])('%s', (_name, args, total, window) => {
+    expect(windowFor(args, total)).toEqual({ window, needsTotal: false });
+  });
+
+  it('asks for the total when last counts from an end it does not know', () => {
+    expect(windowFor({ last: 3 })).toEqual({ needsTotal: true });
+  });
+
+  it.each([
+    [{ first: 501 }, 'Argument "first" must be between 0 and 500'],
+    [{ first: -1 }, 'Argument "first" must be between 0 and 500'],
+    [{ last: 1000 }, 'Argument "last" must be between 0 and 500'],
+    [{ after: 'nope' }, 'Argument "after" is not a cursor of this connection'],
+    [{ before: btoa('cursor:-1') }, 'Argument "before" is not a cursor of this connection'],
+    [{ after: btoa('cursor:1.5') }, 'Argument "after" is not a cursor of this connection'],
+    [{ after: btoa('cursor:01') }, 'Argument "after" is not a cursor of this connection'],
+  ])('refuses %j with a 400-kind domain error', (args, message) => {
+    expect(() => windowFor(args)).toThrow(expect.objectContaining({ kind: 'bad_request', message }));
+  });
+});
+
+describe('connections', () => {
+  const items = Array.from({ length: 7 }, (_, i) => `item ${i}`);
+
+  it('page an array with cursors that continue where the last page ended', () => {
+    const first = arrayConnection({ first: 3 }, items);
+    expect(first.edges.map((edge) => edge.node)).toEqual(['item 0', 'item 1', 'item 2']);
+    expect(first).toMatchObject({
+      count: 7,
+      pageInfo: { hasPreviousPage: false, hasNextPage: true, startCursor: at(0), endCursor: at(2) },
+    });
+    const next = arrayConnection({ first: 10, after: first.pageInfo.endCursor }, items);
+    expect(next.edges.map((edge) => edge.node)).toEqual(['item 3', 'item 4', 'item 5', 'item 6']);
+    expect(next.pageInfo).toMatchObject({ hasPreviousPage: true, hasNextPage: false });
+    const empty = arrayConnection({ first: 0 }, items);
+    expect(empty.pageInfo).toMatchObject({ startCursor: null, endCursor: null, hasNextPage: true });
+  });
+
+  it('read a use case once, or twice when last counts from the end', async () => {
+    const windows: unknown[] = [];
+    const read = async (window: { offset: number; limit: number }) => {
+      windows.push(window);
+      return { items: items.slice(window.offset, window.offset + window.limit), totalCount: items.length };
+    };
+    const first = await resolveConnection({ first: 2, after: at(1) }, read);
+    expect(first.edges.map((edge) => edge.node)).toEqual(['item 2', 'item 3']);
+    expect(windows).toEqual([{ offset: 2, limit: 2 }]);
+    windows.length = 0;
+    const last = await resolveConnection({ last: 2 }, read);
+    expect(last.edges.map((edge) => edge.node)).toEqual(['item 5', 'item 6']);
+    expect(last.edges.map((edge) => edge.cursor)).toEqual([at(5), at(6)]);
+    expect(windows).toEqual([
+      { offset: 0, limit: 0 },
+      { offset: 5, limit: 2 },
+    ]);
+  });
+});

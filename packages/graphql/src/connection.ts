@@ -1,0 +1,121 @@
+import type { RowWindow } from '@ci/application';
+import { badRequest } from '@ci/domain';
+
+/** The most items a connection gives at once (`first` or `last`), as the public API allows. */
+export const MAX_PAGE_SIZE = 500;
+/** Items given when the client asks for neither `first` nor `last`: REST's default page size. */
+export const DEFAULT_PAGE_SIZE = 30;
+
+export interface ConnectionArgs {
+  first?: number | null;
+  last?: number | null;
+  after?: string | null;
+  before?: string | null;
+}
+
+export interface ConnectionResult<T> {
+  count: number;
+  edges: Array<{ cursor: string; node: T }>;
+  pageInfo: {
+    hasNextPage: boolean;
+    hasPreviousPage: boolean;
+    startCursor: string | null;
+    endCursor: string | null;
+  };
+}
+
+const CURSOR_PREFIX = 'cursor:';
+
+/** An opaque cursor: the item's position in the list. */
+export function cursorFor(position: number): string {
+  return Buffer.from(`${CURSOR_PREFIX}${position}`).toString('base64');
+}
+
+function positionOf(cursor: string, argument: string): number {
+  const text = Buffer.from(cursor, 'base64').toString('utf8');
+  const position = text.startsWith(CURSOR_PREFIX) ? Number(text.slice(CURSOR_PREFIX.length)) : Number.NaN;
+  if (!Number.isSafeInteger(position) || position < 0 || cursorFor(position) !== cursor) {
+    throw badRequest('invalid_cursor', `Argument "${argument}" is not a cursor of this connection`);
+  }
+  return position;
+}
+
+function size(value: number | null | undefined, argument: string): number | null {
+  if (value === null || value === undefined) return null;
+  if (value < 0 || value > MAX_PAGE_SIZE) {
+    throw badRequest('invalid_page_size', `Argument "${argument}" must be between 0 and ${MAX_PAGE_SIZE}`);
+  }
+  return value;
+}
+
+/**
+ * The rows Relay's arguments ask for, as positions in the list: `after`/`before` bound the slice,
+ * `first` takes from its start, `last` from its end. `last` without `before` counts from the end of
+ * the list, so it needs the total first (`totalCount`); without it, `needsTotal` says so.
+ */
+export function windowFor(
+  args: ConnectionArgs,
+  totalCount?: number,
+): { window: RowWindow; needsTotal: false } | { needsTotal: true } {
+  const first = size(args.first, 'first');
+  const last = size(args.last, 'last');
+  const start = args.after ? positionOf(args.after, 'after') + 1 : 0;
+  let end = args.before ? positionOf(args.before, 'before') : Number.POSITIVE_INFINITY;
+  if (totalCount !== undefined) end = Math.min(end, totalCount);
+  end = Math.max(end, start);
+  if (first !== null) end = Math.min(end, start + first);
+  let from = start;
+  if (last !== null) {
+    if (end === Number.POSITIVE_INFINITY) return { needsTotal: true };
+    from = Math.max(start, end - last);
+  } else if (first === null) {
+    end = Math.min(end, start + DEFAULT_PAGE_SIZE);
+  }
+  return { window: { offset: from, limit: end - from }, needsTotal: false };
+}
+
+/** A connection over the rows of `window`, given the list's total. */
+export function connectionOf<T>(
+  items: readonly T[],
+  window: RowWindow,
+  totalCount: number,
+): ConnectionResult<T> {
+  const edges = items.map((node, index) => ({ cursor: cursorFor(window.offset + index), node }));
+  return {
+    count: totalCount,
+    edges,
+    pageInfo: {
+      hasPreviousPage: window.offset > 0,
+      hasNextPage: window.offset + items.length < totalCount,
+      startCursor: edges[0]?.cursor ?? null,
+      endCursor: edges.at(-1)?.cursor ?? null,
+    },
+  };
+}
+
+/**
+ * A connection over a list read by a use case that answers a window and the total together: one call,
+ * or two when `last` counts from the end of a list whose length is not known yet.
+ */
+export async function resolveConnection<T>(
+  args: ConnectionArgs,
+  read: (window: RowWindow) => Promise<{ items: readonly T[]; totalCount: number }>,
+): Promise<ConnectionResult<T>> {
+  let planned = windowFor(args);
+  if (planned.needsTotal) {
+    const { totalCount } = await read({ offset: 0, limit: 0 });
+    planned = windowFor(args, totalCount);
+    if (planned.needsTotal) throw new Error('a window with a known total always resolves');
+  }
+  const { window } = planned;
+  const { items, totalCount } = await read(window);
+  return connectionOf(items, window, totalCount);
+}
+
+/** A connection over a list already in memory (a build's jobs, its meta-data). */
+export function arrayConnection<T>(args: ConnectionArgs, items: readonly T[]): ConnectionResult<T> {
+  const planned = windowFor(args, items.length);
+  if (planned.needsTotal) throw new Error('a window with a known total always resolves');
+  const { window } = planned;
+  return connectionOf(items.slice(window.offset, window.offset + window.limit), window, items.length);
+}

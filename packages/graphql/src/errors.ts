@@ -1,0 +1,60 @@
+import { type DomainError, isDomainError } from '@ci/domain';
+import { GraphQLError } from 'graphql';
+
+/** The message every unexpected failure shows, as over REST. */
+export const INTERNAL_MESSAGE = 'Internal Server Error';
+
+function domainCause(error: unknown): DomainError | null {
+  const cause = error instanceof GraphQLError ? error.originalError : error;
+  return isDomainError(cause) ? cause : null;
+}
+
+/**
+ * The one translation from failures to GraphQL errors: a domain error keeps its REST message (with its
+ * stable code, and the field errors of a 422 `Validation Failed`, as extensions); GraphQL's own errors
+ * (syntax, validation, variables) stay as they are; anything else is masked.
+ */
+export function maskError(error: unknown): Error {
+  const located = error instanceof GraphQLError ? error : null;
+  const where = located ? { nodes: located.nodes, path: located.path } : {};
+  const domain = domainCause(error);
+  if (domain && domain.kind !== 'internal') {
+    return new GraphQLError(domain.message, {
+      ...where,
+      extensions: { code: domain.code, ...(domain.details ? { errors: domain.details.errors } : {}) },
+    });
+  }
+  if (located && (!located.originalError || located.originalError instanceof GraphQLError)) {
+    return withoutCause(located.originalError instanceof GraphQLError ? located.originalError : located);
+  }
+  return new GraphQLError(INTERNAL_MESSAGE, { ...where, extensions: { code: 'internal' } });
+}
+
+/** GraphQL's own error without the `originalError` extension that would show what a parser said. */
+function withoutCause(error: GraphQLError): GraphQLError {
+  if (!error.extensions || !('originalError' in error.extensions)) return error;
+  const { originalError: _hidden, ...extensions } = error.extensions;
+  return new GraphQLError(error.message, {
+    nodes: error.nodes,
+    path: error.path,
+    positions: error.positions,
+    source: error.source,
+    extensions,
+  });
+}
+
+/** Whether a failure is unexpected: one to log with the request id. */
+export function isUnexpected(error: unknown): boolean {
+  const cause = error instanceof GraphQLError ? error.originalError : error;
+  if (cause === undefined || cause === null) return false;
+  if (isDomainError(cause)) return cause.kind === 'internal';
+  return !(cause instanceof GraphQLError);
+}
+
+/** A refusal before any GraphQL runs (no valid token, no `graphql` scope): a GraphQL-shaped JSON body. */
+export function refusal(status: number, message: string, headers: Record<string, string> = {}): Response {
+  return new Response(JSON.stringify({ errors: [{ message }] }), {
+    status,
+    headers: { 'Content-Type': 'application/json; charset=utf-8', ...headers },
+  });
+}

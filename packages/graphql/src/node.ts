@@ -1,0 +1,39 @@
+import type { GraphqlContext } from './builder';
+import { JOB_TYPE_NAMES } from './job-kinds';
+
+/**
+ * `node(id)` answers the object a REST `graphql_id` names, or null: for an id that is not one, names an
+ * object that does not exist, or one the actor may not see (the use cases decide, as for REST).
+ * Pipeline, Team, Organization, User and Agent ids answer null until their use cases exist.
+ */
+export function nodeById(id: { typename: string; id: string }, ctx: GraphqlContext): Promise<unknown> | null {
+  switch (id.typename) {
+    case 'Build':
+      return ctx.loaders.builds.load(id.id);
+    case 'Job':
+      return ctx.loaders.jobs.load(id.id);
+    case 'Registry':
+      return ctx.loaders.registries.load(id.id);
+    case 'TeamPipeline':
+      return ctx.loaders.teamPipelines.load(id.id);
+    default:
+      return null;
+  }
+}
+
+/** The object type of a value `node` (or any field typed `Node`) returns, from the use case's shape. */
+export function nodeTypeName(value: unknown): string {
+  const shape = value as Record<string, unknown>;
+  if ('teamPipeline' in shape) return 'TeamPipeline';
+  if ('registry' in shape) return 'Registry';
+  if ('job' in shape && 'build' in shape) {
+    return JOB_TYPE_NAMES[(shape.job as { type: keyof typeof JOB_TYPE_NAMES }).type];
+  }
+  if ('view' in shape && 'showWebhookUrl' in shape) return 'Build';
+  if ('pipeline' in shape && 'organizationSlug' in shape) return 'Pipeline';
+  if ('connectionState' in shape) return 'Agent';
+  if ('privacy' in shape) return 'Team';
+  if ('email' in shape) return 'User';
+  if ('slug' in shape && 'name' in shape) return 'Organization';
+  throw new Error('A node of no known type');
+}

@@ -1,0 +1,276 @@
+import type { BuildFilter, BuildResult, JobResult } from '@ci/application';
+import { type BuildSource, type BuildState, badRequest, webAddresses } from '@ci/domain';
+import { builder } from '../builder';
+import { arrayConnection, resolveConnection } from '../connection';
+import { JobConnection, type JobStateName, JobStates, JobTypes, JobUnion, jobStateName } from './job';
+import { OrganizationRef, organizationOf } from './organization';
+import { BuildRef, PipelineRef, type PipelineShape } from './refs';
+import { ConnectionInterface } from './scalars';
+import { BuildCreator } from './user';
+
+/**
+ * The public API's build states. A blocked build is `BLOCKED` here, with `blockedState` telling the
+ * state it reports over REST (rule B1 is REST's). The reference's `CREATING` is left out: builds are
+ * created in one statement, so none is ever seen being created, and no filter could match it.
+ */
+export const BuildStates = builder.enumType('BuildStates', {
+  description: 'All the possible states a build can be in',
+  values: {
+    BLOCKED: { value: 'blocked' },
+    CANCELED: { value: 'canceled' },
+    CANCELING: { value: 'canceling' },
+    FAILED: { value: 'failed' },
+    FAILING: { value: 'failing' },
+    NOT_RUN: { value: 'not_run' },
+    PASSED: { value: 'passed' },
+    RUNNING: { value: 'running' },
+    SCHEDULED: { value: 'scheduled' },
+    SKIPPED: { value: 'skipped' },
+  } as const satisfies Record<string, { value: BuildState }>,
+});
+
+const BuildBlockedStates = builder.enumType('BuildBlockedStates', {
+  description: 'All the possible blocked states a build can be in',
+  values: {
+    FAILED: { value: 'failed' },
+    PASSED: { value: 'passed' },
+    RUNNING: { value: 'running' },
+  } as const,
+});
+
+const BuildSourceInterface = builder.interfaceRef<{ source: BuildSource }>('BuildSource').implement({
+  fields: (t) => ({
+    name: t.string({
+      nullable: false,
+      description: "How the build was created: REST's `source` (api, webhook, ui, schedule, trigger_job)",
+      resolve: ({ source }) => source,
+    }),
+  }),
+});
+
+const SOURCE_TYPES = {
+  api: 'BuildSourceAPI',
+  webhook: 'BuildSourceWebhook',
+  ui: 'BuildSourceFrontend',
+  schedule: 'BuildSourceSchedule',
+  trigger_job: 'BuildSourceTriggerJob',
+} as const satisfies Record<BuildSource, string>;
+
+for (const [source, name] of Object.entries(SOURCE_TYPES)) {
+  builder.objectRef<{ source: BuildSource }>(name).implement({
+    interfaces: [BuildSourceInterface],
+    isTypeOf: (value) => (value as { source: BuildSource }).source === source,
+  });
+}
+
+const PullRequest = builder.objectRef<{ id: string }>('PullRequest').implement({
+  description: 'A pull request on a provider',
+  fields: (t) => ({ id: t.exposeString('id', { nullable: false }) }),
+});
+
+const BuildMetaData = builder.objectRef<{ key: string; value: string }>('BuildMetaData').implement({
+  description: 'A meta-data key and value of a build',
+  fields: (t) => ({
+    key: t.exposeString('key', { nullable: false }),
+    value: t.exposeString('value', { nullable: false }),
+  }),
+});
+
+const BuildMetaDataConnection = builder.connectionObject(
+  { type: BuildMetaData, name: 'BuildMetaDataConnection', interfaces: [ConnectionInterface] },
+  { name: 'BuildMetaDataEdge' },
+);
+
+const JobStepSearch = builder.inputType('JobStepSearch', {
+  description: 'Searching for jobs based on related step information',
+  fields: (t) => ({ key: t.stringList({ required: false, description: 'The key assigned to the step' }) }),
+});
+
+/** `KEY=value`, as the public API lists environment variables. */
+const asKeyValues = (map: Record<string, string>) =>
+  Object.entries(map).map(([key, value]) => `${key}=${value}`);
+
+function pipelineOf({ view, showWebhookUrl }: BuildResult): PipelineShape {
+  return { pipeline: view.pipeline, organizationSlug: view.organizationSlug, showWebhookUrl };
+}
+
+function jobsMatching(
+  jobs: JobResult[],
+  filter: {
+    state?: readonly JobStateName[] | null;
+    type?: readonly string[] | null;
+    step?: { key?: readonly string[] | null } | null;
+    agentQueryRules?: readonly string[] | null;
+  },
+): JobResult[] {
+  return jobs.filter(
+    ({ job }) =>
+      // The latest run of each step, as REST's default (a job found by uuid loads its retried runs too).
+      !job.retried &&
+      (!filter.state || filter.state.includes(jobStateName(job.state))) &&
+      (!filter.type || filter.type.includes(job.type)) &&
+      (!filter.step?.key || (job.stepKey !== null && filter.step.key.includes(job.stepKey))) &&
+      (!filter.agentQueryRules || filter.agentQueryRules.every((rule) => job.agentQueryRules.includes(rule))),
+  );
+}
+
+builder.node(BuildRef, {
+  description: 'A build from a pipeline',
+  id: { resolve: ({ view }) => view.build.id },
+  fields: (t) => ({
+    uuid: t.string({ nullable: false, resolve: ({ view }) => view.build.id }),
+    number: t.int({ nullable: false, resolve: ({ view }) => view.build.number }),
+    state: t.field({ type: BuildStates, nullable: false, resolve: ({ view }) => view.build.state }),
+    blocked: t.boolean({
+      nullable: false,
+      description: 'Whether the build is blocked (an extension: REST `blocked`)',
+      resolve: ({ view }) => view.build.state === 'blocked',
+    }),
+    blockedState: t.field({
+      type: BuildBlockedStates,
+      nullable: true,
+      description: 'The state a blocked build reports (rule B1)',
+      resolve: ({ view }) => (view.build.state === 'blocked' ? view.build.blockedState : null),
+    }),
+    message: t.string({ nullable: true, resolve: ({ view }) => view.build.message }),
+    commit: t.string({ nullable: false, resolve: ({ view }) => view.build.commit }),
+    branch: t.string({ nullable: false, resolve: ({ view }) => view.build.branch }),
+    cancelReason: t.string({ nullable: true, resolve: ({ view }) => view.build.cancelReason }),
+    env: t.stringList({ nullable: true, resolve: ({ view }) => asKeyValues(view.build.env) }),
+    source: t.field({
+      type: BuildSourceInterface,
+      nullable: false,
+      resolve: ({ view }) => ({ source: view.build.source }),
+    }),
+    url: t.string({
+      nullable: false,
+      description: "The build's address (REST `web_url`)",
+      resolve: ({ view }, _args, ctx) =>
+        webAddresses.build(ctx.urls.web, view.organizationSlug, view.pipeline.slug, view.build.number),
+    }),
+    createdAt: t.field({ type: 'DateTime', nullable: true, resolve: ({ view }) => view.build.createdAt }),
+    scheduledAt: t.field({ type: 'DateTime', nullable: true, resolve: ({ view }) => view.build.scheduledAt }),
+    startedAt: t.field({ type: 'DateTime', nullable: true, resolve: ({ view }) => view.build.startedAt }),
+    failingAt: t.field({ type: 'DateTime', nullable: true, resolve: ({ view }) => view.build.failingAt }),
+    finishedAt: t.field({ type: 'DateTime', nullable: true, resolve: ({ view }) => view.build.finishedAt }),
+    canceledAt: t.field({
+      type: 'DateTime',
+      nullable: true,
+      resolve: ({ view }) => (view.build.state === 'canceled' ? view.build.finishedAt : null),
+    }),
+    pullRequest: t.field({
+      type: PullRequest,
+      nullable: true,
+      resolve: ({ view }) => (view.build.pullRequest ? { id: view.build.pullRequest.id } : null),
+    }),
+    createdBy: t.field({
+      type: BuildCreator,
+      nullable: true,
+      description: 'The user who created the build, else the author it was created with',
+      resolve: ({ view }) => view.creator ?? view.build.author,
+    }),
+    pipeline: t.field({ type: PipelineRef, nullable: false, resolve: pipelineOf }),
+    organization: t.field({
+      type: OrganizationRef,
+      nullable: false,
+      resolve: ({ view }, _args, ctx) => organizationOf(view.pipeline.organizationId, ctx),
+    }),
+    rebuiltFrom: t.field({
+      type: BuildRef,
+      nullable: true,
+      description: 'The build that this build was rebuilt from',
+      resolve: ({ view }, _args, ctx) =>
+        view.rebuiltFrom ? ctx.loaders.builds.load(view.rebuiltFrom.id) : null,
+    }),
+    metaData: t.field({
+      type: BuildMetaDataConnection,
+      nullable: true,
+      description: 'The meta-data of the build, by key',
+      // As in the reference: a meta-data list takes first/last only.
+      args: { first: t.arg.int({ required: false }), last: t.arg.int({ required: false }) },
+      resolve: ({ view }, args) =>
+        arrayConnection(
+          args,
+          Object.entries(view.build.metaData).map(([key, value]) => ({ key, value })),
+        ),
+    }),
+    jobs: t.connection(
+      {
+        type: JobUnion,
+        description: "The build's jobs in pipeline order (its latest runs, as REST)",
+        args: {
+          state: t.arg({ type: [JobStates], required: false }),
+          type: t.arg({ type: [JobTypes], required: false }),
+          step: t.arg({ type: JobStepSearch, required: false }),
+          agentQueryRules: t.arg.stringList({ required: false }),
+        },
+        resolve: (build, args) =>
+          arrayConnection(
+            args,
+            jobsMatching(
+              build.view.jobs.map((job) => ({ ...job, build })),
+              args,
+            ),
+          ),
+      },
+      JobConnection,
+    ),
+  }),
+});
+
+export const BuildConnection = builder.connectionObject(
+  { type: BuildRef, name: 'BuildConnection', interfaces: [ConnectionInterface] },
+  { name: 'BuildEdge' },
+);
+
+/** `key=value` meta-data filters, as the public API takes them. */
+function metaDataFilter(entries: readonly string[]): Record<string, string> {
+  const filter: Record<string, string> = {};
+  for (const entry of entries) {
+    const at = entry.indexOf('=');
+    if (at <= 0) throw badRequest('invalid_meta_data', `metaData filters are "key=value", got "${entry}"`);
+    filter[entry.slice(0, at)] = entry.slice(at + 1);
+  }
+  return filter;
+}
+
+builder.objectField(PipelineRef, 'builds', (t) =>
+  t.connection(
+    {
+      type: BuildRef,
+      description: 'The builds of this pipeline, newest first (as the REST list, with its filters)',
+      args: {
+        branch: t.arg.stringList({ required: false, description: 'Use `%default` for the default branch' }),
+        commit: t.arg.stringList({ required: false }),
+        createdAtFrom: t.arg({ type: 'DateTime', required: false }),
+        createdAtTo: t.arg({ type: 'DateTime', required: false }),
+        metaData: t.arg.stringList({ required: false }),
+        state: t.arg({ type: [BuildStates], required: false }),
+      },
+      resolve: ({ pipeline, organizationSlug }, args, ctx) => {
+        const filter: BuildFilter = {
+          ...(args.branch
+            ? {
+                branches: args.branch.map((branch) =>
+                  branch === '%default' ? (pipeline.defaultBranch ?? branch) : branch,
+                ),
+              }
+            : {}),
+          ...(args.commit ? { commits: [...args.commit] } : {}),
+          ...(args.createdAtFrom ? { createdFrom: args.createdAtFrom } : {}),
+          ...(args.createdAtTo ? { createdTo: args.createdAtTo } : {}),
+          ...(args.metaData ? { metaData: metaDataFilter(args.metaData) } : {}),
+          ...(args.state ? { states: [...args.state] } : {}),
+        };
+        const target = { kind: 'pipeline', organization: organizationSlug, pipeline: pipeline.slug } as const;
+        return ctx.loaders.once(`builds:${pipeline.id}:${JSON.stringify(args)}`, () =>
+          resolveConnection(args, async (window) => {
+            const page = await ctx.useCases.listBuilds(ctx.actor, target, filter, window);
+            return { items: page.builds, totalCount: page.totalCount };
+          }),
+        );
+      },
+    },
+    BuildConnection,
+  ),
+);

@@ -1,0 +1,245 @@
+import type { JobResult } from '@ci/application';
+import { type JobState, webAddresses } from '@ci/domain';
+import type { ObjectFieldsShape } from '@pothos/core';
+import { builder, type Types } from '../builder';
+import { JOB_TYPE_NAMES, type JobTypeName } from '../job-kinds';
+import { OrganizationRef, organizationOf } from './organization';
+import {
+  AgentRef,
+  BuildRef,
+  JobTypeBlockRef,
+  JobTypeCommandRef,
+  JobTypeTriggerRef,
+  JobTypeWaitRef,
+  PipelineRef,
+} from './refs';
+import { ConnectionInterface } from './scalars';
+
+/**
+ * The public API's GraphQL job states. REST's `passed`, `failed` and `lost` are all `FINISHED` here
+ * (`passed` tells them apart, as in the public API); the other states have the same name.
+ */
+const JOB_STATES = {
+  ACCEPTED: ['accepted'],
+  ASSIGNED: ['assigned'],
+  BLOCKED: ['blocked'],
+  BLOCKED_FAILED: ['blocked_failed'],
+  BROKEN: ['broken'],
+  CANCELED: ['canceled'],
+  CANCELING: ['canceling'],
+  EXPIRED: ['expired'],
+  FINISHED: ['passed', 'failed', 'lost'],
+  LIMITED: ['limited'],
+  LIMITING: ['limiting'],
+  PENDING: ['pending'],
+  PLATFORM_LIMITED: [],
+  PLATFORM_LIMITING: [],
+  RESERVED: [],
+  RUNNING: ['running'],
+  SCHEDULED: ['scheduled'],
+  SKIPPED: ['skipped'],
+  TIMED_OUT: ['timed_out'],
+  TIMING_OUT: ['timing_out'],
+  UNBLOCKED: ['unblocked'],
+  UNBLOCKED_FAILED: ['unblocked_failed'],
+  WAITING: ['waiting'],
+  WAITING_FAILED: ['waiting_failed'],
+} as const satisfies Record<string, readonly JobState[]>;
+
+export type JobStateName = keyof typeof JOB_STATES;
+
+const STATE_NAMES = new Map<JobState, JobStateName>(
+  (Object.entries(JOB_STATES) as Array<[JobStateName, readonly JobState[]]>).flatMap(([name, states]) =>
+    states.map((state) => [state, name] as const),
+  ),
+);
+
+export function jobStateName(state: JobState): JobStateName {
+  const name = STATE_NAMES.get(state);
+  if (!name) throw new Error(`Job state ${state} has no GraphQL name`);
+  return name;
+}
+
+export const JobStates = builder.enumType('JobStates', {
+  description: 'All the possible states a job can be in',
+  values: Object.keys(JOB_STATES) as JobStateName[],
+});
+
+/** The REST job type each `JobTypes` value stands for. */
+const JOB_TYPES = { COMMAND: 'script', WAIT: 'waiter', BLOCK: 'manual', TRIGGER: 'trigger' } as const;
+
+export const JobTypes = builder.enumType('JobTypes', {
+  description: 'All the possible types of jobs that can exist',
+  values: {
+    BLOCK: { value: JOB_TYPES.BLOCK },
+    COMMAND: { value: JOB_TYPES.COMMAND },
+    TRIGGER: { value: JOB_TYPES.TRIGGER },
+    WAIT: { value: JOB_TYPES.WAIT },
+  } as const,
+});
+
+const JobRetryTypes = builder.enumType('JobRetryTypes', {
+  description: 'The retry types that can be made on a Job',
+  values: { AUTOMATIC: { value: 'automatic' }, MANUAL: { value: 'manual' } } as const,
+});
+
+/** The fields every kind of job has (the reference's `JobInterface`, less retriedBy and retrySource). */
+const JobInterface = builder.interfaceRef<JobResult>('JobInterface').implement({
+  fields: (t) => ({
+    uuid: t.string({ nullable: false, description: 'The UUID for this job', resolve: ({ job }) => job.id }),
+    retried: t.boolean({ nullable: false, resolve: ({ job }) => job.retried }),
+    retriesCount: t.int({ nullable: true, resolve: ({ job }) => job.retriesCount }),
+    retryType: t.field({
+      type: JobRetryTypes,
+      nullable: true,
+      resolve: ({ job }) =>
+        job.retryType === 'automatic' || job.retryType === 'manual' ? job.retryType : null,
+    }),
+  }),
+});
+
+interface StepShape {
+  uuid: string;
+  key: string | null;
+}
+
+const StepInterface = builder.interfaceRef<StepShape>('Step').implement({
+  fields: (t) => ({
+    uuid: t.exposeString('uuid', { nullable: false, description: 'The UUID for this step' }),
+    key: t.exposeString('key', { nullable: true, description: 'The user-defined key for this step' }),
+  }),
+});
+
+const stepType = (name: string, description: string) =>
+  builder.objectRef<StepShape>(name).implement({ description, interfaces: [StepInterface] });
+
+const stepOf = ({ job }: JobResult): StepShape | null =>
+  job.stepId ? { uuid: job.stepId, key: job.stepKey } : null;
+
+/**
+ * One member of the `Job` union: the fields every kind shows, the `step` of its kind, and `extra` fields.
+ */
+function jobType(
+  ref: typeof JobTypeCommandRef,
+  options: { description: string; step: ReturnType<typeof stepType> },
+  extra: ObjectFieldsShape<Types, JobResult> = () => ({}),
+) {
+  builder.node(ref, {
+    description: options.description,
+    interfaces: [JobInterface],
+    id: { resolve: ({ job }) => job.id },
+    fields: (t) => ({
+      label: t.string({ nullable: true, resolve: ({ job }) => job.name }),
+      state: t.field({ type: JobStates, nullable: false, resolve: ({ job }) => jobStateName(job.state) }),
+      step: t.field({ type: options.step, nullable: true, resolve: stepOf }),
+      build: t.field({ type: BuildRef, nullable: true, resolve: ({ build }) => build }),
+    }),
+  });
+  builder.objectFields(ref, extra);
+}
+
+jobType(
+  JobTypeCommandRef,
+  {
+    description: 'A type of job that runs a command on an agent',
+    step: stepType('StepCommand', 'A step in a build that runs a command on an agent'),
+  },
+  (t) => ({
+    command: t.string({ nullable: true, resolve: ({ job }) => job.command }),
+    agentQueryRules: t.stringList({ nullable: true, resolve: ({ job }) => job.agentQueryRules }),
+    automaticArtifactUploadPaths: t.string({ nullable: true, resolve: ({ job }) => job.artifactPaths }),
+    exitStatus: t.string({
+      nullable: true,
+      resolve: ({ job }) => (job.exitStatus === null ? null : String(job.exitStatus)),
+    }),
+    passed: t.boolean({ nullable: false, resolve: ({ job }) => job.state === 'passed' }),
+    softFailed: t.boolean({ nullable: false, resolve: ({ job }) => job.softFailed }),
+    parallelGroupIndex: t.int({ nullable: true, resolve: ({ job }) => job.parallelGroupIndex }),
+    parallelGroupTotal: t.int({ nullable: true, resolve: ({ job }) => job.parallelGroupTotal }),
+    createdAt: t.field({ type: 'DateTime', nullable: true, resolve: ({ job }) => job.createdAt }),
+    scheduledAt: t.field({ type: 'DateTime', nullable: true, resolve: ({ job }) => job.scheduledAt }),
+    runnableAt: t.field({ type: 'DateTime', nullable: true, resolve: ({ job }) => job.runnableAt }),
+    startedAt: t.field({ type: 'DateTime', nullable: true, resolve: ({ job }) => job.startedAt }),
+    finishedAt: t.field({ type: 'DateTime', nullable: true, resolve: ({ job }) => job.finishedAt }),
+    url: t.string({
+      nullable: false,
+      description: "The job's address: an anchor on its build's page (REST `web_url`)",
+      resolve: ({ build: { view }, job }, _args, ctx) =>
+        webAddresses.job(
+          webAddresses.build(ctx.urls.web, view.organizationSlug, view.pipeline.slug, view.build.number),
+          job.id,
+        ),
+    }),
+    agent: t.field({ type: AgentRef, nullable: true, resolve: ({ agent }) => agent }),
+    pipeline: t.field({
+      type: PipelineRef,
+      nullable: true,
+      resolve: ({ build }) => ({
+        pipeline: build.view.pipeline,
+        organizationSlug: build.view.organizationSlug,
+        showWebhookUrl: build.showWebhookUrl,
+      }),
+    }),
+  }),
+);
+
+jobType(JobTypeWaitRef, {
+  description: 'A type of job that waits for all previous jobs to pass before proceeding the build pipeline',
+  step: stepType('StepWait', 'A wait step waits for all previous steps to have successfully completed'),
+});
+
+jobType(JobTypeBlockRef, {
+  description: 'A type of job that requires a user to unblock it before proceeding in a build pipeline',
+  step: stepType('StepInput', 'An input step collects information from a user'),
+});
+
+jobType(JobTypeTriggerRef, {
+  description: 'A type of job that triggers another build on a pipeline',
+  step: stepType('StepTrigger', 'A trigger step creates a build on another pipeline'),
+});
+
+const JOB_TYPE_REFS = {
+  JobTypeCommand: JobTypeCommandRef,
+  JobTypeWait: JobTypeWaitRef,
+  JobTypeBlock: JobTypeBlockRef,
+  JobTypeTrigger: JobTypeTriggerRef,
+} as const satisfies Record<JobTypeName, unknown>;
+
+/** The union member of each REST job type. */
+export function jobTypeRef(result: Pick<JobResult, 'job'>) {
+  return JOB_TYPE_REFS[JOB_TYPE_NAMES[result.job.type]];
+}
+
+export const JobUnion = builder.unionType('Job', {
+  description: 'Kinds of jobs that can exist on a build',
+  types: [JobTypeBlockRef, JobTypeCommandRef, JobTypeTriggerRef, JobTypeWaitRef],
+  resolveType: jobTypeRef,
+});
+
+export const JobConnection = builder.connectionObject(
+  { type: JobUnion, name: 'JobConnection', interfaces: [ConnectionInterface] },
+  { name: 'JobEdge' },
+);
+
+builder.node(AgentRef, {
+  description: 'An agent',
+  id: { resolve: (agent) => agent.id },
+  fields: (t) => ({
+    uuid: t.exposeString('id', { nullable: false, description: 'The public UUID for the agent' }),
+    name: t.exposeString('name', { nullable: false }),
+    connectionState: t.exposeString('connectionState', { nullable: false }),
+    hostname: t.exposeString('hostname', { nullable: true }),
+    ipAddress: t.exposeString('ipAddress', { nullable: true }),
+    userAgent: t.exposeString('userAgent', { nullable: true }),
+    metaData: t.exposeStringList('tags', {
+      nullable: true,
+      description: 'The meta data this agent was started with (its tags)',
+    }),
+    createdAt: t.field({ type: 'DateTime', nullable: true, resolve: (agent) => agent.createdAt }),
+    organization: t.field({
+      type: OrganizationRef,
+      nullable: true,
+      resolve: (agent, _args, ctx) => organizationOf(agent.organizationId, ctx),
+    }),
+  }),
+});

@@ -1,0 +1,88 @@
+import { canSeeWebhookUrl, webAddresses } from '@ci/domain';
+import { builder } from '../builder';
+import { OrganizationRef, organizationOf } from './organization';
+import { PipelineRef } from './refs';
+
+const Repository = builder.objectRef<{ url: string }>('Repository').implement({
+  description: 'A repository associated with a pipeline',
+  fields: (t) => ({ url: t.exposeString('url', { nullable: false }) }),
+});
+
+const PipelineVisibility = builder.enumType('PipelineVisibility', {
+  description: 'The visibility of the pipeline',
+  values: {
+    PRIVATE: { description: 'The pipeline is private' },
+    PUBLIC: { description: 'The pipeline is public' },
+  },
+});
+
+builder.node(PipelineRef, {
+  description: 'A pipeline',
+  id: { resolve: ({ pipeline }) => pipeline.id },
+  fields: (t) => ({
+    uuid: t.string({ nullable: false, resolve: ({ pipeline }) => pipeline.id }),
+    name: t.string({ nullable: false, resolve: ({ pipeline }) => pipeline.name }),
+    slug: t.string({ nullable: false, resolve: ({ pipeline }) => pipeline.slug }),
+    description: t.string({ nullable: true, resolve: ({ pipeline }) => pipeline.description }),
+    url: t.string({
+      nullable: false,
+      resolve: ({ pipeline, organizationSlug }, _args, ctx) =>
+        webAddresses.pipeline(ctx.urls.web, organizationSlug, pipeline.slug),
+    }),
+    repository: t.field({
+      type: Repository,
+      nullable: true,
+      resolve: ({ pipeline }) => ({ url: pipeline.repository }),
+    }),
+    defaultBranch: t.string({ nullable: true, resolve: ({ pipeline }) => pipeline.defaultBranch }),
+    branchConfiguration: t.string({
+      nullable: true,
+      resolve: ({ pipeline }) => pipeline.branchConfiguration,
+    }),
+    skipIntermediateBuilds: t.boolean({
+      nullable: false,
+      description: 'REST `skip_queued_branch_builds`',
+      resolve: ({ pipeline }) => pipeline.skipQueuedBranchBuilds,
+    }),
+    skipIntermediateBuildsBranchFilter: t.string({
+      nullable: true,
+      resolve: ({ pipeline }) => pipeline.skipQueuedBranchBuildsFilter,
+    }),
+    cancelIntermediateBuilds: t.boolean({
+      nullable: false,
+      description: 'REST `cancel_running_branch_builds`',
+      resolve: ({ pipeline }) => pipeline.cancelRunningBranchBuilds,
+    }),
+    cancelIntermediateBuildsBranchFilter: t.string({
+      nullable: true,
+      resolve: ({ pipeline }) => pipeline.cancelRunningBranchBuildsFilter,
+    }),
+    nextBuildNumber: t.int({ nullable: false, resolve: ({ pipeline }) => pipeline.nextBuildNumber }),
+    archived: t.boolean({ nullable: false, resolve: ({ pipeline }) => pipeline.archivedAt !== null }),
+    archivedAt: t.field({ type: 'DateTime', nullable: true, resolve: ({ pipeline }) => pipeline.archivedAt }),
+    createdAt: t.field({ type: 'DateTime', nullable: true, resolve: ({ pipeline }) => pipeline.createdAt }),
+    visibility: t.field({
+      type: PipelineVisibility,
+      nullable: false,
+      description: 'Every pipeline here is private: there are no public pipelines',
+      resolve: () => 'PRIVATE' as const,
+    }),
+    badgeURL: t.string({
+      nullable: false,
+      resolve: ({ pipeline }, _args, ctx) => webAddresses.badge(ctx.urls.api, pipeline.webhookToken),
+    }),
+    webhookURL: t.string({
+      nullable: true,
+      description: 'The webhook URL for users who may edit the pipeline (rule B2), otherwise null',
+      resolve: async ({ pipeline, showWebhookUrl }, _args, ctx) => {
+        const shows = showWebhookUrl ?? canSeeWebhookUrl(await ctx.loaders.pipelineAccess.load(pipeline));
+        return shows ? webAddresses.webhook(ctx.urls.web, pipeline.webhookToken) : null;
+      },
+    }),
+    organization: t.field({
+      type: OrganizationRef,
+      nullable: false,
+      resolve: ({ pipeline }, _args, ctx) => organizationOf(pipeline.organizationId, ctx),
+    }),
+  }),
+});

@@ -1,0 +1,29 @@
+import type { BuildResult, JobResult, TeamPipelineResult } from '@ci/application';
+import type { Agent, Pipeline, Team, User } from '@ci/domain';
+import { builder } from '../builder';
+
+/**
+ * The object types whose modules refer to one another, declared first so that each module implements
+ * one and links to the others. The shapes are what the use cases return.
+ */
+
+/** A build as the actor may see it (rule B2 decides `webhookURL` of its pipeline). */
+export const BuildRef = builder.objectRef<BuildResult>('Build');
+
+/** A pipeline with the organization slug its addresses need; `showWebhookUrl` null: ask (rule B2). */
+export interface PipelineShape {
+  pipeline: Pipeline;
+  organizationSlug: string;
+  showWebhookUrl: boolean | null;
+}
+export const PipelineRef = builder.objectRef<PipelineShape>('Pipeline');
+
+export const JobTypeCommandRef = builder.objectRef<JobResult>('JobTypeCommand');
+export const JobTypeWaitRef = builder.objectRef<JobResult>('JobTypeWait');
+export const JobTypeBlockRef = builder.objectRef<JobResult>('JobTypeBlock');
+export const JobTypeTriggerRef = builder.objectRef<JobResult>('JobTypeTrigger');
+
+export const AgentRef = builder.objectRef<Agent & { creator: User | null }>('Agent');
+
+export const TeamRef = builder.objectRef<Team>('Team');
+export const TeamPipelineRef = builder.objectRef<TeamPipelineResult>('TeamPipeline');

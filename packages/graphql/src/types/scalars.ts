@@ -1,0 +1,31 @@
+import { formatTimestamp, parseTimestamp } from '@ci/domain';
+import { GraphQLError, Kind } from 'graphql';
+import { builder } from '../builder';
+
+function parseDateTime(value: unknown): Date {
+  const date = typeof value === 'string' ? parseTimestamp(value) : null;
+  if (!date) throw new GraphQLError('DateTime must be an ISO 8601 timestamp, e.g. 2026-11-21T10:04:05Z');
+  return date;
+}
+
+/** Every timestamp as REST shows it: ISO 8601 UTC with milliseconds and `Z`. */
+builder.scalarType('DateTime', {
+  description: 'An ISO-8601 encoded UTC date string',
+  serialize: (value) => formatTimestamp(value),
+  parseValue: parseDateTime,
+  parseLiteral: (ast) => parseDateTime(ast.kind === Kind.STRING ? ast.value : null),
+});
+
+/** The interface every connection implements, as in the reference schema. */
+export const ConnectionInterface = builder
+  .interfaceRef<{ count: number; pageInfo: unknown }>('Connection')
+  .implement({
+    fields: (t) => ({
+      count: t.exposeInt('count', { nullable: false }),
+      pageInfo: t.field({
+        type: builder.pageInfoRef(),
+        nullable: true,
+        resolve: (connection) => connection.pageInfo as never,
+      }),
+    }),
+  });

@@ -1,0 +1,374 @@
+import { encodeGraphqlId, type Scope } from '@ci/domain';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type GraphqlWorld, startGraphqlWorld } from '../support/graphql-world';
+import { teamIds } from '../support/world';
+
+/**
+ * One use case, two doors: the same action through REST and through GraphQL gives the same result, and
+ * the same refusal with the same message (scope, organization, pipeline visibility, team access level).
+ */
+
+let world: GraphqlWorld;
+let teams: Record<string, string>;
+// biome-ignore lint/suspicious/noExplicitAny: REST bodies as the untyped JSON a client reads
+const builds: Record<string, any> = {};
+
+beforeAll(async () => {
+  world = await startGraphqlWorld();
+  teams = await teamIds(world);
+  for (const pipeline of ['web', 'docs', 'secret']) builds[pipeline] = await world.createBuild(pipeline);
+});
+afterAll(async () => world?.close());
+
+const pipelineId = (name: string) => encodeGraphqlId('Pipeline', world.pipelines[name]?.id as string);
+
+describe('the same result', () => {
+  it('shows a build as REST does', async () => {
+    const rest = (await world.call('GET', '/v2/organizations/acme/pipelines/web/builds/1')).body;
+    const graphql = (
+      await world.gql(`{ build(slug: "acme/web/1") { id uuid number state blocked message commit branch url
+        createdAt scheduledAt startedAt finishedAt cancelReason
+        createdBy { ... on User { id uuid name email avatar { url } } }
+        pipeline { id uuid name slug webhookURL badgeURL repository { url } }
+        jobs { edges { node { ... on JobTypeCommand { id uuid label command url agentQueryRules softFailed }
+                              ... on JobTypeWait { id uuid } } } } } }`)
+    ).body.data.build;
+    expect(graphql).toEqual({
+      id: rest.graphql_id,
+      uuid: rest.id,
+      number: rest.number,
+      state: rest.state.toUpperCase(),
+      blocked: rest.blocked,
+      message: rest.message,
+      commit: rest.commit,
+      branch: rest.branch,
+      url: rest.web_url,
+      createdAt: rest.created_at,
+      scheduledAt: rest.scheduled_at,
+      startedAt: rest.started_at,
+      finishedAt: rest.finished_at,
+      cancelReason: rest.cancel_reason,
+      createdBy: {
+        id: rest.creator.graphql_id,
+        uuid: rest.creator.id,
+        name: rest.creator.name,
+        email: rest.creator.email,
+        avatar: { url: rest.creator.avatar_url },
+      },
+      pipeline: {
+        id: rest.pipeline.graphql_id,
+        uuid: rest.pipeline.id,
+        name: rest.pipeline.name,
+        slug: rest.pipeline.slug,
+        webhookURL: rest.pipeline.provider.webhook_url,
+        badgeURL: rest.pipeline.badge_url,
+        repository: { url: rest.pipeline.repository },
+      },
+      jobs: {
+        edges: rest.jobs.map((job: Record<string, unknown>) => ({
+          node:
+            job.type === 'script'
+              ? {
+                  id: job.graphql_id,
+                  uuid: job.id,
+                  label: job.name,
+                  command: job.command,
+                  url: job.web_url,
+                  agentQueryRules: job.agent_query_rules,
+                  softFailed: job.soft_failed,
+                }
+              : { id: job.graphql_id, uuid: job.id },
+        })),
+      },
+    });
+  });
+
+  it('hides the webhook URL from those who may not edit the pipeline, as REST does (rule B2)', async () => {
+    for (const [pipeline, shown] of [
+      ['web', true],
+      ['api', false],
+    ] as const) {
+      await world.createBuild(pipeline);
+      const rest = (
+        await world.call('GET', `/v2/organizations/acme/pipelines/${pipeline}/builds/1`, {
+          token: world.tokens.member,
+        })
+      ).body;
+      const graphql = await world.gql(
+        `{ build(slug: "acme/${pipeline}/1") { pipeline { webhookURL } jobs(first: 1) { edges { node { ... on JobTypeCommand { pipeline { webhookURL } } } } } } }`,
+        {},
+        { token: world.tokens.member },
+      );
+      const build = graphql.body.data.build;
+      expect(rest.pipeline.provider.webhook_url !== '').toBe(shown);
+      expect(build.pipeline.webhookURL).toBe(shown ? rest.pipeline.provider.webhook_url : null);
+      expect(build.jobs.edges[0].node.pipeline.webhookURL).toBe(build.pipeline.webhookURL);
+    }
+  });
+
+  it('creates the same build from the same request', async () => {
+    const body = {
+      commit: 'd'.repeat(40),
+      branch: 'main',
+      message: 'twin',
+      env: { X: '1' },
+      meta_data: { k: 'v' },
+    };
+    const rest = await world.call('POST', '/v2/organizations/acme/pipelines/public/builds', { body });
+    const graphql = await world.gql(
+      `mutation($input: BuildCreateInput!) { buildCreate(input: $input) { build { number } } }`,
+      {
+        input: {
+          pipelineID: pipelineId('public'),
+          commit: body.commit,
+          branch: body.branch,
+          message: body.message,
+          env: ['X=1'],
+          metaData: [{ key: 'k', value: 'v' }],
+        },
+      },
+    );
+    const number = graphql.body.data.buildCreate.build.number;
+    expect(number).toBe(rest.body.number + 1);
+    const twin = (await world.call('GET', `/v2/organizations/acme/pipelines/public/builds/${number}`)).body;
+    const strip = ({
+      id,
+      graphql_id,
+      number,
+      url,
+      web_url,
+      created_at,
+      scheduled_at,
+      jobs,
+      ...rest
+    }: Record<string, unknown>) => ({
+      ...rest,
+      jobs: (jobs as Array<Record<string, unknown>>).map(({ name, state, step_key, command }) => ({
+        name,
+        state,
+        step_key,
+        command,
+      })),
+    });
+    const original = (
+      await world.call('GET', `/v2/organizations/acme/pipelines/public/builds/${rest.body.number}`)
+    ).body;
+    expect(strip(twin)).toEqual(strip(original));
+  });
+});
+
+interface Case {
+  name: string;
+  token: () => Promise<string> | string;
+  rest: { method: string; path: string; body?: unknown };
+  graphql: { query: string; variables?: () => Record<string, unknown>; field: string };
+  status: number;
+  message: string;
+  /**
+   * Where GraphQL names the object by id, an object of an organization the token may not use is one that
+   * does not exist: REST's `No organization found` for the organization of its path becomes this.
+   */
+  byIdMessage?: string;
+}
+
+const token = (user: 'admin' | 'member' | 'otherAdmin', scopes?: Scope[]) => () =>
+  scopes ? world.token(user, { scopes }) : world.tokens[user];
+
+const BUILD_CREATE = `mutation($id: ID!) { buildCreate(input: { pipelineID: $id, commit: "HEAD", branch: "main" }) { build { number } } }`;
+const BUILD_CANCEL = `mutation($id: ID!) { buildCancel(input: { id: $id }) { build { number } } }`;
+const BUILD_REBUILD = `mutation($id: ID!) { buildRebuild(input: { id: $id }) { rebuild { number } } }`;
+const TEAM_PIPELINE_CREATE = `mutation($team: ID!, $pipeline: ID!) { teamPipelineCreate(input: { teamID: $team, pipelineID: $pipeline, accessLevel: BUILD_AND_READ }) { teamPipeline { id } } }`;
+const REGISTRY_GET = `{ registry(slug: "acme/gems") { id } }`;
+
+const CASES: Case[] = [
+  {
+    name: 'reading a build without read_builds',
+    token: token('admin', ['graphql', 'write_builds']),
+    rest: { method: 'GET', path: '/v2/organizations/acme/pipelines/web/builds/1' },
+    graphql: { query: '{ build(slug: "acme/web/1") { number } }', field: 'build' },
+    status: 403,
+    message: "Your access token doesn't have the read_builds scope",
+  },
+  {
+    name: 'creating a build without write_builds',
+    token: token('admin', ['graphql', 'read_builds']),
+    rest: {
+      method: 'POST',
+      path: '/v2/organizations/acme/pipelines/web/builds',
+      body: { commit: 'HEAD', branch: 'main' },
+    },
+    graphql: { query: BUILD_CREATE, variables: () => ({ id: pipelineId('web') }), field: 'buildCreate' },
+    status: 403,
+    message: "Your access token doesn't have the write_builds scope",
+  },
+  {
+    name: 'canceling a build without write_builds',
+    token: token('admin', ['graphql', 'read_builds']),
+    rest: { method: 'PUT', path: '/v2/organizations/acme/pipelines/web/builds/1/cancel' },
+    graphql: { query: BUILD_CANCEL, variables: () => ({ id: builds.web.graphql_id }), field: 'buildCancel' },
+    status: 403,
+    message: "Your access token doesn't have the write_builds scope",
+  },
+  {
+    name: 'reading a build of another organization',
+    token: token('otherAdmin'),
+    rest: { method: 'GET', path: '/v2/organizations/acme/pipelines/web/builds/1' },
+    graphql: { query: '{ build(slug: "acme/web/1") { number } }', field: 'build' },
+    status: 404,
+    message: 'No organization found',
+  },
+  {
+    name: 'creating a build in an organization the token is not allowed',
+    token: () => world.token('admin', { organizations: ['other'] }),
+    rest: {
+      method: 'POST',
+      path: '/v2/organizations/acme/pipelines/web/builds',
+      body: { commit: 'HEAD', branch: 'main' },
+    },
+    graphql: { query: BUILD_CREATE, variables: () => ({ id: pipelineId('web') }), field: 'buildCreate' },
+    status: 404,
+    message: 'No organization found',
+    byIdMessage: 'No pipeline found',
+  },
+  {
+    name: 'canceling a build of another organization',
+    token: token('otherAdmin'),
+    rest: { method: 'PUT', path: '/v2/organizations/acme/pipelines/web/builds/1/cancel' },
+    graphql: { query: BUILD_CANCEL, variables: () => ({ id: builds.web.graphql_id }), field: 'buildCancel' },
+    status: 404,
+    message: 'No organization found',
+    byIdMessage: 'No build found',
+  },
+  {
+    name: 'creating a build on a pipeline the member cannot see',
+    token: token('member'),
+    rest: {
+      method: 'POST',
+      path: '/v2/organizations/acme/pipelines/secret/builds',
+      body: { commit: 'HEAD', branch: 'main' },
+    },
+    graphql: { query: BUILD_CREATE, variables: () => ({ id: pipelineId('secret') }), field: 'buildCreate' },
+    status: 404,
+    message: 'No pipeline found',
+  },
+  {
+    name: 'canceling a build of a pipeline the member cannot see',
+    token: token('member'),
+    rest: { method: 'PUT', path: '/v2/organizations/acme/pipelines/secret/builds/1/cancel' },
+    graphql: {
+      query: BUILD_CANCEL,
+      variables: () => ({ id: builds.secret.graphql_id }),
+      field: 'buildCancel',
+    },
+    status: 404,
+    message: 'No pipeline found',
+  },
+  {
+    name: 'creating a build as a read_only team member',
+    token: token('member'),
+    rest: {
+      method: 'POST',
+      path: '/v2/organizations/acme/pipelines/docs/builds',
+      body: { commit: 'HEAD', branch: 'main' },
+    },
+    graphql: { query: BUILD_CREATE, variables: () => ({ id: pipelineId('docs') }), field: 'buildCreate' },
+    status: 403,
+    message: 'Forbidden',
+  },
+  {
+    name: 'canceling a build as a read_only team member',
+    token: token('member'),
+    rest: { method: 'PUT', path: '/v2/organizations/acme/pipelines/docs/builds/1/cancel' },
+    graphql: { query: BUILD_CANCEL, variables: () => ({ id: builds.docs.graphql_id }), field: 'buildCancel' },
+    status: 403,
+    message: 'Forbidden',
+  },
+  {
+    name: 'rebuilding a build as a read_only team member',
+    token: token('member'),
+    rest: { method: 'PUT', path: '/v2/organizations/acme/pipelines/docs/builds/1/rebuild' },
+    graphql: {
+      query: BUILD_REBUILD,
+      variables: () => ({ id: builds.docs.graphql_id }),
+      field: 'buildRebuild',
+    },
+    status: 403,
+    message: 'Forbidden',
+  },
+  {
+    name: 'adding a pipeline to a team as a member',
+    token: token('member'),
+    rest: {
+      method: 'POST',
+      path: '/v2/organizations/acme/teams/{platform}/pipelines',
+      body: { pipeline_id: '{public}', access_level: 'build_and_read' },
+    },
+    graphql: {
+      query: TEAM_PIPELINE_CREATE,
+      variables: () => ({
+        team: encodeGraphqlId('Team', teams.platform as string),
+        pipeline: pipelineId('public'),
+      }),
+      field: 'teamPipelineCreate',
+    },
+    status: 403,
+    message: 'Forbidden',
+  },
+  {
+    name: 'adding a pipeline to a team without write_teams',
+    token: token('admin', ['graphql', 'view_teams']),
+    rest: {
+      method: 'POST',
+      path: '/v2/organizations/acme/teams/{platform}/pipelines',
+      body: { pipeline_id: '{public}', access_level: 'build_and_read' },
+    },
+    graphql: {
+      query: TEAM_PIPELINE_CREATE,
+      variables: () => ({
+        team: encodeGraphqlId('Team', teams.platform as string),
+        pipeline: pipelineId('public'),
+      }),
+      field: 'teamPipelineCreate',
+    },
+    status: 403,
+    message: "Your access token doesn't have the write_teams scope",
+  },
+  {
+    name: 'reading a registry without read_registries',
+    token: token('admin', ['graphql']),
+    rest: { method: 'GET', path: '/v2/packages/organizations/acme/registries/gems' },
+    graphql: { query: REGISTRY_GET, field: 'registry' },
+    status: 403,
+    message: "Your access token doesn't have the read_registries scope",
+  },
+];
+
+describe('the same refusal', () => {
+  it.each(CASES)('$name: REST $status and GraphQL say "$message"', async (row) => {
+    const secret = await row.token();
+    const path = row.rest.path.replace('{platform}', teams.platform as string);
+    const body = row.rest.body
+      ? JSON.parse(JSON.stringify(row.rest.body).replace('{public}', world.pipelines.public?.id as string))
+      : undefined;
+    const rest = await world.call(row.rest.method, path, { token: secret, ...(body ? { body } : {}) });
+    expect(rest.status, rest.text).toBe(row.status);
+    expect(rest.body).toEqual({ message: row.message });
+    const graphql = await world.gql(row.graphql.query, row.graphql.variables?.() ?? {}, { token: secret });
+    expect(graphql.status, graphql.text).toBe(200);
+    expect(graphql.body.data, graphql.text).toEqual({ [row.graphql.field]: null });
+    expect(graphql.body.errors.map((error: { message: string }) => error.message)).toEqual([
+      row.byIdMessage ?? row.message,
+    ]);
+  });
+
+  it('changes nothing when refusing', async () => {
+    const before = await world.server.database.sql.query('select count(*)::int as n from builds');
+    const member = world.tokens.member;
+    await world.gql(BUILD_CREATE, { id: pipelineId('docs') }, { token: member });
+    await world.gql(BUILD_CANCEL, { id: builds.docs.graphql_id }, { token: member });
+    const after = await world.server.database.sql.query('select count(*)::int as n from builds');
+    expect(after).toEqual(before);
+    const docs = await world.call('GET', '/v2/organizations/acme/pipelines/docs/builds/1');
+    expect(docs.body.state).toBe('scheduled');
+  });
+});
