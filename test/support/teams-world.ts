@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { type Scope, TEAM_MEMBER_ROLES } from '@ci/domain';
@@ -36,6 +37,7 @@ export async function startTeamsWorld() {
   await admin.addMember({ organization: 'acme', email: maintainerUser.email, role: 'member' });
   const ids = await teamIds(world);
   await server.database.repos.teams.putMember({
+    id: randomUUID(),
     teamId: ids.platform!,
     userId: maintainerUser.id,
     role: 'maintainer',

@@ -44,8 +44,9 @@ export interface UserRepository {
 export interface OrganizationRepository {
   findBySlug(slug: string): Promise<Organization | null>;
   insert(organization: Organization): Promise<void>;
-  /** Adds the user, or changes the role of an existing member. */
+  /** Adds the user, or changes the role of an existing member (`id` names a new membership). */
   putMember(input: {
+    id: string;
     organizationId: string;
     userId: string;
     role: OrganizationRole;
@@ -76,6 +77,9 @@ export interface TeamViewerFacts {
 
 /** A member of an organization: the user, their role, and when they joined. */
 export interface OrganizationMember {
+  /** the membership's own id (its GraphQL `OrganizationMember` id) */
+  id: string;
+  organizationId: string;
   user: User;
   role: OrganizationRole;
   createdAt: Date;
@@ -116,8 +120,14 @@ export interface TeamRepository {
    * pipelines (then how many), deciding under the same pipeline row locks as removing an association.
    */
   deleteUnlessLastTeam(teamId: string): Promise<'deleted' | 'not_found' | { lastTeamOf: number }>;
-  /** Adds the user, or changes the role of an existing member (CLI and seed). */
-  putMember(input: { teamId: string; userId: string; role: TeamMemberRole; at: Date }): Promise<void>;
+  /** Adds the user, or changes the role of an existing member (CLI and seed; `id` names a new membership). */
+  putMember(input: {
+    id: string;
+    teamId: string;
+    userId: string;
+    role: TeamMemberRole;
+    at: Date;
+  }): Promise<void>;
   /** A page of the team's members, oldest membership first. */
   listMembers(input: { teamId: string; offset: number; limit: number }): Promise<TeamMemberView[]>;
   countMembers(teamId: string): Promise<number>;
@@ -138,6 +148,32 @@ export interface TeamRepository {
   }): Promise<TeamMemberView | null>;
   /** false when the user is not in the team */
   deleteMember(input: { teamId: string; userId: string }): Promise<boolean>;
+  /** A window of each team's members, oldest membership first, in one statement. */
+  listMembersOfTeams(windows: readonly ParentWindow[]): Promise<TeamMember[]>;
+  /** How many members each of these teams has (teams without any are left out). */
+  countMembersOfTeams(teamIds: readonly string[]): Promise<ParentCount[]>;
+}
+
+/** A window of the list of one parent (a pipeline's builds, a team's members), for lists read in batches. */
+export interface ParentWindow {
+  parentId: string;
+  offset: number;
+  limit: number;
+}
+
+/** How many items the list of one parent has. */
+export interface ParentCount {
+  parentId: string;
+  count: number;
+}
+
+/**
+ * What lists spanning several organizations cover: everything of the organizations where the viewer is
+ * an admin, and elsewhere only these objects (the pipelines or teams the domain's rules let them see).
+ */
+export interface VisibleAcrossOrganizations {
+  adminOrganizationIds: string[];
+  visibleIds: string[];
 }
 
 /** Which teams a list covers. */
@@ -242,6 +278,24 @@ export interface TeamPipelineRepository {
     pipelineId: string;
     allowLast?: boolean;
   }): Promise<'deleted' | 'not_found' | 'last_team'>;
+  /** A window of each team's associations, oldest first, of the pipelines `visible` covers. */
+  listOfTeams(input: {
+    windows: readonly ParentWindow[];
+    visible: VisibleAcrossOrganizations;
+  }): Promise<TeamPipelineView[]>;
+  countOfTeams(input: {
+    teamIds: readonly string[];
+    visible: VisibleAcrossOrganizations;
+  }): Promise<ParentCount[]>;
+  /** A window of each pipeline's associations, oldest first, with the teams `visible` covers. */
+  listOfPipelines(input: {
+    windows: readonly ParentWindow[];
+    visible: VisibleAcrossOrganizations;
+  }): Promise<TeamPipelineView[]>;
+  countOfPipelines(input: {
+    pipelineIds: readonly string[];
+    visible: VisibleAcrossOrganizations;
+  }): Promise<ParentCount[]>;
 }
 
 /** What a user may do in an organization, read in one round trip. */
@@ -310,6 +364,8 @@ export interface BuildFilter {
   finishedFrom?: Date;
   states?: BuildState[];
   metaData?: Record<string, string>;
+  /** also builds of each pipeline's default branch (GraphQL's `%default`), besides `branches` */
+  defaultBranch?: boolean;
   includeRetriedJobs?: boolean;
   excludeJobs?: boolean;
 }
@@ -325,6 +381,9 @@ export type BuildScope =
       visiblePipelineIds: string[];
     };
 
+/** What the builds of a batched list belong to: their pipeline, or the user who created them. */
+export type BuildParent = 'pipeline' | 'creator';
+
 export interface BuildRepository {
   list(input: {
     scope: BuildScope;
@@ -334,6 +393,22 @@ export interface BuildRepository {
   }): Promise<BuildView[]>;
   /** How many builds the list covers, for the `last` page link. */
   count(input: { scope: BuildScope; filter: BuildFilter }): Promise<number>;
+  /**
+   * A window of the builds of each parent (a pipeline, or the user who created them) among those the
+   * scope and filter cover, newest first, in one statement with their jobs and pipelines' counts beside.
+   */
+  listOfParents(input: {
+    scope: BuildScope;
+    filter: BuildFilter;
+    parent: BuildParent;
+    windows: readonly ParentWindow[];
+  }): Promise<BuildView[]>;
+  countOfParents(input: {
+    scope: BuildScope;
+    filter: BuildFilter;
+    parent: BuildParent;
+    parentIds: readonly string[];
+  }): Promise<ParentCount[]>;
   findByNumber(input: {
     pipelineId: string;
     number: number;
@@ -392,6 +467,10 @@ export interface LookupRepository {
   teams(ids: readonly string[]): Promise<Team[]>;
   teamPipelines(ids: readonly string[]): Promise<TeamPipelineView[]>;
   registries(ids: readonly string[]): Promise<Registry[]>;
+  /** Users with the organizations they are members of. */
+  users(ids: readonly string[]): Promise<Array<{ user: User; organizationIds: string[] }>>;
+  organizationMembers(ids: readonly string[]): Promise<OrganizationMember[]>;
+  teamMembers(ids: readonly string[]): Promise<TeamMember[]>;
 }
 
 export interface Repositories {

@@ -14,3 +14,10 @@ export function toDate(value: unknown): Date {
 export function toDateOrNull(value: unknown): Date | null {
   return value === null || value === undefined ? null : toDate(value);
 }
+
+/** Windows of several parents' lists as the three arrays a `unnest(…) as w(parent, off, lim)` reads. */
+export function parentWindows(
+  windows: readonly { parentId: string; offset: number; limit: number }[],
+): [string[], number[], number[]] {
+  return [windows.map((w) => w.parentId), windows.map((w) => w.offset), windows.map((w) => w.limit)];
+}

@@ -45,6 +45,8 @@ export interface Team {
 }
 
 export interface TeamMember {
+  /** The membership's own id (its GraphQL `TeamMember` id). */
+  id: string;
   teamId: string;
   userId: string;
   role: TeamMemberRole;

@@ -10,6 +10,10 @@ export const GRAPHQL_TYPES = [
   'Team',
   'TeamPipeline',
   'Registry',
+  // GraphQL's own objects: memberships and the session, which REST shows no graphql_id of.
+  'OrganizationMember',
+  'TeamMember',
+  'Viewer',
 ] as const;
 export type GraphqlType = (typeof GRAPHQL_TYPES)[number];
 

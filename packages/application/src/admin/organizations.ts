@@ -51,6 +51,7 @@ export const addMember =
     const organization = await findOrganization(deps)(input.organization);
     const user = await findUser(deps)(input.email);
     await deps.repos.organizations.putMember({
+      id: deps.newId(),
       organizationId: organization.id,
       userId: user.id,
       role: input.role,

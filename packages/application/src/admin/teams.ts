@@ -27,7 +27,13 @@ export const createTeam =
     };
     if ((await deps.repos.teams.insert(team)) === 'slug_taken') throw teamNameTaken();
     for (const user of members) {
-      await deps.repos.teams.putMember({ teamId: team.id, userId: user.id, role: 'member', at: now });
+      await deps.repos.teams.putMember({
+        id: deps.newId(),
+        teamId: team.id,
+        userId: user.id,
+        role: 'member',
+        at: now,
+      });
     }
     return team;
   };

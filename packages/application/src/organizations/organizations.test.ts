@@ -123,6 +123,8 @@ describe('getOrganization', () => {
 
 describe('listOrganizationMembers', () => {
   const members: OrganizationMember[] = ['a', 'b', 'c'].map((id) => ({
+    id: `membership-${id}`,
+    organizationId: 'id-acme',
     user: user(id),
     role: 'member',
     createdAt: new Date(0),

@@ -17,6 +17,7 @@ export const addTeamMember =
     const outcome = await deps.repos.teams.insertMember({
       organizationId: target.organization.id,
       member: {
+        id: deps.newId(),
         teamId: target.team.id,
         userId: request.value.userId,
         role: request.value.role ?? target.team.defaultMemberRole,

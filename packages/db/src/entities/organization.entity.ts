@@ -27,6 +27,8 @@ export const OrganizationMemberEntity = defineEntity({
   name: 'OrganizationMember',
   tableName: 'organization_members',
   properties: {
+    /** The membership's own id (its GraphQL `OrganizationMember` id). */
+    id: p.uuid().unique(),
     organization: () => p.manyToOne(OrganizationEntity).primary().deleteRule('cascade'),
     user: () => p.manyToOne(UserEntity).primary().deleteRule('cascade').index(),
     role: p.string().length(16),

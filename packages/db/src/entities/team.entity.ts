@@ -26,6 +26,8 @@ export const TeamMemberEntity = defineEntity({
   name: 'TeamMember',
   tableName: 'team_members',
   properties: {
+    /** The membership's own id (its GraphQL `TeamMember` id). */
+    id: p.uuid().unique(),
     team: () => p.manyToOne(TeamEntity).primary().deleteRule('cascade'),
     user: () => p.manyToOne(UserEntity).primary().deleteRule('cascade').index(),
     role: p.string().length(16),

@@ -1,4 +1,12 @@
-import type { BuildFilter, BuildRepository, BuildScope, BuildView, JobView } from '@ci/application';
+import type {
+  BuildFilter,
+  BuildParent,
+  BuildRepository,
+  BuildScope,
+  BuildView,
+  JobView,
+  ParentCount,
+} from '@ci/application';
 import {
   type Agent,
   type Build,
@@ -10,7 +18,7 @@ import {
   notFound,
   type Pipeline,
 } from '@ci/domain';
-import { toDate, toDateOrNull } from '../rows';
+import { parentWindows, toDate, toDateOrNull } from '../rows';
 import type { Sql } from '../sql';
 import { organizationFromRow, userFromRow } from './identity.repository';
 import { PIPELINE_COLUMNS, pipelineFromRow } from './pipeline.repository';
@@ -143,12 +151,16 @@ function whereClause(scope: BuildScope, filter: BuildFilter, params: unknown[]):
       visible.push(`b.pipeline_id = any(${param(scope.visiblePipelineIds)}::uuid[])`);
     conditions.push(visible.length ? `(${visible.join(' or ')})` : 'false');
   }
-  if (filter.branches?.length) {
-    const exact = filter.branches.filter((branch) => !branch.includes('*'));
-    const wildcards = filter.branches.filter((branch) => branch.includes('*')).map(likePattern);
+  if (filter.branches?.length || filter.defaultBranch) {
+    const branches = filter.branches ?? [];
+    const exact = branches.filter((branch) => !branch.includes('*'));
+    const wildcards = branches.filter((branch) => branch.includes('*')).map(likePattern);
     const either: string[] = [];
     if (exact.length) either.push(`b.branch = any(${param(exact)}::text[])`);
     if (wildcards.length) either.push(`b.branch like any(${param(wildcards)}::text[])`);
+    if (filter.defaultBranch) {
+      either.push('b.branch = (select dp.default_branch from pipelines dp where dp.id = b.pipeline_id)');
+    }
     conditions.push(`(${either.join(' or ')})`);
   }
   if (filter.commits?.length) conditions.push(`b.commit = any(${param(filter.commits)}::text[])`);
@@ -219,8 +231,42 @@ const JOB_RECORD = `id uuid, build_id uuid, step_id uuid, position int, type tex
   parallel_group_index int, parallel_group_total int, created_at timestamptz, scheduled_at timestamptz,
   runnable_at timestamptz`;
 
+/** The column a batched list takes each parent's window on. */
+const PARENT_COLUMN = { pipeline: 'b.pipeline_id', creator: 'b.creator_id' } as const satisfies Record<
+  BuildParent,
+  string
+>;
+
 export function buildRepository(sql: Sql): BuildRepository {
   return {
+    async listOfParents({ scope, filter, parent, windows }) {
+      if (windows.every((window) => window.limit === 0)) return [];
+      const params: unknown[] = [...parentWindows(windows)];
+      const where = whereClause(scope, filter, params);
+      // Each parent's window of the one order every build list has, beside the others in one statement.
+      const rows = await sql.query(
+        `select x.* from unnest($1::uuid[], $2::int[], $3::int[]) as w(parent_id, off, lim)
+         cross join lateral (
+           ${BUILD_SELECT} where ${where} and ${PARENT_COLUMN[parent]} = w.parent_id
+           order by b.created_at desc, b.number desc offset w.off limit w.lim
+         ) x`,
+        params,
+      );
+      return complete(sql, rows.map(viewFromRow), {
+        includeRetriedJobs: filter.includeRetriedJobs ?? false,
+        excludeJobs: filter.excludeJobs ?? false,
+      });
+    },
+    async countOfParents({ scope, filter, parent, parentIds }) {
+      if (parentIds.length === 0) return [];
+      const params: unknown[] = [parentIds];
+      const where = whereClause(scope, filter, params);
+      return sql.query<ParentCount>(
+        `select ${PARENT_COLUMN[parent]} as "parentId", count(*)::int as count from builds b
+         where ${where} and ${PARENT_COLUMN[parent]} = any($1::uuid[]) group by ${PARENT_COLUMN[parent]}`,
+        params,
+      );
+    },
     async list({ scope, filter, offset, limit }) {
       const params: unknown[] = [];
       const where = whereClause(scope, filter, params);

@@ -57,11 +57,11 @@ export function organizationRepository(sql: Sql): OrganizationRepository {
         organization.createdAt,
       ]);
     },
-    async putMember({ organizationId, userId, role, at }) {
+    async putMember({ id, organizationId, userId, role, at }) {
       await sql.query(
-        `insert into organization_members (organization_id, user_id, role, created_at) values ($1, $2, $3, $4)
+        `insert into organization_members (id, organization_id, user_id, role, created_at) values ($5, $1, $2, $3, $4)
          on conflict (organization_id, user_id) do update set role = excluded.role`,
-        [organizationId, userId, role, at],
+        [organizationId, userId, role, at, id],
       );
     },
     async countAll() {

@@ -1,9 +1,11 @@
 import type { LookupRepository } from '@ci/application';
 import type { Sql } from '../sql';
 import { BUILD_SELECT, complete, viewFromRow } from './build.repository';
+import { USER_COLUMNS, userFromRow } from './identity.repository';
+import { MEMBER_SELECT, memberFromRow } from './organization-member.repository';
 import { PIPELINE_COLUMNS, pipelineFromRow } from './pipeline.repository';
 import { REGISTRY_COLUMNS, registryFromRow } from './registry.repository';
-import { teamFromRow } from './team.repository';
+import { teamFromRow, teamMemberFromRow } from './team.repository';
 import { TEAM_PIPELINE_COLUMNS, teamPipelineViewFromRow } from './team-pipeline.repository';
 
 /**
@@ -53,6 +55,29 @@ export function lookupRepository(sql: Sql): LookupRepository {
         ids,
       ]);
       return rows.map(registryFromRow);
+    },
+    async users(ids) {
+      if (ids.length === 0) return [];
+      const rows = await sql.query(
+        `select ${USER_COLUMNS},
+           array(select m.organization_id from organization_members m where m.user_id = u.id) as organization_ids
+         from users u where u.id = any($1::uuid[])`,
+        [ids],
+      );
+      return rows.map((row) => ({ user: userFromRow(row), organizationIds: row.organization_ids as string[] }));
+    },
+    async organizationMembers(ids) {
+      if (ids.length === 0) return [];
+      const rows = await sql.query(`${MEMBER_SELECT} where m.id = any($1::uuid[])`, [ids]);
+      return rows.map(memberFromRow);
+    },
+    async teamMembers(ids) {
+      if (ids.length === 0) return [];
+      const rows = await sql.query(
+        'select id, team_id, user_id, role, created_at from team_members where id = any($1::uuid[])',
+        [ids],
+      );
+      return rows.map(teamMemberFromRow);
     },
   };
 }

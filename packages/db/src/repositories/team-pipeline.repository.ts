@@ -1,6 +1,12 @@
-import type { TeamPipelineRepository, TeamPipelineView } from '@ci/application';
+import type {
+  ParentCount,
+  ParentWindow,
+  TeamPipelineRepository,
+  TeamPipelineView,
+  VisibleAcrossOrganizations,
+} from '@ci/application';
 import type { AccessLevel } from '@ci/domain';
-import { toDate } from '../rows';
+import { parentWindows, toDate } from '../rows';
 import type { Sql } from '../sql';
 import { PIPELINE_COLUMNS, pipelineFromRow } from './pipeline.repository';
 
@@ -25,6 +31,54 @@ export function teamPipelineViewFromRow(row: Row): TeamPipelineView {
 
 /** `$2` null: every association of the team; otherwise only those of these pipelines. */
 const TEAM_SCOPE = 'tp.team_id = $1 and ($2::uuid[] is null or tp.pipeline_id = any($2::uuid[]))';
+
+/**
+ * Whose associations a batched list shows (`$4` the organizations where the viewer is an admin, `$5`
+ * the pipelines or teams they may see elsewhere), and the column each parent's window is taken on.
+ */
+const BY_PARENT = {
+  team: { parent: 'tp.team_id', visible: 'tp.pipeline_id' },
+  pipeline: { parent: 'tp.pipeline_id', visible: 'tp.team_id' },
+} as const;
+
+function visibility(of: keyof typeof BY_PARENT, first: number): string {
+  return `(p.organization_id = any($${first}::uuid[]) or ${BY_PARENT[of].visible} = any($${first + 1}::uuid[]))`;
+}
+
+async function listOfParents(
+  sql: Sql,
+  of: keyof typeof BY_PARENT,
+  windows: readonly ParentWindow[],
+  visible: VisibleAcrossOrganizations,
+): Promise<TeamPipelineView[]> {
+  if (windows.every((window) => window.limit === 0)) return [];
+  const rows = await sql.query(
+    `select x.* from unnest($1::uuid[], $2::int[], $3::int[]) as w(parent_id, off, lim)
+     cross join lateral (
+       select ${TEAM_PIPELINE_COLUMNS} from team_pipelines tp join pipelines p on p.id = tp.pipeline_id
+       where ${BY_PARENT[of].parent} = w.parent_id and ${visibility(of, 4)}
+       order by tp.created_at, ${of === 'team' ? 'tp.pipeline_id' : 'tp.team_id'} offset w.off limit w.lim
+     ) x`,
+    [...parentWindows(windows), visible.adminOrganizationIds, visible.visibleIds],
+  );
+  return rows.map(teamPipelineViewFromRow);
+}
+
+async function countOfParents(
+  sql: Sql,
+  of: keyof typeof BY_PARENT,
+  parentIds: readonly string[],
+  visible: VisibleAcrossOrganizations,
+): Promise<ParentCount[]> {
+  if (parentIds.length === 0) return [];
+  return sql.query<ParentCount>(
+    `select ${BY_PARENT[of].parent} as "parentId", count(*)::int as count
+     from team_pipelines tp join pipelines p on p.id = tp.pipeline_id
+     where ${BY_PARENT[of].parent} = any($1::uuid[]) and ${visibility(of, 2)}
+     group by ${BY_PARENT[of].parent}`,
+    [parentIds, visible.adminOrganizationIds, visible.visibleIds],
+  );
+}
 
 export function teamPipelineRepository(sql: Sql): TeamPipelineRepository {
   return {
@@ -125,5 +179,9 @@ export function teamPipelineRepository(sql: Sql): TeamPipelineRepository {
         return 'deleted';
       });
     },
+    listOfTeams: ({ windows, visible }) => listOfParents(sql, 'team', windows, visible),
+    countOfTeams: ({ teamIds, visible }) => countOfParents(sql, 'team', teamIds, visible),
+    listOfPipelines: ({ windows, visible }) => listOfParents(sql, 'pipeline', windows, visible),
+    countOfPipelines: ({ pipelineIds, visible }) => countOfParents(sql, 'pipeline', pipelineIds, visible),
   };
 }

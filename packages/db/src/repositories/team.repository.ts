@@ -1,6 +1,6 @@
 import type { TeamListScope, TeamMemberView, TeamRepository, TeamView } from '@ci/application';
-import type { Team, TeamMemberRole, TeamPrivacy } from '@ci/domain';
-import { toDate } from '../rows';
+import type { Team, TeamMember, TeamMemberRole, TeamPrivacy } from '@ci/domain';
+import { parentWindows, toDate } from '../rows';
 import { isUniqueViolation, type Sql } from '../sql';
 import { userFromRow } from './identity.repository';
 
@@ -15,7 +15,7 @@ const TEAM_FROM = 'teams t left join users u on u.id = t.created_by_id';
 /** The constraint that keeps team slugs unique per organization (the entity's `uniques`). */
 const SLUG_CONSTRAINT = 'teams_organization_id_slug_unique';
 
-const MEMBER_COLUMNS = 'tm.team_id, tm.user_id, tm.role, tm.created_at, u.name as user_name';
+const MEMBER_COLUMNS = 'tm.id, tm.team_id, tm.user_id, tm.role, tm.created_at, u.name as user_name';
 
 export function teamFromRow(row: Row): Team {
   return {
@@ -37,16 +37,18 @@ function viewFromRow(row: Row): TeamView {
   return { team: teamFromRow(row), createdBy: row.u_id ? userFromRow(row, 'u_') : null };
 }
 
-function memberFromRow(row: Row): TeamMemberView {
+export function teamMemberFromRow(row: Row): TeamMember {
   return {
-    member: {
-      teamId: row.team_id as string,
-      userId: row.user_id as string,
-      role: row.role as TeamMemberRole,
-      createdAt: toDate(row.created_at),
-    },
-    userName: row.user_name as string,
+    id: row.id as string,
+    teamId: row.team_id as string,
+    userId: row.user_id as string,
+    role: row.role as TeamMemberRole,
+    createdAt: toDate(row.created_at),
   };
+}
+
+function memberFromRow(row: Row): TeamMemberView {
+  return { member: teamMemberFromRow(row), userName: row.user_name as string };
 }
 
 /** `$1` the organization; `$2` null: every team, else only these; `$3` null: anyone's, else that user's teams. */
@@ -208,11 +210,11 @@ export function teamRepository(sql: Sql): TeamRepository {
         return 'deleted';
       });
     },
-    async putMember({ teamId, userId, role, at }) {
+    async putMember({ id, teamId, userId, role, at }) {
       await sql.query(
-        `insert into team_members (team_id, user_id, role, created_at) values ($1, $2, $3, $4)
+        `insert into team_members (id, team_id, user_id, role, created_at) values ($5, $1, $2, $3, $4)
          on conflict (team_id, user_id) do update set role = excluded.role`,
-        [teamId, userId, role, at],
+        [teamId, userId, role, at, id],
       );
     },
     async listMembers({ teamId, offset, limit }) {
@@ -244,17 +246,17 @@ export function teamRepository(sql: Sql): TeamRepository {
         // settles concurrent adds (one row, the others insert nothing).
         const [row] = await sql.query(
           `with added as (
-             insert into team_members (team_id, user_id, role, created_at)
-             select $2, om.user_id, $4, $5 from organization_members om
+             insert into team_members (id, team_id, user_id, role, created_at)
+             select $6, $2, om.user_id, $4, $5 from organization_members om
              where om.organization_id = $1 and om.user_id = $3
              on conflict (team_id, user_id) do nothing
-             returning team_id, user_id, role, created_at
+             returning id, team_id, user_id, role, created_at
            )
-           select a.team_id, a.user_id, a.role, a.created_at, u.name as user_name,
+           select a.id, a.team_id, a.user_id, a.role, a.created_at, u.name as user_name,
              exists (select 1 from organization_members om where om.organization_id = $1 and om.user_id = $3)
                as in_organization
            from (select 1) one left join added a on true left join users u on u.id = a.user_id`,
-          [organizationId, member.teamId, member.userId, member.role, member.createdAt],
+          [organizationId, member.teamId, member.userId, member.role, member.createdAt, member.id],
         );
         if (row?.user_id) return memberFromRow(row);
         return row?.in_organization ? 'taken' : 'not_in_organization';
@@ -269,7 +271,7 @@ export function teamRepository(sql: Sql): TeamRepository {
       const [row] = await sql.query(
         `with tm as (
            update team_members set role = $3 where team_id = $1 and user_id = $2
-           returning team_id, user_id, role, created_at
+           returning id, team_id, user_id, role, created_at
          )
          select ${MEMBER_COLUMNS} from tm join users u on u.id = tm.user_id`,
         [teamId, userId, role],
@@ -282,6 +284,26 @@ export function teamRepository(sql: Sql): TeamRepository {
         [teamId, userId],
       );
       return rows.length > 0;
+    },
+    async listMembersOfTeams(windows) {
+      if (windows.every((window) => window.limit === 0)) return [];
+      const rows = await sql.query(
+        `select x.* from unnest($1::uuid[], $2::int[], $3::int[]) as w(team_id, off, lim)
+         cross join lateral (
+           select tm.id, tm.team_id, tm.user_id, tm.role, tm.created_at from team_members tm
+           where tm.team_id = w.team_id order by tm.created_at, tm.user_id offset w.off limit w.lim
+         ) x`,
+        parentWindows(windows),
+      );
+      return rows.map(teamMemberFromRow);
+    },
+    async countMembersOfTeams(teamIds) {
+      if (teamIds.length === 0) return [];
+      return sql.query(
+        `select team_id as "parentId", count(*)::int as count from team_members
+         where team_id = any($1::uuid[]) group by team_id`,
+        [teamIds],
+      );
     },
   };
 }

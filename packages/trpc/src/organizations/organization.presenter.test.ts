@@ -67,6 +67,8 @@ describe('presentOrganization', () => {
 
 describe('presentOrganizationMember', () => {
   const member: OrganizationMember = {
+    id: '0185c636-fcbf-4a6c-b49d-000000000001',
+    organizationId: '0185c636-fcbf-4a6c-b49d-000000000002',
     user: {
       id: '0185c636-fcbf-4a6c-b49d-c4048e7b8aea',
       name: 'Scout Finch',

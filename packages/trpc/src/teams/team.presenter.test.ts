@@ -80,6 +80,7 @@ describe('presentTeamMember', () => {
   it("has the public API's member keys in their order", () => {
     const wire = presentTeamMember({
       member: {
+        id: '018c6030-b459-45b2-a844-000000000001',
         teamId: view.team.id,
         userId: '018c6030-b459-45b2-a844-951f0fc8a4e7',
         role: 'member',
