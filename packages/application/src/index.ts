@@ -8,9 +8,10 @@ export type { BuildRef } from './builds/get-build';
 export type { BuildListTarget, BuildPage } from './builds/list-builds';
 export type { OrganizationMemberPage } from './organizations/list-organization-members';
 export type { OrganizationPage } from './organizations/list-organizations';
-export type { Page, RowWindow } from './page';
+export type { ListPart, Page, PartRequest, RowWindow } from './page';
 export type { PipelineListQuery, PipelinePage } from './pipelines/list-pipelines';
 export type { PipelineResult } from './pipelines/pipeline-result';
+export { type PipelineSeen, seenFrom } from './pipelines/pipelines-by-id';
 export * from './ports';
 export type { CountRequestInput } from './rate-limits/count-request';
 export type { RegistryPage } from './registries/list-registries';
@@ -25,5 +26,6 @@ export type {
 export type { TeamMemberPage } from './teams/list-team-members';
 export type { TeamListFilter, TeamPage } from './teams/list-teams';
 export type { TeamMemberRef } from './teams/team-access';
+export type { TeamMemberResult } from './teams/teams-by-id';
 export { createUseCases, type UseCases } from './use-cases';
 export { avatarUrl, gravatarUrl } from './users/avatar-url';

@@ -15,6 +15,7 @@ import {
   getJobsById,
   rebuildBuildById,
 } from './builds/builds-by-id';
+import { listBuildsOfCreators, listBuildsOfPipelines } from './builds/builds-of';
 import { cancelBuild } from './builds/cancel-build';
 import { createBuild } from './builds/create-build';
 import { getBuild } from './builds/get-build';
@@ -23,11 +24,17 @@ import { rebuildBuild } from './builds/rebuild-build';
 import { getOrganization } from './organizations/get-organization';
 import { listOrganizationMembers } from './organizations/list-organization-members';
 import { listOrganizations } from './organizations/list-organizations';
+import {
+  findOrganization,
+  getOrganizationMembersById,
+  getOrganizationsById,
+} from './organizations/organizations-by-id';
 import { archivePipeline, unarchivePipeline } from './pipelines/archive-pipeline';
 import { createPipeline as createPipelineOverApi } from './pipelines/create-pipeline';
 import { deletePipeline } from './pipelines/delete-pipeline';
 import { getPipeline } from './pipelines/get-pipeline';
 import { listPipelines } from './pipelines/list-pipelines';
+import { findPipeline, getPipelinesById } from './pipelines/pipelines-by-id';
 import { updatePipeline } from './pipelines/update-pipeline';
 import type { Deps } from './ports';
 import { countRequest } from './rate-limits/count-request';
@@ -53,6 +60,7 @@ import {
   getTeamPipelinesById,
   updateTeamPipelineById,
 } from './team-pipelines/team-pipelines-by-id';
+import { listTeamPipelinesOfPipelines, listTeamPipelinesOfTeams } from './team-pipelines/team-pipelines-of';
 import { updateTeamPipeline } from './team-pipelines/update-team-pipeline';
 import { addTeamMember } from './teams/add-team-member';
 import { createTeam as createTeamAsActor } from './teams/create-team';
@@ -62,9 +70,11 @@ import { getTeamMember } from './teams/get-team-member';
 import { listTeamMembers } from './teams/list-team-members';
 import { listTeams } from './teams/list-teams';
 import { removeTeamMember } from './teams/remove-team-member';
+import { findTeam, getTeamMembersById, getTeamsById, listMembersOfTeams } from './teams/teams-by-id';
 import { updateTeam } from './teams/update-team';
 import { updateTeamMember } from './teams/update-team-member';
 import { getUser } from './users/get-user';
+import { getPeopleById, getUsersById } from './users/users-by-id';
 
 /** Every use case, bound to its dependencies: what transports and the CLI call. */
 export function createUseCases(deps: Deps) {
@@ -128,6 +138,22 @@ export function createUseCases(deps: Deps) {
       updateTeamPipeline: updateTeamPipelineById(deps),
       deleteTeamPipeline: deleteTeamPipelineById(deps),
       pipelineAccess: pipelineAccessFor(deps),
+      readableOrganizations: getOrganizationsById(deps),
+      findOrganization: findOrganization(deps),
+      organizationMembers: getOrganizationMembersById(deps),
+      pipelines: getPipelinesById(deps),
+      findPipeline: findPipeline(deps),
+      teams: getTeamsById(deps),
+      findTeam: findTeam(deps),
+      teamMembers: getTeamMembersById(deps),
+      users: getUsersById(deps),
+      people: getPeopleById(deps),
+      /** Lists of several parents at once, for a page whose items each ask for theirs. */
+      buildsOfPipelines: listBuildsOfPipelines(deps),
+      buildsOfCreators: listBuildsOfCreators(deps),
+      teamPipelinesOfTeams: listTeamPipelinesOfTeams(deps),
+      teamPipelinesOfPipelines: listTeamPipelinesOfPipelines(deps),
+      membersOfTeams: listMembersOfTeams(deps),
     },
     admin: {
       createOrganization: createOrganization(deps),

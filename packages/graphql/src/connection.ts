@@ -1,4 +1,4 @@
-import type { RowWindow } from '@ci/application';
+import type { ListPart, PartRequest, RowWindow } from '@ci/application';
 import { badRequest } from '@ci/domain';
 
 /** The most items a connection gives at once (`first` or `last`), as the public API allows. */
@@ -118,4 +118,45 @@ export function arrayConnection<T>(args: ConnectionArgs, items: readonly T[]): C
   if (planned.needsTotal) throw new Error('a window with a known total always resolves');
   const { window } = planned;
   return connectionOf(items.slice(window.offset, window.offset + window.limit), window, items.length);
+}
+
+/** A window of a list whose length is known. */
+function windowWithin(args: ConnectionArgs, totalCount: number): RowWindow {
+  const planned = windowFor(args, totalCount);
+  if (planned.needsTotal) throw new Error('a window with a known total always resolves');
+  return planned.window;
+}
+
+/**
+ * The connections of several parents over one batched use case (`read` answers each parent's window, or
+ * its refusal): one call, or two when `last` counts from the end of lists whose lengths are not known
+ * yet. Each parent gets its connection or its refusal, in the order given.
+ */
+export async function resolveConnections<T>(
+  args: ConnectionArgs,
+  parentIds: readonly string[],
+  read: (requests: readonly PartRequest[]) => Promise<Array<ListPart<T>>>,
+): Promise<Array<ConnectionResult<T> | Error>> {
+  const planned = windowFor(args);
+  let windows: Array<RowWindow | Error>;
+  if (planned.needsTotal) {
+    const totals = await read(parentIds.map((parentId) => ({ parentId, window: { offset: 0, limit: 0 } })));
+    windows = totals.map((part) => ('items' in part ? windowWithin(args, part.totalCount) : part));
+  } else {
+    windows = parentIds.map(() => planned.window);
+  }
+  const requests: PartRequest[] = [];
+  parentIds.forEach((parentId, index) => {
+    const window = windows[index];
+    if (window && !(window instanceof Error)) requests.push({ parentId, window });
+  });
+  const parts = await read(requests);
+  const byParent = new Map(requests.map((request, index) => [request.parentId, parts[index]]));
+  return parentIds.map((parentId, index) => {
+    const window = windows[index];
+    const part = byParent.get(parentId);
+    if (window instanceof Error) return window;
+    if (!window || !part) throw new Error('every readable parent has a part');
+    return 'items' in part ? connectionOf(part.items, window, part.totalCount) : part;
+  });
 }

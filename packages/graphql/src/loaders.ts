@@ -2,12 +2,18 @@ import type {
   Actor,
   BuildResult,
   JobResult,
+  ListPart,
+  OrganizationMember,
+  PartRequest,
+  PipelineSeen,
   RegistryView,
+  TeamMemberResult,
   TeamPipelineResult,
   UseCases,
 } from '@ci/application';
-import type { Organization, Pipeline, PipelineAccess } from '@ci/domain';
+import type { Organization, Pipeline, PipelineAccess, Team, User } from '@ci/domain';
 import DataLoader from 'dataloader';
+import { type ConnectionArgs, type ConnectionResult, resolveConnections } from './connection';
 
 /**
  * One set per request: each batches the ids a resolver level asks for into one use case call, and
@@ -19,21 +25,49 @@ export interface Loaders {
   jobs: DataLoader<string, JobResult | null>;
   registries: DataLoader<string, RegistryView | null>;
   teamPipelines: DataLoader<string, TeamPipelineResult | null>;
+  /** The actor's organizations, for objects that show theirs (no scope of their own, as REST embeds them). */
   organizations: DataLoader<string, Organization | null>;
+  /** Organizations read for themselves (`node`): `read_organizations`. */
+  readableOrganizations: DataLoader<string, Organization | null>;
+  organizationMembers: DataLoader<string, OrganizationMember | null>;
+  pipelines: DataLoader<string, PipelineSeen | null>;
+  teams: DataLoader<string, Team | null>;
+  teamMembers: DataLoader<string, TeamMemberResult | null>;
+  /** Users read for themselves (`node`): each with its own scope. */
+  users: DataLoader<string, User | null>;
+  /** The people objects point at (creators, team members): shown with the object. */
+  people: DataLoader<string, User | null>;
   pipelineAccess: DataLoader<Pick<Pipeline, 'id' | 'organizationId'>, PipelineAccess, string>;
   /** One call per distinct key in a request (a connection asked again by every item of a page). */
   once<T>(key: string, load: () => Promise<T>): Promise<T>;
+  /**
+   * The connection `field` with these arguments of every parent a page asks it of, read together: the
+   * use case `read` answers each parent's window at once, so a page costs what one parent costs.
+   */
+  connection<T>(
+    field: string,
+    args: ConnectionArgs,
+    read: (requests: readonly PartRequest[]) => Promise<Array<ListPart<T>>>,
+  ): DataLoader<string, ConnectionResult<T>>;
 }
 
 export function createLoaders(useCases: UseCases, actor: Actor): Loaders {
   const byId = useCases.byId;
   const memo = new Map<string, Promise<unknown>>();
+  const connections = new Map<string, DataLoader<string, unknown>>();
   return {
     builds: new DataLoader((ids) => byId.builds(actor, ids)),
     jobs: new DataLoader((ids) => byId.jobs(actor, ids)),
     registries: new DataLoader((ids) => byId.registries(actor, ids)),
     teamPipelines: new DataLoader((ids) => byId.teamPipelines(actor, ids)),
     organizations: new DataLoader((ids) => byId.organizations(actor, ids)),
+    readableOrganizations: new DataLoader((ids) => byId.readableOrganizations(actor, ids)),
+    organizationMembers: new DataLoader((ids) => byId.organizationMembers(actor, ids)),
+    pipelines: new DataLoader((ids) => byId.pipelines(actor, ids)),
+    teams: new DataLoader((ids) => byId.teams(actor, ids)),
+    teamMembers: new DataLoader((ids) => byId.teamMembers(actor, ids)),
+    users: new DataLoader<string, User | null>((ids) => byId.users(actor, ids)),
+    people: new DataLoader((ids) => byId.people(actor, ids)),
     pipelineAccess: new DataLoader((pipelines) => byId.pipelineAccess(actor, pipelines), {
       cacheKeyFn: (pipeline) => pipeline.id,
     }),
@@ -44,6 +78,19 @@ export function createLoaders(useCases: UseCases, actor: Actor): Loaders {
         memo.set(key, found);
       }
       return found;
+    },
+    connection<T>(
+      field: string,
+      args: ConnectionArgs,
+      read: (requests: readonly PartRequest[]) => Promise<Array<ListPart<T>>>,
+    ): DataLoader<string, ConnectionResult<T>> {
+      const key = `${field}:${JSON.stringify(args)}`;
+      let loader = connections.get(key) as DataLoader<string, ConnectionResult<T>> | undefined;
+      if (!loader) {
+        loader = new DataLoader((parentIds) => resolveConnections(args, parentIds, read));
+        connections.set(key, loader as DataLoader<string, unknown>);
+      }
+      return loader;
     },
   };
 }

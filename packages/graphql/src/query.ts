@@ -1,8 +1,10 @@
 import { notFound } from '@ci/domain';
 import { builder } from './builder';
 import { JobUnion } from './types/job';
-import { BuildRef } from './types/refs';
+import { OrganizationRef } from './types/organization';
+import { BuildRef, PipelineRef, TeamRef } from './types/refs';
 import { RegistryRef } from './types/registry';
+import { ViewerRef } from './types/viewer';
 
 builder.queryType({ description: 'The query root for this schema' });
 
@@ -44,5 +46,46 @@ builder.queryFields((t) => ({
       uuid: t.arg.id({ required: false, description: 'The UUID of the registry' }),
     },
     resolve: (_root, args, ctx) => ctx.useCases.byId.findRegistry(ctx.actor, args),
+  }),
+  organization: t.field({
+    type: OrganizationRef,
+    nullable: true,
+    description: 'Find an organization',
+    args: {
+      slug: t.arg.id({ required: false, description: 'The slug of the organization' }),
+      uuid: t.arg.id({ required: false, description: 'The UUID of the organization' }),
+    },
+    resolve: (_root, args, ctx) => ctx.useCases.byId.findOrganization(ctx.actor, args),
+  }),
+  pipeline: t.field({
+    type: PipelineRef,
+    nullable: true,
+    description: 'Find a pipeline',
+    args: {
+      slug: t.arg.id({
+        required: false,
+        description: 'The slug of the pipeline, prefixed with its organization. i.e. `acme-inc/my-pipeline`',
+      }),
+      uuid: t.arg.id({ required: false, description: 'The UUID of the pipeline' }),
+    },
+    resolve: (_root, args, ctx) => ctx.useCases.byId.findPipeline(ctx.actor, args),
+  }),
+  team: t.field({
+    type: TeamRef,
+    nullable: true,
+    description: 'Find a team',
+    args: {
+      slug: t.arg.id({
+        required: true,
+        description: 'The slug of the team, prefixed with its organization. i.e. `acme-inc/awesome-team`',
+      }),
+    },
+    resolve: (_root, args, ctx) => ctx.useCases.byId.findTeam(ctx.actor, args.slug),
+  }),
+  viewer: t.field({
+    type: ViewerRef,
+    nullable: true,
+    description: 'Context of the current user using the GraphQL API',
+    resolve: (_root, _args, ctx) => ({ viewer: ctx.actor.user }),
   }),
 }));

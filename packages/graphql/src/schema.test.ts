@@ -133,6 +133,22 @@ describe('the schema against the public API reference subset', () => {
     const referenceFields = Object.keys(REFERENCE.getQueryType()?.getFields() ?? {});
     expect(queryFields.filter((name) => !referenceFields.includes(name))).toEqual([]);
   });
+
+  it('has every root field of the reference but `agent`, which waits for agents (issue 7)', () => {
+    const queryFields = Object.keys(schema.getQueryType()?.getFields() ?? {});
+    const referenceFields = Object.keys(REFERENCE.getQueryType()?.getFields() ?? {});
+    expect(referenceFields.filter((name) => !queryFields.includes(name))).toEqual(['agent']);
+  });
+
+  it('gives every Node type an id that the graphql_id codec reads back', () => {
+    const uuid = '01a1fc8c-c414-7d01-8af8-f73b0a0ec8ee';
+    const nodes = ours.filter(
+      (type) => isObjectType(type) && type.getInterfaces().some((iface) => iface.name === 'Node'),
+    );
+    expect(nodes.length).toBeGreaterThan(10);
+    for (const type of nodes)
+      expect(decodeGlobalId(encodeGlobalId(type.name, uuid)).id, type.name).toBe(uuid);
+  });
 });
 
 describe('global ids', () => {
@@ -145,6 +161,12 @@ describe('global ids', () => {
     ['TeamPipeline', 'TeamPipeline'],
     ['Registry', 'Registry'],
     ['Pipeline', 'Pipeline'],
+    ['Organization', 'Organization'],
+    ['Team', 'Team'],
+    ['User', 'User'],
+    ['OrganizationMember', 'OrganizationMember'],
+    ['TeamMember', 'TeamMember'],
+    ['Viewer', 'Viewer'],
   ] as const)('are the REST graphql_id for %s', (typename, restType) => {
     const uuid = '01a1fc8c-c414-7d01-8af8-f73b0a0ec8ee';
     expect(encodeGlobalId(typename, uuid)).toBe(encodeGraphqlId(restType, uuid));
@@ -152,7 +174,7 @@ describe('global ids', () => {
   });
 
   it('decode anything else to an id that names nothing', () => {
-    for (const id of ['', 'nope', btoa('Build---x'), btoa('Viewer---01a1fc8c-c414-7d01-8af8-f73b0a0ec8ee')]) {
+    for (const id of ['', 'nope', btoa('Build---x'), btoa('Widget---01a1fc8c-c414-7d01-8af8-f73b0a0ec8ee')]) {
       expect(decodeGlobalId(id)).toEqual({ typename: '', id: '' });
     }
   });

@@ -18,7 +18,7 @@ export interface BuildPage {
 }
 
 /** Which pipelines of these organizations the actor sees, and with what access (the domain's rule). */
-async function scopeOver(deps: Deps, actor: Actor, memberships: OrganizationAccess[]) {
+export async function scopeOver(deps: Deps, actor: Actor, memberships: OrganizationAccess[]) {
   const adminOrganizationIds = memberships.filter((m) => m.role === 'admin').map((m) => m.organization.id);
   const accessByPipeline = await memberPipelineAccess(deps, actor.user.id, memberships);
   const scope: BuildScope = {

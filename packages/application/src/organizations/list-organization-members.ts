@@ -1,6 +1,6 @@
 import type { Actor } from '../auth/actor';
 import { requireOrganization } from '../auth/authorize';
-import { type Page, pageWindow } from '../page';
+import { type Page, pageWindow, type RowWindow } from '../page';
 import type { Deps, OrganizationMember } from '../ports';
 
 export interface OrganizationMemberPage {
@@ -15,7 +15,7 @@ export interface OrganizationMemberPage {
  */
 export const listOrganizationMembers =
   (deps: Deps) =>
-  async (actor: Actor, organizationSlug: string, page: Page): Promise<OrganizationMemberPage> => {
+  async (actor: Actor, organizationSlug: string, page: Page | RowWindow): Promise<OrganizationMemberPage> => {
     const { organization } = await requireOrganization(deps)(
       actor,
       'listOrganizationMembers',

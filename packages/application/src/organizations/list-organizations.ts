@@ -1,7 +1,7 @@
 import type { Organization } from '@ci/domain';
 import { type Actor, mayUseOrganization } from '../auth/actor';
 import { requireScope } from '../auth/authorize';
-import { type Page, pageWindow } from '../page';
+import { type Page, pageWindow, type RowWindow } from '../page';
 import type { Deps } from '../ports';
 
 export interface OrganizationPage {
@@ -21,7 +21,7 @@ const bySlug = (a: Organization, b: Organization) => (a.slug < b.slug ? -1 : a.s
  */
 export const listOrganizations =
   (deps: Deps) =>
-  async (actor: Actor, page: Page): Promise<OrganizationPage> => {
+  async (actor: Actor, page: Page | RowWindow): Promise<OrganizationPage> => {
     requireScope(actor, 'listOrganizations');
     const memberships = await deps.repos.access.memberships(actor.user.id);
     const usable = memberships

@@ -2,7 +2,7 @@ import { parsePipelineListFilter } from '@ci/domain';
 import type { Actor } from '../auth/actor';
 import { requireOrganization } from '../auth/authorize';
 import { memberPipelineAccess } from '../auth/member-pipeline-access';
-import { type Page, pageWindow } from '../page';
+import { type Page, pageWindow, type RowWindow } from '../page';
 import type { Deps } from '../ports';
 import { type PipelineResult, pipelineSeenWith } from './pipeline-result';
 
@@ -29,7 +29,7 @@ export const listPipelines =
     actor: Actor,
     organizationSlug: string,
     query: PipelineListQuery,
-    page: Page,
+    page: Page | RowWindow,
   ): Promise<PipelinePage> => {
     const membership = await requireOrganization(deps)(actor, 'listPipelines', organizationSlug);
     const filter = parsePipelineListFilter(query);

@@ -1,7 +1,7 @@
 import { badRequest, canSeeTeam, isUuid } from '@ci/domain';
 import type { Actor } from '../auth/actor';
 import { requireOrganization } from '../auth/authorize';
-import { type Page, pageWindow } from '../page';
+import { type Page, pageWindow, type RowWindow } from '../page';
 import type { Deps, OrganizationAccess, TeamView } from '../ports';
 
 export interface TeamPage {
@@ -21,7 +21,12 @@ export interface TeamListFilter {
  */
 export const listTeams =
   (deps: Deps) =>
-  async (actor: Actor, organizationSlug: string, filter: TeamListFilter, page: Page): Promise<TeamPage> => {
+  async (
+    actor: Actor,
+    organizationSlug: string,
+    filter: TeamListFilter,
+    page: Page | RowWindow,
+  ): Promise<TeamPage> => {
     const membership = await requireOrganization(deps)(actor, 'listTeams', organizationSlug);
     if (filter.userId !== null && !isUuid(filter.userId)) {
       throw badRequest('invalid_parameter', 'user_id must be a user UUID');

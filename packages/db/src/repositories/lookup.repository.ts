@@ -64,7 +64,10 @@ export function lookupRepository(sql: Sql): LookupRepository {
          from users u where u.id = any($1::uuid[])`,
         [ids],
       );
-      return rows.map((row) => ({ user: userFromRow(row), organizationIds: row.organization_ids as string[] }));
+      return rows.map((row) => ({
+        user: userFromRow(row),
+        organizationIds: row.organization_ids as string[],
+      }));
     },
     async organizationMembers(ids) {
       if (ids.length === 0) return [];

@@ -1,12 +1,13 @@
 import type { BuildFilter, BuildResult, JobResult } from '@ci/application';
 import { type BuildSource, type BuildState, badRequest, webAddresses } from '@ci/domain';
 import { builder } from '../builder';
-import { arrayConnection, resolveConnection } from '../connection';
+import { arrayConnection } from '../connection';
 import { JobConnection, type JobStateName, JobStates, JobTypes, JobUnion, jobStateName } from './job';
 import { OrganizationRef, organizationOf } from './organization';
 import { BuildRef, PipelineRef, type PipelineShape } from './refs';
 import { ConnectionInterface } from './scalars';
-import { BuildCreator } from './user';
+import { BuildCreator, UserRef } from './user';
+import { ViewerRef } from './viewer';
 
 /**
  * The public API's build states. A blocked build is `BLOCKED` here, with `blockedState` telling the
@@ -234,11 +235,33 @@ function metaDataFilter(entries: readonly string[]): Record<string, string> {
   return filter;
 }
 
+/** The filters of the build lists, in the reference's names, as the REST list's filter. */
+function buildFilter(args: {
+  branch?: readonly string[] | null;
+  commit?: readonly string[] | null;
+  createdAtFrom?: Date | null;
+  createdAtTo?: Date | null;
+  metaData?: readonly string[] | null;
+  state?: readonly BuildState[] | null;
+}): BuildFilter {
+  const branches = args.branch?.filter((branch) => branch !== '%default');
+  return {
+    ...(branches?.length ? { branches } : {}),
+    ...(args.branch?.includes('%default') ? { defaultBranch: true } : {}),
+    ...(args.commit ? { commits: [...args.commit] } : {}),
+    ...(args.createdAtFrom ? { createdFrom: args.createdAtFrom } : {}),
+    ...(args.createdAtTo ? { createdTo: args.createdAtTo } : {}),
+    ...(args.metaData ? { metaData: metaDataFilter(args.metaData) } : {}),
+    ...(args.state ? { states: [...args.state] } : {}),
+  };
+}
+
 builder.objectField(PipelineRef, 'builds', (t) =>
   t.connection(
     {
       type: BuildRef,
-      description: 'The builds of this pipeline, newest first (as the REST list, with its filters)',
+      description:
+        'The builds of this pipeline, newest first (as the REST list, with its filters), read for a page of pipelines at once',
       args: {
         branch: t.arg.stringList({ required: false, description: 'Use `%default` for the default branch' }),
         commit: t.arg.stringList({ required: false }),
@@ -247,30 +270,66 @@ builder.objectField(PipelineRef, 'builds', (t) =>
         metaData: t.arg.stringList({ required: false }),
         state: t.arg({ type: [BuildStates], required: false }),
       },
-      resolve: ({ pipeline, organizationSlug }, args, ctx) => {
-        const filter: BuildFilter = {
-          ...(args.branch
-            ? {
-                branches: args.branch.map((branch) =>
-                  branch === '%default' ? (pipeline.defaultBranch ?? branch) : branch,
-                ),
-              }
-            : {}),
-          ...(args.commit ? { commits: [...args.commit] } : {}),
-          ...(args.createdAtFrom ? { createdFrom: args.createdAtFrom } : {}),
-          ...(args.createdAtTo ? { createdTo: args.createdAtTo } : {}),
-          ...(args.metaData ? { metaData: metaDataFilter(args.metaData) } : {}),
-          ...(args.state ? { states: [...args.state] } : {}),
-        };
-        const target = { kind: 'pipeline', organization: organizationSlug, pipeline: pipeline.slug } as const;
-        return ctx.loaders.once(`builds:${pipeline.id}:${JSON.stringify(args)}`, () =>
-          resolveConnection(args, async (window) => {
-            const page = await ctx.useCases.listBuilds(ctx.actor, target, filter, window);
-            return { items: page.builds, totalCount: page.totalCount };
-          }),
-        );
+      resolve: ({ pipeline }, args, ctx) => {
+        const filter = buildFilter(args);
+        return ctx.loaders
+          .connection('Pipeline.builds', args, (requests) =>
+            ctx.useCases.byId.buildsOfPipelines(ctx.actor, requests, filter),
+          )
+          .load(pipeline.id);
       },
     },
     BuildConnection,
   ),
+);
+
+builder.objectField(UserRef, 'builds', (t) =>
+  t.field({
+    type: BuildConnection,
+    nullable: true,
+    description:
+      'The builds this user created that the viewer may see, newest first, read for a page of users at once',
+    // As in the reference: a user's builds take first/last only, and filters.
+    args: {
+      branch: t.arg.stringList({ required: false, description: 'Use `%default` for the default branch' }),
+      first: t.arg.int({ required: false }),
+      last: t.arg.int({ required: false }),
+      metaData: t.arg.stringList({ required: false }),
+      state: t.arg({ type: [BuildStates], required: false }),
+    },
+    resolve: (user, args, ctx) => {
+      const filter = buildFilter(args);
+      return ctx.loaders
+        .connection('User.builds', args, (requests) =>
+          ctx.useCases.byId.buildsOfCreators(ctx.actor, requests, filter),
+        )
+        .load(user.id);
+    },
+  }),
+);
+
+builder.objectField(ViewerRef, 'builds', (t) =>
+  t.field({
+    type: BuildConnection,
+    nullable: true,
+    description: 'The builds the current user created, newest first',
+    // As in the reference: the viewer's builds take one branch, first/last only, and filters.
+    args: {
+      branch: t.arg.string({ required: false, description: 'Use `%default` for the default branch' }),
+      first: t.arg.int({ required: false }),
+      last: t.arg.int({ required: false }),
+      metaData: t.arg.stringList({ required: false }),
+      state: t.arg({ type: [BuildStates], required: false }),
+    },
+    resolve: ({ viewer }, args, ctx) => {
+      // The user's builds with one branch, so that `viewer { builds user { builds } }` reads them once.
+      const asUserArgs = { ...args, branch: args.branch ? [args.branch] : null };
+      const filter = buildFilter(asUserArgs);
+      return ctx.loaders
+        .connection('User.builds', asUserArgs, (requests) =>
+          ctx.useCases.byId.buildsOfCreators(ctx.actor, requests, filter),
+        )
+        .load(viewer.id);
+    },
+  }),
 );

@@ -1,7 +1,11 @@
+import { seenFrom } from '@ci/application';
 import { canSeeWebhookUrl, webAddresses } from '@ci/domain';
 import { builder } from '../builder';
+import { resolveConnection } from '../connection';
 import { OrganizationRef, organizationOf } from './organization';
 import { PipelineRef } from './refs';
+import { ConnectionInterface } from './scalars';
+import { UserRef } from './user';
 
 const Repository = builder.objectRef<{ url: string }>('Repository').implement({
   description: 'A repository associated with a pipeline',
@@ -84,5 +88,60 @@ builder.node(PipelineRef, {
       nullable: false,
       resolve: ({ pipeline }, _args, ctx) => organizationOf(pipeline.organizationId, ctx),
     }),
+    createdBy: t.field({
+      type: UserRef,
+      nullable: true,
+      description: 'The user who created the pipeline (REST `created_by`)',
+      resolve: ({ pipeline }, _args, ctx) =>
+        pipeline.createdById ? ctx.loaders.people.load(pipeline.createdById) : null,
+    }),
   }),
 });
+
+const PipelineRepositoryInput = builder.inputType('PipelineRepositoryInput', {
+  fields: (t) => ({
+    url: t.string({
+      required: true,
+      description: 'The remote URL for this repository i.e. git@github.com:foo/bar.git',
+    }),
+  }),
+});
+
+export const PipelineConnection = builder.connectionObject(
+  { type: PipelineRef, name: 'PipelineConnection', interfaces: [ConnectionInterface] },
+  { name: 'PipelineEdge' },
+);
+
+builder.objectField(OrganizationRef, 'pipelines', (t) =>
+  t.connection(
+    {
+      type: PipelineRef,
+      description:
+        'Return all the pipelines the current user has access to for this organization, oldest first (as the REST list)',
+      args: {
+        search: t.arg.string({
+          required: false,
+          description: "Part of the pipeline's name, in any case (REST `name`)",
+        }),
+        repository: t.arg({
+          type: PipelineRepositoryInput,
+          required: false,
+          description: 'Part of the repository URL, in any case (REST `repository`)',
+        }),
+      },
+      resolve: (organization, args, ctx) =>
+        ctx.loaders.once(`pipelines:${organization.id}:${JSON.stringify(args)}`, () =>
+          resolveConnection(args, async (window) => {
+            const page = await ctx.useCases.listPipelines(
+              ctx.actor,
+              organization.slug,
+              { name: args.search ?? undefined, repository: args.repository?.url },
+              window,
+            );
+            return { items: page.pipelines.map(seenFrom), totalCount: page.totalCount };
+          }),
+        ),
+    },
+    PipelineConnection,
+  ),
+);

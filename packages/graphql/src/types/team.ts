@@ -1,10 +1,11 @@
 import type { TeamPipelineResult } from '@ci/application';
-import type { AccessLevel } from '@ci/domain';
+import type { AccessLevel, TeamMemberRole as Role } from '@ci/domain';
 import { builder } from '../builder';
 import { resolveConnection } from '../connection';
 import { OrganizationRef, organizationOf } from './organization';
 import { PipelineRef, TeamPipelineRef, TeamRef } from './refs';
 import { ConnectionInterface } from './scalars';
+import { UserRef } from './user';
 
 export const PipelineAccessLevels = builder.enumType('PipelineAccessLevels', {
   description: 'The access levels that can be assigned to a pipeline',
@@ -20,6 +21,17 @@ const TeamPrivacy = builder.enumType('TeamPrivacy', {
   values: { SECRET: { value: 'secret' }, VISIBLE: { value: 'visible' } } as const,
 });
 
+export const TeamMemberRole = builder.enumType('TeamMemberRole', {
+  description: 'The roles a user can be within a team',
+  values: {
+    MAINTAINER: {
+      value: 'maintainer',
+      description: 'The user can manage pipelines and users within the team',
+    },
+    MEMBER: { value: 'member', description: 'The user is a regular member of the team' },
+  } as const satisfies Record<string, { value: Role; description: string }>,
+});
+
 builder.node(TeamRef, {
   description: 'An organization team',
   id: { resolve: (team) => team.id },
@@ -31,6 +43,19 @@ builder.node(TeamRef, {
     privacy: t.field({ type: TeamPrivacy, nullable: false, resolve: (team) => team.privacy }),
     isDefaultTeam: t.exposeBoolean('isDefaultTeam', { nullable: false }),
     createdAt: t.field({ type: 'DateTime', nullable: false, resolve: (team) => team.createdAt }),
+    defaultMemberRole: t.field({
+      type: TeamMemberRole,
+      nullable: false,
+      description: 'The role a user added without one gets',
+      resolve: (team) => team.defaultMemberRole,
+    }),
+    membersCanCreatePipelines: t.exposeBoolean('membersCanCreatePipelines', { nullable: false }),
+    createdBy: t.field({
+      type: UserRef,
+      nullable: true,
+      description: 'The user who created the team (REST `created_by`)',
+      resolve: (team, _args, ctx) => (team.createdById ? ctx.loaders.people.load(team.createdById) : null),
+    }),
     organization: t.field({
       type: OrganizationRef,
       nullable: true,
@@ -38,6 +63,29 @@ builder.node(TeamRef, {
     }),
   }),
 });
+
+const TeamConnection = builder.connectionObject(
+  { type: TeamRef, name: 'TeamConnection', interfaces: [ConnectionInterface] },
+  { name: 'TeamEdge' },
+);
+
+builder.objectField(OrganizationRef, 'teams', (t) =>
+  t.connection(
+    {
+      type: TeamRef,
+      description:
+        'The teams of this organization the user may see (a secret team only its members and admins), oldest first (as the REST list)',
+      resolve: (organization, args, ctx) =>
+        ctx.loaders.once(`teams:${organization.id}:${JSON.stringify(args)}`, () =>
+          resolveConnection(args, async (window) => {
+            const page = await ctx.useCases.listTeams(ctx.actor, organization.slug, { userId: null }, window);
+            return { items: page.teams.map((view) => view.team), totalCount: page.totalCount };
+          }),
+        ),
+    },
+    TeamConnection,
+  ),
+);
 
 /** A pipeline as an association shows it: what the viewer may do on it is looked up for `webhookURL`. */
 export const pipelineOfAssociation = (result: TeamPipelineResult) => ({
@@ -77,17 +125,31 @@ builder.objectField(TeamRef, 'pipelines', (t) =>
   t.connection(
     {
       type: TeamPipelineRef,
-      description: "The team's pipelines, oldest association first (as the REST list)",
-      resolve: async (team, args, ctx) => {
-        const organization = await organizationOf(team.organizationId, ctx);
-        const ref = { organization: organization.slug, team: team.id };
-        return ctx.loaders.once(`team-pipelines:${team.id}:${JSON.stringify(args)}`, () =>
-          resolveConnection(args, async (window) => {
-            const page = await ctx.useCases.listTeamPipelines(ctx.actor, ref, window);
-            return { items: page.teamPipelines, totalCount: page.totalCount };
-          }),
-        );
-      },
+      description:
+        "The team's pipelines the user may see, oldest association first (as the REST list), read for a page of teams at once",
+      resolve: (team, args, ctx) =>
+        ctx.loaders
+          .connection('Team.pipelines', args, (requests) =>
+            ctx.useCases.byId.teamPipelinesOfTeams(ctx.actor, requests),
+          )
+          .load(team.id),
+    },
+    TeamPipelineConnection,
+  ),
+);
+
+builder.objectField(PipelineRef, 'teams', (t) =>
+  t.connection(
+    {
+      type: TeamPipelineRef,
+      description:
+        "The pipeline's teams the user may see (a secret team only its members and admins), oldest association first, read for a page of pipelines at once",
+      resolve: ({ pipeline }, args, ctx) =>
+        ctx.loaders
+          .connection('Pipeline.teams', args, (requests) =>
+            ctx.useCases.byId.teamPipelinesOfPipelines(ctx.actor, requests),
+          )
+          .load(pipeline.id),
     },
     TeamPipelineConnection,
   ),

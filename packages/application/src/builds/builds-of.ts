@@ -1,0 +1,100 @@
+import { type DomainError, isUuid, notFound, type PipelineAccess } from '@ci/domain';
+import type { Actor } from '../auth/actor';
+import { requireScope } from '../auth/authorize';
+import { pipelineAccessOf, usableMemberships } from '../auth/usable-memberships';
+import { type ListPart, type PartRequest, partsOf, windowsOf } from '../page';
+import type { BuildFilter, BuildScope, Deps } from '../ports';
+import { asSeenWith, type BuildResult } from './build-result';
+import { scopeOver } from './list-builds';
+
+/**
+ * The builds of several pipelines, or of several creators, at once (GraphQL's `Pipeline.builds` on a
+ * page of pipelines, `User.builds` on a page of users), newest first as the REST lists, with their
+ * filters and rules: `read_builds`, then the domain's access rule for every pipeline.
+ */
+
+/** The builds of each pipeline the actor may see; another pipeline is refused with `No pipeline found`. */
+export const listBuildsOfPipelines =
+  (deps: Deps) =>
+  async (
+    actor: Actor,
+    requests: readonly PartRequest[],
+    filter: BuildFilter,
+  ): Promise<Array<ListPart<BuildResult>>> => {
+    requireScope(actor, 'listBuilds');
+    const wanted = [
+      ...new Set(
+        requests
+          .map((r) => r.parentId)
+          .filter(isUuid)
+          .map((id) => id.toLowerCase()),
+      ),
+    ];
+    const [pipelines, memberships] = await Promise.all([
+      deps.repos.lookups.pipelines(wanted),
+      usableMemberships(deps, actor),
+    ]);
+    const levels = await pipelineAccessOf(deps, actor, pipelines, memberships);
+    const access = new Map<string, PipelineAccess>();
+    pipelines.forEach((pipeline, index) => {
+      const level = levels[index] ?? 'none';
+      if (level !== 'none') access.set(pipeline.id, level);
+    });
+    const refusals = new Map<string, DomainError>(
+      requests
+        .filter(({ parentId }) => !access.has(parentId))
+        .map(({ parentId }) => [parentId, notFound('pipeline')]),
+    );
+    const windows = windowsOf(requests, refusals);
+    const parentIds = windows.map((window) => window.parentId);
+    const scope: BuildScope = {
+      kind: 'organizations',
+      adminOrganizationIds: [],
+      visiblePipelineIds: parentIds,
+    };
+    const [views, counts] = await Promise.all([
+      deps.repos.builds.listOfParents({ scope, filter, parent: 'pipeline', windows }),
+      deps.repos.builds.countOfParents({ scope, filter, parent: 'pipeline', parentIds }),
+    ]);
+    return partsOf({
+      requests,
+      refusals,
+      items: views.map((view) => asSeenWith(access.get(view.pipeline.id) ?? 'none', view)),
+      parentOf: (build) => build.view.pipeline.id,
+      counts,
+    });
+  };
+
+/**
+ * The builds each of these users created, among those the actor may see (every pipeline of the
+ * organizations where the actor is an admin, elsewhere the pipelines the access rule lets them see).
+ */
+export const listBuildsOfCreators =
+  (deps: Deps) =>
+  async (
+    actor: Actor,
+    requests: readonly PartRequest[],
+    filter: BuildFilter,
+  ): Promise<Array<ListPart<BuildResult>>> => {
+    requireScope(actor, 'listBuilds');
+    const memberships = [...(await usableMemberships(deps, actor)).values()];
+    const { scope, accessFor } = await scopeOver(deps, actor, memberships);
+    const refusals = new Map<string, DomainError>(
+      requests
+        .filter(({ parentId }) => !isUuid(parentId))
+        .map(({ parentId }) => [parentId, notFound('user')]),
+    );
+    const windows = windowsOf(requests, refusals);
+    const parentIds = windows.map((window) => window.parentId);
+    const [views, counts] = await Promise.all([
+      deps.repos.builds.listOfParents({ scope, filter, parent: 'creator', windows }),
+      deps.repos.builds.countOfParents({ scope, filter, parent: 'creator', parentIds }),
+    ]);
+    return partsOf({
+      requests,
+      refusals,
+      items: views.map((view) => asSeenWith(accessFor(view.pipeline.id, view.pipeline.organizationId), view)),
+      parentOf: (build) => build.view.build.creatorId ?? '',
+      counts,
+    });
+  };

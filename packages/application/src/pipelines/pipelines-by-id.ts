@@ -1,0 +1,76 @@
+import { badRequest, canSeeWebhookUrl, isUuid, notFound, type Pipeline } from '@ci/domain';
+import type { Actor } from '../auth/actor';
+import { requireScope } from '../auth/authorize';
+import { pipelineAccessOf, usableMemberships } from '../auth/usable-memberships';
+import type { Deps } from '../ports';
+import { getPipeline } from './get-pipeline';
+import type { PipelineResult } from './pipeline-result';
+
+/** A pipeline as the actor sees it: rule B2 decides whether the webhook URL shows. */
+export interface PipelineSeen {
+  pipeline: Pipeline;
+  organizationSlug: string;
+  showWebhookUrl: boolean;
+}
+
+/** What a REST pipeline result shows of the pipeline, as a by-id read does. */
+export function seenFrom(result: PipelineResult): PipelineSeen {
+  return {
+    pipeline: result.record.pipeline,
+    organizationSlug: result.organizationSlug,
+    showWebhookUrl: result.showWebhookUrl,
+  };
+}
+
+/**
+ * These pipelines, in the order given, null for the unknown and the invisible: `read_pipelines`, then
+ * the organization (one the token may use) and the domain's access rule, as the REST get decides.
+ */
+export const getPipelinesById =
+  (deps: Deps) =>
+  async (actor: Actor, ids: readonly string[]): Promise<Array<PipelineSeen | null>> => {
+    requireScope(actor, 'getPipeline');
+    const wanted = [...new Set(ids.filter(isUuid).map((id) => id.toLowerCase()))];
+    const [pipelines, memberships] = await Promise.all([
+      deps.repos.lookups.pipelines(wanted),
+      usableMemberships(deps, actor),
+    ]);
+    const access = await pipelineAccessOf(deps, actor, pipelines, memberships);
+    const visible = new Map<string, PipelineSeen>();
+    pipelines.forEach((pipeline, index) => {
+      const level = access[index] ?? 'none';
+      const membership = memberships.get(pipeline.organizationId);
+      if (level === 'none' || !membership) return;
+      visible.set(pipeline.id, {
+        pipeline,
+        organizationSlug: membership.organization.slug,
+        showWebhookUrl: canSeeWebhookUrl(level),
+      });
+    });
+    return ids.map((id) => visible.get(id.toLowerCase()) ?? null);
+  };
+
+/**
+ * A pipeline by `slug` (`<organization>/<pipeline>`, the REST get use case, with its refusals) or by
+ * `uuid`. A slug of another shape answers `No pipeline found`; neither or both, `Find a pipeline by
+ * either its slug or its uuid`.
+ */
+export const findPipeline =
+  (deps: Deps) =>
+  async (actor: Actor, key: { slug?: string | null; uuid?: string | null }): Promise<PipelineSeen> => {
+    if (key.uuid != null && key.slug == null) {
+      const [pipeline] = await getPipelinesById(deps)(actor, [key.uuid]);
+      if (!pipeline) throw notFound('pipeline');
+      return pipeline;
+    }
+    if (key.slug != null && key.uuid == null) {
+      const parts = key.slug.split('/');
+      if (parts.length !== 2 || parts.some((part) => part === '')) {
+        requireScope(actor, 'getPipeline');
+        throw notFound('pipeline');
+      }
+      const [organization, pipeline] = parts as [string, string];
+      return seenFrom(await getPipeline(deps)(actor, { organization, pipeline }));
+    }
+    throw badRequest('pipeline_key', 'Find a pipeline by either its slug or its uuid');
+  };

@@ -1,0 +1,135 @@
+import { canSeeTeam, type DomainError, isUuid, notFound } from '@ci/domain';
+import type { Actor } from '../auth/actor';
+import { requireScope } from '../auth/authorize';
+import { memberPipelineAccess } from '../auth/member-pipeline-access';
+import { pipelineAccessOf, usableMemberships } from '../auth/usable-memberships';
+import { type ListPart, type PartRequest, partsOf, windowsOf } from '../page';
+import type { Deps, OrganizationAccess, VisibleAcrossOrganizations } from '../ports';
+import { visibleTeams } from '../teams/teams-by-id';
+import { asResult, type TeamPipelineResult } from './team-access';
+
+/**
+ * The associations of several teams, or of several pipelines, at once (GraphQL's `Team.pipelines` and
+ * `Pipeline.teams` on a page of teams or pipelines), oldest first as the REST list, with REST's rules:
+ * `view_teams`; a member sees only the pipelines the domain's access rule lets them see and only the
+ * teams they may see (a secret team exists only for admins and its members).
+ */
+
+const lowercase = (ids: readonly string[]) => [...new Set(ids.filter(isUuid).map((id) => id.toLowerCase()))];
+
+const adminOrganizationIds = (memberships: Iterable<OrganizationAccess>) =>
+  [...memberships].filter((m) => m.role === 'admin').map((m) => m.organization.id);
+
+/** The pipelines of each team the actor may see; another team is refused with `No team found`. */
+export const listTeamPipelinesOfTeams =
+  (deps: Deps) =>
+  async (actor: Actor, requests: readonly PartRequest[]): Promise<Array<ListPart<TeamPipelineResult>>> => {
+    requireScope(actor, 'listTeamPipelines');
+    const memberships = await usableMemberships(deps, actor);
+    const teams = await visibleTeams(
+      deps,
+      actor,
+      await deps.repos.lookups.teams(lowercase(requests.map((request) => request.parentId))),
+      memberships,
+    );
+    const refusals = new Map<string, DomainError>(
+      requests
+        .filter(({ parentId }) => !teams.has(parentId))
+        .map(({ parentId }) => [parentId, notFound('team')]),
+    );
+    const involved = [
+      ...new Map([...teams.values()].map(({ membership: m }) => [m.organization.id, m])).values(),
+    ];
+    const memberAccess = await memberPipelineAccess(deps, actor.user.id, involved);
+    const visible: VisibleAcrossOrganizations = {
+      adminOrganizationIds: adminOrganizationIds(involved),
+      visibleIds: [...memberAccess.keys()],
+    };
+    const windows = windowsOf(requests, refusals);
+    const [views, counts] = await Promise.all([
+      deps.repos.teamPipelines.listOfTeams({ windows, visible }),
+      deps.repos.teamPipelines.countOfTeams({ teamIds: windows.map((window) => window.parentId), visible }),
+    ]);
+    return partsOf({
+      requests,
+      refusals,
+      items: views.map((view) => {
+        const { team, membership } = teams.get(view.teamPipeline.teamId) as {
+          team: TeamPipelineResult['team'];
+          membership: OrganizationAccess;
+        };
+        return asResult({ organization: membership.organization, team }, view);
+      }),
+      parentOf: (result) => result.teamPipeline.teamId,
+      counts,
+    });
+  };
+
+/** The teams of each pipeline the actor may see; another pipeline is refused with `No pipeline found`. */
+export const listTeamPipelinesOfPipelines =
+  (deps: Deps) =>
+  async (actor: Actor, requests: readonly PartRequest[]): Promise<Array<ListPart<TeamPipelineResult>>> => {
+    requireScope(actor, 'listTeamPipelines');
+    const [pipelines, memberships] = await Promise.all([
+      deps.repos.lookups.pipelines(lowercase(requests.map((request) => request.parentId))),
+      usableMemberships(deps, actor),
+    ]);
+    const access = await pipelineAccessOf(deps, actor, pipelines, memberships);
+    const seen = new Set(pipelines.filter((_, index) => access[index] !== 'none').map((p) => p.id));
+    const refusals = new Map<string, DomainError>(
+      requests
+        .filter(({ parentId }) => !seen.has(parentId))
+        .map(({ parentId }) => [parentId, notFound('pipeline')]),
+    );
+    const involved = [
+      ...new Map(
+        pipelines
+          .filter((pipeline) => seen.has(pipeline.id))
+          .map((pipeline) => memberships.get(pipeline.organizationId) as OrganizationAccess)
+          .map((m) => [m.organization.id, m]),
+      ).values(),
+    ];
+    // Where the actor is a member, the teams they may see: what the user is in each team, per organization.
+    const facts = await Promise.all(
+      involved
+        .filter((m) => m.role !== 'admin')
+        .map((m) =>
+          deps.repos.teams
+            .viewerFacts({ organizationId: m.organization.id, userId: actor.user.id })
+            .then((teams) =>
+              teams.filter((fact) => canSeeTeam(fact.privacy, { role: m.role, teamRole: fact.viewerRole })),
+            ),
+        ),
+    );
+    const visible: VisibleAcrossOrganizations = {
+      adminOrganizationIds: adminOrganizationIds(involved),
+      visibleIds: facts.flat().map((fact) => fact.teamId),
+    };
+    const windows = windowsOf(requests, refusals);
+    const [views, counts] = await Promise.all([
+      deps.repos.teamPipelines.listOfPipelines({ windows, visible }),
+      deps.repos.teamPipelines.countOfPipelines({
+        pipelineIds: windows.map((window) => window.parentId),
+        visible,
+      }),
+    ]);
+    const teams = new Map(
+      (await deps.repos.lookups.teams([...new Set(views.map((view) => view.teamPipeline.teamId))])).map(
+        (team) => [team.id, team],
+      ),
+    );
+    const items: TeamPipelineResult[] = [];
+    for (const view of views) {
+      const team = teams.get(view.teamPipeline.teamId);
+      const membership = memberships.get(view.pipeline.organizationId);
+      // A team deleted between the two reads is left out, as if the list had been read after.
+      if (team && membership) items.push(asResult({ organization: membership.organization, team }, view));
+    }
+    return partsOf({
+      requests,
+      refusals,
+      items,
+      parentOf: (result) => result.teamPipeline.pipelineId,
+      counts,
+    });
+  };

@@ -1,0 +1,54 @@
+import type { OrganizationMember } from '@ci/application';
+import type { OrganizationRole } from '@ci/domain';
+import { builder } from '../builder';
+import { resolveConnection } from '../connection';
+import { OrganizationRef, organizationOf } from './organization';
+import { ConnectionInterface } from './scalars';
+import { UserRef } from './user';
+
+const OrganizationMemberRole = builder.enumType('OrganizationMemberRole', {
+  description: 'The roles a user can be within an organization',
+  values: {
+    ADMIN: { value: 'admin', description: 'Has full access to the entire organization' },
+    MEMBER: { value: 'member', description: 'The user is a regular member of the organization' },
+  } as const satisfies Record<string, { value: OrganizationRole; description: string }>,
+});
+
+export const OrganizationMemberRef = builder.objectRef<OrganizationMember>('OrganizationMember');
+
+builder.node(OrganizationMemberRef, {
+  description: 'A member of an organization',
+  id: { resolve: (member) => member.id },
+  fields: (t) => ({
+    uuid: t.exposeString('id', { nullable: false }),
+    role: t.field({ type: OrganizationMemberRole, nullable: false, resolve: (member) => member.role }),
+    createdAt: t.field({ type: 'DateTime', nullable: false, resolve: (member) => member.createdAt }),
+    user: t.field({ type: UserRef, nullable: false, resolve: (member) => member.user }),
+    organization: t.field({
+      type: OrganizationRef,
+      nullable: false,
+      resolve: (member, _args, ctx) => organizationOf(member.organizationId, ctx),
+    }),
+  }),
+});
+
+const OrganizationMemberConnection = builder.connectionObject(
+  { type: OrganizationMemberRef, name: 'OrganizationMemberConnection', interfaces: [ConnectionInterface] },
+  { name: 'OrganizationMemberEdge' },
+);
+
+builder.objectField(OrganizationRef, 'members', (t) =>
+  t.connection(
+    {
+      type: OrganizationMemberRef,
+      description: 'The members of this organization, longest-standing first (as the REST list)',
+      resolve: (organization, args, ctx) =>
+        ctx.loaders.once(`members:${organization.id}:${JSON.stringify(args)}`, () =>
+          resolveConnection(args, (window) =>
+            ctx.useCases.listOrganizationMembers(ctx.actor, organization.slug, window),
+          ),
+        ),
+    },
+    OrganizationMemberConnection,
+  ),
+);
