@@ -55,8 +55,9 @@ const data = (response: Reply) => {
 const messages = (response: Reply): string[] =>
   (response.body.errors ?? []).map((error: { message: string }) => error.message);
 
-/** The slugs, uuids or other keys of a connection's nodes, in order. */
-const nodes = <T>(connection: { edges: Array<{ node: T }> }): T[] =>
+/** A connection's nodes, in order, as the untyped JSON a client reads. */
+// biome-ignore lint/suspicious/noExplicitAny: response bodies as the untyped JSON a client reads
+const nodes = (connection: { edges: Array<{ node: any }> }): any[] =>
   connection.edges.map((edge) => edge.node);
 
 const as = (token: string) => ({ token });

@@ -1,4 +1,5 @@
 import { encodeGraphqlId, type Scope } from '@ci/domain';
+import type { PipelineWire } from '@ci/trpc';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type GraphqlWorld, startGraphqlWorld } from '../support/graphql-world';
 import { teamIds } from '../support/world';
@@ -10,6 +11,8 @@ import { teamIds } from '../support/world';
 
 let world: GraphqlWorld;
 let teams: Record<string, string>;
+/** A secret team that `member` is not in, made over REST, with `web`. */
+let covert: string;
 // biome-ignore lint/suspicious/noExplicitAny: REST bodies as the untyped JSON a client reads
 const builds: Record<string, any> = {};
 
@@ -17,12 +20,141 @@ beforeAll(async () => {
   world = await startGraphqlWorld();
   teams = await teamIds(world);
   for (const pipeline of ['web', 'docs', 'secret']) builds[pipeline] = await world.createBuild(pipeline);
+  covert = (
+    await world.call('POST', '/v2/organizations/acme/teams', { body: { name: 'Covert', privacy: 'secret' } })
+  ).body.id;
+  await world.call('POST', `/v2/organizations/acme/teams/${covert}/pipelines`, {
+    body: { pipeline_id: world.pipelines.web?.id, access_level: 'read_only' },
+  });
 });
 afterAll(async () => world?.close());
 
 const pipelineId = (name: string) => encodeGraphqlId('Pipeline', world.pipelines[name]?.id as string);
 
 describe('the same result', () => {
+  it('shows a member the pipelines GET /v2/organizations/acme/pipelines shows them, as REST shows them', async () => {
+    const member = { token: world.tokens.member };
+    const rest = (await world.call('GET', '/v2/organizations/acme/pipelines?per_page=100', member)).body;
+    const { pipelines } = (
+      await world.gql(
+        `{ organization(slug: "acme") { pipelines(first: 100) { count edges { node {
+          id uuid slug name url repository { url } defaultBranch webhookURL badgeURL createdAt archivedAt } } } } }`,
+        {},
+        member,
+      )
+    ).body.data.organization;
+    expect(pipelines.count).toBe(rest.length);
+    expect(pipelines.edges.map((edge: { node: unknown }) => edge.node)).toEqual(
+      rest.map((pipeline: PipelineWire) => ({
+        id: pipeline.graphql_id,
+        uuid: pipeline.id,
+        slug: pipeline.slug,
+        name: pipeline.name,
+        url: pipeline.web_url,
+        repository: { url: pipeline.repository },
+        defaultBranch: pipeline.default_branch,
+        // Rule B2 in each door's form: REST shows '' where GraphQL shows null.
+        webhookURL: pipeline.provider.webhook_url === '' ? null : pipeline.provider.webhook_url,
+        badgeURL: pipeline.badge_url,
+        createdAt: pipeline.created_at,
+        archivedAt: pipeline.archived_at,
+      })),
+    );
+    expect(rest.map((pipeline: { slug: string }) => pipeline.slug)).not.toContain('secret');
+    // Each one is also the pipeline REST shows by slug, and node shows by id.
+    for (const pipeline of rest) {
+      const byId = await world.gql(
+        'query($id: ID!) { node(id: $id) { ... on Pipeline { slug } } }',
+        { id: pipeline.graphql_id },
+        member,
+      );
+      expect(byId.body).toEqual({ data: { node: { slug: pipeline.slug } } });
+    }
+    const secret = await world.gql(
+      'query($id: ID!) { node(id: $id) { id } }',
+      { id: pipelineId('secret') },
+      member,
+    );
+    expect(secret.body).toEqual({ data: { node: null } });
+  });
+
+  it('shows a member the teams GET /v2/organizations/acme/teams shows them, the secret one left out', async () => {
+    for (const token of [world.tokens.member, world.tokens.admin]) {
+      const rest = (await world.call('GET', '/v2/organizations/acme/teams', { token })).body;
+      const graphql = (
+        await world.gql(
+          '{ organization(slug: "acme") { teams { edges { node { id uuid slug name privacy } } } } }',
+          {},
+          { token },
+        )
+      ).body.data.organization.teams;
+      expect(graphql.edges.map((edge: { node: unknown }) => edge.node)).toEqual(
+        rest.map((team: Record<string, string>) => ({
+          id: team.graphql_id,
+          uuid: team.id,
+          slug: team.slug,
+          name: team.name,
+          privacy: team.privacy?.toUpperCase(),
+        })),
+      );
+    }
+    const memberTeams = (
+      await world.call('GET', '/v2/organizations/acme/teams', { token: world.tokens.member })
+    ).body;
+    expect(memberTeams.map((team: { id: string }) => team.id)).not.toContain(covert);
+    const webTeams = (
+      await world.gql(
+        '{ pipeline(slug: "acme/web") { teams { edges { node { team { uuid } } } } } }',
+        {},
+        { token: world.tokens.member },
+      )
+    ).body.data.pipeline.teams;
+    expect(webTeams.edges.map((edge: { node: { team: { uuid: string } } }) => edge.node.team.uuid)).toEqual([
+      teams.platform,
+    ]);
+  });
+
+  it('refuses a list the token may not read with the REST message, for the scope and for another organization', async () => {
+    const cases: Array<{
+      token: () => Promise<string> | string;
+      path: string;
+      field: string;
+      message: string;
+    }> = [
+      {
+        token: token('member', ['graphql', 'read_organizations']),
+        path: '/v2/organizations/acme/pipelines',
+        field: 'pipelines',
+        message: "Your access token doesn't have the read_pipelines scope",
+      },
+      {
+        token: token('member', ['graphql', 'read_organizations']),
+        path: '/v2/organizations/acme/teams',
+        field: 'teams',
+        message: "Your access token doesn't have the view_teams scope",
+      },
+    ];
+    for (const row of cases) {
+      const secret = await row.token();
+      const rest = await world.call('GET', row.path, { token: secret });
+      expect(rest.status).toBe(403);
+      expect(rest.body).toEqual({ message: row.message });
+      const graphql = await world.gql(
+        `{ organization(slug: "acme") { slug ${row.field} { count } } }`,
+        {},
+        { token: secret },
+      );
+      expect(graphql.body.data).toEqual({ organization: { slug: 'acme', [row.field]: null } });
+      expect(graphql.body.errors.map((error: { message: string }) => error.message)).toEqual([row.message]);
+    }
+    const outsider = { token: world.tokens.otherAdmin };
+    const rest = await world.call('GET', '/v2/organizations/acme/pipelines', outsider);
+    expect(rest.body).toEqual({ message: 'No organization found' });
+    const graphql = await world.gql('{ organization(slug: "acme") { pipelines { count } } }', {}, outsider);
+    expect(graphql.body.data).toEqual({ organization: null });
+    expect(graphql.body.errors[0].message).toBe('No organization found');
+  });
+
   it('shows a build as REST does', async () => {
     const rest = (await world.call('GET', '/v2/organizations/acme/pipelines/web/builds/1')).body;
     const graphql = (
@@ -179,6 +311,9 @@ const BUILD_CANCEL = `mutation($id: ID!) { buildCancel(input: { id: $id }) { bui
 const BUILD_REBUILD = `mutation($id: ID!) { buildRebuild(input: { id: $id }) { rebuild { number } } }`;
 const TEAM_PIPELINE_CREATE = `mutation($team: ID!, $pipeline: ID!) { teamPipelineCreate(input: { teamID: $team, pipelineID: $pipeline, accessLevel: BUILD_AND_READ }) { teamPipeline { id } } }`;
 const REGISTRY_GET = `{ registry(slug: "acme/gems") { id } }`;
+const PIPELINE_GET = `{ pipeline(slug: "acme/web") { id } }`;
+const ORGANIZATION_GET = `{ organization(slug: "acme") { id } }`;
+const TEAM_GET = `query($slug: ID!) { team(slug: $slug) { id } }`;
 
 const CASES: Case[] = [
   {
@@ -334,6 +469,78 @@ const CASES: Case[] = [
     message: "Your access token doesn't have the write_teams scope",
   },
   {
+    name: 'reading a pipeline without read_pipelines',
+    token: token('member', ['graphql', 'read_builds']),
+    rest: { method: 'GET', path: '/v2/organizations/acme/pipelines/web' },
+    graphql: { query: PIPELINE_GET, field: 'pipeline' },
+    status: 403,
+    message: "Your access token doesn't have the read_pipelines scope",
+  },
+  {
+    name: 'reading a pipeline of another organization',
+    token: token('otherAdmin'),
+    rest: { method: 'GET', path: '/v2/organizations/acme/pipelines/web' },
+    graphql: { query: PIPELINE_GET, field: 'pipeline' },
+    status: 404,
+    message: 'No organization found',
+  },
+  {
+    name: 'reading a pipeline the member cannot see',
+    token: token('member'),
+    rest: { method: 'GET', path: '/v2/organizations/acme/pipelines/secret' },
+    graphql: { query: '{ pipeline(slug: "acme/secret") { id } }', field: 'pipeline' },
+    status: 404,
+    message: 'No pipeline found',
+  },
+  {
+    name: 'reading an organization without read_organizations',
+    token: token('member', ['graphql', 'read_pipelines']),
+    rest: { method: 'GET', path: '/v2/organizations/acme' },
+    graphql: { query: ORGANIZATION_GET, field: 'organization' },
+    status: 403,
+    message: "Your access token doesn't have the read_organizations scope",
+  },
+  {
+    name: 'reading another organization',
+    token: token('otherAdmin'),
+    rest: { method: 'GET', path: '/v2/organizations/acme' },
+    graphql: { query: ORGANIZATION_GET, field: 'organization' },
+    status: 404,
+    message: 'No organization found',
+  },
+  {
+    name: 'reading an organization the token is not allowed',
+    token: () => world.token('admin', { organizations: ['other'] }),
+    rest: { method: 'GET', path: '/v2/organizations/acme' },
+    graphql: { query: ORGANIZATION_GET, field: 'organization' },
+    status: 404,
+    message: 'No organization found',
+  },
+  {
+    name: 'reading a secret team the member is not in',
+    token: token('member'),
+    rest: { method: 'GET', path: '/v2/organizations/acme/teams/{covert}' },
+    graphql: { query: TEAM_GET, variables: () => ({ slug: 'acme/covert' }), field: 'team' },
+    status: 404,
+    message: 'No team found',
+  },
+  {
+    name: 'reading a team without view_teams',
+    token: token('member', ['graphql', 'read_organizations']),
+    rest: { method: 'GET', path: '/v2/organizations/acme/teams/{platform}' },
+    graphql: { query: TEAM_GET, variables: () => ({ slug: 'acme/platform' }), field: 'team' },
+    status: 403,
+    message: "Your access token doesn't have the view_teams scope",
+  },
+  {
+    name: 'reading a team of another organization',
+    token: token('otherAdmin'),
+    rest: { method: 'GET', path: '/v2/organizations/acme/teams/{platform}' },
+    graphql: { query: TEAM_GET, variables: () => ({ slug: 'acme/platform' }), field: 'team' },
+    status: 404,
+    message: 'No organization found',
+  },
+  {
     name: 'reading a registry without read_registries',
     token: token('admin', ['graphql']),
     rest: { method: 'GET', path: '/v2/packages/organizations/acme/registries/gems' },
@@ -346,7 +553,7 @@ const CASES: Case[] = [
 describe('the same refusal', () => {
   it.each(CASES)('$name: REST $status and GraphQL say "$message"', async (row) => {
     const secret = await row.token();
-    const path = row.rest.path.replace('{platform}', teams.platform as string);
+    const path = row.rest.path.replace('{platform}', teams.platform as string).replace('{covert}', covert);
     const body = row.rest.body
       ? JSON.parse(JSON.stringify(row.rest.body).replace('{public}', world.pipelines.public?.id as string))
       : undefined;
