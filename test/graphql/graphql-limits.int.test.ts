@@ -3,12 +3,16 @@ import { type GraphqlWorld, startGraphqlWorld } from '../support/graphql-world';
 
 /**
  * What an operation may cost: depth, aliases and cost limits refuse it before any resolver runs (the
- * token lookup is the only SQL sent), and the loaders keep a page of builds with their jobs, pipeline,
- * creator, organization and original build at a fixed number of SQL statements, whatever its size.
+ * token lookup is the only SQL sent), and the loaders keep a page at a fixed number of SQL statements,
+ * whatever its size: a page of builds with their jobs, pipeline, creator, organization and original
+ * build; a page of pipelines each with its teams (and their members) and its latest builds; a page of
+ * teams with their members and pipelines; a page of members with the builds each created.
  */
 
 let world: GraphqlWorld;
 const BUILDS = 110;
+/** Pipelines, teams and members the organization gets besides the world's, for large pages of each. */
+const EXTRA = 40;
 
 beforeAll(async () => {
   world = await startGraphqlWorld();
@@ -24,7 +28,33 @@ beforeAll(async () => {
     const response = await world.call('PUT', `/v2/organizations/acme/pipelines/web/builds/${number}/rebuild`);
     expect(response.status).toBe(200);
   }
-}, 120_000);
+  // EXTRA pipelines, each with a build and a team of its own (with a member) beside `platform`.
+  const admin = world.server.useCases.admin;
+  for (let n = 1; n <= EXTRA; n += 1) {
+    const name = `extra ${String(n).padStart(2, '0')}`;
+    const user = await admin.createUser({ name: `User ${n}`, email: `user${n}@acme.test` });
+    await admin.addMember({ organization: 'acme', email: user.email, role: 'member' });
+    await admin.createPipeline({ organization: 'acme', name, repository: `git@example.com:acme/${n}.git` });
+    await admin.createTeam({ organization: 'acme', name: `Team ${n}`, members: [user.email] });
+    await admin.addTeamPipeline({
+      organization: 'acme',
+      team: `team-${n}`,
+      pipeline: `extra-${String(n).padStart(2, '0')}`,
+      accessLevel: 'build_and_read',
+    });
+    await admin.addTeamPipeline({
+      organization: 'acme',
+      team: 'platform',
+      pipeline: `extra-${String(n).padStart(2, '0')}`,
+      accessLevel: 'read_only',
+    });
+  }
+  for (let start = 1; start <= EXTRA; start += 10) {
+    await Promise.all(
+      Array.from({ length: 10 }, (_, i) => world.createBuild(`extra-${String(start + i).padStart(2, '0')}`)),
+    );
+  }
+}, 180_000);
 afterAll(async () => world?.close());
 
 const PAGE = `query($first: Int!) { build(slug: "acme/web/1") { pipeline { builds(first: $first) {
@@ -69,6 +99,95 @@ describe('a page of builds', () => {
     // jobs beside their pipelines' counts), the organizations, and the original builds in one batch.
     expect(large.statements).toBe(small.statements);
     expect(large.statements).toBeLessThanOrEqual(16);
+  });
+});
+
+/** The statements of the same operation over a small and a large page; both must succeed. */
+async function pages(query: string, small: number, large: number, token?: string) {
+  const run = (first: number) =>
+    world.countStatements(() => world.gql(query, { first }, token ? { token } : {}));
+  const few = await run(small);
+  const many = await run(large);
+  for (const { result } of [few, many]) {
+    expect(result.status, result.text).toBe(200);
+    expect(result.body.errors, result.text).toBeUndefined();
+  }
+  return { few, many };
+}
+
+const PIPELINES_PAGE = `query($first: Int!) { organization(slug: "acme") { pipelines(first: $first) {
+  count
+  edges { node {
+    slug webhookURL createdBy { name } organization { slug }
+    teams(first: 5) { count edges { node { accessLevel team { slug createdBy { name }
+      members(first: 5) { count edges { node { role user { name } } } } } } } }
+    builds(first: 3) { count edges { node { number createdBy { ... on User { name } } pipeline { slug }
+      jobs(first: 5) { count edges { node { __typename } } } } } }
+  } }
+} } }`;
+
+describe('a page of pipelines', () => {
+  it('costs the same few SQL statements for 5 pipelines as for 45, with their teams, members and builds', async () => {
+    for (const token of [world.tokens.admin, world.tokens.member]) {
+      const { few, many } = await pages(PIPELINES_PAGE, 5, 45, token);
+      const pipelines = many.result.body.data.organization.pipelines;
+      expect(pipelines.edges).toHaveLength(45);
+      const extra = pipelines.edges
+        .map((edge: { node: unknown }) => edge.node)
+        .filter((node: { slug: string }) => node.slug.startsWith('extra-'));
+      // After the world's seven pipelines (six for the member, who cannot see `secret`).
+      expect(extra.length).toBeGreaterThanOrEqual(EXTRA - 2);
+      for (const node of extra) {
+        expect(node.builds.count).toBe(1);
+        expect(node.builds.edges[0].node).toMatchObject({ number: 1, createdBy: { name: 'Ada Admin' } });
+        // A pipeline made without steps has the one default step.
+        expect(node.builds.edges[0].node.jobs.count).toBe(1);
+        expect(node.teams.count).toBe(2);
+        expect(node.teams.edges[0].node.team.members.count).toBe(1);
+      }
+      // Each level of the page is one batch of use cases, whatever the page's size.
+      expect(many.statements, token).toBe(few.statements);
+      expect(many.statements).toBeLessThanOrEqual(32);
+    }
+  });
+
+  it("costs the same for a pipeline's builds through the root field, 5 or 100", async () => {
+    const query = `query($first: Int!) { pipeline(slug: "acme/web") { builds(first: $first) { count edges { node {
+      number createdBy { ... on User { name builds(first: 2) { count } } } rebuiltFrom { number }
+      jobs(first: 10) { count } } } } } }`;
+    const { few, many } = await pages(query, 5, 100);
+    expect(many.result.body.data.pipeline.builds.edges).toHaveLength(100);
+    expect(many.statements).toBe(few.statements);
+  });
+});
+
+describe('a page of teams and of members', () => {
+  it('costs the same few SQL statements for 5 teams as for 40, with their members and pipelines', async () => {
+    const query = `query($first: Int!) { organization(slug: "acme") { teams(first: $first) { count edges { node {
+      slug createdBy { name } organization { slug }
+      members(first: 5) { count edges { node { id role user { name builds(first: 2) { count } } } } }
+      pipelines(first: 5) { count edges { node { accessLevel pipeline { slug builds(first: 1) { count } } } } }
+    } } } } }`;
+    for (const token of [world.tokens.admin, world.tokens.member]) {
+      const { few, many } = await pages(query, 5, 40, token);
+      const teams = many.result.body.data.organization.teams;
+      expect(teams.edges).toHaveLength(40);
+      expect(many.statements, token).toBe(few.statements);
+      expect(many.statements).toBeLessThanOrEqual(32);
+    }
+  });
+
+  it('costs the same for 3 members as for 40, with the builds each created', async () => {
+    const query = `query($first: Int!) { organization(slug: "acme") { members(first: $first) { count edges { node {
+      role user { name builds(first: 2) { count edges { node { number pipeline { slug } } } } } } } } } }`;
+    const { few, many } = await pages(query, 3, 40);
+    const members = many.result.body.data.organization.members;
+    expect(members.count).toBe(3 + EXTRA);
+    expect(members.edges[0].node.user).toMatchObject({
+      name: 'Ada Admin',
+      builds: { count: BUILDS + 3 + EXTRA },
+    });
+    expect(many.statements).toBe(few.statements);
   });
 });
 
