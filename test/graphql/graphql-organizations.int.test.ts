@@ -244,6 +244,13 @@ describe('organization', () => {
     expect(nodes(searched)).toEqual([{ slug: 'releases' }]);
     const byRepository = await page('first: 10, repository: { url: "acme/api.git" }');
     expect(nodes(byRepository)).toEqual([{ slug: 'api' }]);
+    const archived = await page('first: 10, archived: true');
+    expect(nodes(archived)).toEqual([{ slug: 'archived' }]);
+    const active = await page('first: 10, archived: false');
+    expect(active.count).toBe(restSlugs.length - 1);
+    expect(nodes(active).map((p: { slug: string }) => p.slug)).toEqual(
+      restSlugs.filter((slug: string) => slug !== 'archived'),
+    );
   });
 
   it('lists the teams the user may see, a secret team only for its members and admins, as REST', async () => {

@@ -496,7 +496,14 @@ describe('parsePipelineListFilter', () => {
   it('reads the name and repository filters; empty ones filter nothing', () => {
     expect(parsePipelineListFilter({ name: 'Web', repository: '' })).toEqual({
       ok: true,
-      value: { name: 'Web', repository: null },
+      value: { name: 'Web', repository: null, archived: null },
+    });
+  });
+
+  it.each([true, false])('keeps archived: %s, which only GraphQL asks for', (archived) => {
+    expect(parsePipelineListFilter({ archived })).toEqual({
+      ok: true,
+      value: { name: null, repository: null, archived },
     });
   });
 

@@ -578,16 +578,21 @@ export function isPipelineVisibility(s: string): s is PipelineVisibility {
   return (PIPELINE_VISIBILITIES as readonly string[]).includes(s);
 }
 
-/** The public API's list filters: case-insensitive parts of the name and of the repository URL. */
+/**
+ * The public API's list filters: case-insensitive parts of the name and of the repository URL, and
+ * (GraphQL's `archived`) archived pipelines only or unarchived ones only; null filters nothing.
+ */
 export interface PipelineListFilter {
   name: string | null;
   repository: string | null;
+  archived: boolean | null;
 }
 
 /** Reads the list filters; an empty one filters nothing, one the database could not compare is a 400. */
 export function parsePipelineListFilter(query: {
   name?: string | undefined;
   repository?: string | undefined;
+  archived?: boolean | undefined;
 }): Result<PipelineListFilter> {
   const read = (field: 'name' | 'repository'): Result<string | null> => {
     const value = query[field];
@@ -607,5 +612,5 @@ export function parsePipelineListFilter(query: {
   if (!name.ok) return name;
   const repository = read('repository');
   if (!repository.ok) return repository;
-  return ok({ name: name.value, repository: repository.value });
+  return ok({ name: name.value, repository: repository.value, archived: query.archived ?? null });
 }

@@ -16,6 +16,8 @@ export interface PipelinePage {
 export interface PipelineListQuery {
   name?: string | undefined;
   repository?: string | undefined;
+  /** GraphQL's filter: archived pipelines only (true) or unarchived ones only (false) */
+  archived?: boolean | undefined;
 }
 
 /**

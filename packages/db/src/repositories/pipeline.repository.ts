@@ -84,7 +84,8 @@ function containing(text: string | null): string | null {
 }
 
 const LIST_SCOPE = `p.organization_id = $1 and ($2::uuid[] is null or p.id = any($2::uuid[]))
-  and ($3::text is null or p.name ilike $3) and ($4::text is null or p.repository ilike $4)`;
+  and ($3::text is null or p.name ilike $3) and ($4::text is null or p.repository ilike $4)
+  and ($5::boolean is null or (p.archived_at is not null) = $5)`;
 
 function scopeParams(scope: PipelineListScope): unknown[] {
   return [
@@ -92,6 +93,7 @@ function scopeParams(scope: PipelineListScope): unknown[] {
     scope.visiblePipelineIds,
     containing(scope.filter.name),
     containing(scope.filter.repository),
+    scope.filter.archived,
   ];
 }
 
@@ -168,7 +170,7 @@ export function pipelineRepository(sql: Sql): PipelineRepository {
     },
     async list(input) {
       const rows = await sql.query(
-        `${RECORD_SELECT} where ${LIST_SCOPE} order by p.created_at, p.id limit $5 offset $6`,
+        `${RECORD_SELECT} where ${LIST_SCOPE} order by p.created_at, p.id limit $6 offset $7`,
         [...scopeParams(input), input.limit, input.offset],
       );
       return records(sql, rows);

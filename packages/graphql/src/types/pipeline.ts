@@ -119,6 +119,10 @@ builder.objectField(OrganizationRef, 'pipelines', (t) =>
       description:
         'Return all the pipelines the current user has access to for this organization, oldest first (as the REST list)',
       args: {
+        archived: t.arg.boolean({
+          required: false,
+          description: 'Archived pipelines only (true) or unarchived ones only (false); absent: all of them',
+        }),
         search: t.arg.string({
           required: false,
           description: "Part of the pipeline's name, in any case (REST `name`)",
@@ -135,7 +139,11 @@ builder.objectField(OrganizationRef, 'pipelines', (t) =>
             const page = await ctx.useCases.listPipelines(
               ctx.actor,
               organization.slug,
-              { name: args.search ?? undefined, repository: args.repository?.url },
+              {
+                name: args.search ?? undefined,
+                repository: args.repository?.url,
+                archived: args.archived ?? undefined,
+              },
               window,
             );
             return { items: page.pipelines.map(seenFrom), totalCount: page.totalCount };
