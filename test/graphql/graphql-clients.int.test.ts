@@ -8,9 +8,11 @@ import { type GraphqlWorld, startGraphqlWorld } from '../support/graphql-world';
 import { teamIds } from '../support/world';
 
 /**
- * Operations shaped like real clients' (the Terraform provider's team pipeline mutations and `getNode`
- * fragments, the CLI's build views, a pipeline's builds by state): each validates against our schema
- * AND the public API's (the reference subset), then runs against the real server without errors.
+ * Operations shaped like real clients' (the Terraform provider's team pipeline mutations, its
+ * organization, team and pipeline reads and `getNode` fragments, the CLI's build views and `whoami`, a
+ * pipeline's builds by state): each validates against our schema AND the public API's (the reference
+ * subset), then runs against the real server without errors. Where the provider also sends arguments
+ * or fields we do not have (`order`, `cluster`, `tags`, team and role filters), they are left out.
  */
 
 const REFERENCE = buildSchema(
@@ -63,6 +65,8 @@ const OPERATIONS = {
       ... on Team { teamUuid: uuid teamSlug: slug }
       ... on Organization { organizationUuid: uuid organizationSlug: slug }
       ... on User { userUuid: uuid userName: name }
+      ... on TeamMember { memberUuid: uuid role team { id } user { id } }
+      ... on OrganizationMember { organizationMemberUuid: uuid memberUser: user { id } }
     }
   }
   fragment BuildFields on Build {
@@ -121,6 +125,60 @@ const OPERATIONS = {
   rebuildBuild: `mutation RebuildBuild($id: ID!) {
     buildRebuild(input: { id: $id }) { build { id number } rebuild { id number url } }
   }`,
+  whoami: `query GetViewer {
+    viewer { id user { id uuid name email } organizations(first: 100) { edges { node { id name slug } } } }
+  }`,
+  getOrganizationTeams: `query GetOrganizationTeams($slug: ID!, $cursor: String) {
+    organization(slug: $slug) {
+      teams(first: 500, after: $cursor) {
+        pageInfo { endCursor hasNextPage }
+        edges { node { id uuid name description slug privacy isDefaultTeam defaultMemberRole membersCanCreatePipelines } }
+      }
+    }
+  }`,
+  getTeam: `query GetTeam($slug: ID!) {
+    team(slug: $slug) {
+      defaultMemberRole description id isDefaultTeam membersCanCreatePipelines name privacy slug uuid
+    }
+  }`,
+  getOrganizationPipelines: `query GetOrganizationPipelines($slug: ID!, $cursor: String, $search: String,
+      $repository: PipelineRepositoryInput, $archived: Boolean) {
+    organization(slug: $slug) {
+      pipelines(first: 500, after: $cursor, search: $search, repository: $repository, archived: $archived) {
+        count
+        pageInfo { endCursor hasNextPage }
+        edges { node { id uuid slug name description defaultBranch archived repository { url } } }
+      }
+    }
+  }`,
+  getOrganizationMembers: `query GetOrganizationMembers($slug: ID!, $cursor: String) {
+    organization(slug: $slug) {
+      id
+      members(first: 500, after: $cursor) {
+        pageInfo { endCursor hasNextPage }
+        edges { node { user { id uuid name email } } }
+      }
+    }
+  }`,
+  getPipeline: `query getPipeline($slug: ID!) {
+    pipeline(slug: $slug) {
+      id pipelineUuid: uuid badgeURL branchConfiguration cancelIntermediateBuilds
+      cancelIntermediateBuildsBranchFilter defaultBranch description name repository { url }
+      skipIntermediateBuilds skipIntermediateBuildsBranchFilter slug archived visibility webhookURL
+      teams(first: 5) { ...PipelineTeam }
+    }
+  }
+  fragment PipelineTeam on TeamPipelineConnection {
+    pageInfo { endCursor hasNextPage }
+    count
+    edges { cursor node { id accessLevel team { id } } }
+  }`,
+  getTeamMembers: `query GetTeamMembers($slug: ID!) {
+    team(slug: $slug) { members(first: 100) { count edges { node { id uuid role user { id name } } } } }
+  }`,
+  getUserBuilds: `query GetUserBuilds($id: ID!) {
+    node(id: $id) { ... on User { builds(first: 10, state: [SCHEDULED]) { count edges { node { number } } } } }
+  }`,
 } as const;
 
 describe('client operations', () => {
@@ -143,9 +201,7 @@ beforeAll(async () => {
 afterAll(async () => world?.close());
 
 async function run(name: keyof typeof OPERATIONS, variables: Record<string, unknown>) {
-  const response = await world.gql(OPERATIONS[name], variables, {
-    operationName: name === 'getNode' ? 'getNode' : undefined,
-  });
+  const response = await world.gql(OPERATIONS[name], variables);
   expect(response.status, response.text).toBe(200);
   expect(response.body.errors, response.text).toBeUndefined();
   return response.body.data;
@@ -223,6 +279,87 @@ describe('client operations against the server', () => {
     expect((await run('getNode', { id: created.body.graphql_id })).node).toMatchObject({
       __typename: 'Registry',
       registryName: 'Gems',
+    });
+  });
+});
+
+describe('organization, team and pipeline reads as the Terraform provider and the CLI send them', () => {
+  it('whoami: the viewer and their organizations', async () => {
+    const { viewer } = await run('whoami', {});
+    expect(viewer.user).toMatchObject({ uuid: world.users.admin.id, name: 'Ada Admin' });
+    expect(viewer.organizations.edges.map((edge: { node: { slug: string } }) => edge.node.slug)).toEqual([
+      'acme',
+    ]);
+    expect((await run('getNode', { id: viewer.id })).node).toEqual({ __typename: 'Viewer', id: viewer.id });
+  });
+
+  it('reads the teams of an organization, then each team by slug and by node', async () => {
+    const { teams: list } = (await run('getOrganizationTeams', { slug: 'acme' })).organization;
+    expect(list.pageInfo.hasNextPage).toBe(false);
+    for (const { node } of list.edges) {
+      expect((await run('getTeam', { slug: `acme/${node.slug}` })).team).toEqual(node);
+      expect((await run('getNode', { id: node.id })).node).toMatchObject({
+        __typename: 'Team',
+        teamSlug: node.slug,
+      });
+    }
+    const members = (await run('getTeamMembers', { slug: 'acme/platform' })).team.members;
+    expect(members.count).toBe(1);
+    const member = members.edges[0].node;
+    expect((await run('getNode', { id: member.id })).node).toMatchObject({
+      __typename: 'TeamMember',
+      memberUuid: member.uuid,
+      role: 'MEMBER',
+      user: { id: member.user.id },
+    });
+  });
+
+  it('reads the pipelines of an organization with filters, then each pipeline with its teams', async () => {
+    const all = (await run('getOrganizationPipelines', { slug: 'acme' })).organization.pipelines;
+    expect(all.count).toBe(7);
+    const active = (await run('getOrganizationPipelines', { slug: 'acme', archived: false })).organization
+      .pipelines;
+    expect(active.count).toBe(6);
+    const found = (
+      await run('getOrganizationPipelines', { slug: 'acme', search: 'web', repository: { url: 'acme/web' } })
+    ).organization.pipelines;
+    expect(found.edges.map((edge: { node: { slug: string } }) => edge.node.slug)).toEqual(['web']);
+    const { pipeline } = await run('getPipeline', { slug: 'acme/web' });
+    expect(pipeline).toMatchObject({ id: found.edges[0].node.id, slug: 'web', visibility: 'PRIVATE' });
+    expect(pipeline.teams.count).toBe(1);
+    expect(pipeline.teams.edges[0].node).toMatchObject({
+      accessLevel: 'MANAGE_BUILD_AND_READ',
+      team: { id: encodeGraphqlId('Team', teams.platform as string) },
+    });
+    expect((await run('getNode', { id: pipeline.id })).node).toMatchObject({
+      __typename: 'Pipeline',
+      pipelineSlug: 'web',
+    });
+  });
+
+  it('reads the members of an organization, each user then by node with their builds', async () => {
+    const { organization } = await run('getOrganizationMembers', { slug: 'acme' });
+    expect((await run('getNode', { id: organization.id })).node).toMatchObject({ organizationSlug: 'acme' });
+    const users = organization.members.edges.map(
+      (edge: { node: { user: { id: string; name: string } } }) => edge.node.user,
+    );
+    expect(users.map((user: { name: string }) => user.name)).toEqual([
+      'Ada Admin',
+      'Max Member',
+      'Bea Bystander',
+    ]);
+    await world.createBuild('api');
+    const admin = world.users.admin.id;
+    const rest = (await world.call('GET', `/v2/builds?creator=${admin}&state=scheduled&per_page=100`)).body;
+    expect(rest.length).toBeGreaterThan(0);
+    const scheduled = await run('getUserBuilds', { id: users[0].id });
+    expect(scheduled.node.builds.count).toBe(rest.length);
+    expect(scheduled.node.builds.edges.map((edge: { node: { number: number } }) => edge.node.number)).toEqual(
+      rest.slice(0, 10).map((build: { number: number }) => build.number),
+    );
+    expect((await run('getNode', { id: users[1].id })).node).toMatchObject({
+      __typename: 'User',
+      userName: 'Max Member',
     });
   });
 });
