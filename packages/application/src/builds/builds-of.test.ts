@@ -1,0 +1,164 @@
+import type { Build, OrganizationRole, Pipeline, Scope } from '@ci/domain';
+import { describe, expect, it } from 'vitest';
+import type { Actor } from '../auth/actor';
+import type { ListPart } from '../page';
+import type { BuildRepository, BuildView, Deps, PipelineAccessEntry } from '../ports';
+import type { BuildResult } from './build-result';
+import { listBuildsOfCreators, listBuildsOfPipelines } from './builds-of';
+
+const ACME = { id: 'org-acme', slug: 'acme', name: 'Acme', createdAt: new Date(0) };
+const OTHER = { id: 'org-other', slug: 'other', name: 'Other', createdAt: new Date(0) };
+const id = (n: number) => `0190f3a0-0000-7abc-8def-${String(n).padStart(12, '0')}`;
+
+/** teamed: a team of the member's has it; hidden: only other teams; elsewhere: another organization. */
+const PIPELINES = {
+  teamed: { id: id(1), organizationId: ACME.id, slug: 'teamed' },
+  hidden: { id: id(2), organizationId: ACME.id, slug: 'hidden' },
+  elsewhere: { id: id(3), organizationId: OTHER.id, slug: 'elsewhere' },
+} as unknown as Record<'teamed' | 'hidden' | 'elsewhere', Pipeline>;
+
+/** Two builds on each pipeline, by creator 9. */
+const VIEWS: BuildView[] = Object.values(PIPELINES).flatMap((pipeline, p) =>
+  [1, 2].map((number) => ({
+    build: { id: id(100 + p * 10 + number), number, pipelineId: pipeline.id, creatorId: id(9) } as Build,
+    organizationSlug: pipeline.organizationId === ACME.id ? 'acme' : 'other',
+    pipeline: { ...pipeline, counts: {} as BuildView['pipeline']['counts'] },
+    creator: null,
+    jobs: [],
+    rebuiltFrom: null,
+  })),
+);
+
+function actor(scopes: Scope[] = ['read_builds'], organizationIds: string[] | null = null): Actor {
+  return {
+    tokenId: 't',
+    user: { id: 'u', name: 'U', email: 'u@x', avatarUrl: null, createdAt: new Date(0) },
+    scopes,
+    organizationIds,
+  };
+}
+
+function world(role: OrganizationRole) {
+  const asked: Array<Record<string, unknown>> = [];
+  const entries: PipelineAccessEntry[] = [
+    { pipelineId: id(1), organizationId: ACME.id, teamAccessLevels: ['read_only'], pipelineHasTeams: true },
+    { pipelineId: id(2), organizationId: ACME.id, teamAccessLevels: [], pipelineHasTeams: true },
+  ];
+  const builds: Pick<BuildRepository, 'listOfParents' | 'countOfParents'> = {
+    listOfParents: async ({ scope, parent, windows }) => {
+      asked.push({ list: { scope, parent, windows } });
+      const visible = scope.kind === 'organizations' ? scope.visiblePipelineIds : [];
+      return windows.flatMap((window) =>
+        VIEWS.filter(
+          (view) =>
+            (parent === 'pipeline' ? view.pipeline.id : view.build.creatorId) === window.parentId &&
+            (visible.includes(view.pipeline.id) ||
+              (scope.kind === 'organizations' &&
+                scope.adminOrganizationIds.includes(view.pipeline.organizationId))),
+        ).slice(window.offset, window.offset + window.limit),
+      );
+    },
+    countOfParents: async ({ parentIds }) => {
+      asked.push({ count: parentIds });
+      return parentIds.map((parentId) => ({ parentId, count: 2 }));
+    },
+  };
+  const deps = {
+    repos: {
+      builds,
+      lookups: {
+        pipelines: async (ids: readonly string[]) =>
+          Object.values(PIPELINES).filter((p) => ids.includes(p.id)),
+      },
+      access: {
+        memberships: async () => [
+          { organization: ACME, role },
+          { organization: OTHER, role: 'admin' as const },
+        ],
+        pipelineAccessIn: async () => entries,
+      },
+    },
+  } as unknown as Deps;
+  return { deps, asked };
+}
+
+const window = { offset: 0, limit: 1 };
+const parts = (answers: Array<ListPart<BuildResult>>) =>
+  answers.map((part) =>
+    'items' in part
+      ? {
+          slugs: part.items.map((b) => `${b.view.pipeline.slug}#${b.view.build.number}`),
+          total: part.totalCount,
+        }
+      : part.message,
+  );
+
+describe('listBuildsOfPipelines', () => {
+  it('gives each pipeline the member may see its window of builds, and refuses the others', async () => {
+    const { deps, asked } = world('member');
+    const answers = await listBuildsOfPipelines(deps)(
+      actor(),
+      [id(2), id(1), id(3), 'nope'].map((parentId) => ({ parentId, window })),
+      {},
+    );
+    expect(parts(answers)).toEqual([
+      'No pipeline found',
+      { slugs: ['teamed#1'], total: 2 },
+      { slugs: ['elsewhere#1'], total: 2 },
+      'No pipeline found',
+    ]);
+    // One read of the visible parents' windows, one count of them: the invisible are never asked.
+    expect(asked).toEqual([
+      {
+        list: {
+          scope: { kind: 'organizations', adminOrganizationIds: [], visiblePipelineIds: [id(1), id(3)] },
+          parent: 'pipeline',
+          windows: [
+            { parentId: id(1), ...window },
+            { parentId: id(3), ...window },
+          ],
+        },
+      },
+      { count: [id(1), id(3)] },
+    ]);
+  });
+
+  it('lets an admin read every pipeline of their organization, and nothing of one the token may not use', async () => {
+    const { deps } = world('admin');
+    const answers = await listBuildsOfPipelines(deps)(
+      actor(['read_builds'], [ACME.id]),
+      [id(2), id(3)].map((parentId) => ({ parentId, window })),
+      {},
+    );
+    expect(parts(answers)).toEqual([{ slugs: ['hidden#1'], total: 2 }, 'No pipeline found']);
+  });
+
+  it('needs read_builds before anything is read', async () => {
+    const { deps, asked } = world('admin');
+    await expect(listBuildsOfPipelines(deps)(actor(['read_pipelines']), [], {})).rejects.toMatchObject({
+      message: "Your access token doesn't have the read_builds scope",
+    });
+    expect(asked).toEqual([]);
+  });
+});
+
+describe('listBuildsOfCreators', () => {
+  it("reads a creator's builds over every pipeline the actor may see, as the REST list of all builds", async () => {
+    const { deps, asked } = world('member');
+    const answers = await listBuildsOfCreators(deps)(
+      actor(),
+      [id(9), 'not a uuid'].map((parentId) => ({ parentId, window: { offset: 0, limit: 10 } })),
+      {},
+    );
+    expect(parts(answers)).toEqual([
+      { slugs: ['teamed#1', 'teamed#2', 'elsewhere#1', 'elsewhere#2'], total: 2 },
+      'No user found',
+    ]);
+    expect(asked[0]).toMatchObject({
+      list: {
+        scope: { kind: 'organizations', adminOrganizationIds: [OTHER.id], visiblePipelineIds: [id(1)] },
+        parent: 'creator',
+      },
+    });
+  });
+});
