@@ -210,6 +210,12 @@ describe('deleteTeam and addTeamMember', () => {
   it("gives a member added without a role the team's default member role", async () => {
     const { deps } = world({ role: 'admin' });
     const view = await addTeamMember(deps)(actor(), ref, { user_id: USER_ID });
-    expect(view.member).toEqual({ teamId: TEAM_ID, userId: USER_ID, role: 'maintainer', createdAt: NOW });
+    expect(view.member).toEqual({
+      id: 'new-id',
+      teamId: TEAM_ID,
+      userId: USER_ID,
+      role: 'maintainer',
+      createdAt: NOW,
+    });
   });
 });
