@@ -544,3 +544,83 @@ describe('User.builds', () => {
     expect(response.body).toEqual({ data: { node: null } });
   });
 });
+
+describe('bad input', () => {
+  it('answers every odd argument with a GraphQL error of its own, never a 500 or an inside detail', async () => {
+    const cases: Array<[string, Record<string, unknown>, string | RegExp]> = [
+      ['query($slug: ID!) { team(slug: $slug) { id } }', { slug: '' }, 'No team found'],
+      ['query($slug: ID!) { team(slug: $slug) { id } }', { slug: 'acme/\u0000' }, 'No team found'],
+      ['query($slug: ID!) { team(slug: $slug) { id } }', { slug: 'ac\u0000me/platform' }, 'No organization found'],
+      ['query($slug: ID) { pipeline(slug: $slug) { id } }', { slug: 'acme/w\u0000eb' }, 'No pipeline found'],
+      ['query($slug: ID) { organization(slug: $slug) { id } }', { slug: 'ac\u0000me' }, 'No organization found'],
+      ['query($slug: ID) { build(slug: $slug) { id } }', { slug: 'acme/w\ud800eb/1' }, 'No pipeline found'],
+      ['query($slug: ID) { registry(slug: $slug) { id } }', { slug: 'acme/g\u0000ems' }, 'No registry found'],
+      [
+        'query($slug: ID) { pipeline(slug: $slug) { id } }',
+        { slug: `acme/${'x'.repeat(5000)}` },
+        'No pipeline found',
+      ],
+      ['query($slug: ID) { organization(slug: $slug) { id } }', { slug: '%00' }, 'No organization found'],
+      [
+        'query($uuid: ID) { organization(uuid: $uuid) { id } }',
+        { uuid: "'; drop table users; --" },
+        'No organization found',
+      ],
+      [
+        'query($search: String) { organization(slug: "acme") { pipelines(search: $search) { count } } }',
+        { search: 'a\u0000b' },
+        "name can't contain NUL characters or unpaired surrogates",
+      ],
+      [
+        '{ organization(slug: "acme") { pipelines(first: 2) { edges { node { teams(first: 501) { count } } } } } }',
+        {},
+        'Argument "first" must be between 0 and 500',
+      ],
+      [
+        '{ organization(slug: "acme") { teams(first: 2) { edges { node { members(after: "bm9wZQ==") { count } } } } } }',
+        {},
+        'Argument "after" is not a cursor of this connection',
+      ],
+      ['{ viewer { builds(last: -1) { count } } }', {}, 'Argument "last" must be between 0 and 500'],
+      [
+        '{ viewer { builds(metaData: ["nope"]) { count } } }',
+        {},
+        'metaData filters are "key=value", got "nope"',
+      ],
+      [
+        '{ organization(slug: "acme") { pipelines(archived: "yes") { count } } }',
+        {},
+        /Boolean cannot represent/,
+      ],
+    ];
+    for (const [query, variables, message] of cases) {
+      const response = await world.gql(query, variables);
+      expect(response.status, query).toBeLessThan(500);
+      expect(response.text, query).not.toMatch(/Internal Server Error|select |node_modules/);
+      const [first] = messages(response);
+      if (typeof message === 'string') expect(first, query).toBe(message);
+      else expect(first, query).toMatch(message);
+    }
+  });
+
+  it('pages a nested list from its end for every parent of a page at once', async () => {
+    const { pipelines } = data(
+      await world.gql(`{ organization(slug: "acme") { pipelines(first: 3) { edges { node { slug
+        builds(last: 1) { count pageInfo { hasPreviousPage hasNextPage } edges { node { message } } } } } } } }`),
+    ).organization;
+    expect(
+      nodes(pipelines).map((p: { slug: string; builds: { count: number; edges: unknown[] } }) => [
+        p.slug,
+        p.builds.count,
+        p.builds.edges.length,
+      ]),
+    ).toEqual([
+      ['web', 2, 1],
+      ['api', 1, 1],
+      ['docs', 0, 0],
+    ]);
+    // The oldest of web's two builds: the admin's, not the member's.
+    expect(nodes(pipelines)[0].builds.edges[0].node.message).toBe('a build');
+    expect(nodes(pipelines)[0].builds.pageInfo).toEqual({ hasPreviousPage: true, hasNextPage: false });
+  });
+});

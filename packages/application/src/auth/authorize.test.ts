@@ -129,6 +129,51 @@ describe('requirePipeline', () => {
   });
 });
 
+describe('slugs the database could not compare', () => {
+  /** Like PostgreSQL: a NUL character in a text parameter is a fault, not a miss. */
+  function strict(deps: Deps): Deps {
+    const access = deps.repos.access;
+    const refuse = (...slugs: string[]) => {
+      if (slugs.some((slug) => slug.includes('\u0000'))) throw new Error('invalid byte sequence 0x00');
+    };
+    return {
+      ...deps,
+      repos: {
+        ...deps.repos,
+        access: {
+          ...access,
+          organization: async (input) => {
+            refuse(input.organizationSlug);
+            return access.organization(input);
+          },
+          pipeline: async (input) => {
+            refuse(input.organizationSlug, input.pipelineSlug);
+            return access.pipeline(input);
+          },
+        },
+      },
+    };
+  }
+
+  it.each<[string, { organization: string; pipeline: string }, string]>([
+    ['a NUL in the organization', { organization: 'ac\u0000me', pipeline: 'web' }, 'No organization found'],
+    ['a NUL in the pipeline', { organization: 'acme', pipeline: 'w\u0000eb' }, 'No pipeline found'],
+    ['a NUL in both', { organization: 'ac\u0000me', pipeline: 'w\u0000eb' }, 'No organization found'],
+    ['an unpaired surrogate', { organization: 'acme', pipeline: 'web\ud800' }, 'No pipeline found'],
+    ['a NUL pipeline elsewhere', { organization: 'nope', pipeline: '\u0000' }, 'No organization found'],
+  ])('answers %s as a slug that names nothing', async (_case, target, message) => {
+    await expect(
+      requirePipeline(strict(deps({ role: 'admin' })))(actor(['read_builds']), 'getBuild', target, 'read'),
+    ).rejects.toMatchObject({ kind: 'not_found', message });
+  });
+
+  it('checks the scope first', async () => {
+    await expect(
+      requireOrganization(strict(deps({ role: 'admin' })))(actor([]), 'listPipelines', '\u0000'),
+    ).rejects.toMatchObject({ kind: 'forbidden' });
+  });
+});
+
 describe('requireOrganization', () => {
   it('returns the membership when scope, membership and allow-list agree', async () => {
     const result = await requireOrganization(deps({ role: 'member' }))(

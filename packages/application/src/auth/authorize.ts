@@ -2,7 +2,9 @@ import {
   allows,
   forbidden,
   hasScope,
+  isStorableText,
   missingScope,
+  type NotFoundResource,
   notFound,
   type Operation,
   type PipelineAccess,
@@ -23,10 +25,19 @@ export function requireScope(actor: Actor, operation: Operation): void {
   if (scope && !hasScope(actor.scopes, scope)) throw missingScope(scope);
 }
 
+/**
+ * A slug the database could not even compare (a NUL character, an unpaired surrogate: no slug has
+ * them) names nothing: the same 404 as a slug that names nothing.
+ */
+export function requireComparable(slug: string, resource: NotFoundResource): void {
+  if (!isStorableText(slug)) throw notFound(resource);
+}
+
 export const requireOrganization =
   (deps: Deps) =>
   async (actor: Actor, operation: Operation, organizationSlug: string): Promise<OrganizationAccess> => {
     requireScope(actor, operation);
+    requireComparable(organizationSlug, 'organization');
     const access = await deps.repos.access.organization({ userId: actor.user.id, organizationSlug });
     if (!access || !mayUseOrganization(actor, access.organization.id)) throw notFound('organization');
     return access;
@@ -46,6 +57,11 @@ export const requirePipeline =
     action: PipelineAction,
   ): Promise<AuthorizedPipeline> => {
     requireScope(actor, operation);
+    if (!isStorableText(ref.pipeline)) {
+      await requireOrganization(deps)(actor, operation, ref.organization);
+      throw notFound('pipeline');
+    }
+    requireComparable(ref.organization, 'organization');
     const facts = await deps.repos.access.pipeline({
       userId: actor.user.id,
       organizationSlug: ref.organization,

@@ -1,6 +1,6 @@
 import { notFound, registryNameTaken, validateRegistryInput } from '@ci/domain';
 import type { Actor } from '../auth/actor';
-import { requireOrganization } from '../auth/authorize';
+import { requireComparable, requireOrganization } from '../auth/authorize';
 import type { Deps } from '../ports';
 import type { RegistryRef, RegistryView } from './registry-view';
 
@@ -12,6 +12,7 @@ export const updateRegistry =
   (deps: Deps) =>
   async (actor: Actor, ref: RegistryRef, body: unknown): Promise<RegistryView> => {
     const { organization } = await requireOrganization(deps)(actor, 'updateRegistry', ref.organization);
+    requireComparable(ref.registry, 'registry');
     const current = await deps.repos.registries.findBySlug(organization.id, ref.registry);
     if (!current) throw notFound('registry');
     const changes = validateRegistryInput(body, { creating: false });

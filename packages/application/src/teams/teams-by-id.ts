@@ -1,6 +1,6 @@
 import { canSeeTeam, type DomainError, isUuid, notFound, type Team, type TeamMember } from '@ci/domain';
 import type { Actor } from '../auth/actor';
-import { requireOrganization, requireScope } from '../auth/authorize';
+import { requireComparable, requireOrganization, requireScope } from '../auth/authorize';
 import { usableMemberships } from '../auth/usable-memberships';
 import { type ListPart, type PartRequest, partsOf, windowsOf } from '../page';
 import type { Deps, OrganizationAccess } from '../ports';
@@ -75,6 +75,7 @@ export const findTeam =
     }
     const [organizationSlug, teamSlug] = parts as [string, string];
     const { organization } = await requireOrganization(deps)(actor, 'getTeam', organizationSlug);
+    requireComparable(teamSlug, 'team');
     const team = await deps.repos.teams.findBySlug(organization.id, teamSlug);
     if (!team) throw notFound('team');
     const { team: seen } = await requireTeam(deps)(
