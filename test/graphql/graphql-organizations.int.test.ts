@@ -550,9 +550,17 @@ describe('bad input', () => {
     const cases: Array<[string, Record<string, unknown>, string | RegExp]> = [
       ['query($slug: ID!) { team(slug: $slug) { id } }', { slug: '' }, 'No team found'],
       ['query($slug: ID!) { team(slug: $slug) { id } }', { slug: 'acme/\u0000' }, 'No team found'],
-      ['query($slug: ID!) { team(slug: $slug) { id } }', { slug: 'ac\u0000me/platform' }, 'No organization found'],
+      [
+        'query($slug: ID!) { team(slug: $slug) { id } }',
+        { slug: 'ac\u0000me/platform' },
+        'No organization found',
+      ],
       ['query($slug: ID) { pipeline(slug: $slug) { id } }', { slug: 'acme/w\u0000eb' }, 'No pipeline found'],
-      ['query($slug: ID) { organization(slug: $slug) { id } }', { slug: 'ac\u0000me' }, 'No organization found'],
+      [
+        'query($slug: ID) { organization(slug: $slug) { id } }',
+        { slug: 'ac\u0000me' },
+        'No organization found',
+      ],
       ['query($slug: ID) { build(slug: $slug) { id } }', { slug: 'acme/w\ud800eb/1' }, 'No pipeline found'],
       ['query($slug: ID) { registry(slug: $slug) { id } }', { slug: 'acme/g\u0000ems' }, 'No registry found'],
       [
