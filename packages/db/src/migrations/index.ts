@@ -3,6 +3,7 @@ import { Migration20261121035716 } from './Migration20261121035716';
 import { Migration20261121120100 } from './Migration20261121120100';
 import { Migration20261121120200 } from './Migration20261121120200';
 import { Migration20261121120300 } from './Migration20261121120300';
+import { Migration20261121130000 } from './Migration20261121130000';
 
 /** Every committed migration, in order. `pnpm --filter @ci/db migration:create` appends new ones. */
 export const migrationsList: MigrationObject[] = [
@@ -10,4 +11,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261121120100', class: Migration20261121120100 },
   { name: 'Migration20261121120200', class: Migration20261121120200 },
   { name: 'Migration20261121120300', class: Migration20261121120300 },
+  { name: 'Migration20261121130000', class: Migration20261121130000 },
 ];

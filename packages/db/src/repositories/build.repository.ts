@@ -103,6 +103,13 @@ function jobFromRow(row: Row): JobView {
     runnableAt: toDateOrNull(row.runnable_at),
     startedAt: toDateOrNull(row.started_at),
     finishedAt: toDateOrNull(row.finished_at),
+    softFail: row.soft_fail as boolean,
+    continueOnFailure: row.continue_on_failure as boolean,
+    retryAutomaticLimit: (row.retry_automatic_limit as number | null) ?? null,
+    signal: (row.signal as string | null) ?? null,
+    signalReason: (row.signal_reason as string | null) ?? null,
+    unblockedById: (row.unblocked_by_id as string | null) ?? null,
+    unblockedAt: toDateOrNull(row.unblocked_at),
   };
   const agent: (Agent & { creator: null }) | null = row.a_id
     ? {
@@ -217,7 +224,8 @@ async function complete(
 const JOB_RECORD = `id uuid, build_id uuid, step_id uuid, position int, type text, name text, step_key text,
   command text, state text, agent_query_rules text[], env jsonb, artifact_paths text,
   parallel_group_index int, parallel_group_total int, created_at timestamptz, scheduled_at timestamptz,
-  runnable_at timestamptz`;
+  runnable_at timestamptz, soft_fail boolean, continue_on_failure boolean, retry_automatic_limit int,
+  finished_at timestamptz`;
 
 export function buildRepository(sql: Sql): BuildRepository {
   return {
@@ -263,13 +271,13 @@ export function buildRepository(sql: Sql): BuildRepository {
            insert into builds (id, organization_id, pipeline_id, number, state, blocked_state, cancel_reason,
              message, commit, branch, env, meta_data, source, author, creator_id, rebuilt_from_id, pull_request,
              clean_checkout, created_at, scheduled_at, started_at, failing_at, finished_at)
-           select $1, $3, $2, allocated.number, $4, null, null, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14,
-             $15, $16, $17, null, null, null
+           select $1, $3, $2, allocated.number, $4, $19, null, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14,
+             $15, $16, $17, null, null, $20
            from allocated returning number
          ), inserted_jobs as (
            insert into jobs (id, build_id, step_id, position, type, name, step_key, command, state,
              agent_query_rules, env, artifact_paths, parallel_group_index, parallel_group_total, created_at,
-             scheduled_at, runnable_at)
+             scheduled_at, runnable_at, soft_fail, continue_on_failure, retry_automatic_limit, finished_at)
            select * from jsonb_to_recordset($18::jsonb) as x(${JOB_RECORD})
            -- No build without its pipeline (deleted meanwhile): then no jobs either.
            where exists (select 1 from inserted)
@@ -312,8 +320,14 @@ export function buildRepository(sql: Sql): BuildRepository {
               created_at: job.createdAt.toISOString(),
               scheduled_at: job.scheduledAt?.toISOString() ?? null,
               runnable_at: job.runnableAt?.toISOString() ?? null,
+              soft_fail: job.softFail,
+              continue_on_failure: job.continueOnFailure,
+              retry_automatic_limit: job.retryAutomaticLimit,
+              finished_at: job.finishedAt?.toISOString() ?? null,
             })),
           ),
+          build.blockedState,
+          build.finishedAt,
         ],
       );
       // The pipeline was deleted between the authorization and this statement: it answers as one that is gone.
