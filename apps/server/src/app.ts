@@ -3,6 +3,7 @@ import type { UseCases } from '@ci/application';
 import {
   appRouter,
   openApiDocument,
+  registerAgentApi,
   registerRestApi,
   registerTrpcApi,
   replyWithError,
@@ -81,6 +82,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
             query: new URLSearchParams(queryStart === -1 ? '' : request.originalUrl.slice(queryStart + 1)),
             url: new URL(`${urls.api}${request.originalUrl}`),
             body: request.body,
+            accept: request.headers.accept,
           }
         : null,
       response: { headers: {} },
@@ -98,6 +100,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     createContext: (request) => createContext(request, true),
   });
   registerTrpcApi(app, { prefix: '/trpc', createContext: (request) => createContext(request, false) });
+  registerAgentApi(app, { prefix: '/v3', useCases: deps.useCases, urls });
 
   app.get('/', async () => ({
     message: 'CI control API: REST under /v2, typed tRPC under /trpc',

@@ -1,10 +1,20 @@
 export type { AccessTokenView } from './access-tokens/get-access-token';
+export type * from './agents/agent-ports';
+export type {
+  AgentJobAction,
+  AgentTimings,
+  DispatchedJob,
+  PingResult,
+  RegisterRequest,
+} from './agents/agent-protocol';
+export { DEFAULT_AGENT_TIMINGS } from './agents/agent-protocol';
 export * from './auth/access-token-secret';
 export type { Actor } from './auth/actor';
 export type { BuildResult } from './builds/build-result';
 export type { PipelineRef } from './builds/create-build';
 export type { BuildRef } from './builds/get-build';
 export type { BuildListTarget, BuildPage } from './builds/list-builds';
+export type { JobLog, JobRef, JobResult } from './jobs/job-actions';
 export type { OrganizationMemberPage } from './organizations/list-organization-members';
 export type { OrganizationPage } from './organizations/list-organizations';
 export type { Page } from './page';

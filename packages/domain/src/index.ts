@@ -9,6 +9,7 @@ export * from './entities';
 export * from './errors';
 export * from './graphql-id';
 export * from './ids';
+export * from './job-environment';
 export * from './job-state';
 export * from './json-object';
 export * from './new-build-jobs';

@@ -75,7 +75,7 @@ function viewFromRow(row: Row): BuildRowView {
   };
 }
 
-function jobFromRow(row: Row): JobView {
+export function jobFromRow(row: Row): JobView {
   const job: Job = {
     id: row.id as string,
     buildId: row.build_id as string,
@@ -170,7 +170,7 @@ function whereClause(scope: BuildScope, filter: BuildFilter, params: unknown[]):
   return conditions.join(' and ');
 }
 
-const JOB_SELECT = `select j.*, a.id as a_id, a.organization_id as a_organization_id, a.name as a_name,
+export const JOB_SELECT = `select j.*, a.id as a_id, a.organization_id as a_organization_id, a.name as a_name,
   a.hostname as a_hostname, a.ip_address as a_ip_address, a.user_agent as a_user_agent,
   a.connection_state as a_connection_state, a.tags as a_tags, a.created_at as a_created_at
 from jobs j left join agents a on a.id = j.agent_id`;
