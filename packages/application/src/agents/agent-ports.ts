@@ -45,13 +45,14 @@ export interface JobRepository {
   changeBuild<T>(buildId: string, change: (work: BuildWork) => BuildChange<T> | null): Promise<T | null>;
   find(jobId: string): Promise<JobLocation | null>;
   /**
-   * Offers the oldest runnable jobs of the agent's organization, locked and skipping those locked by
-   * others, to `pick`; writes the job it returns. No job is given to two agents.
+   * Offers the agent's organization's runnable jobs, oldest first, to `assign` (which says whether the
+   * agent may take it and how it looks assigned) and writes the first one it accepts. Each row is locked
+   * with SKIP LOCKED before it is taken, so no job is given to two agents, in any number of processes.
    */
   claim(input: {
     agentId: string;
     organizationId: string;
-    pick: (candidates: Job[]) => Job | null;
+    assign: (candidate: Job) => Job | null;
   }): Promise<Job | null>;
   /** The job an agent holds (assigned, accepted, running or canceling), if any. */
   activeJobOf(agentId: string): Promise<JobLocation | null>;

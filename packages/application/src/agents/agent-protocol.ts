@@ -167,10 +167,9 @@ export const pingAgent =
     const claimed = await deps.repos.jobs.claim({
       agentId: agent.id,
       organizationId: agent.organizationId,
-      pick: (candidates) => {
-        const job = candidates.find((candidate) => agentMatches(candidate.agentQueryRules, agent.tags));
-        if (!job) return null;
-        const next = jobTransition(job, { type: 'assign', agentId: agent.id }, at);
+      assign: (candidate) => {
+        if (!agentMatches(candidate.agentQueryRules, agent.tags)) return null;
+        const next = jobTransition(candidate, { type: 'assign', agentId: agent.id }, at);
         return next.ok ? next.value : null;
       },
     });

@@ -138,34 +138,45 @@ export function jobRepository(sql: Sql): JobRepository {
       return row ? locationFromRow(row) : null;
     },
 
-    async claim({ agentId, organizationId, pick }) {
-      try {
-        return await sql.transaction(async (tx) => {
-          // One job per agent: a second concurrent ping of the same agent finds the first one's job.
-          const held = await tx.query(`select 1 from jobs where agent_id = $1 and state in ${ACTIVE}`, [
-            agentId,
-          ]);
-          if (held.length) return null;
-          const rows = await tx.query(
-            `select j.* from jobs j join builds b on b.id = j.build_id
-             where j.state = 'scheduled' and b.organization_id = $1
-             order by j.runnable_at, j.id limit 100
-             for update of j skip locked`,
-            [organizationId],
-          );
-          const job = pick(rows.map((row) => jobFromRow(row).job));
-          if (!job) return null;
-          const updated = await tx.query(
-            `update jobs set state = $2, agent_id = $3 where id = $1 and state = 'scheduled' returning id`,
-            [job.id, job.state, job.agentId],
-          );
-          return updated.length ? job : null;
-        });
-      } catch (error) {
-        // The partial unique index caught two jobs for one agent: this ping gets none.
-        if (isUniqueViolation(error)) return null;
-        throw error;
+    async claim({ agentId, organizationId, assign }) {
+      // One job per agent (the partial unique index has the last word when two pings race).
+      const held = await sql.query(`select 1 from jobs where agent_id = $1 and state in ${ACTIVE}`, [
+        agentId,
+      ]);
+      if (held.length) return null;
+      // The candidates are read without locks; each is then locked on its own, skipping rows another
+      // agent is taking right now, so concurrent pings spread over the jobs instead of queueing on one.
+      const rows = await sql.query(
+        `select j.* from jobs j join builds b on b.id = j.build_id
+         where j.state = 'scheduled' and b.organization_id = $1
+         order by j.runnable_at, j.id limit 100`,
+        [organizationId],
+      );
+      for (const row of rows) {
+        const job = assign(jobFromRow(row).job);
+        if (!job) continue;
+        try {
+          const taken = await sql.transaction(async (tx) => {
+            const locked = await tx.query(
+              `select id from jobs where id = $1 and state = 'scheduled' for update skip locked`,
+              [job.id],
+            );
+            if (locked.length === 0) return false;
+            await tx.query('update jobs set state = $2, agent_id = $3 where id = $1', [
+              job.id,
+              job.state,
+              job.agentId,
+            ]);
+            return true;
+          });
+          if (taken) return job;
+        } catch (error) {
+          // The partial unique index: this agent already holds a job (a concurrent ping took one).
+          if (isUniqueViolation(error)) return null;
+          throw error;
+        }
       }
+      return null;
     },
 
     async activeJobOf(agentId) {
