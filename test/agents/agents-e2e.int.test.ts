@@ -186,4 +186,26 @@ describe('agents running builds end to end', () => {
     expect(build.state).toBe('canceled');
     expect(build.jobs[0].finished_at).not.toBeNull();
   });
+
+  it('stops on SIGTERM: the running job is stopped and reported, the agent disconnects and exits 0', async () => {
+    const pidFile = join(scratch, 'sigterm-pid');
+    const pipeline = await world.createPipeline(`steps:
+  - label: interrupted
+    command: echo $$ > ${pidFile}; exec sleep 30
+    agents:
+      queue: sigterm
+`);
+    const agent = world.startAgent({ tags: ['queue=sigterm'], name: 'sigterm' });
+    const { number } = await world.createBuild(pipeline);
+    const pid = await waitFor('the job to start', async () =>
+      Number((await readFile(pidFile, 'utf8')).trim()),
+    );
+    const exit = await agent.stop();
+    expect(exit, agent.output()).toEqual({ code: 0, signal: null });
+    expect(isAlive(pid)).toBe(false);
+    expect(agent.output()).toContain('disconnected');
+    const build = await world.getBuild(pipeline, number);
+    expect(build.jobs[0]).toMatchObject({ state: 'failed', exit_status: -1 });
+    expect(build.state).toBe('failed');
+  });
 });

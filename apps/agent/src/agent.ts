@@ -125,7 +125,9 @@ export async function runAgent(options: AgentOptions, stop: AbortSignal): Promis
     }
   } finally {
     clearInterval(heartbeat);
-    await call('POST', '/disconnect', token, {}).catch(() => {});
+    await call('POST', '/disconnect', token, {}).catch((error) =>
+      log(`disconnect failed: ${(error as Error).message}`),
+    );
     log('disconnected');
   }
 

@@ -6,7 +6,7 @@ import { runAgent } from '../../agent/src/agent';
 import { buildApp } from './app';
 import { readServerConfig } from './config';
 
-const { values: flags } = parseArgs({ options: { 'with-agent': { type: 'boolean' } } });
+const { values: flags } = parseArgs({ options: { 'with-agent': { type: 'boolean' } }, strict: false });
 const config = readServerConfig(process.env);
 const startedAt = Date.now();
 const database = await openDatabase({
@@ -49,6 +49,17 @@ const sweeper = setInterval(
 );
 sweeper.unref();
 
+/** Where the in-process agent reaches this server: the loopback address when it listens on all of them. */
+function loopbackHost(): string {
+  if (config.host === '0.0.0.0' || config.host === '::') return '127.0.0.1';
+  return config.host.includes(':') ? `[${config.host}]` : config.host;
+}
+
+function listeningPort(): number {
+  const address = app.server.address();
+  return typeof address === 'object' && address ? address.port : config.port;
+}
+
 // `--with-agent`: one agent in this process for the demo, so a first build actually runs.
 const agentStop = new AbortController();
 let agentDone: Promise<void> = Promise.resolve();
@@ -62,7 +73,7 @@ if (flags['with-agent']) {
     agentDone = runAgent(
       {
         token: secret,
-        endpoint: `http://${config.host === '0.0.0.0' ? '127.0.0.1' : config.host}:${app.server.address() && typeof app.server.address() === 'object' ? (app.server.address() as { port: number }).port : config.port}/v3`,
+        endpoint: `http://${loopbackHost()}:${listeningPort()}/v3`,
         tags: ['queue=default'],
         name: 'demo-agent',
         log: (message) => app.log.info({ agent: 'demo-agent' }, message),
