@@ -1,9 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { progressBuild } from './build-progress';
+import { progressBuild, reopenBuild } from './build-progress';
 import { type BuildSnapshot, type BuildState, isFinished, newBuildSnapshot, transition } from './build-state';
 import type { Job, JobState, StepDefinition } from './entities';
-import { type JobTrigger, jobTransition } from './job-state';
+import { type JobTrigger, jobTransition, retryOf } from './job-state';
 import { jobsForSteps } from './new-build-jobs';
 
 const at = new Date('2026-11-21T10:05:00.000Z');
@@ -229,6 +229,43 @@ describe('progressBuild', () => {
     expect(state.build.state).toBe('running');
     state = run(state, 'a', 'passed');
     expect(state.build.state).toBe('passed');
+  });
+
+  it('reopens the steps a failure stopped when the failed job is retried, and runs them if it passes', () => {
+    let state = newBuild([cmd('a'), wait(), cmd('b'), block()]);
+    state = run(state, 'a', 'failed');
+    expect(state.build.state).toBe('failed');
+    expect(state.jobs.map((job) => job.state)).toEqual([
+      'failed',
+      'waiting_failed',
+      'broken',
+      'blocked_failed',
+    ]);
+    const reopened = reopenBuild({ build: state.build, jobs: state.jobs, at });
+    if (!reopened.ok) throw reopened.error;
+    expect(reopened.value.build.state).toBe('running');
+    expect(reopened.value.jobs.map((job) => job.state)).toEqual(['failed', 'waiting', 'waiting', 'blocked']);
+    expect(reopened.value.changed.size).toBe(3);
+    const failed = reopened.value.jobs[0]!;
+    const marked = jobTransition(failed, { type: 'retried', newJobId: 'again' }, at);
+    if (!marked.ok) throw marked.error;
+    const retry = retryOf(failed, { id: 'again', at, retryType: 'manual' });
+    state = progressBuild({
+      build: reopened.value.build,
+      jobs: [marked.value, ...reopened.value.jobs.slice(1), retry],
+      at,
+      newId,
+    });
+    state = run(state, 'a', 'passed');
+    expect(stateOf(state, 'b')).toEqual(['scheduled']);
+    state = run(state, 'b', 'passed');
+    expect(state.build).toMatchObject({ state: 'blocked', blockedState: 'passed' });
+  });
+
+  it('does not reopen a build that is still scheduled or blocked', () => {
+    for (const build of [newBuild([cmd('a')]).build, newBuild([block()]).build]) {
+      expect(reopenBuild({ build, jobs: [], at }).ok).toBe(false);
+    }
   });
 
   it('reports only the jobs it changed', () => {

@@ -136,3 +136,25 @@ export function progressBuild(input: {
   }
   return { build, jobs, changed };
 }
+
+/**
+ * A finished (or failing) build runs again because a job is retried: the build reopens through the state
+ * machine and the steps a failure had stopped it before wait again, so they run if the retry passes.
+ */
+export function reopenBuild(input: {
+  build: BuildSnapshot;
+  jobs: readonly Job[];
+  at: Date;
+}): Result<BuildProgress> {
+  const reopened = transition(input.build, { type: 'reopen' }, input.at);
+  if (!reopened.ok) return reopened;
+  const changed = new Set<string>();
+  const jobs = input.jobs.map((job) => {
+    if (job.retried) return job;
+    const restored = jobTransition(job, { type: 'restore' }, input.at);
+    if (!restored.ok) return job;
+    changed.add(job.id);
+    return restored.value;
+  });
+  return { ok: true, value: { build: reopened.value, jobs, changed } };
+}

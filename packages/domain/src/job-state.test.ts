@@ -25,6 +25,7 @@ const triggers: Record<JobTriggerType, JobTrigger> = {
   stop: { type: 'stop' },
   unblock: { type: 'unblock', userId: 'user-1' },
   retried: { type: 'retried', newJobId: 'job-2' },
+  restore: { type: 'restore' },
 };
 
 /** Every allowed (type, state, trigger) and where it leads; every other combination is refused. */
@@ -54,6 +55,9 @@ const allowed: [JobType, JobState, JobTriggerType, JobState][] = [
   ['manual', 'blocked', 'cancel', 'canceled'],
   ['manual', 'blocked', 'stop', 'blocked_failed'],
   ['manual', 'blocked', 'unblock', 'unblocked'],
+  ['script', 'broken', 'restore', 'waiting'],
+  ['waiter', 'waiting_failed', 'restore', 'waiting'],
+  ['manual', 'blocked_failed', 'restore', 'blocked'],
   ...(['passed', 'failed', 'canceled', 'broken', 'expired', 'timed_out', 'lost'] as const).map(
     (state) => ['script', state, 'retried', state] as [JobType, JobState, JobTriggerType, JobState],
   ),

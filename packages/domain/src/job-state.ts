@@ -61,7 +61,8 @@ export type JobTrigger =
   | { type: 'release' }
   | { type: 'stop' }
   | { type: 'unblock'; userId: string | null }
-  | { type: 'retried'; newJobId: string };
+  | { type: 'retried'; newJobId: string }
+  | { type: 'restore' };
 export type JobTriggerType = JobTrigger['type'];
 
 const PHRASES: Record<JobTriggerType, string> = {
@@ -76,6 +77,7 @@ const PHRASES: Record<JobTriggerType, string> = {
   stop: 'be stopped',
   unblock: 'be unblocked',
   retried: 'be retried',
+  restore: 'be restored',
 };
 
 function refuse(job: Job, trigger: JobTrigger): Result<Job> {
@@ -156,6 +158,13 @@ export function jobTransition(job: Job, trigger: JobTrigger, at: Date): Result<J
       if (type === 'manual' && state === 'blocked') {
         return ok({ ...job, state: 'unblocked', unblockedById: trigger.userId, unblockedAt: at });
       }
+      break;
+    case 'restore':
+      // A reopened build may reach the steps a failure had stopped it before.
+      if (script && state === 'broken') return ok({ ...job, state: 'waiting', finishedAt: null });
+      if (type === 'waiter' && state === 'waiting_failed')
+        return ok({ ...job, state: 'waiting', finishedAt: null });
+      if (type === 'manual' && state === 'blocked_failed') return ok({ ...job, state: 'blocked' });
       break;
     case 'retried':
       if (script && !job.retried && isFinishedJob(state) && state !== 'skipped') {

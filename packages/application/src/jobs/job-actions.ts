@@ -87,12 +87,13 @@ export const retryJob =
       throw unprocessable('build_canceling', 'This build is being canceled');
     }
     const newId = deps.newId();
-    const reopen = ['passed', 'failed', 'canceled', 'failing'].includes(result.build.view.build.state);
     await changeJob(deps)({
       buildId: result.build.view.build.id,
       jobId: result.job.job.id,
       trigger: { type: 'retried', newJobId: newId },
-      ...(reopen ? { before: { type: 'reopen' } as const } : {}),
+      // A finished build runs again; a failing one may pass after all.
+      before: (build) =>
+        ['passed', 'failed', 'canceled', 'failing'].includes(build.state) ? { type: 'reopen' } : null,
       add: (job: Job) => [retryOf(job, { id: newId, at: deps.clock.now(), retryType: 'manual' })],
     });
     return reload(deps, result, newId);
@@ -103,12 +104,11 @@ export const unblockJob =
   (deps: Deps) =>
   async (actor: Actor, ref: JobRef): Promise<JobResult> => {
     const result = await loadJob(deps)(actor, ref, 'unblockJob', 'build');
-    const blocked = result.build.view.build.state === 'blocked';
     await changeJob(deps)({
       buildId: result.build.view.build.id,
       jobId: result.job.job.id,
       trigger: { type: 'unblock', userId: actor.user.id },
-      ...(blocked ? { before: { type: 'unblock' } as const } : {}),
+      before: (build) => (build.state === 'blocked' ? { type: 'unblock' } : null),
     });
     return reload(deps, result, result.job.job.id);
   };
