@@ -171,6 +171,14 @@ describe('agents running builds end to end', () => {
       Number((await readFile(pidFile, 'utf8')).trim()),
     );
     expect(isAlive(pid)).toBe(true);
+    const counts = (await world.call('GET', `/v2/organizations/acme/pipelines/${pipeline}`)).body;
+    expect(counts).toMatchObject({
+      scheduled_builds_count: 0,
+      running_builds_count: 1,
+      scheduled_jobs_count: 0,
+      running_jobs_count: 1,
+      waiting_jobs_count: 0,
+    });
     const canceled = await world.call(
       'PUT',
       `/v2/organizations/acme/pipelines/${pipeline}/builds/${number}/cancel`,
@@ -185,6 +193,8 @@ describe('agents running builds end to end', () => {
     });
     expect(build.state).toBe('canceled');
     expect(build.jobs[0].finished_at).not.toBeNull();
+    const after = (await world.call('GET', `/v2/organizations/acme/pipelines/${pipeline}`)).body;
+    expect(after).toMatchObject({ running_builds_count: 0, running_jobs_count: 0 });
   });
 
   it('stops on SIGTERM: the running job is stopped and reported, the agent disconnects and exits 0', async () => {
@@ -207,5 +217,42 @@ describe('agents running builds end to end', () => {
     const build = await world.getBuild(pipeline, number);
     expect(build.jobs[0]).toMatchObject({ state: 'failed', exit_status: -1 });
     expect(build.state).toBe('failed');
+  });
+
+  it('passes with a soft-failed step and an automatic retry that passes, across parallel copies', async () => {
+    const marker = join(scratch, 'automatic-marker');
+    const pipeline = await world.createPipeline(`steps:
+  - label: soft
+    command: exit 2
+    soft_fail: true
+  - label: flaky
+    command: test -f ${marker} || { touch ${marker}; exit 1; }
+    retry:
+      automatic:
+        limit: 1
+  - label: copies
+    command: echo "copy $BUILDKITE_PARALLEL_JOB of $BUILDKITE_PARALLEL_JOB_COUNT"
+    parallelism: 3
+  - wait
+  - label: after
+    command: echo after
+`);
+    const { number } = await world.createBuild(pipeline);
+    await world.waitForBuild(pipeline, number, 'passed');
+    const build = await world.getBuild(pipeline, number, '?include_retried_jobs=true');
+    const byName = (name: string) => build.jobs.filter((job: { name: string }) => job.name === name);
+    expect(byName('soft')[0]).toMatchObject({ state: 'failed', soft_failed: true, exit_status: 2 });
+    expect(
+      byName('flaky').map((job: { state: string; retry_type: string | null }) => [job.state, job.retry_type]),
+    ).toEqual([
+      ['failed', null],
+      ['passed', 'automatic'],
+    ]);
+    expect(byName('copies').map((job: { state: string }) => job.state)).toEqual([
+      'passed',
+      'passed',
+      'passed',
+    ]);
+    expect(byName('after')[0].state).toBe('passed');
   });
 });
