@@ -28,13 +28,13 @@ const exited = (child: ChildProcess) => child.exitCode !== null || child.signalC
  */
 export async function startServerProcess(
   env: Record<string, string>,
-  options: { readyTimeoutMs?: number } = {},
+  options: { readyTimeoutMs?: number; args?: string[] } = {},
 ): Promise<ServerProcess> {
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
   const child = spawn(
     process.execPath,
-    ['--import', 'tsx', '--import', EXIT_WITH_PARENT, 'apps/server/src/main.ts'],
+    ['--import', 'tsx', '--import', EXIT_WITH_PARENT, 'apps/server/src/main.ts', ...(options.args ?? [])],
     {
       cwd: ROOT,
       env: {

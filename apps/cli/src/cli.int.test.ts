@@ -120,4 +120,31 @@ describe('the CLI', () => {
     );
     expect(page.builds).toHaveLength(demo.builds);
   });
+
+  it('makes an agent registration token, stored only as its hash, that registers agents', async () => {
+    await cli('org', 'create', '--name', 'Agents Inc');
+    const created = await cli('agent-token', 'create', '--org', 'agents-inc', '--description', 'fleet');
+    expect(created).toMatchObject({ id: expect.any(String), description: 'fleet' });
+    expect(created.token).toMatch(/^bkrt_[0-9a-f]{48}$/);
+    const rows = await database.sql.query<{ token_hash: string }>(
+      'select token_hash from agent_registration_tokens where id = $1',
+      [created.id],
+    );
+    expect(rows[0]?.token_hash).toMatch(/^[0-9a-f]{64}$/);
+    expect(rows[0]?.token_hash).not.toContain(created.token);
+    const useCases = createUseCases({
+      repos: database.repos,
+      clock: { now: () => new Date() },
+      newId: () => newId(),
+    });
+    const registered = await useCases.agents.register(`Token ${created.token}`, {
+      tags: ['queue=default'],
+      userAgent: null,
+      ipAddress: null,
+    });
+    expect(registered.accessToken).toMatch(/^bkat_/);
+    await expect(
+      useCases.agents.register('Token bkrt_wrong', { tags: [], userAgent: null, ipAddress: null }),
+    ).rejects.toMatchObject({ kind: 'unauthenticated' });
+  });
 });

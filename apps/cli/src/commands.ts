@@ -20,6 +20,18 @@ type Command = (
 
 /** Each command returns one JSON-able object: what `--json` prints. */
 export const COMMANDS: Record<string, { usage: string; run: Command }> = {
+  'agent-token create': {
+    usage: 'agent-token create --org S [--description D]',
+    run: async (useCases, options) => {
+      const description = optional(options, 'description');
+      const { token, secret } = await useCases.admin.createAgentToken({
+        organization: required(options, 'org'),
+        ...(description ? { description } : {}),
+      });
+      // The token is shown once: only its hash is stored.
+      return { id: token.id, description: token.description, token: secret };
+    },
+  },
   'org create': {
     usage: 'org create --name N [--slug S]',
     run: async (useCases, options) => {

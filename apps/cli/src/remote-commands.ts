@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { isAccessLevel } from '@ci/domain';
+import { isAccessLevel, isUuid } from '@ci/domain';
 import { list, type ParsedCommand } from './arguments';
 import { optional, required, UsageError } from './options';
 import type { RemoteClient } from './remote';
@@ -12,7 +12,6 @@ interface RemoteCommand {
   run: (client: RemoteClient, options: Options) => Promise<Record<string, unknown>>;
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const PAGE_SIZE = 100;
 
 /** `--page` and `--per-page`, when given, as the list procedures take them. */
@@ -43,7 +42,7 @@ async function findInPages<T>(
 
 /** A team given by UUID is used as it is; a slug is looked up among the teams the token sees. */
 async function teamUuid(client: RemoteClient, organization: string, team: string): Promise<string> {
-  if (UUID.test(team)) return team;
+  if (isUuid(team)) return team;
   const match = await findInPages(
     (page) => client.teams.list.query({ organization, page, per_page: PAGE_SIZE }),
     (candidate) => candidate.slug === team,

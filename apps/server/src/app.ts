@@ -4,6 +4,7 @@ import { createGraphqlServer } from '@ci/graphql';
 import {
   appRouter,
   openApiDocument,
+  registerAgentApi,
   registerRestApi,
   registerTrpcApi,
   replyWithError,
@@ -82,6 +83,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
             query: new URLSearchParams(queryStart === -1 ? '' : request.originalUrl.slice(queryStart + 1)),
             url: new URL(`${urls.api}${request.originalUrl}`),
             body: request.body,
+            accept: request.headers.accept,
           }
         : null,
       response: { headers: {} },
@@ -99,6 +101,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     createContext: (request) => createContext(request, true),
   });
   registerTrpcApi(app, { prefix: '/trpc', createContext: (request) => createContext(request, false) });
+  registerAgentApi(app, { prefix: '/v3', useCases: deps.useCases, urls });
 
   // GraphQL reads its own bodies (JSON, or `application/graphql`), so its route takes them as text.
   const graphql = createGraphqlServer({ useCases: deps.useCases, urls });

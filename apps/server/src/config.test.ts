@@ -26,6 +26,22 @@ describe('readServerConfig', () => {
     expect(() => readServerConfig({ SEED_DEMO: 'maybe' })).toThrow(/SEED_DEMO/);
   });
 
+  it('tells agents the default intervals, and takes fractional ones for tests', () => {
+    expect(readServerConfig({}).agentTimings).toEqual({
+      pingInterval: 5,
+      jobStatusInterval: 5,
+      heartbeatInterval: 30,
+      lostAfter: 120,
+    });
+    expect(
+      readServerConfig({ AGENT_PING_INTERVAL_SECONDS: '0.2', AGENT_LOST_AFTER_SECONDS: '3' }).agentTimings,
+    ).toMatchObject({ pingInterval: 0.2, lostAfter: 3 });
+    expect(() => readServerConfig({ AGENT_PING_INTERVAL_SECONDS: '0' })).toThrow(
+      /AGENT_PING_INTERVAL_SECONDS/,
+    );
+    expect(() => readServerConfig({ AGENT_LOST_AFTER_SECONDS: 'soon' })).toThrow(/AGENT_LOST_AFTER_SECONDS/);
+  });
+
   it('switches the demo seed off with SEED_DEMO=false', () => {
     expect(readServerConfig({ SEED_DEMO: 'false' }).seedDemo).toBe(false);
   });

@@ -23,6 +23,10 @@ const ServerEnv = DatabaseEnv.extend({
     .min(1)
     .default(DEFAULT_RATE_LIMIT_POLICY.organizationPerMinute),
   RATE_LIMIT_USER_PER_MINUTE: z.coerce.number().int().min(1).default(DEFAULT_RATE_LIMIT_POLICY.userPerMinute),
+  AGENT_PING_INTERVAL_SECONDS: z.coerce.number().positive().max(3600).default(5),
+  AGENT_JOB_STATUS_INTERVAL_SECONDS: z.coerce.number().positive().max(3600).default(5),
+  AGENT_HEARTBEAT_INTERVAL_SECONDS: z.coerce.number().positive().max(3600).default(30),
+  AGENT_LOST_AFTER_SECONDS: z.coerce.number().positive().max(86400).default(120),
   CORS_ORIGINS: z
     .string()
     .default('')
@@ -87,5 +91,12 @@ export function readServerConfig(env: NodeJS.ProcessEnv) {
       : null,
     /** origins allowed to call the API from a browser (`*`: any); empty: no CORS headers */
     corsOrigins: parsed.CORS_ORIGINS,
+    /** what agents are told at registration, and the silence after which their job is lost */
+    agentTimings: {
+      pingInterval: parsed.AGENT_PING_INTERVAL_SECONDS,
+      jobStatusInterval: parsed.AGENT_JOB_STATUS_INTERVAL_SECONDS,
+      heartbeatInterval: parsed.AGENT_HEARTBEAT_INTERVAL_SECONDS,
+      lostAfter: parsed.AGENT_LOST_AFTER_SECONDS,
+    },
   };
 }

@@ -1,4 +1,13 @@
 export type { AccessTokenView } from './access-tokens/get-access-token';
+export type * from './agents/agent-ports';
+export type {
+  AgentJobAction,
+  AgentTimings,
+  DispatchedJob,
+  PingResult,
+  RegisterRequest,
+} from './agents/agent-protocol';
+export { DEFAULT_AGENT_TIMINGS } from './agents/agent-protocol';
 export * from './auth/access-token-secret';
 export type { Actor } from './auth/actor';
 export type { BuildResult } from './builds/build-result';
@@ -6,6 +15,7 @@ export type { JobResult } from './builds/builds-by-id';
 export type { PipelineRef } from './builds/create-build';
 export type { BuildRef } from './builds/get-build';
 export type { BuildListTarget, BuildPage } from './builds/list-builds';
+export type { JobInBuild, JobLog, JobRef } from './jobs/job-actions';
 export type { OrganizationMemberPage } from './organizations/list-organization-members';
 export type { OrganizationPage } from './organizations/list-organizations';
 export type { ListPart, Page, PartRequest, RowWindow } from './page';

@@ -19,6 +19,8 @@ import type {
   TeamPrivacy,
   User,
 } from '@ci/domain';
+import type { AgentRepository, JobRepository } from './agents/agent-ports';
+import type { AgentTimings } from './agents/agent-protocol';
 
 /** The application's view of the outside world; packages/db implements these against PostgreSQL. */
 
@@ -486,10 +488,14 @@ export interface Repositories {
   rateLimits: RateLimitRepository;
   organizationMembers: OrganizationMemberRepository;
   lookups: LookupRepository;
+  jobs: JobRepository;
+  agents: AgentRepository;
 }
 
 export interface Deps {
   repos: Repositories;
   clock: Clock;
   newId: () => string;
+  /** agent intervals and the silence after which a job is lost; defaults when absent */
+  agentTimings?: AgentTimings;
 }

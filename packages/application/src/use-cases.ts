@@ -5,6 +5,18 @@ import { addMember, createOrganization, createUser } from './admin/organizations
 import { addTeamPipeline, createPipeline } from './admin/pipelines';
 import { seedDemo } from './admin/seed-demo';
 import { createTeam } from './admin/teams';
+import {
+  agentJobAction,
+  agentJobState,
+  appendAgentLog,
+  connectAgent,
+  createAgentToken,
+  disconnectAgent,
+  heartbeatAgent,
+  pingAgent,
+  registerAgent,
+  sweepLostJobs,
+} from './agents/agent-protocol';
 import { authenticate } from './auth/authenticate';
 import { organizationsById, pipelineAccessFor } from './auth/usable-memberships';
 import {
@@ -21,6 +33,7 @@ import { createBuild } from './builds/create-build';
 import { getBuild } from './builds/get-build';
 import { listBuilds } from './builds/list-builds';
 import { rebuildBuild } from './builds/rebuild-build';
+import { getJobEnv, getJobLog, retryJob, unblockJob } from './jobs/job-actions';
 import { getOrganization } from './organizations/get-organization';
 import { listOrganizationMembers } from './organizations/list-organization-members';
 import { listOrganizations } from './organizations/list-organizations';
@@ -155,6 +168,21 @@ export function createUseCases(deps: Deps) {
       teamPipelinesOfPipelines: listTeamPipelinesOfPipelines(deps),
       membersOfTeams: listMembersOfTeams(deps),
     },
+    getJobLog: getJobLog(deps),
+    getJobEnv: getJobEnv(deps),
+    retryJob: retryJob(deps),
+    unblockJob: unblockJob(deps),
+    agents: {
+      register: registerAgent(deps),
+      connect: connectAgent(deps),
+      disconnect: disconnectAgent(deps),
+      heartbeat: heartbeatAgent(deps),
+      ping: pingAgent(deps),
+      jobAction: agentJobAction(deps),
+      jobState: agentJobState(deps),
+      appendLog: appendAgentLog(deps),
+      sweepLostJobs: sweepLostJobs(deps),
+    },
     admin: {
       createOrganization: createOrganization(deps),
       createUser: createUser(deps),
@@ -165,6 +193,7 @@ export function createUseCases(deps: Deps) {
       createAccessToken: createAccessToken(deps),
       revokeAccessToken: revokeAccessToken(deps),
       seedDemo: seedDemo(deps),
+      createAgentToken: createAgentToken(deps),
       isEmpty: async () => (await deps.repos.organizations.countAll()) === 0,
     },
   };

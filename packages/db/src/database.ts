@@ -2,12 +2,14 @@ import type { Repositories } from '@ci/application';
 import type pg from 'pg';
 import { startEmbeddedPostgres } from './embedded-postgres';
 import { migrate, type Orm, openOrm } from './orm';
+import { agentRepository } from './repositories/agent.repository';
 import { buildRepository } from './repositories/build.repository';
 import {
   accessTokenRepository,
   organizationRepository,
   userRepository,
 } from './repositories/identity.repository';
+import { jobRepository } from './repositories/job.repository';
 import { lookupRepository } from './repositories/lookup.repository';
 import { organizationMemberRepository } from './repositories/organization-member.repository';
 import { accessRepository, pipelineRepository } from './repositories/pipeline.repository';
@@ -52,6 +54,8 @@ export function createRepositories(sql: Sql): Repositories {
     rateLimits: rateLimitRepository(sql),
     organizationMembers: organizationMemberRepository(sql),
     lookups: lookupRepository(sql),
+    jobs: jobRepository(sql),
+    agents: agentRepository(sql),
   };
 }
 

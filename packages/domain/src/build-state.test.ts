@@ -45,6 +45,7 @@ const triggers: Record<BuildTriggerType, BuildTrigger> = {
   unblock: { type: 'unblock' },
   skip: { type: 'skip' },
   not_run: { type: 'not_run' },
+  reopen: { type: 'reopen' },
 };
 
 type Outcome = { to: BuildState } | { refused: string };
@@ -64,6 +65,7 @@ const table: [BuildState, BuildTriggerType, Outcome][] = [
   ['scheduled', 'unblock', invalid],
   ['scheduled', 'skip', to('skipped')],
   ['scheduled', 'not_run', to('not_run')],
+  ['scheduled', 'reopen', invalid],
 
   ['running', 'cancel', to('canceled')],
   ['running', 'begin_canceling', to('canceling')],
@@ -75,6 +77,7 @@ const table: [BuildState, BuildTriggerType, Outcome][] = [
   ['running', 'unblock', invalid],
   ['running', 'skip', invalid],
   ['running', 'not_run', invalid],
+  ['running', 'reopen', invalid],
 
   ['failing', 'cancel', to('canceled')],
   ['failing', 'begin_canceling', to('canceling')],
@@ -86,6 +89,7 @@ const table: [BuildState, BuildTriggerType, Outcome][] = [
   ['failing', 'unblock', invalid],
   ['failing', 'skip', invalid],
   ['failing', 'not_run', invalid],
+  ['failing', 'reopen', to('running')],
 
   ['passed', 'cancel', alreadyFinished],
   ['passed', 'begin_canceling', invalid],
@@ -97,6 +101,7 @@ const table: [BuildState, BuildTriggerType, Outcome][] = [
   ['passed', 'unblock', invalid],
   ['passed', 'skip', invalid],
   ['passed', 'not_run', invalid],
+  ['passed', 'reopen', to('running')],
 
   ['failed', 'cancel', alreadyFinished],
   ['failed', 'begin_canceling', invalid],
@@ -108,6 +113,7 @@ const table: [BuildState, BuildTriggerType, Outcome][] = [
   ['failed', 'unblock', invalid],
   ['failed', 'skip', invalid],
   ['failed', 'not_run', invalid],
+  ['failed', 'reopen', to('running')],
 
   ['blocked', 'cancel', alreadyFinished],
   ['blocked', 'begin_canceling', invalid],
@@ -119,6 +125,7 @@ const table: [BuildState, BuildTriggerType, Outcome][] = [
   ['blocked', 'unblock', to('running')],
   ['blocked', 'skip', invalid],
   ['blocked', 'not_run', invalid],
+  ['blocked', 'reopen', invalid],
 
   ['canceled', 'cancel', refused('build_already_canceled')],
   ['canceled', 'begin_canceling', invalid],
@@ -130,6 +137,7 @@ const table: [BuildState, BuildTriggerType, Outcome][] = [
   ['canceled', 'unblock', invalid],
   ['canceled', 'skip', invalid],
   ['canceled', 'not_run', invalid],
+  ['canceled', 'reopen', to('running')],
 
   ['canceling', 'cancel', refused('build_already_canceling')],
   ['canceling', 'begin_canceling', invalid],
@@ -141,6 +149,7 @@ const table: [BuildState, BuildTriggerType, Outcome][] = [
   ['canceling', 'unblock', invalid],
   ['canceling', 'skip', invalid],
   ['canceling', 'not_run', invalid],
+  ['canceling', 'reopen', invalid],
 
   ['skipped', 'cancel', alreadyFinished],
   ['skipped', 'begin_canceling', invalid],
@@ -152,6 +161,7 @@ const table: [BuildState, BuildTriggerType, Outcome][] = [
   ['skipped', 'unblock', invalid],
   ['skipped', 'skip', invalid],
   ['skipped', 'not_run', invalid],
+  ['skipped', 'reopen', invalid],
 
   ['not_run', 'cancel', alreadyFinished],
   ['not_run', 'begin_canceling', invalid],
@@ -163,6 +173,7 @@ const table: [BuildState, BuildTriggerType, Outcome][] = [
   ['not_run', 'unblock', invalid],
   ['not_run', 'skip', invalid],
   ['not_run', 'not_run', invalid],
+  ['not_run', 'reopen', invalid],
 ];
 
 describe('transition', () => {

@@ -48,7 +48,8 @@ export type BuildTrigger =
   | { type: 'block' }
   | { type: 'unblock' }
   | { type: 'skip' }
-  | { type: 'not_run' };
+  | { type: 'not_run' }
+  | { type: 'reopen' };
 export type BuildTriggerType = BuildTrigger['type'];
 
 const TRIGGER_PHRASES: Record<BuildTriggerType, string> = {
@@ -62,6 +63,7 @@ const TRIGGER_PHRASES: Record<BuildTriggerType, string> = {
   unblock: 'unblock',
   skip: 'be skipped',
   not_run: 'be marked not run',
+  reopen: 'run again',
 };
 
 export function newBuildSnapshot(): BuildSnapshot {
@@ -150,6 +152,13 @@ export function transition(build: BuildSnapshot, trigger: BuildTrigger, at: Date
       break;
     case 'not_run':
       if (state === 'scheduled') return ok({ ...build, state: 'not_run', finishedAt: at });
+      break;
+    case 'reopen':
+      // A retried job runs the build again; its jobs decide afresh whether it is failing (the first
+      // failure stays recorded in failingAt).
+      if (state === 'failing' || state === 'passed' || state === 'failed' || state === 'canceled') {
+        return ok({ ...build, state: 'running', finishedAt: null });
+      }
       break;
   }
   return err(

@@ -197,6 +197,15 @@ export interface Job {
   runnableAt: Date | null;
   startedAt: Date | null;
   finishedAt: Date | null;
+  /** The step's policy, copied onto the job so later pipeline edits do not change a running build. */
+  softFail: boolean;
+  continueOnFailure: boolean;
+  /** `retry.automatic` limit of the step; null when it retries nothing by itself */
+  retryAutomaticLimit: number | null;
+  signal: string | null;
+  signalReason: string | null;
+  unblockedById: string | null;
+  unblockedAt: Date | null;
 }
 
 export interface Agent {

@@ -21,6 +21,13 @@ function baseJob(input: { id: string; buildId: string; position: number; at: Dat
     scheduledAt: input.at,
     startedAt: null,
     finishedAt: null,
+    softFail: false,
+    continueOnFailure: false,
+    retryAutomaticLimit: null,
+    signal: null,
+    signalReason: null,
+    unblockedById: null,
+    unblockedAt: null,
   };
 }
 
@@ -58,6 +65,8 @@ export function jobsForSteps(input: {
           parallelGroupIndex: copies > 1 ? index : null,
           parallelGroupTotal: copies > 1 ? copies : null,
           runnableAt: gated ? null : input.at,
+          softFail: step.softFail,
+          retryAutomaticLimit: step.retry?.automatic ?? null,
         });
       }
     } else {
@@ -73,6 +82,7 @@ export function jobsForSteps(input: {
         artifactPaths: null,
         env: {},
         runnableAt: null,
+        continueOnFailure: step.type === 'wait' && step.continueOnFailure,
       });
       gated = true;
     }

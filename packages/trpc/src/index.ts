@@ -1,4 +1,5 @@
 export { AccessTokenWire } from './access-tokens/access-token.wire';
+export { registerAgentApi } from './agents/agent-api';
 export { BuildWire, CreateBuildRequest } from './builds/build.wire';
 export { ErrorWire, RateLimitErrorWire } from './error.wire';
 export { type HttpError, httpErrorFor, replyWithError } from './http-errors';

@@ -97,12 +97,28 @@ describe('the OpenAPI document', () => {
     expect(
       operations
         .filter(({ path }) => !path.startsWith('/packages/') && !path.includes('/teams'))
+        .filter(({ path }) => !path.includes('/jobs/'))
         .filter(({ method, path }) => !isPipelineOperation(method, path))
         .filter(({ method, path }) => !isIdentity(method, path))
         .map(({ method, path }) => `${method} ${path}`)
         .sort(),
     ).toEqual(BUILD_OPERATIONS.map(([method, path]) => `${method} ${path}`).sort());
   });
+
+  it.each([
+    ['GET', `${BUILD}/jobs/{job}/log`, 'JobLog', 'read_build_logs'],
+    ['GET', `${BUILD}/jobs/{job}/log.txt`, 'JobLog', 'read_build_logs'],
+    ['GET', `${BUILD}/jobs/{job}/env`, 'JobEnv', 'read_job_env'],
+    ['PUT', `${BUILD}/jobs/{job}/retry`, 'Job', 'write_builds'],
+    ['PUT', `${BUILD}/jobs/{job}/unblock`, 'UnblockedJob', 'write_builds'],
+  ] as const)(
+    'documents the job operation %s %s answering %s with scope %s',
+    (method, path, component, scope) => {
+      const { responses, security } = operation(method, path);
+      expect(JSON.stringify(responses['200'])).toContain(`#/components/schemas/${component}`);
+      expect(JSON.stringify(security)).toContain(scope);
+    },
+  );
 
   it('documents the pipelines operations', () => {
     expect(

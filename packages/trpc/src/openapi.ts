@@ -2,8 +2,9 @@ import { scopeFor } from '@ci/domain';
 import type { AnyRouter } from '@trpc/server';
 import { generateOpenApiDocument } from 'trpc-to-openapi';
 import { AccessTokenWire } from './access-tokens/access-token.wire';
-import { BuildWire, CreateBuildRequest } from './builds/build.wire';
+import { BuildWire, CreateBuildRequest, JobWire } from './builds/build.wire';
 import { ErrorWire, RateLimitErrorWire } from './error.wire';
+import { JobEnvWire, JobLogWire, UnblockedJobWire } from './jobs/job.wire';
 import { OrganizationMemberWire, OrganizationWire } from './organizations/organization.wire';
 import { CreatePipelineRequest, PipelineWire, UpdatePipelineRequest } from './pipelines/pipeline.wire';
 import { CreateRegistryRequest, RegistryWire, UpdateRegistryRequest } from './registries/registry.wire';
@@ -26,6 +27,10 @@ import { UserWire } from './users/user.wire';
 /** Components the documented (not re-validated) inputs and outputs refer to. */
 const COMPONENTS = {
   Build: BuildWire,
+  Job: JobWire,
+  JobLog: JobLogWire,
+  JobEnv: JobEnvWire,
+  UnblockedJob: UnblockedJobWire,
   CreateBuildRequest,
   Error: ErrorWire,
   RateLimitError: RateLimitErrorWire,

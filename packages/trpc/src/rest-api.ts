@@ -10,6 +10,7 @@ type RawRequest = FastifyRequest['raw'] & {
   body?: unknown;
   query?: unknown;
   restError?: unknown;
+  trpcContext?: TrpcContext;
 };
 
 /** The procedure's headers that an error answer keeps too: scopes, request id, rate limits (a 429's above all). */
@@ -32,7 +33,11 @@ export function registerRestApi(
   const procedures = options.router._def.procedures as Record<string, { _def: { meta?: Meta } }>;
   const handler = createOpenApiNodeHttpHandler({
     router: options.router,
-    createContext: ({ req }) => options.createContext((req as RawRequest).fastifyRequest as FastifyRequest),
+    createContext: ({ req }) => {
+      const raw = req as RawRequest;
+      raw.trpcContext = options.createContext(raw.fastifyRequest as FastifyRequest);
+      return raw.trpcContext;
+    },
     responseMeta: ({ ctx, paths, errors }) => {
       const headers = (ctx as TrpcContext | undefined)?.response.headers ?? {};
       if (errors.length) return { headers };
@@ -100,6 +105,8 @@ export function registerRestApi(
         reply.code(status);
         for (const [name, value] of Object.entries(headers))
           if (name.toLowerCase() !== 'content-type') reply.header(name, value);
+        const text = raw.trpcContext?.response.text;
+        if (text !== undefined) return reply.type('text/plain; charset=utf-8').send(text);
         if (status === 204 || payload === undefined) return reply.send();
         return reply.type('application/json; charset=utf-8').send(payload);
       },

@@ -1,5 +1,6 @@
 import { accessTokenRouter } from './access-tokens/access-token.router';
 import { buildsRouter } from './builds/builds.router';
+import { jobsRouter } from './jobs/jobs.router';
 import { organizationsRouter } from './organizations/organizations.router';
 import { pipelinesRouter } from './pipelines/pipelines.router';
 import { registriesRouter } from './registries/registries.router';
@@ -19,6 +20,7 @@ export const appRouter = router({
   accessToken: accessTokenRouter,
   user: userRouter,
   organizations: organizationsRouter,
+  jobs: jobsRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -20,8 +20,9 @@ export interface TrpcContext {
    * request, for `Link` headers. Over tRPC both are null and the input carries the parameters.
    * `body` is the parsed JSON body, for DELETEs: the library hands their procedures none.
    */
-  rest: { query: URLSearchParams; url: URL; body: unknown } | null;
-  response: { headers: Record<string, string> };
+  rest: { query: URLSearchParams; url: URL; body: unknown; accept?: string } | null;
+  /** `text`: REST answers it as `text/plain` instead of the JSON result (a raw job log) */
+  response: { headers: Record<string, string>; text?: string };
   /** the limits every authenticated request counts against; null: rate limiting is off (no query at all) */
   rateLimits: RateLimitPolicy | null;
 }

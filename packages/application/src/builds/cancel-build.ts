@@ -1,30 +1,35 @@
-import { transition } from '@ci/domain';
+import { type Job, jobTransition, transition } from '@ci/domain';
 import type { Actor } from '../auth/actor';
 import { requirePipeline } from '../auth/authorize';
 import type { Deps } from '../ports';
 import { type BuildResult, loadBuild } from './build-result';
 import type { BuildRef } from './get-build';
 
-const ATTEMPTS = 3;
-
-/** Cancels through the state machine; a concurrent state change makes it decide again on fresh data. */
+/**
+ * Cancels through the state machine, under the build's lock: the build answers `canceled` at once (as the
+ * spec's cancel does); jobs not yet on an agent are canceled, jobs agents hold become `canceling` and their
+ * agents stop them at their next job-state poll, then report them `canceled`.
+ */
 export const cancelBuild =
   (deps: Deps) =>
   async (actor: Actor, ref: BuildRef): Promise<BuildResult> => {
     const target = await requirePipeline(deps)(actor, 'cancelBuild', ref, 'build');
     const load = () =>
       loadBuild(deps)({ pipelineId: target.pipeline.id, number: ref.number, access: target.access });
-    for (let attempt = 1; ; attempt++) {
-      const { view } = await load();
+    const { view } = await load();
+    await deps.repos.jobs.changeBuild(view.build.id, (work) => {
       const at = deps.clock.now();
-      const next = transition(view.build, { type: 'cancel' }, at);
+      const next = transition(work.build, { type: 'cancel' }, at);
       if (!next.ok) throw next.error;
-      const applied = await deps.repos.builds.updateState({
-        buildId: view.build.id,
-        expectedState: view.build.state,
-        build: { ...view.build, ...next.value },
-        jobChanges: { state: 'canceled', at },
+      const changed = new Set<string>();
+      const jobs = work.jobs.map((job): Job => {
+        if (job.retried) return job;
+        const canceled = jobTransition(job, { type: 'cancel' }, at);
+        if (!canceled.ok) return job;
+        changed.add(job.id);
+        return canceled.value;
       });
-      if (applied || attempt === ATTEMPTS) return load();
-    }
+      return { build: next.value, jobs, changed, result: true };
+    });
+    return load();
   };

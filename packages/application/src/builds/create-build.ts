@@ -6,6 +6,7 @@ import {
   newBuildSnapshot,
   type Pipeline,
   parseBuildRequest,
+  progressBuild,
   unprocessable,
 } from '@ci/domain';
 import type { Actor } from '../auth/actor';
@@ -68,13 +69,18 @@ export const scheduleBuild =
       createdAt: now,
       scheduledAt: now,
     };
-    const jobs = jobsForSteps({
-      steps: target.pipeline.steps,
-      buildId: build.id,
+    // A new build's first steps are decided at once: a leading block blocks it, no steps at all is not run.
+    const progress = progressBuild({
+      build,
+      jobs: jobsForSteps({ steps: target.pipeline.steps, buildId: build.id, at: now, newId: deps.newId }),
       at: now,
       newId: deps.newId,
     });
-    const number = await deps.repos.builds.create({ build, organizationId: target.organization.id, jobs });
+    const number = await deps.repos.builds.create({
+      build: { ...build, ...progress.build },
+      organizationId: target.organization.id,
+      jobs: progress.jobs,
+    });
     return loadBuild(deps)({ pipelineId: target.pipeline.id, number, access: target.access });
   };
 

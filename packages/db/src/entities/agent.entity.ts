@@ -15,5 +15,21 @@ export const AgentEntity = defineEntity({
     tags: p.array().columnType('text[]'),
     creator: () => p.manyToOne(UserEntity).nullable().deleteRule('set null'),
     createdAt: p.datetime(3),
+    /** Hex SHA-256 of the agent's access token (shown once at registration). */
+    accessTokenHash: p.string().length(64).nullable().unique(),
+    lastSeenAt: p.datetime(3).nullable(),
+  },
+});
+
+/** An organization's agent registration token, stored hashed like access tokens. */
+export const AgentRegistrationTokenEntity = defineEntity({
+  name: 'AgentRegistrationToken',
+  tableName: 'agent_registration_tokens',
+  properties: {
+    id: p.uuid().primary(),
+    organization: () => p.manyToOne(OrganizationEntity).deleteRule('cascade').index(),
+    tokenHash: p.string().length(64).unique(),
+    description: p.string().length(255).nullable(),
+    createdAt: p.datetime(3),
   },
 });

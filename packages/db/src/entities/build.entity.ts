@@ -72,7 +72,21 @@ export const BuildEntity = defineEntity({
 export const JobEntity = defineEntity({
   name: 'Job',
   tableName: 'jobs',
-  indexes: [{ name: 'jobs_build_position_idx', properties: ['build', 'position'] }],
+  indexes: [
+    { name: 'jobs_build_position_idx', properties: ['build', 'position'] },
+    // Dispatch reads the runnable jobs oldest first.
+    {
+      name: 'jobs_runnable_idx',
+      expression:
+        'create index "jobs_runnable_idx" on "jobs" ("runnable_at", "id") where "state" = \'scheduled\'',
+    },
+    // One job per agent at a time, whatever the number of server processes.
+    {
+      name: 'jobs_one_active_per_agent_idx',
+      expression:
+        'create unique index "jobs_one_active_per_agent_idx" on "jobs" ("agent_id") where "state" in (\'assigned\', \'accepted\', \'running\', \'canceling\')',
+    },
+  ],
   properties: {
     id: p.uuid().primary(),
     build: () => p.manyToOne(BuildEntity).deleteRule('cascade'),
@@ -100,5 +114,25 @@ export const JobEntity = defineEntity({
     runnableAt: p.datetime(3).nullable(),
     startedAt: p.datetime(3).nullable(),
     finishedAt: p.datetime(3).nullable(),
+    softFail: p.boolean().default(false),
+    continueOnFailure: p.boolean().default(false),
+    retryAutomaticLimit: p.integer().nullable(),
+    signal: p.string().length(32).nullable(),
+    signalReason: p.string().length(64).nullable(),
+    unblockedBy: () => p.manyToOne(UserEntity).nullable().deleteRule('set null'),
+    unblockedAt: p.datetime(3).nullable(),
+  },
+});
+
+/** A job's log, as the agent sent it: chunks by sequence number. */
+export const JobLogChunkEntity = defineEntity({
+  name: 'JobLogChunk',
+  tableName: 'job_log_chunks',
+  properties: {
+    job: () => p.manyToOne(JobEntity).primary().deleteRule('cascade'),
+    sequence: p.integer().primary(),
+    byteOffset: p.bigint('number'),
+    content: p.text(),
+    receivedAt: p.datetime(3),
   },
 });

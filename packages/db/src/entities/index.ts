@@ -1,5 +1,5 @@
-import { AgentEntity } from './agent.entity';
-import { BuildEntity, JobEntity } from './build.entity';
+import { AgentEntity, AgentRegistrationTokenEntity } from './agent.entity';
+import { BuildEntity, JobEntity, JobLogChunkEntity } from './build.entity';
 import {
   AccessTokenEntity,
   OrganizationEntity,
@@ -14,8 +14,10 @@ import { TeamEntity, TeamMemberEntity, TeamPipelineEntity } from './team.entity'
 export {
   AccessTokenEntity,
   AgentEntity,
+  AgentRegistrationTokenEntity,
   BuildEntity,
   JobEntity,
+  JobLogChunkEntity,
   OrganizationEntity,
   OrganizationMemberEntity,
   PipelineEntity,
@@ -42,4 +44,6 @@ export const entities = [
   JobEntity,
   RegistryEntity,
   RateLimitWindowEntity,
+  AgentRegistrationTokenEntity,
+  JobLogChunkEntity,
 ];

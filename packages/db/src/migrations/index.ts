@@ -4,6 +4,7 @@ import { Migration20261121120100 } from './Migration20261121120100';
 import { Migration20261121120200 } from './Migration20261121120200';
 import { Migration20261121120300 } from './Migration20261121120300';
 import { Migration20261121120400 } from './Migration20261121120400';
+import { Migration20261121130000 } from './Migration20261121130000';
 import { Migration20261121140000 } from './Migration20261121140000';
 
 /** Every committed migration, in order. `pnpm --filter @ci/db migration:create` appends new ones. */
@@ -13,5 +14,6 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261121120200', class: Migration20261121120200 },
   { name: 'Migration20261121120300', class: Migration20261121120300 },
   { name: 'Migration20261121120400', class: Migration20261121120400 },
+  { name: 'Migration20261121130000', class: Migration20261121130000 },
   { name: 'Migration20261121140000', class: Migration20261121140000 },
 ];

@@ -83,7 +83,7 @@ export function viewFromRow(row: Row): BuildRowView {
   };
 }
 
-function jobFromRow(row: Row): JobView {
+export function jobFromRow(row: Row): JobView {
   const job: Job = {
     id: row.id as string,
     buildId: row.build_id as string,
@@ -111,6 +111,13 @@ function jobFromRow(row: Row): JobView {
     runnableAt: toDateOrNull(row.runnable_at),
     startedAt: toDateOrNull(row.started_at),
     finishedAt: toDateOrNull(row.finished_at),
+    softFail: row.soft_fail as boolean,
+    continueOnFailure: row.continue_on_failure as boolean,
+    retryAutomaticLimit: (row.retry_automatic_limit as number | null) ?? null,
+    signal: (row.signal as string | null) ?? null,
+    signalReason: (row.signal_reason as string | null) ?? null,
+    unblockedById: (row.unblocked_by_id as string | null) ?? null,
+    unblockedAt: toDateOrNull(row.unblocked_at),
   };
   const agent: (Agent & { creator: null }) | null = row.a_id
     ? {
@@ -175,7 +182,7 @@ function whereClause(scope: BuildScope, filter: BuildFilter, params: unknown[]):
   return conditions.join(' and ');
 }
 
-const JOB_SELECT = `select j.*, a.id as a_id, a.organization_id as a_organization_id, a.name as a_name,
+export const JOB_SELECT = `select j.*, a.id as a_id, a.organization_id as a_organization_id, a.name as a_name,
   a.hostname as a_hostname, a.ip_address as a_ip_address, a.user_agent as a_user_agent,
   a.connection_state as a_connection_state, a.tags as a_tags, a.created_at as a_created_at
 from jobs j left join agents a on a.id = j.agent_id`;
@@ -229,7 +236,8 @@ export async function complete(
 const JOB_RECORD = `id uuid, build_id uuid, step_id uuid, position int, type text, name text, step_key text,
   command text, state text, agent_query_rules text[], env jsonb, artifact_paths text,
   parallel_group_index int, parallel_group_total int, created_at timestamptz, scheduled_at timestamptz,
-  runnable_at timestamptz`;
+  runnable_at timestamptz, soft_fail boolean, continue_on_failure boolean, retry_automatic_limit int,
+  finished_at timestamptz`;
 
 /** The column a batched list takes each parent's window on. */
 const PARENT_COLUMN = { pipeline: 'b.pipeline_id', creator: 'b.creator_id' } as const satisfies Record<
@@ -309,13 +317,13 @@ export function buildRepository(sql: Sql): BuildRepository {
            insert into builds (id, organization_id, pipeline_id, number, state, blocked_state, cancel_reason,
              message, commit, branch, env, meta_data, source, author, creator_id, rebuilt_from_id, pull_request,
              clean_checkout, created_at, scheduled_at, started_at, failing_at, finished_at)
-           select $1, $3, $2, allocated.number, $4, null, null, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14,
-             $15, $16, $17, null, null, null
+           select $1, $3, $2, allocated.number, $4, $19, null, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14,
+             $15, $16, $17, null, null, $20
            from allocated returning number
          ), inserted_jobs as (
            insert into jobs (id, build_id, step_id, position, type, name, step_key, command, state,
              agent_query_rules, env, artifact_paths, parallel_group_index, parallel_group_total, created_at,
-             scheduled_at, runnable_at)
+             scheduled_at, runnable_at, soft_fail, continue_on_failure, retry_automatic_limit, finished_at)
            select * from jsonb_to_recordset($18::jsonb) as x(${JOB_RECORD})
            -- No build without its pipeline (deleted meanwhile): then no jobs either.
            where exists (select 1 from inserted)
@@ -358,8 +366,14 @@ export function buildRepository(sql: Sql): BuildRepository {
               created_at: job.createdAt.toISOString(),
               scheduled_at: job.scheduledAt?.toISOString() ?? null,
               runnable_at: job.runnableAt?.toISOString() ?? null,
+              soft_fail: job.softFail,
+              continue_on_failure: job.continueOnFailure,
+              retry_automatic_limit: job.retryAutomaticLimit,
+              finished_at: job.finishedAt?.toISOString() ?? null,
             })),
           ),
+          build.blockedState,
+          build.finishedAt,
         ],
       );
       // The pipeline was deleted between the authorization and this statement: it answers as one that is gone.

@@ -180,6 +180,13 @@ const scriptJob: Job = {
   runnableAt: new Date('2025-03-01T10:00:01.000Z'),
   startedAt: new Date('2025-03-01T10:00:05.100Z'),
   finishedAt: new Date('2025-03-01T10:05:00.000Z'),
+  softFail: false,
+  continueOnFailure: false,
+  retryAutomaticLimit: null,
+  signal: null,
+  signalReason: null,
+  unblockedById: null,
+  unblockedAt: null,
 };
 
 const waiterJob: Job = {

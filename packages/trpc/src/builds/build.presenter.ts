@@ -95,12 +95,7 @@ function buildWire(result: BuildResult, ctx: Context): BuildWire {
   if (!ctx.excludeJobs) {
     const jobViews = view.jobs;
     jobs = new Array<JobWire>(jobViews.length);
-    const urls: JobUrls = {
-      orgApiUrl,
-      agentWebPrefix: `${ctx.web}/organizations/${orgSlug}/agents/`,
-      jobWebPrefix: `${buildWebUrl}#`,
-      jobApiPrefix: `${buildUrl}/jobs/`,
-    };
+    const urls = jobUrlsFor(result, ctx);
     for (let i = 0; i < jobViews.length; i++) jobs[i] = jobWire(jobViews[i]!, urls, ctx);
   }
 
@@ -147,6 +142,30 @@ function jobStateCounts(jobs: readonly JobView[]): { total: number; states: Reco
   const states: Record<string, number> = {};
   for (const { job } of jobs) states[job.state] = (states[job.state] ?? 0) + 1;
   return { total: jobs.length, states };
+}
+
+function jobUrlsFor(result: BuildResult, ctx: Context): JobUrls {
+  const { build, pipeline, organizationSlug: orgSlug } = result.view;
+  const orgApiUrl = `${ctx.api}/v2/organizations/${orgSlug}`;
+  const buildWebUrl = `${ctx.web}/${orgSlug}/${pipeline.slug}/builds/${build.number}`;
+  return {
+    orgApiUrl,
+    agentWebPrefix: `${ctx.web}/organizations/${orgSlug}/agents/`,
+    jobWebPrefix: `${buildWebUrl}#`,
+    jobApiPrefix: `${orgApiUrl}/pipelines/${pipeline.slug}/builds/${build.number}/jobs/`,
+  };
+}
+
+/** One job of a build, as the job endpoints (retry) answer it. */
+export function presentJob(result: BuildResult, job: JobView, urls: { api: string; web: string }): JobWire {
+  const ctx = contextFor({ urls, form: 'single' });
+  return jobWire(job, jobUrlsFor(result, ctx), ctx);
+}
+
+/** The public web address of a build, for the jobs' `BUILDKITE_BUILD_URL`. */
+export function buildWebUrl(result: BuildResult, urls: { web: string }): string {
+  const { build, pipeline, organizationSlug } = result.view;
+  return `${urls.web}/${organizationSlug}/${pipeline.slug}/builds/${build.number}`;
 }
 
 /** URL prefixes computed once per build and shared by its jobs. */

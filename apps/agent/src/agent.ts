@@ -1,0 +1,232 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { hostname, tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+export interface AgentOptions {
+  /** the organization's agent registration token */
+  token: string;
+  /** the agent API, e.g. `http://127.0.0.1:3000/v3` */
+  endpoint: string;
+  tags: string[];
+  name?: string;
+  log?: (message: string) => void;
+}
+
+interface AgentJob {
+  id: string;
+  state: string;
+  env: Record<string, string>;
+  step?: { command?: string | null };
+}
+
+interface Registration {
+  access_token: string;
+  ping_interval: number;
+  job_status_interval: number;
+  heartbeat_interval: number;
+  name: string;
+  uuid: string;
+}
+
+/** Log chunks go out at least this often while a job prints, and when this many bytes are waiting. */
+const FLUSH_MS = 200;
+const CHUNK_BYTES = 64 * 1024;
+/** After SIGTERM, how long a canceled job's processes get before SIGKILL. */
+const KILL_GRACE_MS = 3_000;
+
+class AgentApiError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+const sleep = (ms: number, signal: AbortSignal) =>
+  new Promise<void>((resolve) => {
+    if (signal.aborted) return resolve();
+    const timer = setTimeout(done, ms);
+    function done() {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', done);
+      resolve();
+    }
+    signal.addEventListener('abort', done, { once: true });
+  });
+
+/**
+ * A runnable agent: registers, connects, pings for work and runs each job's command with `sh -c` in a
+ * fresh directory, streaming its output as log chunks. Resolves once `stop` is aborted (SIGTERM): a
+ * running job is stopped and reported, then the agent disconnects.
+ */
+export async function runAgent(options: AgentOptions, stop: AbortSignal): Promise<void> {
+  const log = options.log ?? (() => {});
+  const endpoint = options.endpoint.replace(/\/+$/, '');
+  const call = async <T>(
+    method: string,
+    path: string,
+    token: string,
+    body?: unknown,
+    headers: Record<string, string> = {},
+  ): Promise<T> => {
+    const response = await fetch(`${endpoint}${path}`, {
+      method,
+      headers: {
+        Authorization: `Token ${token}`,
+        'User-Agent': 'ci-control-agent/0.1',
+        ...(body !== undefined && !(body instanceof Uint8Array)
+          ? { 'Content-Type': 'application/json' }
+          : {}),
+        ...headers,
+      },
+      ...(body !== undefined
+        ? { body: body instanceof Uint8Array ? (body as Uint8Array<ArrayBuffer>) : JSON.stringify(body) }
+        : {}),
+    });
+    const text = await response.text();
+    if (!response.ok)
+      throw new AgentApiError(response.status, `${method} ${path}: ${response.status} ${text}`);
+    return (text ? JSON.parse(text) : undefined) as T;
+  };
+
+  const registration = await call<Registration>('POST', '/register', options.token, {
+    name: options.name ?? `${hostname()}-${process.pid}`,
+    hostname: hostname(),
+    meta_data: options.tags,
+    os: process.platform,
+    arch: process.arch,
+    pid: process.pid,
+  });
+  const token = registration.access_token;
+  await call('POST', '/connect', token, {});
+  log(`registered as ${registration.name}; waiting for jobs`);
+
+  const heartbeat = setInterval(() => {
+    call('POST', '/heartbeat', token, { sent_at: new Date().toISOString() }).catch((error) =>
+      log(`heartbeat failed: ${(error as Error).message}`),
+    );
+  }, registration.heartbeat_interval * 1000);
+
+  try {
+    while (!stop.aborted) {
+      let job: AgentJob | undefined;
+      try {
+        const ping = await call<{ action: string; job?: AgentJob }>('GET', '/ping', token);
+        if (ping.action === 'disconnect') break;
+        job = ping.job;
+      } catch (error) {
+        log(`ping failed: ${(error as Error).message}`);
+      }
+      if (job) {
+        await runJob(job).catch((error) => log(`job ${job?.id} failed to run: ${(error as Error).message}`));
+        continue; // ready for the next job at once
+      }
+      await sleep(registration.ping_interval * 1000, stop);
+    }
+  } finally {
+    clearInterval(heartbeat);
+    await call('POST', '/disconnect', token, {}).catch((error) =>
+      log(`disconnect failed: ${(error as Error).message}`),
+    );
+    log('disconnected');
+  }
+
+  async function runJob(offered: AgentJob) {
+    const job = await call<AgentJob>('PUT', `/jobs/${offered.id}/accept`, token);
+    await call('PUT', `/jobs/${job.id}/start`, token, { started_at: new Date().toISOString() });
+    const command = job.env.BUILDKITE_COMMAND ?? job.step?.command ?? '';
+    log(`running job ${job.id}: ${command}`);
+    const directory = await mkdtemp(join(tmpdir(), 'ci-agent-job-'));
+    let sequence = 0;
+    let offset = 0;
+    let pending = `~~~ Running commands\n$ ${command}\n`;
+    let chunksFailed = 0;
+    let sending = Promise.resolve();
+    const flush = () => {
+      if (!pending) return sending;
+      const data = Buffer.from(pending);
+      pending = '';
+      const current = { sequence: sequence++, offset };
+      offset += data.length;
+      sending = sending.then(() =>
+        call(
+          'POST',
+          `/jobs/${job.id}/chunks?sequence=${current.sequence}&offset=${current.offset}&size=${data.length}`,
+          token,
+          new Uint8Array(data),
+          { 'Content-Type': 'application/octet-stream' },
+        ).then(
+          () => {},
+          () => {
+            chunksFailed++;
+          },
+        ),
+      );
+      return sending;
+    };
+
+    const child: ChildProcess = spawn('sh', ['-c', command], {
+      cwd: directory,
+      env: { ...process.env, ...job.env, BUILDKITE_BUILD_CHECKOUT_PATH: directory },
+      stdio: ['ignore', 'pipe', 'pipe'],
+      // Its own process group: a cancel stops everything the command started.
+      detached: true,
+    });
+    const onOutput = (data: Buffer) => {
+      pending += data.toString('utf8');
+      if (Buffer.byteLength(pending) >= CHUNK_BYTES) void flush();
+    };
+    child.stdout?.on('data', onOutput);
+    child.stderr?.on('data', onOutput);
+    const flusher = setInterval(() => void flush(), FLUSH_MS);
+
+    let signalReason: string | null = null;
+    const killGroup = (signal: NodeJS.Signals) => {
+      if (child.pid === undefined || child.exitCode !== null || child.signalCode !== null) return;
+      try {
+        process.kill(-child.pid, signal);
+      } catch {
+        child.kill(signal);
+      }
+    };
+    const terminate = (reason: string) => {
+      if (signalReason) return;
+      signalReason = reason;
+      killGroup('SIGTERM');
+      setTimeout(() => killGroup('SIGKILL'), KILL_GRACE_MS).unref();
+    };
+    const onStop = () => terminate('agent_stop');
+    stop.addEventListener('abort', onStop, { once: true });
+    const statusPoll = setInterval(() => {
+      call<{ state: string }>('GET', `/jobs/${job.id}`, token).then(
+        (state) => {
+          if (state.state === 'canceling' || state.state === 'canceled') terminate('cancel');
+        },
+        () => {},
+      );
+    }, registration.job_status_interval * 1000);
+
+    const exit = await new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => {
+      child.once('error', () => resolve({ code: 127, signal: null }));
+      child.once('close', (code, signal) => resolve({ code, signal }));
+    });
+    clearInterval(statusPoll);
+    clearInterval(flusher);
+    stop.removeEventListener('abort', onStop);
+    // The whole group goes: nothing the command started outlives its job.
+    killGroup('SIGKILL');
+    await flush();
+    await rm(directory, { recursive: true, force: true }).catch(() => {});
+    const exitStatus = exit.code ?? -1;
+    await call('PUT', `/jobs/${job.id}/finish`, token, {
+      exit_status: String(exitStatus),
+      ...(exit.signal ? { signal: exit.signal } : {}),
+      ...(signalReason ? { signal_reason: signalReason } : {}),
+      finished_at: new Date().toISOString(),
+      chunks_failed_count: chunksFailed,
+    });
+    log(`finished job ${job.id}: exit ${exitStatus}${exit.signal ? ` (${exit.signal})` : ''}`);
+  }
+}

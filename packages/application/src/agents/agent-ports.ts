@@ -1,0 +1,73 @@
+import type { Agent, BuildSnapshot, Job } from '@ci/domain';
+
+export interface AgentRegistrationToken {
+  id: string;
+  organizationId: string;
+  tokenHash: string;
+  description: string | null;
+  createdAt: Date;
+}
+
+/** What a change to a build sees: the build locked, with every job (retried runs too). */
+export interface BuildWork {
+  build: BuildSnapshot & { id: string };
+  jobs: Job[];
+}
+
+/** What a change writes back: the new build state and the jobs it changed or added. */
+export interface BuildChange<T> {
+  build: BuildSnapshot;
+  jobs: readonly Job[];
+  changed: ReadonlySet<string>;
+  result: T;
+}
+
+export interface JobLocation {
+  job: Job;
+  buildId: string;
+  buildNumber: number;
+  pipelineId: string;
+  organizationId: string;
+}
+
+export interface LogChunk {
+  sequence: number;
+  offset: number;
+  content: string;
+  receivedAt: Date;
+}
+
+export interface JobRepository {
+  /**
+   * Runs `change` with the build row and its jobs locked (so changes to one build are serialised across
+   * processes) and writes what it returns; `null` writes nothing. Resolves `null` when the build is gone.
+   */
+  changeBuild<T>(buildId: string, change: (work: BuildWork) => BuildChange<T> | null): Promise<T | null>;
+  find(jobId: string): Promise<JobLocation | null>;
+  /**
+   * Offers the agent's organization's runnable jobs, oldest first, to `assign` (which says whether the
+   * agent may take it and how it looks assigned) and writes the first one it accepts. Each row is locked
+   * with SKIP LOCKED before it is taken, so no job is given to two agents, in any number of processes.
+   */
+  claim(input: {
+    agentId: string;
+    organizationId: string;
+    assign: (candidate: Job) => Job | null;
+  }): Promise<Job | null>;
+  /** The job an agent holds (assigned, accepted, running or canceling), if any. */
+  activeJobOf(agentId: string): Promise<JobLocation | null>;
+  /** Jobs held by agents not seen since `before`. */
+  heldByAgentsSilentSince(before: Date): Promise<{ jobId: string; buildId: string }[]>;
+  /** Stores a chunk; the same sequence sent again is ignored. */
+  appendLogChunk(jobId: string, chunk: LogChunk): Promise<void>;
+  logChunks(jobId: string): Promise<LogChunk[]>;
+}
+
+export interface AgentRepository {
+  insertRegistrationToken(token: AgentRegistrationToken): Promise<void>;
+  findRegistrationTokenByHash(hash: string): Promise<AgentRegistrationToken | null>;
+  insert(agent: Agent, accessTokenHash: string): Promise<void>;
+  findByAccessTokenHash(hash: string): Promise<Agent | null>;
+  /** Records that the agent was heard from, and its connection state when given. */
+  touch(agentId: string, at: Date, connectionState?: string): Promise<void>;
+}

@@ -1,0 +1,204 @@
+import {
+  type Agent,
+  type BuildSnapshot,
+  type Job,
+  jobsForSteps,
+  newBuildSnapshot,
+  progressBuild,
+} from '@ci/domain';
+import { describe, expect, it } from 'vitest';
+import type { BuildView, Deps } from '../ports';
+import type { AgentRegistrationToken, JobRepository } from './agent-ports';
+import { agentJobAction, pingAgent, registerAgent, sweepLostJobs } from './agent-protocol';
+import { hashAgentSecret } from './agent-secrets';
+
+/** One organization, one build with the given command steps, agents and jobs in memory. */
+function world(steps: { label: string; rules?: string[] }[]) {
+  let clock = new Date('2026-11-21T10:00:00.000Z');
+  let ids = 0;
+  const newId = () => `00000000-0000-7000-8000-${String(++ids).padStart(12, '0')}`;
+  const initial = progressBuild({
+    build: newBuildSnapshot(),
+    jobs: jobsForSteps({
+      steps: steps.map((step) => ({
+        type: 'command' as const,
+        id: newId(),
+        key: null,
+        label: step.label,
+        command: `echo ${step.label}`,
+        env: {},
+        agentQueryRules: step.rules ?? [],
+        softFail: false,
+        parallelism: null,
+        retry: null,
+        artifactPaths: null,
+      })),
+      buildId: 'build',
+      at: clock,
+      newId,
+    }),
+    at: clock,
+    newId,
+  });
+  let build: BuildSnapshot & { id: string } = { ...initial.build, id: 'build' };
+  let jobs: Job[] = initial.jobs;
+  const agents = new Map<string, { agent: Agent; hash: string; lastSeenAt: Date }>();
+  const registration: AgentRegistrationToken = {
+    id: 'rt',
+    organizationId: 'org',
+    tokenHash: hashAgentSecret('bkrt_good'),
+    description: null,
+    createdAt: clock,
+  };
+  const location = (job: Job) => ({
+    job,
+    buildId: 'build',
+    buildNumber: 1,
+    pipelineId: 'pipeline',
+    organizationId: 'org',
+  });
+  const jobRepository: JobRepository = {
+    async changeBuild(_id, change) {
+      const result = change({ build, jobs });
+      if (!result) return null;
+      build = { ...build, ...result.build };
+      jobs = [...result.jobs];
+      return result.result;
+    },
+    async find(id) {
+      const job = jobs.find((candidate) => candidate.id === id);
+      return job ? location(job) : null;
+    },
+    async claim({ assign }) {
+      for (const job of jobs.filter((candidate) => candidate.state === 'scheduled')) {
+        const assigned = assign(job);
+        if (assigned) {
+          jobs = jobs.map((candidate) => (candidate.id === job.id ? assigned : candidate));
+          return assigned;
+        }
+      }
+      return null;
+    },
+    async activeJobOf(agentId) {
+      const job = jobs.find(
+        (candidate) =>
+          candidate.agentId === agentId &&
+          ['assigned', 'accepted', 'running', 'canceling'].includes(candidate.state),
+      );
+      return job ? location(job) : null;
+    },
+    async heldByAgentsSilentSince(before) {
+      return jobs
+        .filter((job) => job.agentId && ['assigned', 'accepted', 'running'].includes(job.state))
+        .filter((job) => (agents.get(job.agentId as string)?.lastSeenAt ?? clock) < before)
+        .map((job) => ({ jobId: job.id, buildId: 'build' }));
+    },
+    async appendLogChunk() {},
+    async logChunks() {
+      return [];
+    },
+  };
+  const deps = {
+    repos: {
+      jobs: jobRepository,
+      agents: {
+        async insertRegistrationToken() {},
+        async findRegistrationTokenByHash(hash: string) {
+          return hash === registration.tokenHash ? registration : null;
+        },
+        async insert(agent: Agent, hash: string) {
+          agents.set(agent.id, { agent, hash, lastSeenAt: clock });
+        },
+        async findByAccessTokenHash(hash: string) {
+          return [...agents.values()].find((entry) => entry.hash === hash)?.agent ?? null;
+        },
+        async touch(id: string, at: Date) {
+          const entry = agents.get(id);
+          if (entry) entry.lastSeenAt = at;
+        },
+      },
+      builds: { findByNumber: async () => ({ build }) as unknown as BuildView },
+    },
+    clock: { now: () => clock },
+    newId,
+    agentTimings: { pingInterval: 1, jobStatusInterval: 1, heartbeatInterval: 1, lostAfter: 10 },
+  } as unknown as Deps;
+  const register = async (tags: string[] = []) =>
+    (await registerAgent(deps)('Token bkrt_good', { tags, userAgent: null, ipAddress: null })).accessToken;
+  return {
+    deps,
+    register,
+    advance: (seconds: number) => {
+      clock = new Date(clock.getTime() + seconds * 1000);
+    },
+    build: () => build,
+    jobs: () => jobs,
+  };
+}
+
+describe('the agent protocol', () => {
+  it('registers only with the registration token and key=value tags', async () => {
+    const { deps } = world([]);
+    const register = registerAgent(deps);
+    await expect(
+      register('Token bkrt_bad', { tags: [], userAgent: null, ipAddress: null }),
+    ).rejects.toMatchObject({
+      kind: 'unauthenticated',
+    });
+    await expect(register(undefined, { tags: [], userAgent: null, ipAddress: null })).rejects.toMatchObject({
+      kind: 'unauthenticated',
+    });
+    await expect(
+      register('Token bkrt_good', { tags: ['nokey'], userAgent: null, ipAddress: null }),
+    ).rejects.toMatchObject({
+      kind: 'bad_request',
+    });
+  });
+
+  it('offers a job to an agent whose tags match, again until accepted, then nothing more', async () => {
+    const w = world([{ label: 'deploy', rules: ['queue=deploy'] }, { label: 'test' }]);
+    const deployer = await w.register(['queue=deploy']);
+    const offered = await pingAgent(w.deps)(`Token ${deployer}`);
+    expect(offered.job?.location.job).toMatchObject({ name: 'deploy', state: 'assigned' });
+    expect((await pingAgent(w.deps)(`Token ${deployer}`)).job?.location.job.id).toBe(
+      offered.job?.location.job.id,
+    );
+    await agentJobAction(w.deps)(`Token ${deployer}`, offered.job?.location.job.id as string, {
+      type: 'accept',
+    });
+    expect((await pingAgent(w.deps)(`Token ${deployer}`)).job).toBeNull();
+    const tester = await w.register();
+    expect((await pingAgent(w.deps)(`Token ${tester}`)).job?.location.job.name).toBe('test');
+  });
+
+  it("refuses another agent's job as if it did not exist", async () => {
+    const w = world([{ label: 'a' }]);
+    const first = await w.register();
+    const second = await w.register();
+    const offered = await pingAgent(w.deps)(`Token ${first}`);
+    await expect(
+      agentJobAction(w.deps)(`Token ${second}`, offered.job?.location.job.id as string, { type: 'accept' }),
+    ).rejects.toMatchObject({ kind: 'not_found', message: 'No job found' });
+  });
+
+  it('marks lost the jobs of silent agents once, and the build fails', async () => {
+    const w = world([{ label: 'a' }, { label: 'b' }]);
+    const silent = await w.register();
+    const alive = await w.register();
+    for (const token of [silent, alive]) {
+      const offered = await pingAgent(w.deps)(`Token ${token}`);
+      const id = offered.job?.location.job.id as string;
+      await agentJobAction(w.deps)(`Token ${token}`, id, { type: 'accept' });
+      await agentJobAction(w.deps)(`Token ${token}`, id, { type: 'start' });
+    }
+    w.advance(6);
+    await pingAgent(w.deps)(`Token ${alive}`); // sweeps too: nobody silent for 10 s yet
+    expect(w.jobs().map((job) => job.state)).toEqual(['running', 'running']);
+    w.advance(6);
+    // `silent` was last heard of 12 s ago, `alive` 6 s ago; a second sweep finds nothing more to do.
+    expect(await sweepLostJobs(w.deps)()).toBe(1);
+    expect(await sweepLostJobs(w.deps)()).toBe(0);
+    expect(w.jobs().map((job) => job.state)).toEqual(['lost', 'running']);
+    expect(w.build().state).toBe('failing');
+  });
+});

@@ -1,0 +1,267 @@
+import {
+  type Agent,
+  agentMatches,
+  badRequest,
+  DomainError,
+  forbidden,
+  isActiveJob,
+  type Job,
+  jobTransition,
+  notFound,
+  unauthenticated,
+} from '@ci/domain';
+import { findOrganization } from '../admin/organizations';
+import { changeJob } from '../jobs/change-job';
+import type { BuildView, Deps } from '../ports';
+import type { AgentRegistrationToken, JobLocation } from './agent-ports';
+import { agentSecretFrom, generateAgentSecret, hashAgentSecret } from './agent-secrets';
+
+/** How often agents call and how long silence lasts before their job is lost (seconds; tests use fractions). */
+export interface AgentTimings {
+  pingInterval: number;
+  jobStatusInterval: number;
+  heartbeatInterval: number;
+  lostAfter: number;
+}
+
+export const DEFAULT_AGENT_TIMINGS: AgentTimings = {
+  pingInterval: 5,
+  jobStatusInterval: 5,
+  heartbeatInterval: 30,
+  lostAfter: 120,
+};
+
+export interface RegisterRequest {
+  name?: string;
+  hostname?: string;
+  tags: string[];
+  userAgent: string | null;
+  ipAddress: string | null;
+}
+
+export const createAgentToken =
+  (deps: Deps) =>
+  async (input: {
+    organization: string;
+    description?: string | null;
+  }): Promise<{ token: AgentRegistrationToken; secret: string }> => {
+    const organization = await findOrganization(deps)(input.organization);
+    const secret = generateAgentSecret('registration');
+    const token: AgentRegistrationToken = {
+      id: deps.newId(),
+      organizationId: organization.id,
+      tokenHash: hashAgentSecret(secret),
+      description: input.description ?? null,
+      createdAt: deps.clock.now(),
+    };
+    await deps.repos.agents.insertRegistrationToken(token);
+    return { token, secret };
+  };
+
+const TAG = /^[A-Za-z0-9_.:/-]{1,100}=[^\n]{0,255}$/;
+
+export const registerAgent =
+  (deps: Deps) =>
+  async (
+    authorization: string | undefined,
+    request: RegisterRequest,
+  ): Promise<{ agent: Agent; accessToken: string; timings: AgentTimings }> => {
+    const secret = agentSecretFrom(authorization);
+    const token = secret
+      ? await deps.repos.agents.findRegistrationTokenByHash(hashAgentSecret(secret))
+      : null;
+    if (!token) throw unauthenticated();
+    const bad = request.tags.find((tag) => !TAG.test(tag));
+    if (bad !== undefined) throw badRequest('invalid_tag', `The tag "${bad.slice(0, 50)}" is not key=value`);
+    const id = deps.newId();
+    const agent: Agent = {
+      id,
+      organizationId: token.organizationId,
+      name: (request.name?.trim() || `agent-${id.slice(-8)}`).slice(0, 255),
+      hostname: request.hostname?.slice(0, 255) ?? null,
+      ipAddress: request.ipAddress?.slice(0, 64) ?? null,
+      userAgent: request.userAgent?.slice(0, 255) ?? null,
+      connectionState: 'registered',
+      tags: request.tags,
+      creatorId: null,
+      createdAt: deps.clock.now(),
+    };
+    const accessToken = generateAgentSecret('agent');
+    await deps.repos.agents.insert(agent, hashAgentSecret(accessToken));
+    return { agent, accessToken, timings: deps.agentTimings ?? DEFAULT_AGENT_TIMINGS };
+  };
+
+export const authenticateAgent =
+  (deps: Deps) =>
+  async (authorization: string | undefined): Promise<Agent> => {
+    const secret = agentSecretFrom(authorization);
+    const agent = secret ? await deps.repos.agents.findByAccessTokenHash(hashAgentSecret(secret)) : null;
+    if (!agent) throw unauthenticated();
+    return agent;
+  };
+
+export const connectAgent = (deps: Deps) => async (authorization: string | undefined) => {
+  const agent = await authenticateAgent(deps)(authorization);
+  await deps.repos.agents.touch(agent.id, deps.clock.now(), 'connected');
+  return { ...agent, connectionState: 'connected' };
+};
+
+export const disconnectAgent = (deps: Deps) => async (authorization: string | undefined) => {
+  const agent = await authenticateAgent(deps)(authorization);
+  await deps.repos.agents.touch(agent.id, deps.clock.now(), 'disconnected');
+  return { ...agent, connectionState: 'disconnected' };
+};
+
+export const heartbeatAgent = (deps: Deps) => async (authorization: string | undefined) => {
+  const agent = await authenticateAgent(deps)(authorization);
+  const at = deps.clock.now();
+  await deps.repos.agents.touch(agent.id, at);
+  await sweepLostJobs(deps)();
+  return { receivedAt: at };
+};
+
+/**
+ * Marks lost the jobs of agents silent for longer than `lostAfter`. Safe in any number of processes at
+ * once: each job changes under its build's lock and a job already lost refuses to be lost again.
+ */
+export const sweepLostJobs = (deps: Deps) => async (): Promise<number> => {
+  const timings = deps.agentTimings ?? DEFAULT_AGENT_TIMINGS;
+  const before = new Date(deps.clock.now().getTime() - timings.lostAfter * 1000);
+  const silent = await deps.repos.jobs.heldByAgentsSilentSince(before);
+  let lost = 0;
+  for (const { jobId, buildId } of silent) {
+    try {
+      await changeJob(deps)({ buildId, jobId, trigger: { type: 'lose' } });
+      lost++;
+    } catch (error) {
+      // Finished or lost meanwhile (another process swept it, or the agent answered): nothing to do.
+      if (!(error instanceof DomainError)) throw error;
+    }
+  }
+  return lost;
+};
+
+export interface DispatchedJob {
+  location: JobLocation;
+  view: BuildView;
+  agent: Agent;
+}
+
+export type PingResult = { action: 'idle' | 'disconnect'; job: DispatchedJob | null };
+
+/** A ping: the agent's held job if it has not taken it yet, else a new one its tags allow, if any. */
+export const pingAgent =
+  (deps: Deps) =>
+  async (authorization: string | undefined): Promise<PingResult> => {
+    const agent = await authenticateAgent(deps)(authorization);
+    await deps.repos.agents.touch(agent.id, deps.clock.now());
+    await sweepLostJobs(deps)();
+    if (agent.connectionState === 'disconnected') return { action: 'disconnect', job: null };
+    const held = await deps.repos.jobs.activeJobOf(agent.id);
+    if (held) {
+      // Assigned but not yet accepted: the answer may have been lost on the way, so offer it again.
+      if (held.job.state !== 'assigned') return { action: 'idle', job: null };
+      return { action: 'idle', job: await dispatched(deps, held, agent) };
+    }
+    const at = deps.clock.now();
+    const claimed = await deps.repos.jobs.claim({
+      agentId: agent.id,
+      organizationId: agent.organizationId,
+      assign: (candidate) => {
+        if (!agentMatches(candidate.agentQueryRules, agent.tags)) return null;
+        const next = jobTransition(candidate, { type: 'assign', agentId: agent.id }, at);
+        return next.ok ? next.value : null;
+      },
+    });
+    if (!claimed) return { action: 'idle', job: null };
+    const location = await deps.repos.jobs.find(claimed.id);
+    if (!location) return { action: 'idle', job: null };
+    return { action: 'idle', job: await dispatched(deps, location, agent) };
+  };
+
+async function dispatched(deps: Deps, location: JobLocation, agent: Agent): Promise<DispatchedJob> {
+  const view = await deps.repos.builds.findByNumber({
+    pipelineId: location.pipelineId,
+    number: location.buildNumber,
+    includeRetriedJobs: true,
+  });
+  if (!view) throw notFound('job');
+  return { location, view, agent };
+}
+
+/** The agent's own job: another agent's job, or one that does not exist, answers 404 alike. */
+async function ownJob(deps: Deps, agent: Agent, jobId: string): Promise<JobLocation> {
+  const location = /^[0-9a-f-]{36}$/i.test(jobId) ? await deps.repos.jobs.find(jobId) : null;
+  if (!location || location.organizationId !== agent.organizationId) throw notFound('job');
+  if (location.job.agentId !== agent.id) throw notFound('job');
+  return location;
+}
+
+function heldBy(agent: Agent) {
+  return (job: Job) => {
+    if (job.agentId !== agent.id) throw forbidden();
+  };
+}
+
+export type AgentJobAction =
+  | { type: 'accept' }
+  | { type: 'start' }
+  | { type: 'finish'; exitStatus: number | null; signal: string | null; signalReason: string | null };
+
+export const agentJobAction =
+  (deps: Deps) =>
+  async (
+    authorization: string | undefined,
+    jobId: string,
+    action: AgentJobAction,
+  ): Promise<DispatchedJob> => {
+    const agent = await authenticateAgent(deps)(authorization);
+    await deps.repos.agents.touch(agent.id, deps.clock.now());
+    const location = await ownJob(deps, agent, jobId);
+    const job = await changeJob(deps)({
+      buildId: location.buildId,
+      jobId,
+      check: heldBy(agent),
+      trigger: action,
+    });
+    return dispatched(deps, { ...location, job }, agent);
+  };
+
+/** The job's state, for the agent to notice a cancel (`canceling`) while it runs the job. */
+export const agentJobState =
+  (deps: Deps) =>
+  async (authorization: string | undefined, jobId: string): Promise<Job> => {
+    const agent = await authenticateAgent(deps)(authorization);
+    await deps.repos.agents.touch(agent.id, deps.clock.now());
+    return (await ownJob(deps, agent, jobId)).job;
+  };
+
+const MAX_CHUNK_BYTES = 1024 * 1024;
+
+export const appendAgentLog =
+  (deps: Deps) =>
+  async (
+    authorization: string | undefined,
+    jobId: string,
+    chunk: { sequence: number; offset: number; content: string },
+  ): Promise<void> => {
+    const agent = await authenticateAgent(deps)(authorization);
+    const location = await ownJob(deps, agent, jobId);
+    if (!Number.isSafeInteger(chunk.sequence) || chunk.sequence < 0) {
+      throw badRequest('invalid_sequence', 'sequence must be a whole number, 0 or more');
+    }
+    if (!Number.isSafeInteger(chunk.offset) || chunk.offset < 0) {
+      throw badRequest('invalid_offset', 'offset must be a whole number, 0 or more');
+    }
+    if (Buffer.byteLength(chunk.content) > MAX_CHUNK_BYTES) {
+      throw badRequest('chunk_too_large', 'A chunk may hold at most 1 MiB');
+    }
+    if (!isActiveJob(location.job.state)) {
+      throw new DomainError({
+        kind: 'unprocessable',
+        code: 'job_finished',
+        message: 'This job has finished',
+      });
+    }
+    await deps.repos.jobs.appendLogChunk(jobId, { ...chunk, receivedAt: deps.clock.now() });
+  };

@@ -1,0 +1,120 @@
+import {
+  isUuid,
+  type Job,
+  notFound,
+  type Operation,
+  type PipelineAction,
+  retryOf,
+  unprocessable,
+} from '@ci/domain';
+import type { LogChunk } from '../agents/agent-ports';
+import type { Actor } from '../auth/actor';
+import { requirePipeline } from '../auth/authorize';
+import { type BuildResult, loadBuild } from '../builds/build-result';
+import type { BuildRef } from '../builds/get-build';
+import type { BuildView, Deps, JobView } from '../ports';
+import { changeJob } from './change-job';
+
+export interface JobRef extends BuildRef {
+  job: string;
+}
+
+export interface JobInBuild {
+  build: BuildResult;
+  job: JobView;
+}
+
+/** The job in its build as the actor may see it; a job of another build answers like a missing one. */
+const loadJob =
+  (deps: Deps) =>
+  async (actor: Actor, ref: JobRef, operation: Operation, action: PipelineAction): Promise<JobInBuild> => {
+    const target = await requirePipeline(deps)(actor, operation, ref, action);
+    const build = await loadBuild(deps)({
+      pipelineId: target.pipeline.id,
+      number: ref.number,
+      access: target.access,
+      includeRetriedJobs: true,
+    });
+    const job = isUuid(ref.job)
+      ? build.view.jobs.find((candidate) => candidate.job.id === ref.job)
+      : undefined;
+    if (!job) throw notFound('job');
+    return { build, job };
+  };
+
+async function reload(deps: Deps, result: JobInBuild, jobId: string): Promise<JobInBuild> {
+  const view = (await deps.repos.builds.findByNumber({
+    pipelineId: result.build.view.pipeline.id,
+    number: result.build.view.build.number,
+    includeRetriedJobs: true,
+  })) as BuildView;
+  const job = view.jobs.find((candidate) => candidate.job.id === jobId);
+  if (!job) throw notFound('job');
+  return { build: { ...result.build, view }, job };
+}
+
+export interface JobLog {
+  content: string;
+  size: number;
+  /** Unix time in nanoseconds of each section header, in order. */
+  headerTimes: number[];
+}
+
+export function assembleLog(chunks: readonly LogChunk[]): JobLog {
+  const sorted = [...chunks].sort((a, b) => a.sequence - b.sequence);
+  const content = sorted.map((chunk) => chunk.content).join('');
+  const headerTimes: number[] = [];
+  for (const chunk of sorted) {
+    for (const line of chunk.content.split('\n')) {
+      if (/^(---|\+\+\+|~~~) /.test(line)) headerTimes.push(chunk.receivedAt.getTime() * 1_000_000);
+    }
+  }
+  return { content, size: Buffer.byteLength(content), headerTimes };
+}
+
+export const getJobLog =
+  (deps: Deps) =>
+  async (actor: Actor, ref: JobRef): Promise<JobInBuild & { log: JobLog }> => {
+    const result = await loadJob(deps)(actor, ref, 'getJobLog', 'read');
+    return { ...result, log: assembleLog(await deps.repos.jobs.logChunks(result.job.job.id)) };
+  };
+
+export const getJobEnv =
+  (deps: Deps) =>
+  async (actor: Actor, ref: JobRef): Promise<JobInBuild> =>
+    loadJob(deps)(actor, ref, 'getJobEnv', 'read');
+
+/** A new run of the job; the old one shows `retried: true` and points at it. A finished build runs again. */
+export const retryJob =
+  (deps: Deps) =>
+  async (actor: Actor, ref: JobRef): Promise<JobInBuild> => {
+    const result = await loadJob(deps)(actor, ref, 'retryJob', 'build');
+    if (result.build.view.build.state === 'canceling') {
+      throw unprocessable('build_canceling', 'This build is being canceled');
+    }
+    const newId = deps.newId();
+    await changeJob(deps)({
+      buildId: result.build.view.build.id,
+      jobId: result.job.job.id,
+      trigger: { type: 'retried', newJobId: newId },
+      // A finished build runs again; a failing one may pass after all.
+      before: (build) =>
+        ['passed', 'failed', 'canceled', 'failing'].includes(build.state) ? { type: 'reopen' } : null,
+      add: (job: Job) => [retryOf(job, { id: newId, at: deps.clock.now(), retryType: 'manual' })],
+    });
+    return reload(deps, result, newId);
+  };
+
+/** Unblocks a block step: the build resumes the state it was in (rule B1) and the next steps run. */
+export const unblockJob =
+  (deps: Deps) =>
+  async (actor: Actor, ref: JobRef): Promise<JobInBuild> => {
+    const result = await loadJob(deps)(actor, ref, 'unblockJob', 'build');
+    await changeJob(deps)({
+      buildId: result.build.view.build.id,
+      jobId: result.job.job.id,
+      trigger: { type: 'unblock', userId: actor.user.id },
+      before: (build) => (build.state === 'blocked' ? { type: 'unblock' } : null),
+    });
+    return reload(deps, result, result.job.job.id);
+  };

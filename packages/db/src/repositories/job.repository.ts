@@ -1,0 +1,221 @@
+import type { BuildWork, JobLocation, JobRepository, LogChunk } from '@ci/application';
+import { ACTIVE_JOB_STATES, type BuildState, type Job } from '@ci/domain';
+import { toDate, toDateOrNull } from '../rows';
+import { isUniqueViolation, type Sql } from '../sql';
+import { JOB_SELECT, jobFromRow } from './build.repository';
+
+type Row = Record<string, unknown>;
+
+const ACTIVE = `(${ACTIVE_JOB_STATES.map((state) => `'${state}'`).join(', ')})`;
+
+const JOB_COLUMNS = `id uuid, build_id uuid, step_id uuid, position int, type text, name text, step_key text,
+  command text, state text, agent_query_rules text[], agent_id uuid, exit_status int, soft_failed boolean,
+  artifact_paths text, env jsonb, retried boolean, retried_in_job_id uuid, retries_count int, retry_type text,
+  parallel_group_index int, parallel_group_total int, created_at timestamptz, scheduled_at timestamptz,
+  runnable_at timestamptz, started_at timestamptz, finished_at timestamptz, soft_fail boolean,
+  continue_on_failure boolean, retry_automatic_limit int, signal text, signal_reason text, unblocked_by_id uuid,
+  unblocked_at timestamptz`;
+
+const COLUMN_NAMES = JOB_COLUMNS.split(',').map((column) => column.trim().split(/\s+/)[0]!);
+const UPDATABLE = COLUMN_NAMES.filter(
+  (name) => name !== 'id' && name !== 'build_id' && name !== 'created_at',
+);
+
+function jobRecord(job: Job) {
+  return {
+    id: job.id,
+    build_id: job.buildId,
+    step_id: job.stepId,
+    position: job.position,
+    type: job.type,
+    name: job.name,
+    step_key: job.stepKey,
+    command: job.command,
+    state: job.state,
+    agent_query_rules: job.agentQueryRules,
+    agent_id: job.agentId,
+    exit_status: job.exitStatus,
+    soft_failed: job.softFailed,
+    artifact_paths: job.artifactPaths,
+    env: job.env,
+    retried: job.retried,
+    retried_in_job_id: job.retriedInJobId,
+    retries_count: job.retriesCount,
+    retry_type: job.retryType,
+    parallel_group_index: job.parallelGroupIndex,
+    parallel_group_total: job.parallelGroupTotal,
+    created_at: job.createdAt.toISOString(),
+    scheduled_at: job.scheduledAt?.toISOString() ?? null,
+    runnable_at: job.runnableAt?.toISOString() ?? null,
+    started_at: job.startedAt?.toISOString() ?? null,
+    finished_at: job.finishedAt?.toISOString() ?? null,
+    soft_fail: job.softFail,
+    continue_on_failure: job.continueOnFailure,
+    retry_automatic_limit: job.retryAutomaticLimit,
+    signal: job.signal,
+    signal_reason: job.signalReason,
+    unblocked_by_id: job.unblockedById,
+    unblocked_at: job.unblockedAt?.toISOString() ?? null,
+  };
+}
+
+async function writeJobs(sql: Sql, jobs: readonly Job[]) {
+  if (jobs.length === 0) return;
+  await sql.query(
+    `insert into jobs (${COLUMN_NAMES.join(', ')})
+     select * from jsonb_to_recordset($1::jsonb) as x(${JOB_COLUMNS})
+     on conflict (id) do update set ${UPDATABLE.map((name) => `${name} = excluded.${name}`).join(', ')}`,
+    [JSON.stringify(jobs.map(jobRecord))],
+  );
+}
+
+function locationFromRow(row: Row): JobLocation {
+  return {
+    job: jobFromRow(row).job,
+    buildId: row.build_id as string,
+    buildNumber: row.b_number as number,
+    pipelineId: row.b_pipeline_id as string,
+    organizationId: row.b_organization_id as string,
+  };
+}
+
+const LOCATION_SELECT = `select j.*, b.number as b_number, b.pipeline_id as b_pipeline_id,
+  b.organization_id as b_organization_id
+from jobs j join builds b on b.id = j.build_id`;
+
+export function jobRepository(sql: Sql): JobRepository {
+  return {
+    async changeBuild(buildId, change) {
+      return sql.transaction(async (tx) => {
+        const [buildRow] = await tx.query(
+          `select id, state, blocked_state, cancel_reason, started_at, failing_at, finished_at
+           from builds where id = $1 for update`,
+          [buildId],
+        );
+        if (!buildRow) return null;
+        const jobRows = await tx.query(
+          `${JOB_SELECT} where j.build_id = $1 order by j.position, j.created_at for update of j`,
+          [buildId],
+        );
+        const work: BuildWork = {
+          build: {
+            id: buildRow.id as string,
+            state: buildRow.state as BuildState,
+            blockedState: (buildRow.blocked_state as BuildWork['build']['blockedState']) ?? null,
+            cancelReason: (buildRow.cancel_reason as string | null) ?? null,
+            startedAt: toDateOrNull(buildRow.started_at),
+            failingAt: toDateOrNull(buildRow.failing_at),
+            finishedAt: toDateOrNull(buildRow.finished_at),
+          },
+          jobs: jobRows.map((row) => jobFromRow(row).job),
+        };
+        const result = change(work);
+        if (!result) return null;
+        const { build } = result;
+        await tx.query(
+          `update builds set state = $2, blocked_state = $3, cancel_reason = $4, started_at = $5, failing_at = $6,
+             finished_at = $7 where id = $1`,
+          [
+            buildId,
+            build.state,
+            build.blockedState,
+            build.cancelReason,
+            build.startedAt,
+            build.failingAt,
+            build.finishedAt,
+          ],
+        );
+        await writeJobs(
+          tx,
+          result.jobs.filter((job) => result.changed.has(job.id)),
+        );
+        return result.result;
+      });
+    },
+
+    async find(jobId) {
+      const [row] = await sql.query(`${LOCATION_SELECT} where j.id = $1`, [jobId]);
+      return row ? locationFromRow(row) : null;
+    },
+
+    async claim({ agentId, organizationId, assign }) {
+      // One job per agent (the partial unique index has the last word when two pings race).
+      const held = await sql.query(`select 1 from jobs where agent_id = $1 and state in ${ACTIVE}`, [
+        agentId,
+      ]);
+      if (held.length) return null;
+      // The candidates are read without locks; each is then locked on its own, skipping rows another
+      // agent is taking right now, so concurrent pings spread over the jobs instead of queueing on one.
+      const rows = await sql.query(
+        `select j.* from jobs j join builds b on b.id = j.build_id
+         where j.state = 'scheduled' and b.organization_id = $1
+         order by j.runnable_at, j.id limit 100`,
+        [organizationId],
+      );
+      for (const row of rows) {
+        const job = assign(jobFromRow(row).job);
+        if (!job) continue;
+        try {
+          const taken = await sql.transaction(async (tx) => {
+            const locked = await tx.query(
+              `select id from jobs where id = $1 and state = 'scheduled' for update skip locked`,
+              [job.id],
+            );
+            if (locked.length === 0) return false;
+            await tx.query('update jobs set state = $2, agent_id = $3 where id = $1', [
+              job.id,
+              job.state,
+              job.agentId,
+            ]);
+            return true;
+          });
+          if (taken) return job;
+        } catch (error) {
+          // The partial unique index: this agent already holds a job (a concurrent ping took one).
+          if (isUniqueViolation(error)) return null;
+          throw error;
+        }
+      }
+      return null;
+    },
+
+    async activeJobOf(agentId) {
+      const [row] = await sql.query(`${LOCATION_SELECT} where j.agent_id = $1 and j.state in ${ACTIVE}`, [
+        agentId,
+      ]);
+      return row ? locationFromRow(row) : null;
+    },
+
+    async heldByAgentsSilentSince(before) {
+      const rows = await sql.query<{ id: string; build_id: string }>(
+        `select j.id, j.build_id from jobs j join agents a on a.id = j.agent_id
+         where j.state in ${ACTIVE} and coalesce(a.last_seen_at, a.created_at) < $1`,
+        [before],
+      );
+      return rows.map((row) => ({ jobId: row.id, buildId: row.build_id }));
+    },
+
+    async appendLogChunk(jobId, chunk) {
+      await sql.query(
+        `insert into job_log_chunks (job_id, sequence, byte_offset, content, received_at)
+         values ($1, $2, $3, $4, $5) on conflict do nothing`,
+        [jobId, chunk.sequence, chunk.offset, chunk.content, chunk.receivedAt],
+      );
+    },
+
+    async logChunks(jobId) {
+      const rows = await sql.query(
+        'select sequence, byte_offset, content, received_at from job_log_chunks where job_id = $1 order by sequence',
+        [jobId],
+      );
+      return rows.map(
+        (row): LogChunk => ({
+          sequence: row.sequence as number,
+          offset: Number(row.byte_offset),
+          content: row.content as string,
+          receivedAt: toDate(row.received_at),
+        }),
+      );
+    },
+  };
+}

@@ -1,0 +1,168 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { JOB_STATES, JOB_TYPES, type JobState, type JobType } from './entities';
+import { jobIn } from './job.fixture';
+import {
+  agentMatches,
+  isFinishedJob,
+  type JobTrigger,
+  type JobTriggerType,
+  jobTransition,
+  retryOf,
+} from './job-state';
+
+const at = new Date('2026-11-21T10:05:00.000Z');
+
+const triggers: Record<JobTriggerType, JobTrigger> = {
+  schedule: { type: 'schedule' },
+  assign: { type: 'assign', agentId: 'agent-1' },
+  accept: { type: 'accept' },
+  start: { type: 'start' },
+  finish: { type: 'finish', exitStatus: 0, signal: null, signalReason: null },
+  cancel: { type: 'cancel' },
+  lose: { type: 'lose' },
+  release: { type: 'release' },
+  stop: { type: 'stop' },
+  unblock: { type: 'unblock', userId: 'user-1' },
+  retried: { type: 'retried', newJobId: 'job-2' },
+  restore: { type: 'restore' },
+};
+
+/** Every allowed (type, state, trigger) and where it leads; every other combination is refused. */
+const allowed: [JobType, JobState, JobTriggerType, JobState][] = [
+  ['script', 'waiting', 'schedule', 'scheduled'],
+  ['script', 'scheduled', 'assign', 'assigned'],
+  ['script', 'assigned', 'accept', 'accepted'],
+  ['script', 'assigned', 'start', 'running'],
+  ['script', 'accepted', 'start', 'running'],
+  ['script', 'assigned', 'finish', 'passed'],
+  ['script', 'accepted', 'finish', 'passed'],
+  ['script', 'running', 'finish', 'passed'],
+  ['script', 'canceling', 'finish', 'canceled'],
+  ['script', 'assigned', 'cancel', 'canceling'],
+  ['script', 'accepted', 'cancel', 'canceling'],
+  ['script', 'running', 'cancel', 'canceling'],
+  ['script', 'waiting', 'cancel', 'canceled'],
+  ['script', 'scheduled', 'cancel', 'canceled'],
+  ['script', 'assigned', 'lose', 'lost'],
+  ['script', 'accepted', 'lose', 'lost'],
+  ['script', 'running', 'lose', 'lost'],
+  ['script', 'canceling', 'lose', 'lost'],
+  ['script', 'waiting', 'stop', 'broken'],
+  ['waiter', 'waiting', 'cancel', 'canceled'],
+  ['waiter', 'waiting', 'release', 'passed'],
+  ['waiter', 'waiting', 'stop', 'waiting_failed'],
+  ['manual', 'blocked', 'cancel', 'canceled'],
+  ['manual', 'blocked', 'stop', 'blocked_failed'],
+  ['manual', 'blocked', 'unblock', 'unblocked'],
+  ['script', 'broken', 'restore', 'waiting'],
+  ['waiter', 'waiting_failed', 'restore', 'waiting'],
+  ['manual', 'blocked_failed', 'restore', 'blocked'],
+  ...(['passed', 'failed', 'canceled', 'broken', 'expired', 'timed_out', 'lost'] as const).map(
+    (state) => ['script', state, 'retried', state] as [JobType, JobState, JobTriggerType, JobState],
+  ),
+];
+
+const everyCombination = JOB_TYPES.filter((type) => type !== 'trigger').flatMap((type) =>
+  JOB_STATES.flatMap((state) =>
+    (Object.keys(triggers) as JobTriggerType[]).map((trigger) => {
+      const row = allowed.find(([t, s, tr]) => t === type && s === state && tr === trigger);
+      return [type, state, trigger, row ? row[3] : null] as const;
+    }),
+  ),
+);
+
+describe('jobTransition', () => {
+  it.each(everyCombination)('a %s job in %s on %s → %s', (type, state, trigger, expected) => {
+    const result = jobTransition(jobIn(state, type), triggers[trigger], at);
+    if (expected === null) {
+      expect(result.ok).toBe(false);
+      expect(!result.ok && result.error.kind).toBe('unprocessable');
+    } else {
+      expect(result.ok && result.value.state).toBe(expected);
+    }
+  });
+
+  it.each<[number | null, string | null, boolean, JobState, boolean]>([
+    [0, null, false, 'passed', false],
+    [1, null, false, 'failed', false],
+    [1, null, true, 'failed', true],
+    [0, null, true, 'passed', false],
+    [null, 'SIGKILL', false, 'failed', false],
+    [0, 'SIGTERM', false, 'failed', false],
+  ])(
+    'finishing with exit %s and signal %s (soft_fail %s) → %s, soft failed %s',
+    (exit, signal, soft, state, softFailed) => {
+      const result = jobTransition(
+        jobIn('running', 'script', { softFail: soft }),
+        { type: 'finish', exitStatus: exit, signal, signalReason: null },
+        at,
+      );
+      expect(result.ok && result.value).toMatchObject({
+        state,
+        softFailed,
+        exitStatus: exit,
+        signal,
+        finishedAt: at,
+      });
+    },
+  );
+
+  it('records who unblocked and when', () => {
+    const result = jobTransition(jobIn('blocked', 'manual'), { type: 'unblock', userId: 'user-9' }, at);
+    expect(result.ok && result.value).toMatchObject({ unblockedById: 'user-9', unblockedAt: at });
+  });
+
+  it('refuses to retry a job twice, saying so', () => {
+    const result = jobTransition(jobIn('failed', 'script', { retried: true }), triggers.retried, at);
+    expect(!result.ok && result.error.message).toBe('This job has already been retried');
+  });
+
+  it('starts a retry afresh and counts it', () => {
+    const old = jobIn('failed', 'script', { exitStatus: 1, agentId: 'a', retriesCount: 1, startedAt: at });
+    const retry = retryOf(old, { id: 'job-2', at, retryType: 'manual' });
+    expect(retry).toMatchObject({
+      id: 'job-2',
+      state: 'scheduled',
+      exitStatus: null,
+      agentId: null,
+      retriesCount: 2,
+      retryType: 'manual',
+      runnableAt: at,
+      startedAt: null,
+    });
+  });
+
+  it('never throws and only finished jobs have finished_at set by a transition', () => {
+    fc.assert(
+      fc.property(
+        fc.constantFrom(...JOB_STATES),
+        fc.constantFrom('script', 'waiter', 'manual' as const),
+        fc.constantFrom(...Object.values(triggers)),
+        (state, type, trigger) => {
+          const result = jobTransition(jobIn(state, type), trigger, at);
+          if (result.ok && type === 'script' && result.value.finishedAt) {
+            expect(isFinishedJob(result.value.state)).toBe(true);
+          }
+        },
+      ),
+    );
+  });
+});
+
+describe('agentMatches', () => {
+  it.each<[string[], string[], boolean]>([
+    [['queue=default'], [], true],
+    [['queue=default'], ['os=linux'], true],
+    [['queue=default'], ['queue=deploy'], false],
+    [['queue=deploy'], ['queue=deploy', 'os=linux'], true],
+    [['queue=deploy', 'os=linux'], ['queue=deploy'], false],
+    [['os=*'], ['os=mac'], true],
+    [['os=*'], [], false],
+    [['*'], ['queue=anything'], true],
+    [[], [], true],
+    [['broken'], ['broken'], false],
+  ])('rules %j with tags %j → %s', (rules, tags, expected) => {
+    expect(agentMatches(rules, tags)).toBe(expected);
+  });
+});

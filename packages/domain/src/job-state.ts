@@ -1,0 +1,220 @@
+import type { Job, JobState } from './entities';
+import { unprocessable } from './errors';
+import { err, ok, type Result } from './result';
+
+/** States of a job that an agent holds: it counts against the agent's one job and must be heard from. */
+export const ACTIVE_JOB_STATES = [
+  'assigned',
+  'accepted',
+  'running',
+  'canceling',
+] as const satisfies readonly JobState[];
+
+/** States a command job ends in. */
+export const FINISHED_JOB_STATES = [
+  'passed',
+  'failed',
+  'canceled',
+  'skipped',
+  'broken',
+  'expired',
+  'timed_out',
+  'lost',
+] as const satisfies readonly JobState[];
+
+export function isActiveJob(state: JobState): boolean {
+  return (ACTIVE_JOB_STATES as readonly JobState[]).includes(state);
+}
+
+export function isFinishedJob(state: JobState): boolean {
+  return (FINISHED_JOB_STATES as readonly JobState[]).includes(state);
+}
+
+/** A failure that fails the build: soft-failed jobs and jobs stopped by a cancel do not. */
+export function isHardFailure(job: Pick<Job, 'state' | 'softFailed' | 'retried'>): boolean {
+  if (job.retried || job.softFailed) return false;
+  return (
+    job.state === 'failed' || job.state === 'lost' || job.state === 'timed_out' || job.state === 'expired'
+  );
+}
+
+/** Whether nothing more happens to the job by itself (the gate it stands for, if any, is decided). */
+export function isSettledJob(job: Pick<Job, 'type' | 'state'>): boolean {
+  switch (job.type) {
+    case 'waiter':
+      return job.state === 'passed' || job.state === 'waiting_failed' || job.state === 'canceled';
+    case 'manual':
+      return job.state === 'unblocked' || job.state === 'blocked_failed' || job.state === 'canceled';
+    default:
+      return isFinishedJob(job.state);
+  }
+}
+
+export type JobTrigger =
+  | { type: 'schedule' }
+  | { type: 'assign'; agentId: string }
+  | { type: 'accept' }
+  | { type: 'start' }
+  | { type: 'finish'; exitStatus: number | null; signal: string | null; signalReason: string | null }
+  | { type: 'cancel' }
+  | { type: 'lose' }
+  | { type: 'release' }
+  | { type: 'stop' }
+  | { type: 'unblock'; userId: string | null }
+  | { type: 'retried'; newJobId: string }
+  | { type: 'restore' };
+export type JobTriggerType = JobTrigger['type'];
+
+const PHRASES: Record<JobTriggerType, string> = {
+  schedule: 'be scheduled',
+  assign: 'be assigned to an agent',
+  accept: 'be accepted',
+  start: 'be started',
+  finish: 'be finished',
+  cancel: 'be canceled',
+  lose: 'be lost',
+  release: 'be passed',
+  stop: 'be stopped',
+  unblock: 'be unblocked',
+  retried: 'be retried',
+  restore: 'be restored',
+};
+
+function refuse(job: Job, trigger: JobTrigger): Result<Job> {
+  const what = job.type === 'manual' ? 'block step' : job.type === 'waiter' ? 'wait step' : 'job';
+  const code = trigger.type === 'unblock' ? 'job_not_blocked' : 'invalid_job_transition';
+  const message =
+    trigger.type === 'unblock'
+      ? `This ${what} cannot be unblocked when it is ${job.state.replace('_', ' ')}`
+      : trigger.type === 'retried'
+        ? job.retried
+          ? 'This job has already been retried'
+          : `This ${what} cannot be retried when it is ${job.state.replace('_', ' ')}`
+        : `A ${what} cannot ${PHRASES[trigger.type]} when it is ${job.state.replace('_', ' ')}`;
+  return err(unprocessable(code, message));
+}
+
+/** Total over every job state × trigger: a pair that is not a transition is an error value, never a throw. */
+export function jobTransition(job: Job, trigger: JobTrigger, at: Date): Result<Job> {
+  const { state, type } = job;
+  const script = type === 'script';
+  switch (trigger.type) {
+    case 'schedule':
+      if (script && state === 'waiting') return ok({ ...job, state: 'scheduled', runnableAt: at });
+      break;
+    case 'assign':
+      if (script && state === 'scheduled') return ok({ ...job, state: 'assigned', agentId: trigger.agentId });
+      break;
+    case 'accept':
+      if (script && state === 'assigned') return ok({ ...job, state: 'accepted' });
+      break;
+    case 'start':
+      if (script && (state === 'assigned' || state === 'accepted')) {
+        return ok({ ...job, state: 'running', startedAt: at });
+      }
+      break;
+    case 'finish':
+      if (script && (isActiveJob(state) || state === 'canceling')) {
+        const passed = trigger.exitStatus === 0 && trigger.signal === null;
+        const next: JobState = state === 'canceling' ? 'canceled' : passed ? 'passed' : 'failed';
+        return ok({
+          ...job,
+          state: next,
+          exitStatus: trigger.exitStatus,
+          signal: trigger.signal,
+          signalReason: trigger.signalReason,
+          softFailed: next === 'failed' && job.softFail,
+          startedAt: job.startedAt ?? at,
+          finishedAt: at,
+        });
+      }
+      break;
+    case 'cancel':
+      if (script && (state === 'assigned' || state === 'accepted' || state === 'running')) {
+        return ok({ ...job, state: 'canceling' });
+      }
+      if (
+        (script && (state === 'waiting' || state === 'scheduled')) ||
+        (type === 'waiter' && state === 'waiting') ||
+        (type === 'manual' && state === 'blocked')
+      ) {
+        return ok({ ...job, state: 'canceled', finishedAt: at });
+      }
+      break;
+    case 'lose':
+      if (script && isActiveJob(state)) return ok({ ...job, state: 'lost', finishedAt: at });
+      break;
+    case 'release':
+      if (type === 'waiter' && state === 'waiting') return ok({ ...job, state: 'passed', finishedAt: at });
+      break;
+    case 'stop':
+      // The build stopped before reaching the job: it will never run.
+      if (state === 'waiting' && type !== 'manual') {
+        return ok({ ...job, state: script ? 'broken' : 'waiting_failed', finishedAt: at });
+      }
+      if (type === 'manual' && state === 'blocked') return ok({ ...job, state: 'blocked_failed' });
+      break;
+    case 'unblock':
+      if (type === 'manual' && state === 'blocked') {
+        return ok({ ...job, state: 'unblocked', unblockedById: trigger.userId, unblockedAt: at });
+      }
+      break;
+    case 'restore':
+      // A reopened build may reach the steps a failure had stopped it before.
+      if (script && state === 'broken') return ok({ ...job, state: 'waiting', finishedAt: null });
+      if (type === 'waiter' && state === 'waiting_failed')
+        return ok({ ...job, state: 'waiting', finishedAt: null });
+      if (type === 'manual' && state === 'blocked_failed') return ok({ ...job, state: 'blocked' });
+      break;
+    case 'retried':
+      if (script && !job.retried && isFinishedJob(state) && state !== 'skipped') {
+        return ok({ ...job, retried: true, retriedInJobId: trigger.newJobId });
+      }
+      break;
+  }
+  return refuse(job, trigger);
+}
+
+/** The new run of a retried job: same step, fresh state, counted in `retries_count`. */
+export function retryOf(
+  job: Job,
+  input: { id: string; at: Date; retryType: 'manual' | 'automatic'; position?: number },
+): Job {
+  return {
+    ...job,
+    id: input.id,
+    state: 'scheduled',
+    agentId: null,
+    exitStatus: null,
+    softFailed: false,
+    retried: false,
+    retriedInJobId: null,
+    retriesCount: (job.retriesCount ?? 0) + 1,
+    retryType: input.retryType,
+    createdAt: input.at,
+    runnableAt: input.at,
+    startedAt: null,
+    finishedAt: null,
+    signal: null,
+    signalReason: null,
+  };
+}
+
+/** Agent query rules (`key=value`, `key=*`, `*`) satisfied by an agent's tags (`key=value`). */
+export function agentMatches(rules: readonly string[], tags: readonly string[]): boolean {
+  const tagValues = new Map<string, string>();
+  for (const tag of tags) {
+    const at = tag.indexOf('=');
+    if (at > 0) tagValues.set(tag.slice(0, at), tag.slice(at + 1));
+  }
+  const effective = rules.length ? rules : ['queue=default'];
+  if (!tagValues.has('queue')) tagValues.set('queue', 'default');
+  return effective.every((rule) => {
+    if (rule === '*') return true;
+    const at = rule.indexOf('=');
+    if (at <= 0) return false;
+    const value = tagValues.get(rule.slice(0, at));
+    const wanted = rule.slice(at + 1);
+    return value !== undefined && (wanted === '*' || value === wanted);
+  });
+}

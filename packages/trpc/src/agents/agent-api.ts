@@ -1,0 +1,208 @@
+import { gunzipSync } from 'node:zlib';
+import type { AgentJobAction, DispatchedJob, UseCases } from '@ci/application';
+import { type Agent, badRequest, formatTimestamp, jobEnvironment } from '@ci/domain';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { buildWebUrl } from '../builds/build.presenter';
+import { replyWithError } from '../http-errors';
+import type { PublicUrls } from '../trpc';
+
+/** Sizes the agent is told to keep its log chunks and whole log under. */
+const CHUNK_MAX_BYTES = 1024 * 1024;
+const LOG_MAX_BYTES = 100 * 1024 * 1024;
+
+function agentWire(agent: Agent) {
+  return {
+    id: agent.id,
+    name: agent.name,
+    hostname: agent.hostname,
+    connection_state: agent.connectionState,
+    meta_data: agent.tags,
+    created_at: formatTimestamp(agent.createdAt),
+  };
+}
+
+/** A job as the agent API hands it over: the command travels in the env, as in the public agent API. */
+function jobWire(dispatched: DispatchedJob, urls: PublicUrls) {
+  const { view, location, agent } = dispatched;
+  const env = jobEnvironment({
+    job: location.job,
+    build: view.build,
+    pipeline: view.pipeline,
+    organizationSlug: view.organizationSlug,
+    creator: view.creator,
+    agentName: agent.name,
+    buildWebUrl: buildWebUrl({ view, showWebhookUrl: false }, urls),
+  });
+  const job = location.job;
+  return {
+    id: job.id,
+    endpoint: `${urls.api}/v3`,
+    state: job.state,
+    env,
+    step: { key: job.stepKey, label: job.name, command: job.command },
+    chunks_max_size_bytes: CHUNK_MAX_BYTES,
+    log_max_size_bytes: LOG_MAX_BYTES,
+    exit_status: job.exitStatus === null ? undefined : String(job.exitStatus),
+    signal: job.signal ?? undefined,
+    signal_reason: job.signalReason ?? undefined,
+    runnable_at: formatTimestamp(job.runnableAt) ?? undefined,
+    started_at: formatTimestamp(job.startedAt) ?? undefined,
+    finished_at: formatTimestamp(job.finishedAt) ?? undefined,
+  };
+}
+
+type Body = Record<string, unknown>;
+
+/** Bodies arrive as bytes: JSON for most calls, log bytes (gzip or not) for chunks. */
+function jsonBody(request: FastifyRequest): Body {
+  const raw = request.body as Buffer | undefined;
+  if (!raw || raw.length === 0) return {};
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(raw.toString('utf8'));
+  } catch {
+    throw badRequest('invalid_json', 'Problems parsing JSON');
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+    throw badRequest('invalid_json', 'Problems parsing JSON: the body must be a JSON object');
+  }
+  return parsed as Body;
+}
+
+const str = (value: unknown) => (typeof value === 'string' ? value : undefined);
+
+/** `exit_status` is a string in the public agent API ("0", "-1"); a number is taken too. */
+function exitStatusOf(body: Body): number | null {
+  const value = body.exit_status;
+  if (value === undefined || value === null || value === '') return null;
+  const number = typeof value === 'number' ? value : Number(value);
+  if (!Number.isInteger(number) || number < -1 || number > 255) {
+    throw badRequest('invalid_exit_status', 'exit_status must be a whole number from -1 to 255');
+  }
+  return number;
+}
+
+function finishAction(body: Body): AgentJobAction {
+  const signal = str(body.signal)?.slice(0, 32) || null;
+  return {
+    type: 'finish',
+    exitStatus: exitStatusOf(body),
+    signal,
+    signalReason: str(body.signal_reason)?.slice(0, 64) || null,
+  };
+}
+
+function tagsOf(body: Body): string[] {
+  const tags = body.meta_data ?? body.tags ?? [];
+  if (!Array.isArray(tags) || tags.some((tag) => typeof tag !== 'string') || tags.length > 100) {
+    throw badRequest('invalid_tags', 'meta_data must be a list of key=value strings');
+  }
+  return tags as string[];
+}
+
+function logBytes(request: FastifyRequest): string {
+  const raw = (request.body as Buffer | undefined) ?? Buffer.alloc(0);
+  const encoding = String(request.headers['content-encoding'] ?? '').toLowerCase();
+  try {
+    return (encoding === 'gzip' ? gunzipSync(raw) : raw).toString('utf8');
+  } catch {
+    throw badRequest('invalid_chunk', 'The chunk is not valid gzip data');
+  }
+}
+
+function integerParameter(value: unknown, name: string): number {
+  const number = typeof value === 'string' && /^\d{1,15}$/.test(value) ? Number(value) : Number.NaN;
+  if (!Number.isSafeInteger(number)) throw badRequest(`invalid_${name}`, `${name} must be a whole number`);
+  return number;
+}
+
+/**
+ * The agent protocol under `prefix` (`/v3`), shaped after the public agent API: register with an
+ * organization's registration token, then every call with the agent's own token
+ * (`Authorization: Token …`). A thin adapter: every rule lives in the use cases.
+ */
+export function registerAgentApi(
+  app: FastifyInstance,
+  options: { prefix: `/${string}`; useCases: UseCases; urls: PublicUrls },
+) {
+  const { useCases, urls } = options;
+  const agents = useCases.agents;
+  app.register(
+    async (scope) => {
+      scope.removeAllContentTypeParsers();
+      scope.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
+      scope.setErrorHandler((error, request, reply) => replyWithError(request, reply, error));
+
+      const route = (
+        method: 'GET' | 'POST' | 'PUT',
+        url: string,
+        handle: (request: FastifyRequest, auth: string | undefined) => Promise<unknown>,
+      ) =>
+        scope.route({
+          method,
+          url,
+          handler: async (request: FastifyRequest, reply: FastifyReply) => {
+            const result = await handle(request, request.headers.authorization);
+            if (result === undefined) return reply.code(204).send();
+            return reply.type('application/json; charset=utf-8').send(JSON.stringify(result));
+          },
+        });
+      const jobId = (request: FastifyRequest) => (request.params as { id: string }).id;
+
+      route('POST', '/register', async (request, auth) => {
+        const body = jsonBody(request);
+        const { agent, accessToken, timings } = await agents.register(auth, {
+          ...(str(body.name) ? { name: str(body.name) } : {}),
+          ...(str(body.hostname) ? { hostname: str(body.hostname) } : {}),
+          tags: tagsOf(body),
+          userAgent: str(request.headers['user-agent']) ?? null,
+          ipAddress: request.ip ?? null,
+        });
+        return {
+          uuid: agent.id,
+          name: agent.name,
+          access_token: accessToken,
+          endpoint: `${urls.api}/v3`,
+          ping_interval: timings.pingInterval,
+          job_status_interval: timings.jobStatusInterval,
+          heartbeat_interval: timings.heartbeatInterval,
+          meta_data: agent.tags,
+        };
+      });
+      route('POST', '/connect', async (_request, auth) => agentWire(await agents.connect(auth)));
+      route('POST', '/disconnect', async (_request, auth) => agentWire(await agents.disconnect(auth)));
+      route('POST', '/heartbeat', async (request, auth) => {
+        const body = jsonBody(request);
+        const { receivedAt } = await agents.heartbeat(auth);
+        return { sent_at: str(body.sent_at) ?? null, received_at: receivedAt.toISOString() };
+      });
+      route('GET', '/ping', async (_request, auth) => {
+        const result = await agents.ping(auth);
+        return { action: result.action, ...(result.job ? { job: jobWire(result.job, urls) } : {}) };
+      });
+      route('GET', '/jobs/:id', async (request, auth) => ({
+        state: (await agents.jobState(auth, jobId(request))).state,
+      }));
+      route('PUT', '/jobs/:id/accept', async (request, auth) =>
+        jobWire(await agents.jobAction(auth, jobId(request), { type: 'accept' }), urls),
+      );
+      route('PUT', '/jobs/:id/start', async (request, auth) => {
+        jsonBody(request);
+        return jobWire(await agents.jobAction(auth, jobId(request), { type: 'start' }), urls);
+      });
+      route('PUT', '/jobs/:id/finish', async (request, auth) =>
+        jobWire(await agents.jobAction(auth, jobId(request), finishAction(jsonBody(request))), urls),
+      );
+      route('POST', '/jobs/:id/chunks', async (request, auth) => {
+        const query = request.query as Record<string, unknown>;
+        await agents.appendLog(auth, jobId(request), {
+          sequence: integerParameter(query.sequence, 'sequence'),
+          offset: integerParameter(query.offset ?? '0', 'offset'),
+          content: logBytes(request),
+        });
+        return undefined;
+      });
+    },
+    { prefix: options.prefix },
+  );
+}

@@ -1,0 +1,35 @@
+import { JOB_STATES } from '@ci/domain';
+import { z } from 'zod';
+import { UserWire } from '../users/user.wire';
+
+export const JobLogWire = z
+  .object({
+    url: z.string(),
+    content: z.string(),
+    size: z.number().int().meta({ description: 'bytes of `content` (UTF-8)' }),
+    header_times: z
+      .array(z.number().int())
+      .meta({ description: 'Unix time in nanoseconds of each log section header (`---`, `+++`, `~~~`)' }),
+  })
+  .meta({ id: 'JobLog' });
+
+export const JobEnvWire = z.object({ env: z.record(z.string(), z.string()) }).meta({ id: 'JobEnv' });
+
+export const UnblockedJobWire = z
+  .object({
+    id: z.uuid(),
+    graphql_id: z.string(),
+    type: z.literal('manual'),
+    label: z.string().nullable(),
+    state: z.enum(JOB_STATES),
+    step_key: z.string().nullable(),
+    web_url: z.null(),
+    unblocked_by: UserWire.nullable(),
+    unblocked_at: z.string().nullable(),
+    unblockable: z.boolean(),
+    unblock_url: z.string(),
+  })
+  .meta({ id: 'UnblockedJob' });
+
+export type JobLogWire = z.infer<typeof JobLogWire>;
+export type UnblockedJobWire = z.infer<typeof UnblockedJobWire>;

@@ -1,0 +1,145 @@
+import type { JobInBuild, JobRef } from '@ci/application';
+import { encodeGraphqlId, formatTimestamp, jobEnvironment, parseBuildNumber } from '@ci/domain';
+import { z } from 'zod';
+import { buildWebUrl, presentJob } from '../builds/build.presenter';
+import { JobWire } from '../builds/build.wire';
+import { documented } from '../documented';
+import { organizationSlug } from '../parameters';
+import { authed, router, type TrpcContext } from '../trpc';
+import { presentUser } from '../users/user.presenter';
+import { JobEnvWire, JobLogWire, UnblockedJobWire } from './job.wire';
+
+const JOB = '/organizations/{organization}/pipelines/{pipeline}/builds/{number}/jobs/{job}';
+const TAGS = ['Jobs'];
+
+const JobKey = z.object({
+  organization: organizationSlug,
+  pipeline: z.string().meta({ description: 'pipeline slug' }),
+  number: z.string().meta({ description: 'build number' }),
+  job: z.string().meta({ description: 'job id' }),
+});
+
+const jobRef = (input: z.infer<typeof JobKey>): JobRef => ({
+  organization: input.organization,
+  pipeline: input.pipeline,
+  number: parseBuildNumber(input.number),
+  job: input.job,
+});
+
+function jobApiUrl(ctx: TrpcContext, input: z.infer<typeof JobKey>, result: JobInBuild) {
+  const { organizationSlug: org, pipeline, build } = result.build.view;
+  return `${ctx.urls.api}/v2/organizations/${org}/pipelines/${pipeline.slug}/builds/${build.number}/jobs/${input.job}`;
+}
+
+async function log(
+  ctx: TrpcContext & { actor: Parameters<TrpcContext['useCases']['getJobLog']>[0] },
+  input: z.infer<typeof JobKey>,
+  raw: boolean,
+) {
+  const result = await ctx.useCases.getJobLog(ctx.actor, jobRef(input));
+  // The raw form: `log.txt`, or `Accept: text/plain` on `log`.
+  if (ctx.rest && (raw || /\btext\/plain\b/.test(ctx.rest.accept ?? '')))
+    ctx.response.text = result.log.content;
+  return {
+    url: `${jobApiUrl(ctx, input, result)}/log`,
+    content: result.log.content,
+    size: result.log.size,
+    header_times: result.log.headerTimes,
+  };
+}
+
+export const jobsRouter = router({
+  log: authed
+    .meta({
+      openapi: {
+        method: 'GET',
+        path: `${JOB}/log`,
+        tags: TAGS,
+        summary: "Get a job's log output (JSON; `Accept: text/plain` gives the raw text)",
+      },
+      operation: 'getJobLog',
+    })
+    .input(JobKey)
+    .output(documented(JobLogWire))
+    .query(({ ctx, input }) => log(ctx, input, false)),
+
+  logText: authed
+    .meta({
+      openapi: {
+        method: 'GET',
+        path: `${JOB}/log.txt`,
+        tags: TAGS,
+        summary: "Get a job's log output as text/plain (over tRPC: the JSON form)",
+      },
+      operation: 'getJobLog',
+    })
+    .input(JobKey)
+    .output(documented(JobLogWire))
+    .query(({ ctx, input }) => log(ctx, input, true)),
+
+  env: authed
+    .meta({
+      openapi: {
+        method: 'GET',
+        path: `${JOB}/env`,
+        tags: TAGS,
+        summary: "Get a job's environment variables",
+      },
+      operation: 'getJobEnv',
+    })
+    .input(JobKey)
+    .output(documented(JobEnvWire))
+    .query(async ({ ctx, input }) => {
+      const result = await ctx.useCases.getJobEnv(ctx.actor, jobRef(input));
+      const { view } = result.build;
+      return {
+        env: jobEnvironment({
+          job: result.job.job,
+          build: view.build,
+          pipeline: view.pipeline,
+          organizationSlug: view.organizationSlug,
+          creator: view.creator,
+          agentName: result.job.agent?.name ?? null,
+          buildWebUrl: buildWebUrl(result.build, ctx.urls),
+        }),
+      };
+    }),
+
+  retry: authed
+    .meta({
+      openapi: { method: 'PUT', path: `${JOB}/retry`, tags: TAGS, summary: 'Retry a job' },
+      operation: 'retryJob',
+    })
+    .input(JobKey)
+    .output(documented(JobWire))
+    .mutation(async ({ ctx, input }) => {
+      const result = await ctx.useCases.retryJob(ctx.actor, jobRef(input));
+      return presentJob(result.build, result.job, ctx.urls);
+    }),
+
+  unblock: authed
+    .meta({
+      openapi: { method: 'PUT', path: `${JOB}/unblock`, tags: TAGS, summary: 'Unblock a job' },
+      operation: 'unblockJob',
+    })
+    .input(JobKey)
+    .output(documented(UnblockedJobWire))
+    .mutation(async ({ ctx, input }) => {
+      const result = await ctx.useCases.unblockJob(ctx.actor, jobRef(input));
+      const { job } = result.job;
+      const unblockedBy = job.unblockedById === ctx.actor.user.id ? ctx.actor.user : null;
+      return {
+        id: job.id,
+        graphql_id: encodeGraphqlId('Job', job.id),
+        type: 'manual' as const,
+        label: job.name,
+        state: job.state,
+        step_key: job.stepKey,
+        web_url: null,
+        unblocked_by: unblockedBy ? presentUser(unblockedBy, new Map()) : null,
+        unblocked_at: formatTimestamp(job.unblockedAt),
+        unblockable: job.state === 'blocked',
+        unblock_url: `${jobApiUrl(ctx, input, result)}/unblock`,
+      };
+    }),
+});

@@ -1,0 +1,51 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FAST_AGENTS, waitFor } from '../support/agents-world';
+import { freshDatabaseUrl } from '../support/database';
+import { type ServerProcess, startServerProcess } from '../support/server-process';
+
+let server: ServerProcess;
+let databaseUrl: string;
+beforeAll(async () => {
+  databaseUrl = await freshDatabaseUrl();
+  server = await startServerProcess(
+    { DATABASE_URL: databaseUrl, SEED_DEMO: 'true', LOG_LEVEL: 'info', ...FAST_AGENTS },
+    { args: ['--with-agent'] },
+  );
+});
+afterAll(async () => {
+  await server?.stop();
+});
+
+describe('pnpm start --with-agent', () => {
+  it('runs a first build with the agent inside the server', async () => {
+    const token = /Authorization: Bearer (bkua_[0-9a-f]+)/.exec(server.output())?.[1];
+    expect(token).toBeDefined();
+    const { number } = (await (
+      await fetch(`${server.baseUrl}/v2/organizations/acme/pipelines/website/builds`, {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
+        body: JSON.stringify({ commit: 'HEAD', branch: 'main', message: 'first build' }),
+      })
+    ).json()) as { number: number };
+    const build = await waitFor(
+      'the build to pass',
+      async () => {
+        const response = await fetch(
+          `${server.baseUrl}/v2/organizations/acme/pipelines/website/builds/${number}`,
+          {
+            headers: { Authorization: `Bearer ${token}` },
+          },
+        );
+        // biome-ignore lint/suspicious/noExplicitAny: the untyped JSON a client sees
+        const body = (await response.json()) as any;
+        return body.state === 'passed' ? body : null;
+      },
+      30_000,
+    ).catch((error: Error) => {
+      throw new Error(`${error.message}\n${server.output()}`);
+    });
+    expect(build.jobs.find((job: { type: string }) => job.type === 'script').agent.name).toBe('demo-agent');
+    const agents = await fetch(`${server.baseUrl}/healthz`);
+    expect(agents.status).toBe(200);
+  });
+});

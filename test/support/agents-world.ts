@@ -1,0 +1,182 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { resolve } from 'node:path';
+import { freshDatabase } from './database';
+import { jsonCaller } from './http';
+import { type ServerProcess, startServerProcess } from './server-process';
+
+const ROOT = resolve(import.meta.dirname, '../..');
+const EXIT_WITH_PARENT = `data:text/javascript,process.on('disconnect',()=>process.exit(1))`;
+
+/** Fast agent timings, so that end-to-end tests take seconds: pings, cancels and lost jobs alike. */
+export const FAST_AGENTS = {
+  AGENT_PING_INTERVAL_SECONDS: '0.2',
+  AGENT_JOB_STATUS_INTERVAL_SECONDS: '0.3',
+  AGENT_HEARTBEAT_INTERVAL_SECONDS: '0.5',
+  AGENT_LOST_AFTER_SECONDS: '3',
+};
+
+export interface AgentProcess {
+  pid: number;
+  output(): string;
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  /** SIGTERM: the agent stops its job, disconnects and exits */
+  stop(): Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  kill(): Promise<void>;
+}
+
+/** A real agent process (`apps/agent/src/main.ts`) against `endpoint`. */
+export function startAgent(options: {
+  token: string;
+  endpoint: string;
+  tags?: string[];
+  name?: string;
+}): AgentProcess {
+  const args = ['--import', 'tsx', '--import', EXIT_WITH_PARENT, 'apps/agent/src/main.ts'];
+  args.push('--token', options.token, '--endpoint', options.endpoint);
+  for (const tag of options.tags ?? []) args.push('--tags', tag);
+  if (options.name) args.push('--name', options.name);
+  const child: ChildProcess = spawn(process.execPath, args, {
+    cwd: ROOT,
+    env: { ...process.env },
+    stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
+  });
+  let output = '';
+  child.stdout?.on('data', (chunk) => {
+    output += chunk;
+  });
+  child.stderr?.on('data', (chunk) => {
+    output += chunk;
+  });
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolveExit) =>
+    child.once('exit', (code, signal) => resolveExit({ code, signal })),
+  );
+  return {
+    pid: child.pid ?? 0,
+    output: () => output,
+    exited,
+    stop: async () => {
+      child.kill('SIGTERM');
+      return exited;
+    },
+    kill: async () => {
+      child.kill('SIGKILL');
+      await exited;
+    },
+  };
+}
+
+export async function waitFor<T>(
+  what: string,
+  probe: () => Promise<T | undefined | null | false>,
+  timeoutMs = 20_000,
+): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  let last: unknown;
+  for (;;) {
+    try {
+      const value = await probe();
+      if (value) return value;
+    } catch (error) {
+      last = error;
+    }
+    if (Date.now() > deadline)
+      throw new Error(`timed out waiting for ${what}${last ? `: ${String(last)}` : ''}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+/**
+ * A database with organization `acme`, its admin and a token, served by `servers` real server processes
+ * with fast agent timings; agents are started per test with the organization's registration token.
+ */
+export async function startAgentsWorld(options: { servers?: number; env?: Record<string, string> } = {}) {
+  const db = await freshDatabase();
+  const admin = db.useCases.admin;
+  await admin.createOrganization({ name: 'Acme', slug: 'acme' });
+  const user = await admin.createUser({ name: 'Ada Admin', email: 'admin@acme.test' });
+  await admin.addMember({ organization: 'acme', email: user.email, role: 'admin' });
+  const token = (await admin.createAccessToken({ email: user.email, scopes: 'all' })).secret;
+  const registrationToken = (await admin.createAgentToken({ organization: 'acme' })).secret;
+  const servers: ServerProcess[] = [];
+  for (let i = 0; i < (options.servers ?? 1); i++) {
+    servers.push(await startServerProcess({ DATABASE_URL: db.url, ...FAST_AGENTS, ...options.env }));
+  }
+  const server = servers[0]!;
+  const call = jsonCaller({ fetch: (path, init) => fetch(`${server.baseUrl}${path}`, init) }, () => token);
+  const agents: AgentProcess[] = [];
+
+  let pipelines = 0;
+  const createPipeline = async (steps: string) =>
+    (
+      await admin.createPipeline({
+        organization: 'acme',
+        name: `p${++pipelines}`,
+        repository: 'git@example.com:acme/app.git',
+        steps,
+      })
+    ).slug;
+
+  const createBuild = async (pipeline: string) => {
+    const response = await call('POST', `/v2/organizations/acme/pipelines/${pipeline}/builds`, {
+      body: { commit: 'a'.repeat(40), branch: 'main', message: 'e2e' },
+    });
+    if (response.status !== 201) throw new Error(`create failed: ${response.status} ${response.text}`);
+    return response.body as { number: number; id: string };
+  };
+
+  const getBuild = async (pipeline: string, number: number, query = '') => {
+    const response = await call(
+      'GET',
+      `/v2/organizations/acme/pipelines/${pipeline}/builds/${number}${query}`,
+    );
+    if (response.status !== 200) throw new Error(`get failed: ${response.status} ${response.text}`);
+    // biome-ignore lint/suspicious/noExplicitAny: the untyped JSON a client sees
+    return response.body as any;
+  };
+
+  const waitForBuild = (pipeline: string, number: number, state: string, timeoutMs = 30_000) =>
+    waitFor(
+      `build ${number} ${state}`,
+      async () => {
+        const build = await getBuild(pipeline, number);
+        return build.state === state ? build : null;
+      },
+      timeoutMs,
+    );
+
+  return {
+    db,
+    servers,
+    server,
+    token,
+    registrationToken,
+    call,
+    agents,
+    createPipeline,
+    createBuild,
+    getBuild,
+    waitForBuild,
+    startAgent: (opts: { server?: ServerProcess; tags?: string[]; name?: string } = {}) => {
+      const agent = startAgent({
+        token: registrationToken,
+        endpoint: `${(opts.server ?? server).baseUrl}/v3`,
+        ...(opts.tags ? { tags: opts.tags } : {}),
+        ...(opts.name ? { name: opts.name } : {}),
+      });
+      agents.push(agent);
+      return agent;
+    },
+    close: async () => {
+      // SIGTERM first, so agents stop their jobs' processes; SIGKILL what does not exit in time.
+      await Promise.all(
+        agents.map((agent) =>
+          Promise.race([agent.stop(), new Promise((r) => setTimeout(r, 5_000))]).then(() => agent.kill()),
+        ),
+      );
+      await Promise.all(servers.map((s) => s.stop()));
+      await db.close();
+    },
+  };
+}
+
+export { ROOT };
