@@ -29,6 +29,9 @@ interface Registration {
   uuid: string;
 }
 
+/** This agent's version, as it registers and in its User-Agent. */
+export const AGENT_VERSION = '0.1';
+
 /** Log chunks go out at least this often while a job prints, and when this many bytes are waiting. */
 const FLUSH_MS = 200;
 const CHUNK_BYTES = 64 * 1024;
@@ -75,7 +78,7 @@ export async function runAgent(options: AgentOptions, stop: AbortSignal): Promis
       method,
       headers: {
         Authorization: `Token ${token}`,
-        'User-Agent': 'ci-control-agent/0.1',
+        'User-Agent': `ci-control-agent/${AGENT_VERSION}`,
         ...(body !== undefined && !(body instanceof Uint8Array)
           ? { 'Content-Type': 'application/json' }
           : {}),
@@ -98,6 +101,7 @@ export async function runAgent(options: AgentOptions, stop: AbortSignal): Promis
     os: process.platform,
     arch: process.arch,
     pid: process.pid,
+    version: AGENT_VERSION,
   });
   const token = registration.access_token;
   await call('POST', '/connect', token, {});

@@ -8,6 +8,8 @@ export type {
   RegisterRequest,
 } from './agents/agent-protocol';
 export { DEFAULT_AGENT_TIMINGS } from './agents/agent-protocol';
+export type { AgentWork } from './agents/agents-by-id';
+export type { AgentListQuery, AgentPage } from './agents/list-agents';
 export * from './auth/access-token-secret';
 export type { Actor } from './auth/actor';
 export type { BuildResult } from './builds/build-result';

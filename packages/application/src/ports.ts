@@ -473,6 +473,13 @@ export interface LookupRepository {
   users(ids: readonly string[]): Promise<Array<{ user: User; organizationIds: string[] }>>;
   organizationMembers(ids: readonly string[]): Promise<OrganizationMember[]>;
   teamMembers(ids: readonly string[]): Promise<TeamMember[]>;
+  agents(ids: readonly string[]): Promise<Agent[]>;
+  /** Each of these agents that exists, with its organization and the job it holds now (null: none). */
+  heldJobs(
+    agentIds: readonly string[],
+  ): Promise<Array<{ agentId: string; organizationId: string; jobId: string | null }>>;
+  /** The run each of these jobs retried, for the jobs that are retries. */
+  retrySources(jobIds: readonly string[]): Promise<Array<{ jobId: string; sourceId: string }>>;
 }
 
 export interface Repositories {

@@ -17,6 +17,8 @@ import {
   registerAgent,
   sweepLostJobs,
 } from './agents/agent-protocol';
+import { findAgent, getAgent, getAgentsById, getWorkOfAgents } from './agents/agents-by-id';
+import { listAgents } from './agents/list-agents';
 import { authenticate } from './auth/authenticate';
 import { organizationsById, pipelineAccessFor } from './auth/usable-memberships';
 import {
@@ -34,6 +36,7 @@ import { getBuild } from './builds/get-build';
 import { listBuilds } from './builds/list-builds';
 import { rebuildBuild } from './builds/rebuild-build';
 import { getJobEnv, getJobLog, retryJob, unblockJob } from './jobs/job-actions';
+import { getRetrySourcesOf, retryJobById, unblockJobById } from './jobs/jobs-by-id';
 import { getOrganization } from './organizations/get-organization';
 import { listOrganizationMembers } from './organizations/list-organization-members';
 import { listOrganizations } from './organizations/list-organizations';
@@ -167,11 +170,19 @@ export function createUseCases(deps: Deps) {
       teamPipelinesOfTeams: listTeamPipelinesOfTeams(deps),
       teamPipelinesOfPipelines: listTeamPipelinesOfPipelines(deps),
       membersOfTeams: listMembersOfTeams(deps),
+      agents: getAgentsById(deps),
+      findAgent: findAgent(deps),
+      workOfAgents: getWorkOfAgents(deps),
+      retrySources: getRetrySourcesOf(deps),
+      retryJob: retryJobById(deps),
+      unblockJob: unblockJobById(deps),
     },
     getJobLog: getJobLog(deps),
     getJobEnv: getJobEnv(deps),
     retryJob: retryJob(deps),
     unblockJob: unblockJob(deps),
+    listAgents: listAgents(deps),
+    getAgent: getAgent(deps),
     agents: {
       register: registerAgent(deps),
       connect: connectAgent(deps),

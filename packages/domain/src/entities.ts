@@ -219,6 +219,13 @@ export interface Agent {
   tags: string[];
   creatorId: string | null;
   createdAt: Date;
+  /** What the agent said of itself when it registered (`version`, `pid`), if anything. */
+  version: string | null;
+  pid: string | null;
+  /** The last connect, disconnect and heartbeat, as the agent protocol saw them. */
+  connectedAt: Date | null;
+  disconnectedAt: Date | null;
+  heartbeatAt: Date | null;
 }
 
 export interface TeamPipeline {

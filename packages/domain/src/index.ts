@@ -1,5 +1,6 @@
 export * from './access';
 export * from './access-token';
+export * from './agent';
 export * from './branch-filter';
 export * from './build-input';
 export * from './build-number';

@@ -5,6 +5,7 @@ import { jobIn } from './job.fixture';
 import {
   agentMatches,
   isFinishedJob,
+  isUnblockable,
   type JobTrigger,
   type JobTriggerType,
   jobTransition,
@@ -147,6 +148,18 @@ describe('jobTransition', () => {
         },
       ),
     );
+  });
+});
+
+describe('isUnblockable', () => {
+  it('holds for a blocked block step only, in every type and state', () => {
+    for (const type of JOB_TYPES) {
+      for (const state of JOB_STATES) {
+        expect(isUnblockable(jobIn(state, type)), `${type} ${state}`).toBe(
+          type === 'manual' && state === 'blocked',
+        );
+      }
+    }
   });
 });
 

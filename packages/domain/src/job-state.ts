@@ -175,6 +175,11 @@ export function jobTransition(job: Job, trigger: JobTrigger, at: Date): Result<J
   return refuse(job, trigger);
 }
 
+/** Whether the job can be unblocked now: exactly when the unblock trigger would be accepted. */
+export function isUnblockable(job: Job): boolean {
+  return jobTransition(job, { type: 'unblock', userId: null }, new Date(0)).ok;
+}
+
 /** The new run of a retried job: same step, fresh state, counted in `retries_count`. */
 export function retryOf(
   job: Job,

@@ -48,6 +48,8 @@ describe('scopeFor', () => {
     ['getJobEnv', 'read_job_env'],
     ['retryJob', 'write_builds'],
     ['unblockJob', 'write_builds'],
+    ['listAgents', 'read_agents'],
+    ['getAgent', 'read_agents'],
   ])('requires %s to carry %s', (op, scope) => {
     expect(scopeFor(op)).toBe(scope);
   });

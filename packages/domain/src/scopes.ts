@@ -80,6 +80,9 @@ export const OPERATIONS = {
   getJobEnv: 'read_job_env',
   retryJob: 'write_builds',
   unblockJob: 'write_builds',
+
+  listAgents: 'read_agents',
+  getAgent: 'read_agents',
 } as const satisfies Record<string, Scope | null>;
 export type Operation = keyof typeof OPERATIONS;
 

@@ -1,4 +1,4 @@
-import type { Agent, BuildSnapshot, Job } from '@ci/domain';
+import type { Agent, AgentListFilter, BuildSnapshot, Job } from '@ci/domain';
 
 export interface AgentRegistrationToken {
   id: string;
@@ -68,6 +68,14 @@ export interface AgentRepository {
   findRegistrationTokenByHash(hash: string): Promise<AgentRegistrationToken | null>;
   insert(agent: Agent, accessTokenHash: string): Promise<void>;
   findByAccessTokenHash(hash: string): Promise<Agent | null>;
-  /** Records that the agent was heard from, and its connection state when given. */
-  touch(agentId: string, at: Date, connectionState?: string): Promise<void>;
+  /**
+   * Records that the agent was heard from; a connect or disconnect also sets the connection state and
+   * its time, a heartbeat its time.
+   */
+  touch(agentId: string, at: Date, event?: AgentEvent): Promise<void>;
+  /** An organization's agents, oldest first (creation time, then id). */
+  list(input: { organizationId: string; filter: AgentListFilter; offset: number; limit: number }): Promise<Agent[]>;
+  count(input: { organizationId: string; filter: AgentListFilter }): Promise<number>;
 }
+
+export type AgentEvent = 'connect' | 'disconnect' | 'heartbeat';

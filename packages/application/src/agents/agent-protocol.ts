@@ -5,6 +5,7 @@ import {
   DomainError,
   forbidden,
   isActiveJob,
+  isStorableText,
   type Job,
   jobTransition,
   notFound,
@@ -37,6 +38,9 @@ export interface RegisterRequest {
   tags: string[];
   userAgent: string | null;
   ipAddress: string | null;
+  /** what the agent says of itself (the public agent sends both) */
+  version?: string;
+  pid?: string;
 }
 
 export const createAgentToken =
@@ -71,8 +75,14 @@ export const registerAgent =
       ? await deps.repos.agents.findRegistrationTokenByHash(hashAgentSecret(secret))
       : null;
     if (!token) throw unauthenticated();
-    const bad = request.tags.find((tag) => !TAG.test(tag));
+    const bad = request.tags.find((tag) => !TAG.test(tag) || !isStorableText(tag));
     if (bad !== undefined) throw badRequest('invalid_tag', `The tag "${bad.slice(0, 50)}" is not key=value`);
+    for (const field of ['name', 'hostname', 'version', 'pid'] as const) {
+      const value = request[field];
+      if (value !== undefined && !isStorableText(value)) {
+        throw badRequest('invalid_agent', `${field} can't contain NUL characters or unpaired surrogates`);
+      }
+    }
     const id = deps.newId();
     const agent: Agent = {
       id,
@@ -85,6 +95,11 @@ export const registerAgent =
       tags: request.tags,
       creatorId: null,
       createdAt: deps.clock.now(),
+      version: request.version?.slice(0, 255) ?? null,
+      pid: request.pid?.slice(0, 32) ?? null,
+      connectedAt: null,
+      disconnectedAt: null,
+      heartbeatAt: null,
     };
     const accessToken = generateAgentSecret('agent');
     await deps.repos.agents.insert(agent, hashAgentSecret(accessToken));
@@ -102,20 +117,22 @@ export const authenticateAgent =
 
 export const connectAgent = (deps: Deps) => async (authorization: string | undefined) => {
   const agent = await authenticateAgent(deps)(authorization);
-  await deps.repos.agents.touch(agent.id, deps.clock.now(), 'connected');
-  return { ...agent, connectionState: 'connected' };
+  const at = deps.clock.now();
+  await deps.repos.agents.touch(agent.id, at, 'connect');
+  return { ...agent, connectionState: 'connected', connectedAt: at };
 };
 
 export const disconnectAgent = (deps: Deps) => async (authorization: string | undefined) => {
   const agent = await authenticateAgent(deps)(authorization);
-  await deps.repos.agents.touch(agent.id, deps.clock.now(), 'disconnected');
-  return { ...agent, connectionState: 'disconnected' };
+  const at = deps.clock.now();
+  await deps.repos.agents.touch(agent.id, at, 'disconnect');
+  return { ...agent, connectionState: 'disconnected', disconnectedAt: at };
 };
 
 export const heartbeatAgent = (deps: Deps) => async (authorization: string | undefined) => {
   const agent = await authenticateAgent(deps)(authorization);
   const at = deps.clock.now();
-  await deps.repos.agents.touch(agent.id, at);
+  await deps.repos.agents.touch(agent.id, at, 'heartbeat');
   await sweepLostJobs(deps)();
   return { receivedAt: at };
 };

@@ -25,6 +25,12 @@ export function requireScope(actor: Actor, operation: Operation): void {
   if (scope && !hasScope(actor.scopes, scope)) throw missingScope(scope);
 }
 
+/** Whether the token's scopes allow the operation, for what is shown only to those it allows. */
+export function allowsOperation(actor: Actor, operation: Operation): boolean {
+  const scope = scopeFor(operation);
+  return scope === null || hasScope(actor.scopes, scope);
+}
+
 /**
  * A slug the database could not even compare (a NUL character, an unpaired surrogate: no slug has
  * them) names nothing: the same 404 as a slug that names nothing.

@@ -4,6 +4,14 @@ import { OrganizationEntity, UserEntity } from './organization.entity';
 export const AgentEntity = defineEntity({
   name: 'Agent',
   tableName: 'agents',
+  indexes: [
+    // An organization's agents are listed oldest first (GraphQL `Organization.agents`).
+    {
+      name: 'agents_organization_order_idx',
+      expression:
+        'create index "agents_organization_order_idx" on "agents" ("organization_id", "created_at", "id")',
+    },
+  ],
   properties: {
     id: p.uuid().primary(),
     organization: () => p.manyToOne(OrganizationEntity).deleteRule('cascade'),
@@ -18,6 +26,12 @@ export const AgentEntity = defineEntity({
     /** Hex SHA-256 of the agent's access token (shown once at registration). */
     accessTokenHash: p.string().length(64).nullable().unique(),
     lastSeenAt: p.datetime(3).nullable(),
+    /** What the agent said of itself at registration. */
+    version: p.string().length(255).nullable(),
+    pid: p.string().length(32).nullable(),
+    connectedAt: p.datetime(3).nullable(),
+    disconnectedAt: p.datetime(3).nullable(),
+    heartbeatAt: p.datetime(3).nullable(),
   },
 });
 

@@ -20,6 +20,7 @@ import {
 } from '@ci/domain';
 import { parentWindows, toDate, toDateOrNull } from '../rows';
 import type { Sql } from '../sql';
+import { AGENT_COLUMNS_PREFIXED, agentFromRow } from './agent.repository';
 import { organizationFromRow, userFromRow } from './identity.repository';
 import { PIPELINE_COLUMNS, pipelineFromRow } from './pipeline.repository';
 import { NO_COUNTS, pipelineCounts } from './pipeline-counts';
@@ -120,19 +121,7 @@ export function jobFromRow(row: Row): JobView {
     unblockedAt: toDateOrNull(row.unblocked_at),
   };
   const agent: (Agent & { creator: null }) | null = row.a_id
-    ? {
-        id: row.a_id as string,
-        organizationId: row.a_organization_id as string,
-        name: row.a_name as string,
-        hostname: (row.a_hostname as string | null) ?? null,
-        ipAddress: (row.a_ip_address as string | null) ?? null,
-        userAgent: (row.a_user_agent as string | null) ?? null,
-        connectionState: row.a_connection_state as string,
-        tags: row.a_tags as string[],
-        creatorId: null,
-        createdAt: toDate(row.a_created_at),
-        creator: null,
-      }
+    ? { ...agentFromRow(row, 'a_'), creator: null }
     : null;
   return { job, agent };
 }
@@ -182,9 +171,7 @@ function whereClause(scope: BuildScope, filter: BuildFilter, params: unknown[]):
   return conditions.join(' and ');
 }
 
-export const JOB_SELECT = `select j.*, a.id as a_id, a.organization_id as a_organization_id, a.name as a_name,
-  a.hostname as a_hostname, a.ip_address as a_ip_address, a.user_agent as a_user_agent,
-  a.connection_state as a_connection_state, a.tags as a_tags, a.created_at as a_created_at
+export const JOB_SELECT = `select j.*, ${AGENT_COLUMNS_PREFIXED}
 from jobs j left join agents a on a.id = j.agent_id`;
 
 async function jobsOf(

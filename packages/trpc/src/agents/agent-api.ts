@@ -71,6 +71,10 @@ function jsonBody(request: FastifyRequest): Body {
 
 const str = (value: unknown) => (typeof value === 'string' ? value : undefined);
 
+/** The agent's process id, a number in the public agent's register body (a string is taken too). */
+const pidOf = (body: Body) =>
+  typeof body.pid === 'number' && Number.isSafeInteger(body.pid) ? String(body.pid) : str(body.pid);
+
 /** `exit_status` is a string in the public agent API ("0", "-1"); a number is taken too. */
 function exitStatusOf(body: Body): number | null {
   const value = body.exit_status;
@@ -154,6 +158,8 @@ export function registerAgentApi(
         const { agent, accessToken, timings } = await agents.register(auth, {
           ...(str(body.name) ? { name: str(body.name) } : {}),
           ...(str(body.hostname) ? { hostname: str(body.hostname) } : {}),
+          ...(str(body.version) ? { version: str(body.version) } : {}),
+          ...(pidOf(body) ? { pid: pidOf(body) } : {}),
           tags: tagsOf(body),
           userAgent: str(request.headers['user-agent']) ?? null,
           ipAddress: request.ip ?? null,

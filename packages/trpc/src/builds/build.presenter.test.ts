@@ -90,6 +90,11 @@ const agent: Agent & { creator: User | null } = {
   tags: ['queue=default'],
   creatorId: ids.agentCreator,
   createdAt: new Date('2025-02-01T00:00:00.000Z'),
+  version: '3.80.0',
+  pid: '4242',
+  connectedAt: new Date('2025-02-01T00:00:01.000Z'),
+  disconnectedAt: null,
+  heartbeatAt: new Date('2025-02-01T00:00:31.000Z'),
   creator: agentCreator,
 };
 

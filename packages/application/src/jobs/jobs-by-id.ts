@@ -1,0 +1,72 @@
+import { isUuid, notFound } from '@ci/domain';
+import type { Actor } from '../auth/actor';
+import { requireScope } from '../auth/authorize';
+import { usableMemberships } from '../auth/usable-memberships';
+import { getJobsById, type JobResult } from '../builds/builds-by-id';
+import type { Deps } from '../ports';
+import { type JobInBuild, type JobRef, retryJob, unblockJob } from './job-actions';
+
+/**
+ * The job use cases for a transport that names jobs by UUID (GraphQL): the changes find the job's REST
+ * address and call the REST use case, so every rule, refusal and message is REST's. A job of an
+ * organization the actor may not use answers as one that does not exist.
+ */
+
+/** The run each of these jobs retried (its `retrySource`), as the actor may see it; null for first runs. */
+export const getRetrySourcesOf =
+  (deps: Deps) =>
+  async (actor: Actor, jobIds: readonly string[]): Promise<Array<JobResult | null>> => {
+    requireScope(actor, 'getBuild');
+    const wanted = [...new Set(jobIds.filter(isUuid).map((id) => id.toLowerCase()))];
+    const pairs = await deps.repos.lookups.retrySources(wanted);
+    const sources = pairs.length > 0 ? await getJobsById(deps)(actor, pairs.map((pair) => pair.sourceId)) : [];
+    const sourceOf = new Map(pairs.map((pair, index) => [pair.jobId, sources[index] ?? null]));
+    return jobIds.map((id) => sourceOf.get(id.toLowerCase()) ?? null);
+  };
+
+/** The REST address of a job the actor's organizations hold (whether the actor may act on it is the use case's question). */
+async function addressJob(deps: Deps, actor: Actor, jobId: string | null): Promise<JobRef> {
+  const [pairs, memberships] = await Promise.all([
+    jobId && isUuid(jobId) ? deps.repos.lookups.jobBuilds([jobId.toLowerCase()]) : Promise.resolve([]),
+    usableMemberships(deps, actor),
+  ]);
+  const [pair] = pairs;
+  const [view] = pair
+    ? await deps.repos.lookups.builds({ ids: [pair.buildId], includeRetriedJobs: false })
+    : [];
+  const membership = view ? memberships.get(view.pipeline.organizationId) : undefined;
+  if (!pair || !view || !membership) throw notFound('job');
+  return {
+    organization: membership.organization.slug,
+    pipeline: view.pipeline.slug,
+    number: view.build.number,
+    job: pair.jobId,
+  };
+}
+
+const asResult = ({ build, job }: JobInBuild): JobResult => ({ ...job, build });
+
+/**
+ * Retries the job with this UUID (null: the id named no job) as `PUT …/jobs/{id}/retry` does; answers
+ * the job, now retried, and its new run.
+ */
+export const retryJobById =
+  (deps: Deps) =>
+  async (actor: Actor, jobId: string | null): Promise<{ job: JobResult; retry: JobResult }> => {
+    requireScope(actor, 'retryJob');
+    const ref = await addressJob(deps, actor, jobId);
+    const retry = await retryJob(deps)(actor, ref);
+    // The answer's build holds every run, the retried one included.
+    const job = retry.build.view.jobs.find((candidate) => candidate.job.id === ref.job);
+    if (!job) throw notFound('job');
+    return { job: asResult({ build: retry.build, job }), retry: asResult(retry) };
+  };
+
+/** Unblocks the block step with this UUID as `PUT …/jobs/{id}/unblock` does. */
+export const unblockJobById =
+  (deps: Deps) =>
+  async (actor: Actor, jobId: string | null): Promise<JobResult> => {
+    requireScope(actor, 'unblockJob');
+    const ref = await addressJob(deps, actor, jobId);
+    return asResult(await unblockJob(deps)(actor, ref));
+  };

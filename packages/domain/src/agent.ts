@@ -1,0 +1,49 @@
+import { badRequest } from './errors';
+import { err, ok, type Result } from './result';
+import { isStorableText } from './storable-text';
+
+/** An organization's agents, narrowed as the public GraphQL API's `Organization.agents` narrows them. */
+export interface AgentListFilter {
+  /** a part of the name or of one of the tags, any case */
+  search: string | null;
+  /** tags (`key=value`) the agent must all have */
+  metaData: string[];
+  /** true: agents holding a job now; false: the others; null: all */
+  isRunningJob: boolean | null;
+}
+
+export const AGENT_FILTER_LIMITS = { search: 255, metaData: 50, tag: 356 } as const;
+
+const UNSTORABLE = "can't contain NUL characters or unpaired surrogates";
+
+export function parseAgentListFilter(query: {
+  search?: string | null | undefined;
+  metaData?: readonly string[] | null | undefined;
+  isRunningJob?: boolean | null | undefined;
+}): Result<AgentListFilter> {
+  const search = query.search ?? '';
+  if (!isStorableText(search)) return err(badRequest('invalid_parameter', `search ${UNSTORABLE}`));
+  if (search.length > AGENT_FILTER_LIMITS.search) {
+    return err(
+      badRequest(
+        'invalid_parameter',
+        `search is too long (maximum is ${AGENT_FILTER_LIMITS.search} characters)`,
+      ),
+    );
+  }
+  const metaData = [...new Set(query.metaData ?? [])];
+  if (metaData.length > AGENT_FILTER_LIMITS.metaData) {
+    return err(
+      badRequest('invalid_parameter', `metaData takes at most ${AGENT_FILTER_LIMITS.metaData} tags`),
+    );
+  }
+  for (const tag of metaData) {
+    if (!isStorableText(tag)) return err(badRequest('invalid_parameter', `metaData ${UNSTORABLE}`));
+    if (tag.length > AGENT_FILTER_LIMITS.tag) {
+      return err(
+        badRequest('invalid_parameter', `metaData tags are at most ${AGENT_FILTER_LIMITS.tag} characters`),
+      );
+    }
+  }
+  return ok({ search: search === '' ? null : search, metaData, isRunningJob: query.isRunningJob ?? null });
+}
