@@ -10,17 +10,41 @@ describe('parseAgentListFilter', () => {
       { search: 'Linux', metaData: ['queue=a', 'os=linux', 'queue=a'], isRunningJob: false },
       { search: 'Linux', metaData: ['queue=a', 'os=linux'], isRunningJob: false },
     ],
-    ['null arguments', { search: null, metaData: null, isRunningJob: null }, { search: null, metaData: [], isRunningJob: null }],
+    [
+      'null arguments',
+      { search: null, metaData: null, isRunningJob: null },
+      { search: null, metaData: [], isRunningJob: null },
+    ],
   ])('takes %s', (_name, query, filter) => {
     expect(parseAgentListFilter(query)).toEqual({ ok: true, value: filter });
   });
 
   it.each([
-    ['a NUL in the search', { search: 'a\u0000b' }, "search can't contain NUL characters or unpaired surrogates"],
-    ['an unpaired surrogate in a tag', { metaData: ['queue=\ud800'] }, "metaData can't contain NUL characters or unpaired surrogates"],
-    ['a search over 255 characters', { search: 'x'.repeat(256) }, 'search is too long (maximum is 255 characters)'],
-    ['a tag over 356 characters', { metaData: [`k=${'v'.repeat(355)}`] }, 'metaData tags are at most 356 characters'],
-    ['more than 50 tags', { metaData: Array.from({ length: 51 }, (_, i) => `k=${i}`) }, 'metaData takes at most 50 tags'],
+    [
+      'a NUL in the search',
+      { search: 'a\u0000b' },
+      "search can't contain NUL characters or unpaired surrogates",
+    ],
+    [
+      'an unpaired surrogate in a tag',
+      { metaData: ['queue=\ud800'] },
+      "metaData can't contain NUL characters or unpaired surrogates",
+    ],
+    [
+      'a search over 255 characters',
+      { search: 'x'.repeat(256) },
+      'search is too long (maximum is 255 characters)',
+    ],
+    [
+      'a tag over 356 characters',
+      { metaData: [`k=${'v'.repeat(355)}`] },
+      'metaData tags are at most 356 characters',
+    ],
+    [
+      'more than 50 tags',
+      { metaData: Array.from({ length: 51 }, (_, i) => `k=${i}`) },
+      'metaData takes at most 50 tags',
+    ],
   ])('refuses %s with a 400', (_name, query, message) => {
     const result = parseAgentListFilter(query);
     expect(result.ok).toBe(false);

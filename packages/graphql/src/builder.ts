@@ -43,6 +43,7 @@ export const builder = new SchemaBuilder<{
   Scalars: {
     DateTime: { Input: Date; Output: Date };
     ID: { Input: string; Output: string };
+    JSON: { Input: unknown; Output: unknown };
   };
   Connection: { count: number };
   DefaultEdgesNullability: { list: true; items: true };

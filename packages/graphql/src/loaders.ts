@@ -1,5 +1,6 @@
 import type {
   Actor,
+  AgentWork,
   BuildResult,
   JobResult,
   ListPart,
@@ -11,7 +12,7 @@ import type {
   TeamPipelineResult,
   UseCases,
 } from '@ci/application';
-import type { Organization, Pipeline, PipelineAccess, Team, User } from '@ci/domain';
+import type { Agent, Organization, Pipeline, PipelineAccess, Team, User } from '@ci/domain';
 import DataLoader from 'dataloader';
 import { type ConnectionArgs, type ConnectionResult, resolveConnections } from './connection';
 
@@ -38,6 +39,12 @@ export interface Loaders {
   /** The people objects point at (creators, team members): shown with the object. */
   people: DataLoader<string, User | null>;
   pipelineAccess: DataLoader<Pick<Pipeline, 'id' | 'organizationId'>, PipelineAccess, string>;
+  /** Agents read for themselves (`node`, `agent`): `read_agents`. */
+  agents: DataLoader<string, Agent | null>;
+  /** What agents do: whether each holds a job, and the job when the actor may see it. */
+  agentWork: DataLoader<string, AgentWork>;
+  /** The run each job retried (`retrySource`). */
+  retrySources: DataLoader<string, JobResult | null>;
   /** One call per distinct key in a request (a connection asked again by every item of a page). */
   once<T>(key: string, load: () => Promise<T>): Promise<T>;
   /**
@@ -71,6 +78,9 @@ export function createLoaders(useCases: UseCases, actor: Actor): Loaders {
     pipelineAccess: new DataLoader((pipelines) => byId.pipelineAccess(actor, pipelines), {
       cacheKeyFn: (pipeline) => pipeline.id,
     }),
+    agents: new DataLoader((ids) => byId.agents(actor, ids)),
+    agentWork: new DataLoader((ids) => byId.workOfAgents(actor, ids)),
+    retrySources: new DataLoader((ids) => byId.retrySources(actor, ids)),
     once<T>(key: string, load: () => Promise<T>): Promise<T> {
       let found = memo.get(key) as Promise<T> | undefined;
       if (!found) {

@@ -3,8 +3,8 @@ import { JOB_TYPE_NAMES } from './job-kinds';
 
 /**
  * `node(id)` answers the object a REST `graphql_id` names, or null: for an id that is not one, names an
- * object that does not exist, or one the actor may not see (the use cases decide, as for REST). Agent
- * ids answer null until agents exist (issue 7); a Viewer id only for the token's own user.
+ * object that does not exist, or one the actor may not see (the use cases decide, as for REST); a
+ * Viewer id only for the token's own user.
  */
 export function nodeById(
   id: { typename: string; id: string },
@@ -33,6 +33,8 @@ export function nodeById(
       return ctx.loaders.registries.load(id.id);
     case 'TeamPipeline':
       return ctx.loaders.teamPipelines.load(id.id);
+    case 'Agent':
+      return ctx.loaders.agents.load(id.id);
     default:
       return null;
   }

@@ -2,13 +2,26 @@ import { notFound } from '@ci/domain';
 import { builder } from './builder';
 import { JobUnion } from './types/job';
 import { OrganizationRef } from './types/organization';
-import { BuildRef, PipelineRef, TeamRef } from './types/refs';
+import { AgentRef, BuildRef, PipelineRef, TeamRef } from './types/refs';
 import { RegistryRef } from './types/registry';
 import { ViewerRef } from './types/viewer';
 
 builder.queryType({ description: 'The query root for this schema' });
 
 builder.queryFields((t) => ({
+  agent: t.field({
+    type: AgentRef,
+    nullable: true,
+    description: 'Find an agent by its slug',
+    args: {
+      slug: t.arg.id({
+        required: true,
+        description:
+          "The UUID for the agent, prefixed by its organization's slug i.e. `acme-inc/0bd5ea7c-89b3-4f40-8ca3-ffac805771eb`",
+      }),
+    },
+    resolve: (_root, args, ctx) => ctx.useCases.byId.findAgent(ctx.actor, args.slug),
+  }),
   build: t.field({
     type: BuildRef,
     nullable: true,

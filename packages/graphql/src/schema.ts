@@ -6,6 +6,7 @@ import './types/organization';
 import './types/registry';
 import './types/pipeline';
 import './types/job';
+import './types/agent';
 import './types/build';
 import './types/team';
 import './types/team-member';
@@ -15,6 +16,7 @@ import './query';
 import './mutations/builds';
 import './mutations/team-pipelines';
 import './mutations/registries';
+import './mutations/jobs';
 
 /** The schema, built once: every type module above adds its part to the builder. */
 export const schema = builder.toSchema();

@@ -74,7 +74,12 @@ export interface AgentRepository {
    */
   touch(agentId: string, at: Date, event?: AgentEvent): Promise<void>;
   /** An organization's agents, oldest first (creation time, then id). */
-  list(input: { organizationId: string; filter: AgentListFilter; offset: number; limit: number }): Promise<Agent[]>;
+  list(input: {
+    organizationId: string;
+    filter: AgentListFilter;
+    offset: number;
+    limit: number;
+  }): Promise<Agent[]>;
   count(input: { organizationId: string; filter: AgentListFilter }): Promise<number>;
 }
 

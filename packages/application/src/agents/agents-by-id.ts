@@ -79,7 +79,8 @@ export const getWorkOfAgents =
         .map((entry) => [entry.agentId, entry.jobId as string]),
     );
     const jobIds = [...jobOf.values()];
-    const jobs = allowsOperation(actor, 'getBuild') && jobIds.length > 0 ? await getJobsById(deps)(actor, jobIds) : [];
+    const jobs =
+      allowsOperation(actor, 'getBuild') && jobIds.length > 0 ? await getJobsById(deps)(actor, jobIds) : [];
     const visible = new Map(jobs.flatMap((job) => (job ? [[job.job.id, job] as const] : [])));
     return agentIds.map((id) => {
       const jobId = jobOf.get(id.toLowerCase());

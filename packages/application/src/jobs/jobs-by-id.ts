@@ -19,7 +19,13 @@ export const getRetrySourcesOf =
     requireScope(actor, 'getBuild');
     const wanted = [...new Set(jobIds.filter(isUuid).map((id) => id.toLowerCase()))];
     const pairs = await deps.repos.lookups.retrySources(wanted);
-    const sources = pairs.length > 0 ? await getJobsById(deps)(actor, pairs.map((pair) => pair.sourceId)) : [];
+    const sources =
+      pairs.length > 0
+        ? await getJobsById(deps)(
+            actor,
+            pairs.map((pair) => pair.sourceId),
+          )
+        : [];
     const sourceOf = new Map(pairs.map((pair, index) => [pair.jobId, sources[index] ?? null]));
     return jobIds.map((id) => sourceOf.get(id.toLowerCase()) ?? null);
   };

@@ -52,10 +52,7 @@ export const AGENT_COLUMNS_PREFIXED = [
 const HELD = `('assigned', 'accepted', 'running', 'canceling')`;
 
 /** The where clause of an organization's agents narrowed by `filter` (agents `a`). */
-function listScope(
-  input: { organizationId: string; filter: AgentListFilter },
-  params: unknown[],
-): string {
+function listScope(input: { organizationId: string; filter: AgentListFilter }, params: unknown[]): string {
   const param = (value: unknown) => {
     params.push(value);
     return `$${params.length}`;

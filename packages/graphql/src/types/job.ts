@@ -1,9 +1,8 @@
 import type { JobResult } from '@ci/application';
-import { type JobState, webAddresses } from '@ci/domain';
+import { isUnblockable, type JobState, webAddresses } from '@ci/domain';
 import type { ObjectFieldsShape } from '@pothos/core';
 import { builder, type Types } from '../builder';
 import { JOB_TYPE_NAMES, type JobTypeName } from '../job-kinds';
-import { OrganizationRef, organizationOf } from './organization';
 import {
   AgentRef,
   BuildRef,
@@ -14,6 +13,7 @@ import {
   PipelineRef,
 } from './refs';
 import { ConnectionInterface } from './scalars';
+import { UserRef } from './user';
 
 /**
  * The public API's GraphQL job states. REST's `passed`, `failed` and `lost` are all `FINISHED` here
@@ -78,14 +78,44 @@ export const JobTypes = builder.enumType('JobTypes', {
   } as const,
 });
 
+/** Why the agent signalled the job's process, as the agent reported it (`signal_reason`). */
+const SIGNAL_REASONS = [
+  'AGENT_INCOMPATIBLE',
+  'AGENT_REFUSED',
+  'AGENT_STOP',
+  'CANCEL',
+  'PROCESS_RUN_ERROR',
+  'SIGNATURE_REJECTED',
+  'STACK_ERROR',
+] as const;
+type SignalReason = (typeof SIGNAL_REASONS)[number];
+
+const JobEventSignalReason = builder.enumType('JobEventSignalReason', {
+  description: "The reason why a signal was sent to the job's process, or why the process did not start",
+  values: SIGNAL_REASONS,
+});
+
+/** The reference's name of a reason the agent reported; one it does not know is no reason (null). */
+function signalReasonName(reason: string | null): SignalReason | null {
+  const name = reason?.toUpperCase();
+  return (SIGNAL_REASONS as readonly string[]).includes(name ?? '') ? (name as SignalReason) : null;
+}
+
 const JobRetryTypes = builder.enumType('JobRetryTypes', {
   description: 'The retry types that can be made on a Job',
   values: { AUTOMATIC: { value: 'automatic' }, MANUAL: { value: 'manual' } } as const,
 });
 
-/** The fields every kind of job has (the reference's `JobInterface`, less retriedBy and retrySource). */
+/** The fields every kind of job has (the reference's `JobInterface`, less retriedBy). */
 const JobInterface = builder.interfaceRef<JobResult>('JobInterface').implement({
   fields: (t) => ({
+    retrySource: t.field({
+      type: JobUnion,
+      nullable: true,
+      description: 'The job that was retried to create this job',
+      // Only a retry has a source: first runs cost nothing.
+      resolve: ({ job }, _args, ctx) => (job.retriesCount ? ctx.loaders.retrySources.load(job.id) : null),
+    }),
     uuid: t.string({ nullable: false, description: 'The UUID for this job', resolve: ({ job }) => job.id }),
     retried: t.boolean({ nullable: false, resolve: ({ job }) => job.retried }),
     retriesCount: t.int({ nullable: true, resolve: ({ job }) => job.retriesCount }),
@@ -153,6 +183,23 @@ jobType(
       resolve: ({ job }) => (job.exitStatus === null ? null : String(job.exitStatus)),
     }),
     passed: t.boolean({ nullable: false, resolve: ({ job }) => job.state === 'passed' }),
+    signal: t.string({
+      nullable: true,
+      description: 'The termination signal which killed the command, if the command was killed',
+      resolve: ({ job }) => job.signal,
+    }),
+    signalReason: t.field({
+      type: JobEventSignalReason,
+      nullable: true,
+      description: 'Why the agent sent the signal, when it did (null: the process was killed by another)',
+      resolve: ({ job }) => signalReasonName(job.signalReason),
+    }),
+    canceledAt: t.field({
+      type: 'DateTime',
+      nullable: true,
+      description: 'The time when the job was canceled (`finishedAt` of a canceled job)',
+      resolve: ({ job }) => (job.state === 'canceled' ? job.finishedAt : null),
+    }),
     softFailed: t.boolean({ nullable: false, resolve: ({ job }) => job.softFailed }),
     parallelGroupIndex: t.int({ nullable: true, resolve: ({ job }) => job.parallelGroupIndex }),
     parallelGroupTotal: t.int({ nullable: true, resolve: ({ job }) => job.parallelGroupTotal }),
@@ -188,10 +235,34 @@ jobType(JobTypeWaitRef, {
   step: stepType('StepWait', 'A wait step waits for all previous steps to have successfully completed'),
 });
 
-jobType(JobTypeBlockRef, {
-  description: 'A type of job that requires a user to unblock it before proceeding in a build pipeline',
-  step: stepType('StepInput', 'An input step collects information from a user'),
-});
+jobType(
+  JobTypeBlockRef,
+  {
+    description: 'A type of job that requires a user to unblock it before proceeding in a build pipeline',
+    step: stepType('StepInput', 'An input step collects information from a user'),
+  },
+  (t) => ({
+    isUnblockable: t.boolean({
+      nullable: true,
+      description: 'Whether or not this job can be unblocked now (the unblock rule of the job state machine)',
+      resolve: ({ job }) => isUnblockable(job),
+    }),
+    unblockedAt: t.field({
+      type: 'DateTime',
+      nullable: true,
+      description: 'The time when the job was unblocked',
+      resolve: ({ job }) => job.unblockedAt,
+    }),
+    unblockedBy: t.field({
+      type: UserRef,
+      nullable: true,
+      description:
+        'The user that unblocked this job (null also when they are not in an organization the token may use)',
+      resolve: ({ job }, _args, ctx) =>
+        job.unblockedById ? ctx.loaders.people.load(job.unblockedById) : null,
+    }),
+  }),
+);
 
 jobType(JobTypeTriggerRef, {
   description: 'A type of job that triggers another build on a pipeline',
@@ -220,26 +291,3 @@ export const JobConnection = builder.connectionObject(
   { type: JobUnion, name: 'JobConnection', interfaces: [ConnectionInterface] },
   { name: 'JobEdge' },
 );
-
-builder.node(AgentRef, {
-  description: 'An agent',
-  id: { resolve: (agent) => agent.id },
-  fields: (t) => ({
-    uuid: t.exposeString('id', { nullable: false, description: 'The public UUID for the agent' }),
-    name: t.exposeString('name', { nullable: false }),
-    connectionState: t.exposeString('connectionState', { nullable: false }),
-    hostname: t.exposeString('hostname', { nullable: true }),
-    ipAddress: t.exposeString('ipAddress', { nullable: true }),
-    userAgent: t.exposeString('userAgent', { nullable: true }),
-    metaData: t.exposeStringList('tags', {
-      nullable: true,
-      description: 'The meta data this agent was started with (its tags)',
-    }),
-    createdAt: t.field({ type: 'DateTime', nullable: true, resolve: (agent) => agent.createdAt }),
-    organization: t.field({
-      type: OrganizationRef,
-      nullable: true,
-      resolve: (agent, _args, ctx) => organizationOf(agent.organizationId, ctx),
-    }),
-  }),
-});

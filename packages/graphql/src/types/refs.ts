@@ -1,5 +1,5 @@
 import type { BuildResult, JobResult, TeamPipelineResult } from '@ci/application';
-import type { Agent, Pipeline, Team, User } from '@ci/domain';
+import type { Agent, Pipeline, Team } from '@ci/domain';
 import { builder } from '../builder';
 
 /**
@@ -23,7 +23,8 @@ export const JobTypeWaitRef = builder.objectRef<JobResult>('JobTypeWait');
 export const JobTypeBlockRef = builder.objectRef<JobResult>('JobTypeBlock');
 export const JobTypeTriggerRef = builder.objectRef<JobResult>('JobTypeTrigger');
 
-export const AgentRef = builder.objectRef<Agent & { creator: User | null }>('Agent');
+/** An agent; a job's agent comes with its job and needs no scope of its own, as REST embeds it. */
+export const AgentRef = builder.objectRef<Agent>('Agent');
 
 export const TeamRef = builder.objectRef<Team>('Team');
 export const TeamPipelineRef = builder.objectRef<TeamPipelineResult>('TeamPipeline');

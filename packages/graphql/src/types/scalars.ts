@@ -1,5 +1,5 @@
 import { formatTimestamp, parseTimestamp } from '@ci/domain';
-import { GraphQLError, Kind } from 'graphql';
+import { GraphQLError, Kind, valueFromASTUntyped } from 'graphql';
 import { builder } from '../builder';
 
 function parseDateTime(value: unknown): Date {
@@ -14,6 +14,23 @@ builder.scalarType('DateTime', {
   serialize: (value) => formatTimestamp(value),
   parseValue: parseDateTime,
   parseLiteral: (ast) => parseDateTime(ast.kind === Kind.STRING ? ast.value : null),
+});
+
+function parseJson(value: unknown): unknown {
+  if (typeof value !== 'string') return value;
+  try {
+    return JSON.parse(value);
+  } catch {
+    throw new GraphQLError('JSON must be a string holding JSON, or a JSON value');
+  }
+}
+
+/** The reference's JSON: a JSON text (a string) or a JSON value; shown as pretty-printed text. */
+builder.scalarType('JSON', {
+  description: 'A blob of JSON represented as a pretty formatted string',
+  serialize: (value) => JSON.stringify(value, null, 2),
+  parseValue: parseJson,
+  parseLiteral: (ast, variables) => parseJson(valueFromASTUntyped(ast, variables)),
 });
 
 /** The interface every connection implements, as in the reference schema. */
