@@ -259,31 +259,36 @@ describe('the agent root field and node refuse as REST would', () => {
   });
 
   it.each([
-    ['an agent of another organization', () => `other/${foreign.uuid}`, 'admin', 'No organization found'],
+    [
+      'an agent of another organization',
+      (): string => `other/${foreign.uuid}`,
+      'admin',
+      'No organization found',
+    ],
     [
       "an organization's agent under another organization",
-      () => `other/${agent.uuid}`,
+      (): string => `other/${agent.uuid}`,
       'otherAdmin',
       'No agent found',
     ],
     [
       "another organization's agent, for its non-member",
-      () => `acme/${agent.uuid}`,
+      (): string => `acme/${agent.uuid}`,
       'otherAdmin',
       'No organization found',
     ],
-    ['an unknown agent', () => `acme/${UNKNOWN_UUID}`, 'admin', 'No agent found'],
-    ['an agent id that is no UUID', () => 'acme/refusals', 'admin', 'No agent found'],
-    ['a slug without an agent', () => 'acme', 'admin', 'No agent found'],
-    ['a slug of three parts', () => `acme/${agent.uuid}/x`, 'admin', 'No agent found'],
-    ['an empty slug', () => '', 'admin', 'No agent found'],
+    ['an unknown agent', (): string => `acme/${UNKNOWN_UUID}`, 'admin', 'No agent found'],
+    ['an agent id that is no UUID', (): string => 'acme/refusals', 'admin', 'No agent found'],
+    ['a slug without an agent', (): string => 'acme', 'admin', 'No agent found'],
+    ['a slug of three parts', (): string => `acme/${agent.uuid}/x`, 'admin', 'No agent found'],
+    ['an empty slug', (): string => '', 'admin', 'No agent found'],
     [
       'an organization the database could not compare',
-      () => `ac\u0000me/${agent.uuid}`,
+      (): string => `ac\u0000me/${agent.uuid}`,
       'admin',
       'No organization found',
     ],
-    ['an unknown organization', () => `nope/${agent.uuid}`, 'admin', 'No organization found'],
+    ['an unknown organization', (): string => `nope/${agent.uuid}`, 'admin', 'No organization found'],
   ] as const)('answers null and the refusal for %s', async (_name, slug, who, message) => {
     const response = await world.gql(AGENT, { slug: slug() }, { token: world.tokens[who] });
     expect(response.body.data).toEqual({ agent: null });

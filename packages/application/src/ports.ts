@@ -474,12 +474,16 @@ export interface LookupRepository {
   organizationMembers(ids: readonly string[]): Promise<OrganizationMember[]>;
   teamMembers(ids: readonly string[]): Promise<TeamMember[]>;
   agents(ids: readonly string[]): Promise<Agent[]>;
-  /** Each of these agents that exists, with its organization and the job it holds now (null: none). */
+  /** Each of these agents that exists, with its organization and the job it holds now, if any, and that job's build. */
   heldJobs(
     agentIds: readonly string[],
-  ): Promise<Array<{ agentId: string; organizationId: string; jobId: string | null }>>;
-  /** The run each of these jobs retried, for the jobs that are retries. */
-  retrySources(jobIds: readonly string[]): Promise<Array<{ jobId: string; sourceId: string }>>;
+  ): Promise<
+    Array<{ agentId: string; organizationId: string; held: { jobId: string; buildId: string } | null }>
+  >;
+  /** The run each of these jobs retried (in the same build), for the jobs that are retries. */
+  retrySources(
+    jobIds: readonly string[],
+  ): Promise<Array<{ jobId: string; sourceId: string; buildId: string }>>;
 }
 
 export interface Repositories {

@@ -2,7 +2,7 @@ import { type Agent, isUuid, notFound } from '@ci/domain';
 import type { Actor } from '../auth/actor';
 import { allowsOperation, requireOrganization, requireScope } from '../auth/authorize';
 import { usableMemberships } from '../auth/usable-memberships';
-import { getJobsById, type JobResult } from '../builds/builds-by-id';
+import { type JobResult, jobsInBuilds } from '../builds/builds-by-id';
 import type { Deps } from '../ports';
 
 /**
@@ -73,17 +73,16 @@ export const getWorkOfAgents =
       deps.repos.lookups.heldJobs(wanted),
       usableMemberships(deps, actor),
     ]);
-    const jobOf = new Map(
-      held
-        .filter((entry) => entry.jobId !== null && memberships.has(entry.organizationId))
-        .map((entry) => [entry.agentId, entry.jobId as string]),
+    const heldBy = new Map(
+      held.flatMap((entry) =>
+        entry.held && memberships.has(entry.organizationId) ? [[entry.agentId, entry.held] as const] : [],
+      ),
     );
-    const jobIds = [...jobOf.values()];
-    const jobs =
-      allowsOperation(actor, 'getBuild') && jobIds.length > 0 ? await getJobsById(deps)(actor, jobIds) : [];
-    const visible = new Map(jobs.flatMap((job) => (job ? [[job.job.id, job] as const] : [])));
+    const jobs = allowsOperation(actor, 'getBuild')
+      ? await jobsInBuilds(deps, actor, [...heldBy.values()])
+      : new Map<string, JobResult>();
     return agentIds.map((id) => {
-      const jobId = jobOf.get(id.toLowerCase());
-      return { isRunningJob: jobId !== undefined, job: jobId ? (visible.get(jobId) ?? null) : null };
+      const job = heldBy.get(id.toLowerCase());
+      return { isRunningJob: job !== undefined, job: job ? (jobs.get(job.jobId) ?? null) : null };
     });
   };

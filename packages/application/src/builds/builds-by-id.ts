@@ -58,15 +58,32 @@ export const getJobsById =
   async (actor: Actor, ids: readonly string[]): Promise<Array<JobResult | null>> => {
     requireScope(actor, 'getBuild');
     const wanted = [...new Set(ids.filter(isUuid).map((id) => id.toLowerCase()))];
-    const pairs = await deps.repos.lookups.jobBuilds(wanted);
-    const buildIds = [...new Set(pairs.map((pair) => pair.buildId))];
-    const builds = await getBuildsById(deps)(actor, buildIds, { includeRetriedJobs: true });
-    const found = new Map<string, JobResult>();
-    for (const build of builds) {
-      for (const view of build?.view.jobs ?? []) if (build) found.set(view.job.id, { ...view, build });
-    }
+    const found = await jobsInBuilds(deps, actor, await deps.repos.lookups.jobBuilds(wanted));
     return ids.map((id) => found.get(id.toLowerCase()) ?? null);
   };
+
+/**
+ * Jobs whose builds are known already (a lookup that found them read their build ids too), as the actor
+ * may see them, by job id: one read of the builds, not two.
+ */
+export async function jobsInBuilds(
+  deps: Deps,
+  actor: Actor,
+  pairs: readonly { jobId: string; buildId: string }[],
+): Promise<Map<string, JobResult>> {
+  requireScope(actor, 'getBuild');
+  const found = new Map<string, JobResult>();
+  if (pairs.length === 0) return found;
+  const wanted = new Set(pairs.map((pair) => pair.jobId));
+  const buildIds = [...new Set(pairs.map((pair) => pair.buildId))];
+  const builds = await getBuildsById(deps)(actor, buildIds, { includeRetriedJobs: true });
+  for (const build of builds) {
+    for (const view of build?.view.jobs ?? []) {
+      if (build && wanted.has(view.job.id)) found.set(view.job.id, { ...view, build });
+    }
+  }
+  return found;
+}
 
 /**
  * A build by `uuid`, or by `slug` (`<organization>/<pipeline>/<number>`, answered by the REST get-build

@@ -2,7 +2,7 @@ import { isUuid, notFound } from '@ci/domain';
 import type { Actor } from '../auth/actor';
 import { requireScope } from '../auth/authorize';
 import { usableMemberships } from '../auth/usable-memberships';
-import { getJobsById, type JobResult } from '../builds/builds-by-id';
+import { type JobResult, jobsInBuilds } from '../builds/builds-by-id';
 import type { Deps } from '../ports';
 import { type JobInBuild, type JobRef, retryJob, unblockJob } from './job-actions';
 
@@ -19,14 +19,12 @@ export const getRetrySourcesOf =
     requireScope(actor, 'getBuild');
     const wanted = [...new Set(jobIds.filter(isUuid).map((id) => id.toLowerCase()))];
     const pairs = await deps.repos.lookups.retrySources(wanted);
-    const sources =
-      pairs.length > 0
-        ? await getJobsById(deps)(
-            actor,
-            pairs.map((pair) => pair.sourceId),
-          )
-        : [];
-    const sourceOf = new Map(pairs.map((pair, index) => [pair.jobId, sources[index] ?? null]));
+    const sources = await jobsInBuilds(
+      deps,
+      actor,
+      pairs.map((pair) => ({ jobId: pair.sourceId, buildId: pair.buildId })),
+    );
+    const sourceOf = new Map(pairs.map((pair) => [pair.jobId, sources.get(pair.sourceId) ?? null]));
     return jobIds.map((id) => sourceOf.get(id.toLowerCase()) ?? null);
   };
 

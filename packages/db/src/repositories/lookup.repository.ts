@@ -91,25 +91,34 @@ export function lookupRepository(sql: Sql): LookupRepository {
     async heldJobs(agentIds) {
       if (agentIds.length === 0) return [];
       // The held states are those of the partial unique index: at most one job per agent.
-      const rows = await sql.query<{ id: string; organization_id: string; job_id: string | null }>(
-        `select a.id, a.organization_id, j.id as job_id
+      const rows = await sql.query<{
+        id: string;
+        organization_id: string;
+        job_id: string | null;
+        build_id: string | null;
+      }>(
+        `select a.id, a.organization_id, j.id as job_id, j.build_id
          from agents a
          left join jobs j on j.agent_id = a.id and j.state in ('assigned', 'accepted', 'running', 'canceling')
          where a.id = any($1::uuid[])`,
         [agentIds],
       );
-      return rows.map((row) => ({ agentId: row.id, organizationId: row.organization_id, jobId: row.job_id }));
+      return rows.map((row) => ({
+        agentId: row.id,
+        organizationId: row.organization_id,
+        held: row.job_id && row.build_id ? { jobId: row.job_id, buildId: row.build_id } : null,
+      }));
     },
     async retrySources(jobIds) {
       if (jobIds.length === 0) return [];
       // A retry's source is in its build: read through the builds' jobs (indexed), not every job.
-      const rows = await sql.query<{ id: string; retried_in_job_id: string }>(
-        `select s.id, s.retried_in_job_id from jobs s
+      const rows = await sql.query<{ id: string; retried_in_job_id: string; build_id: string }>(
+        `select s.id, s.retried_in_job_id, s.build_id from jobs s
          where s.build_id in (select j.build_id from jobs j where j.id = any($1::uuid[]))
            and s.retried_in_job_id = any($1::uuid[])`,
         [jobIds],
       );
-      return rows.map((row) => ({ jobId: row.retried_in_job_id, sourceId: row.id }));
+      return rows.map((row) => ({ jobId: row.retried_in_job_id, sourceId: row.id, buildId: row.build_id }));
     },
   };
 }
