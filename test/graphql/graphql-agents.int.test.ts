@@ -1,4 +1,8 @@
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { encodeGraphqlId } from '@ci/domain';
+import { schema } from '@ci/graphql';
+import { buildSchema, parse, validate } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { agentProtocol } from '../support/agent-protocol';
 import { type GraphqlWorld, startGraphqlWorld } from '../support/graphql-world';
@@ -832,5 +836,127 @@ describe('the same refusals for retry and unblock', () => {
       ]);
       expect(build.jobs.some((job: { retried: boolean }) => job.retried)).toBe(false);
     }
+  });
+});
+
+/**
+ * Operations shaped like clients' (an agent dashboard paging an organization's agents, the CLI's agent
+ * view, its job list with agents and retry state, its retry and unblock commands): each validates
+ * against the public API's schema (the reference subset) and ours, then runs without errors.
+ */
+const REFERENCE = buildSchema(
+  readFileSync(
+    resolve(import.meta.dirname, '../fixtures/reference/buildkite-graphql-subset.graphql'),
+    'utf8',
+  ),
+);
+
+const CLIENT_OPERATIONS = {
+  listAgents: `query ListAgents($slug: ID!, $cursor: String, $metaData: [String!]) {
+    organization(slug: $slug) {
+      agents(first: 100, after: $cursor, metaData: $metaData) {
+        count
+        pageInfo { hasNextPage endCursor }
+        edges { node {
+          id uuid name hostname ipAddress version connectionState metaData isRunningJob createdAt connectedAt
+          job { __typename ... on JobTypeCommand { id uuid state url build { number pipeline { slug } } } }
+        } }
+      }
+    }
+  }`,
+  getAgent: `query GetAgent($slug: ID!) {
+    agent(slug: $slug) {
+      id uuid name connectionState hostname ipAddress userAgent version pid metaData
+      createdAt connectedAt disconnectedAt heartbeatAt isRunningJob organization { id slug }
+    }
+  }`,
+  agentNode: `query AgentNode($id: ID!) {
+    node(id: $id) { __typename id ... on Agent { uuid name connectionState isRunningJob } }
+  }`,
+  buildJobs: `query BuildJobs($slug: ID!) {
+    build(slug: $slug) {
+      state blockedState
+      jobs(first: 100) { count edges { node {
+        __typename
+        ... on JobTypeCommand { id uuid label state exitStatus passed softFailed command url
+          createdAt scheduledAt runnableAt startedAt finishedAt canceledAt signal signalReason
+          retried retriesCount retryType retrySource { ... on JobTypeCommand { uuid } }
+          agent { id uuid name hostname } }
+        ... on JobTypeBlock { id uuid label state isUnblockable unblockedAt unblockedBy { id name } }
+        ... on JobTypeWait { id uuid state }
+      } } }
+    }
+  }`,
+  retryJob: `mutation RetryJob($id: ID!) {
+    jobTypeCommandRetry(input: { id: $id }) {
+      jobTypeCommand { id uuid state retried }
+      retriedInJobTypeCommand { id uuid state url retryType retriesCount }
+    }
+  }`,
+  unblockJob: `mutation UnblockJob($id: ID!, $fields: JSON) {
+    jobTypeBlockUnblock(input: { id: $id, fields: $fields }) {
+      jobTypeBlock { id uuid state unblockedAt unblockedBy { id name } }
+    }
+  }`,
+} as const;
+
+describe('client operations on agents and jobs', () => {
+  it.each(Object.entries(CLIENT_OPERATIONS))(
+    '%s validates against the reference schema and ours',
+    (_name, operation) => {
+      const document = parse(operation);
+      expect(validate(REFERENCE, document).map((error) => error.message)).toEqual([]);
+      expect(validate(schema, document).map((error) => error.message)).toEqual([]);
+    },
+  );
+
+  it('run against the server: list and view agents, read a build, retry and unblock its jobs', async () => {
+    const run = async (name: keyof typeof CLIENT_OPERATIONS, variables: Record<string, unknown>) =>
+      data(await world.gql(CLIENT_OPERATIONS[name], variables));
+    const client = await register({ name: 'client-run', tags: ['queue=deploy', 'os=linux'] });
+    const listed = (await run('listAgents', { slug: 'acme', metaData: ['queue=deploy'] })).organization
+      .agents;
+    expect(listed.edges.map((edge: { node: { name: string } }) => edge.node.name)).toEqual([
+      'deployer',
+      'client-run',
+    ]);
+    expect((await run('getAgent', { slug: `acme/${client.uuid}` })).agent).toMatchObject({
+      uuid: client.uuid,
+      connectionState: 'connected',
+      isRunningJob: false,
+    });
+    const id = listed.edges[1].node.id;
+    expect((await run('agentNode', { id })).node).toMatchObject({
+      __typename: 'Agent',
+      id,
+      name: 'client-run',
+    });
+
+    // A deploy build whose first step fails: retried and passed, then unblocked, as a client would.
+    const { number } = await world.createBuild('gql-deploy');
+    await protocol.run(client.token, 1);
+    const failed = (await run('buildJobs', { slug: `acme/gql-deploy/${number}` })).build;
+    // Everything before the gate settled: the build blocks, keeping its failed state (rule B1).
+    expect(failed).toMatchObject({ state: 'BLOCKED', blockedState: 'FAILED' });
+    const [build, gate] = failed.jobs.edges.map((edge: { node: unknown }) => edge.node);
+    expect(build).toMatchObject({
+      state: 'FINISHED',
+      passed: false,
+      exitStatus: '1',
+      agent: { name: 'client-run' },
+    });
+    expect(gate).toMatchObject({ __typename: 'JobTypeBlock', state: 'BLOCKED', isUnblockable: true });
+    const retried = (await run('retryJob', { id: build.id })).jobTypeCommandRetry;
+    expect(retried.retriedInJobTypeCommand).toMatchObject({ state: 'SCHEDULED', retryType: 'MANUAL' });
+    await protocol.run(client.token, 0);
+    const blocked = (await run('buildJobs', { slug: `acme/gql-deploy/${number}` })).build;
+    expect(blocked.state).toBe('BLOCKED');
+    expect(blocked.jobs.edges[0].node).toMatchObject({ state: 'FINISHED', passed: true, retriesCount: 1 });
+    const unblocked = (await run('unblockJob', { id: gate.id, fields: '{}' })).jobTypeBlockUnblock;
+    expect(unblocked.jobTypeBlock).toMatchObject({ state: 'UNBLOCKED', unblockedBy: { name: 'Ada Admin' } });
+    await protocol.run(client.token, 0);
+    const passed = (await run('buildJobs', { slug: `acme/gql-deploy/${number}` })).build;
+    expect(passed.state).toBe('PASSED');
+    expect(passed.jobs.edges[0].node.retrySource).toEqual({ uuid: build.uuid });
   });
 });

@@ -1,4 +1,4 @@
-import type { Agent, AgentListFilter, Build,Scope } from '@ci/domain';
+import type { Agent, AgentListFilter, Build, Scope } from '@ci/domain';
 import { describe, expect, it } from 'vitest';
 import type { Actor } from '../auth/actor';
 import type { BuildView, Deps } from '../ports';
