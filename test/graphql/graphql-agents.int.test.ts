@@ -475,6 +475,17 @@ describe("an organization's agents", () => {
     const bad = await world.gql(LIST, { slug: 'acme', search: 'a\u0000b' });
     expect(bad.body.data.organization).toEqual({ slug: 'acme', agents: null });
     expect(errorsOf(bad)).toEqual(["search can't contain NUL characters or unpaired surrogates"]);
+    for (const [variables, message] of [
+      [{ metaData: ['os=\u0000'] }, "metaData can't contain NUL characters or unpaired surrogates"],
+      [{ metaData: Array.from({ length: 51 }, (_, i) => `k=${i}`) }, 'metaData takes at most 50 tags'],
+      [{ search: 'x'.repeat(256) }, 'search is too long (maximum is 255 characters)'],
+      [{ first: 501 }, 'Argument "first" must be between 0 and 500'],
+    ] as const) {
+      const response = await world.gql(LIST, { slug: 'acme', ...variables });
+      expect(response.status).toBe(200);
+      expect(response.body.data.organization.agents).toBeNull();
+      expect(errorsOf(response)).toEqual([message]);
+    }
     const token = await world.token('bystander', { scopes: ['graphql', 'read_organizations'] });
     const refused = await world.gql(LIST, { slug: 'acme' }, { token });
     expect(refused.body.data.organization).toEqual({ slug: 'acme', agents: null });

@@ -155,6 +155,34 @@ describe('the agent protocol', () => {
     });
   });
 
+  it('keeps what the agent says of itself, and refuses text the database could not keep', async () => {
+    const { deps } = world([]);
+    const register = registerAgent(deps);
+    const base = { tags: ['queue=a'], userAgent: 'buildkite-agent/3', ipAddress: '10.0.0.1' };
+    const { agent } = await register('Token bkrt_good', { ...base, name: 'a', version: '3.80.0', pid: '42' });
+    expect(agent).toMatchObject({
+      name: 'a',
+      version: '3.80.0',
+      pid: '42',
+      connectedAt: null,
+      heartbeatAt: null,
+    });
+    for (const [field, request] of [
+      ['name', { name: 'a\u0000' }],
+      ['hostname', { hostname: 'h\ud800' }],
+      ['version', { version: '\u0000' }],
+      ['pid', { pid: '4\u00002' }],
+    ] as const) {
+      await expect(register('Token bkrt_good', { ...base, ...request })).rejects.toMatchObject({
+        kind: 'bad_request',
+        message: `${field} can't contain NUL characters or unpaired surrogates`,
+      });
+    }
+    await expect(register('Token bkrt_good', { ...base, tags: ['queue=\u0000'] })).rejects.toMatchObject({
+      kind: 'bad_request',
+    });
+  });
+
   it('offers a job to an agent whose tags match, again until accepted, then nothing more', async () => {
     const w = world([{ label: 'deploy', rules: ['queue=deploy'] }, { label: 'test' }]);
     const deployer = await w.register(['queue=deploy']);
