@@ -7,7 +7,8 @@
  * Environment: RUNS=2 DURATION=10 CONC=32 CREATE_CONC=16 LOAD_TOOL=auto|wrk|autocannon
  *   PHASES="list get create graphql" BENCH_STARTUP=1 BENCH_REFERENCE=0 BENCH_DATA_DIR=.bench-data
  *   BENCH_PG_PORT=54330 DATABASE_URL (an external server instead of the embedded one)
- *   BENCH_GRAPHQL_QUERY=<file> (another query for the GraphQL phase; variables: slug)
+ *   BENCH_GRAPHQL_QUERY=<file> (another query for the GraphQL phase; variables: slug, id, buildSlug)
+ *   BENCH_CPU_PROF=1 (the project server runs with --cpu-prof; `pnpm bench:profile <file>` summarizes)
  */
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -60,6 +61,8 @@ const load: LoadOptions = {
   echo: true,
 };
 const LIST_PIPELINE = 'pipeline-1';
+/** run-load.sh's default CREATE_PIPELINE */
+const CREATE_PIPELINE = 'pipeline-2';
 const LIST_PATH = `/v2/organizations/${ORGANIZATION}/pipelines/${LIST_PIPELINE}/builds?per_page=30&branch=main&state=passed`;
 
 if (withReference && settings.databaseUrl) {
@@ -85,6 +88,26 @@ async function buildCount(url: string): Promise<number | null> {
     return null;
   } finally {
     await client.end().catch(() => {});
+  }
+}
+
+/**
+ * Builds that earlier runs created (the create phase's `bench-…` branches on its pipeline) are deleted
+ * before each run, in both databases alike: every run then starts from the seeded data, whatever ran
+ * before (thousands of never-run `scheduled` builds would otherwise pile up run after run).
+ */
+async function removeCreatedBuilds(url: string): Promise<number> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    const { rowCount } = await client.query(
+      `delete from builds where branch like 'bench-%' and pipeline_id in (select id from pipelines where slug = $1)`,
+      [CREATE_PIPELINE],
+    );
+    if (rowCount) await client.query('vacuum (analyze) builds, jobs');
+    return rowCount ?? 0;
+  } finally {
+    await client.end();
   }
 }
 
@@ -239,6 +262,7 @@ try {
   );
   for (let run = 1; run <= runs; run++) {
     if (copyDir) {
+      await removeCreatedBuilds(postgres.urlFor(REFERENCE_DATABASE));
       const reference = await startReferenceServer({
         copyDir,
         pg: pgParts(postgres.urlFor(REFERENCE_DATABASE)),
@@ -249,7 +273,12 @@ try {
         await reference.stop();
       }
     }
-    const project = await startProjectServer({ databaseUrl: postgres.url });
+    await removeCreatedBuilds(postgres.url);
+    const project = await startProjectServer({
+      databaseUrl: postgres.url,
+      nodeArgs:
+        env.BENCH_CPU_PROF === '1' ? ['--cpu-prof', `--cpu-prof-dir=${resolve(resultsDir, 'cpuprof')}`] : [],
+    });
     try {
       measured.push(await measure('project', run, project, postgres.postmasterPid));
     } finally {

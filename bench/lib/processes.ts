@@ -114,13 +114,18 @@ export async function startProcess(options: {
  * only relays signals), so that its pid's RSS is the server's. Logs at `warn`, rate limits off (see
  * docs/performance.md), no demo seed.
  */
-export async function startProjectServer(options: { databaseUrl: string; env?: NodeJS.ProcessEnv }) {
+export async function startProjectServer(options: {
+  databaseUrl: string;
+  env?: NodeJS.ProcessEnv;
+  /** extra Node options, e.g. `--cpu-prof` */
+  nodeArgs?: string[];
+}) {
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
   return startProcess({
     name: 'project server',
     command: process.execPath,
-    args: ['--import', 'tsx', resolve(ROOT, 'apps/server/src/main.ts')],
+    args: [...(options.nodeArgs ?? []), '--import', 'tsx', resolve(ROOT, 'apps/server/src/main.ts')],
     env: {
       ...process.env,
       NODE_ENV: 'production',
