@@ -1,0 +1,107 @@
+/**
+ * `pnpm bench:smoke`: the whole benchmark path in a few seconds, so that it cannot rot (part of `pnpm
+ * test`). A fresh embedded PostgreSQL in a temporary folder, a tiny data set (1,000 builds), the
+ * project's server, one short phase of each load (autocannon, which is always installed), the GraphQL
+ * twin and the first-page probe. No thresholds on speed: it fails only when something does not work
+ * (a failed request, a wrong create, a GraphQL query the schema no longer answers).
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { BENCH_TOKEN, benchSettings, ORGANIZATION, PROJECT_DATABASE } from './lib/config';
+import {
+  firstPageTime,
+  graphqlOperation,
+  type LoadOptions,
+  runGraphqlPhase,
+  runReferenceLoad,
+} from './lib/load';
+import { startBenchPostgres } from './lib/postgres';
+import { freePort, startProjectServer } from './lib/processes';
+import { seedBench } from './lib/seed';
+
+const started = performance.now();
+const dir = mkdtempSync(join(tmpdir(), 'ci-bench-smoke-'));
+const settings = benchSettings({
+  BENCH_DATA_DIR: dir,
+  BENCH_PG_PORT: String(await freePort()),
+  BENCH_BUILDS: process.env.BENCH_SMOKE_BUILDS ?? '1000',
+});
+const load: LoadOptions = {
+  duration: 1,
+  conc: 4,
+  createConc: 2,
+  tool: process.env.LOAD_TOOL ?? 'autocannon',
+  resultsDir: join(dir, 'results'),
+  echo: true,
+};
+const problems: string[] = [];
+const postgres = await startBenchPostgres(settings, PROJECT_DATABASE);
+try {
+  await seedBench({ url: postgres.url, builds: settings.builds, log: () => {} });
+  console.log(
+    `smoke: seeded ${settings.builds} builds in ${((performance.now() - started) / 1000).toFixed(1)} s`,
+  );
+  const server = await startProjectServer({ databaseUrl: postgres.url });
+  try {
+    const base = server.baseUrl;
+    const page = await firstPageTime(
+      `${base}/v2/organizations/${ORGANIZATION}/pipelines/pipeline-1/builds?per_page=30&branch=main&state=passed`,
+      BENCH_TOKEN,
+      5,
+    );
+    console.log(`# first page alone: median ${page.medianMs} ms (status ${page.status})`);
+    if (page.status !== 200) problems.push(`first page: status ${page.status}`);
+    const rest = await runReferenceLoad({
+      base,
+      token: BENCH_TOKEN,
+      label: 'smoke',
+      phases: ['list', 'get', 'create'],
+      serverPid: server.pid,
+      pgPid: postgres.postmasterPid,
+      load,
+    });
+    if (!rest.listPage || rest.listPage.builds < 1 || rest.listPage.jobsPerBuild !== 5) {
+      problems.push(`list page: ${JSON.stringify(rest.listPage)} (builds with 5 jobs each expected)`);
+    }
+    for (const [phase, result] of Object.entries(rest.phases)) {
+      if (result.errors > 0) problems.push(`${phase}: ${result.errors} errors`);
+      if (!(result.rps > 0)) problems.push(`${phase}: no request completed`);
+    }
+    if (Object.keys(rest.phases).length !== 3)
+      problems.push(`phases measured: ${Object.keys(rest.phases).join(', ')}`);
+    if (rest.createVerify !== 'OK') problems.push(`create verify: ${rest.createVerify}`);
+    const operation = await graphqlOperation(base, BENCH_TOKEN, ORGANIZATION, 'pipeline-1');
+    if (typeof operation === 'string') {
+      problems.push(`graphql: ${operation}`);
+    } else {
+      const graphql = await runGraphqlPhase({
+        base,
+        token: BENCH_TOKEN,
+        operation,
+        label: 'smoke',
+        serverPid: server.pid,
+        pgPid: postgres.postmasterPid,
+        load,
+      });
+      console.log(
+        `graphql: ${graphql.rps} req/s, p50 ${graphql.p50Ms} ms, p99 ${graphql.p99Ms} ms, errors ${graphql.errors}, check ${graphql.checkAfter}${operation.note ? ` (${operation.note})` : ''}`,
+      );
+      if (graphql.errors > 0) problems.push(`graphql: ${graphql.errors} errors`);
+      if (graphql.checkAfter !== 'OK') problems.push(`graphql: ${graphql.checkAfter}`);
+    }
+  } finally {
+    await server.stop();
+  }
+} finally {
+  await postgres.stop();
+  rmSync(dir, { recursive: true, force: true });
+}
+const seconds = ((performance.now() - started) / 1000).toFixed(1);
+if (problems.length) {
+  console.error(`bench smoke FAILED in ${seconds} s:\n  ${problems.join('\n  ')}`);
+  process.exit(1);
+}
+console.log(
+  `bench smoke OK in ${seconds} s (no thresholds: the figures above mean nothing on a tiny data set)`,
+);
