@@ -160,6 +160,41 @@ describe('agents running builds end to end', () => {
     expect(all.jobs[1]).toMatchObject({ state: 'passed', exit_status: 0 });
   });
 
+  it('retries the failed job of a build blocked after the failure: it blocks again as passed', async () => {
+    const marker = join(scratch, 'blocked-retry-marker');
+    const pipeline = await world.createPipeline(`steps:
+  - label: flaky
+    command: test -f ${marker} || { touch ${marker}; exit 1; }
+  - block: Deploy
+  - label: after
+    command: echo after
+`);
+    const { number } = await world.createBuild(pipeline);
+    const blockedFailed = await waitFor('blocked as failed', async () => {
+      const build = await world.getBuild(pipeline, number);
+      return build.blocked ? build : null;
+    });
+    expect(blockedFailed.state).toBe('failed');
+    const [flaky] = blockedFailed.jobs;
+    const retry = await world.call(
+      'PUT',
+      `/v2/organizations/acme/pipelines/${pipeline}/builds/${number}/jobs/${flaky.id}/retry`,
+    );
+    expect(retry.status, retry.text).toBe(200);
+    const blockedPassed = await waitFor('blocked as passed', async () => {
+      const build = await world.getBuild(pipeline, number);
+      return build.blocked && build.state === 'passed' ? build : null;
+    });
+    const block = blockedPassed.jobs.find((job: { type: string }) => job.type === 'manual');
+    const unblock = await world.call(
+      'PUT',
+      `/v2/organizations/acme/pipelines/${pipeline}/builds/${number}/jobs/${block.id}/unblock`,
+    );
+    expect(unblock.status, unblock.text).toBe(200);
+    const passed = await world.waitForBuild(pipeline, number, 'passed');
+    expect(passed.jobs.map((job: { state: string }) => job.state)).toEqual(['passed', 'unblocked', 'passed']);
+  });
+
   it('cancels a running build: the agent stops the job process', async () => {
     const pidFile = join(scratch, 'cancel-pid');
     const pipeline = await world.createPipeline(`steps:

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
+  type BlockedState,
   BUILD_STATE_FILTERS,
   BUILD_STATES,
   type BuildSnapshot,
@@ -13,6 +14,7 @@ import {
   isFinished,
   newBuildSnapshot,
   presentBuildState,
+  reopensOnRetry,
   transition,
 } from './build-state';
 
@@ -423,6 +425,36 @@ describe('expandStateFilter', () => {
 });
 
 describe('presentBuildState', () => {
+  it('reopens a build blocked after a failure when a job is retried, and only that blocked build', () => {
+    const blockedFailed = { ...buildIn('blocked'), blockedState: 'failed' as const };
+    const result = transition(blockedFailed, { type: 'reopen' }, at);
+    expect(result.ok && result.value).toMatchObject({
+      state: 'running',
+      blockedState: null,
+      finishedAt: null,
+    });
+    expect(transition(buildIn('blocked'), { type: 'reopen' }, at).ok).toBe(false);
+  });
+
+  it.each<[BuildState, BlockedState | null, boolean]>([
+    ['scheduled', null, false],
+    ['running', null, false],
+    ['failing', null, true],
+    ['passed', null, true],
+    ['failed', null, true],
+    ['blocked', 'passed', false],
+    ['blocked', 'running', false],
+    ['blocked', 'failed', true],
+    ['canceled', null, true],
+    ['canceling', null, false],
+    ['skipped', null, false],
+    ['not_run', null, false],
+  ])('a %s build (blocked as %s) reopens when a job is retried: %s', (state, blockedState, expected) => {
+    expect(reopensOnRetry({ state, blockedState })).toBe(expected);
+    // Whenever it says so, the state machine agrees.
+    expect(transition({ ...buildIn(state), blockedState }, { type: 'reopen' }, at).ok).toBe(expected);
+  });
+
   it.each<[Pick<BuildSnapshot, 'state' | 'blockedState'>, ReturnType<typeof presentBuildState>]>([
     [
       { state: 'blocked', blockedState: 'passed' },

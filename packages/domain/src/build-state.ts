@@ -97,6 +97,16 @@ export function isFinished(state: BuildState): boolean {
   );
 }
 
+/**
+ * Whether retrying one of its jobs runs the build again: it has finished, it is failing (it may pass
+ * after all), or it waits at a block step after a failure.
+ */
+export function reopensOnRetry(build: Pick<BuildSnapshot, 'state' | 'blockedState'>): boolean {
+  const { state } = build;
+  if (state === 'blocked') return build.blockedState === 'failed';
+  return state === 'passed' || state === 'failed' || state === 'canceled' || state === 'failing';
+}
+
 /** Total over every state × trigger: a pair that is not a transition is an error, never a throw. */
 export function transition(build: BuildSnapshot, trigger: BuildTrigger, at: Date): Result<BuildSnapshot> {
   const { state } = build;
@@ -158,6 +168,10 @@ export function transition(build: BuildSnapshot, trigger: BuildTrigger, at: Date
       // failure stays recorded in failingAt).
       if (state === 'failing' || state === 'passed' || state === 'failed' || state === 'canceled') {
         return ok({ ...build, state: 'running', finishedAt: null });
+      }
+      // Blocked after a failure: the retry may pass, and the block step then blocks it again as passed.
+      if (state === 'blocked' && build.blockedState === 'failed') {
+        return ok({ ...build, state: 'running', blockedState: null, finishedAt: null });
       }
       break;
   }

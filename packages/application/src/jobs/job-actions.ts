@@ -4,6 +4,7 @@ import {
   notFound,
   type Operation,
   type PipelineAction,
+  reopensOnRetry,
   retryOf,
   unprocessable,
 } from '@ci/domain';
@@ -97,9 +98,7 @@ export const retryJob =
       buildId: result.build.view.build.id,
       jobId: result.job.job.id,
       trigger: { type: 'retried', newJobId: newId },
-      // A finished build runs again; a failing one may pass after all.
-      before: (build) =>
-        ['passed', 'failed', 'canceled', 'failing'].includes(build.state) ? { type: 'reopen' } : null,
+      before: (build) => (reopensOnRetry(build) ? { type: 'reopen' } : null),
       add: (job: Job) => [retryOf(job, { id: newId, at: deps.clock.now(), retryType: 'manual' })],
     });
     return reload(deps, result, newId);
