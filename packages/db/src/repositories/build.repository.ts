@@ -6,6 +6,7 @@ import type {
   BuildView,
   JobView,
   ParentCount,
+  PipelineCounts,
 } from '@ci/application';
 import {
   type Agent,
@@ -22,7 +23,7 @@ import { parentWindows, toDate, toDateOrNull } from '../rows';
 import type { Sql } from '../sql';
 import { organizationFromRow, userFromRow } from './identity.repository';
 import { PIPELINE_COLUMNS, pipelineFromRow } from './pipeline.repository';
-import { NO_COUNTS, pipelineCounts } from './pipeline-counts';
+import { countsFromRow, PIPELINE_COUNT_COLUMNS } from './pipeline-counts';
 
 type Row = Record<string, unknown>;
 
@@ -36,14 +37,19 @@ export const BUILD_SELECT = `select b.id as b_id, b.pipeline_id as b_pipeline_id
   o.id as o_id, o.slug as o_slug, o.name as o_name, o.created_at as o_created_at,
   u.id as u_id, u.name as u_name, u.email as u_email, u.avatar_url as u_avatar_url, u.created_at as u_created_at,
   rb.number as rb_number,
-  ${PIPELINE_COLUMNS}
+  ${PIPELINE_COLUMNS},
+  ${PIPELINE_COUNT_COLUMNS}
 from builds b
 join pipelines p on p.id = b.pipeline_id
 join organizations o on o.id = b.organization_id
 left join users u on u.id = b.creator_id
-left join builds rb on rb.id = b.rebuilt_from_id`;
+left join builds rb on rb.id = b.rebuilt_from_id
+left join pipeline_counts pc on pc.pipeline_id = b.pipeline_id`;
 
-export type BuildRowView = Omit<BuildView, 'jobs' | 'pipeline'> & { pipeline: Pipeline };
+export type BuildRowView = Omit<BuildView, 'jobs' | 'pipeline'> & {
+  pipeline: Pipeline;
+  counts: PipelineCounts;
+};
 
 function buildFromRow(row: Row): Build {
   return {
@@ -78,6 +84,7 @@ export function viewFromRow(row: Row): BuildRowView {
     build,
     organizationSlug: organizationFromRow(row, 'o_').slug,
     pipeline: pipelineFromRow(row),
+    counts: countsFromRow(row),
     creator: row.u_id ? userFromRow(row, 'u_') : null,
     rebuiltFrom: build.rebuiltFromId ? { id: build.rebuiltFromId, number: row.rb_number as number } : null,
   };
@@ -142,20 +149,27 @@ function likePattern(branch: string): string {
   return branch.replace(/[\\%_]/g, (c) => `\\${c}`).replaceAll('*', '%');
 }
 
+/**
+ * The list's conditions. A single value is compared with `=`, not `= any(array)`: only then can an index
+ * that leads with the filtered columns deliver the rows in the list's order (the first page reads its
+ * own index entries instead of filtering the whole order).
+ */
 function whereClause(scope: BuildScope, filter: BuildFilter, params: unknown[]): string {
   const param = (value: unknown) => {
     params.push(value);
     return `$${params.length}`;
   };
+  const oneOf = (column: string, values: readonly string[], type: string) =>
+    values.length === 1 ? `${column} = ${param(values[0])}` : `${column} = any(${param(values)}::${type}[])`;
   const conditions: string[] = [];
   if (scope.kind === 'pipeline') {
     conditions.push(`b.pipeline_id = ${param(scope.pipelineId)}`);
   } else {
     const visible: string[] = [];
     if (scope.adminOrganizationIds.length)
-      visible.push(`b.organization_id = any(${param(scope.adminOrganizationIds)}::uuid[])`);
+      visible.push(oneOf('b.organization_id', scope.adminOrganizationIds, 'uuid'));
     if (scope.visiblePipelineIds.length)
-      visible.push(`b.pipeline_id = any(${param(scope.visiblePipelineIds)}::uuid[])`);
+      visible.push(oneOf('b.pipeline_id', scope.visiblePipelineIds, 'uuid'));
     conditions.push(visible.length ? `(${visible.join(' or ')})` : 'false');
   }
   if (filter.branches?.length || filter.defaultBranch) {
@@ -163,19 +177,19 @@ function whereClause(scope: BuildScope, filter: BuildFilter, params: unknown[]):
     const exact = branches.filter((branch) => !branch.includes('*'));
     const wildcards = branches.filter((branch) => branch.includes('*')).map(likePattern);
     const either: string[] = [];
-    if (exact.length) either.push(`b.branch = any(${param(exact)}::text[])`);
+    if (exact.length) either.push(oneOf('b.branch', exact, 'text'));
     if (wildcards.length) either.push(`b.branch like any(${param(wildcards)}::text[])`);
     if (filter.defaultBranch) {
       either.push('b.branch = (select dp.default_branch from pipelines dp where dp.id = b.pipeline_id)');
     }
     conditions.push(`(${either.join(' or ')})`);
   }
-  if (filter.commits?.length) conditions.push(`b.commit = any(${param(filter.commits)}::text[])`);
+  if (filter.commits?.length) conditions.push(oneOf('b.commit', filter.commits, 'text'));
   if (filter.createdFrom) conditions.push(`b.created_at >= ${param(filter.createdFrom)}`);
   if (filter.createdTo) conditions.push(`b.created_at < ${param(filter.createdTo)}`);
   if (filter.finishedFrom) conditions.push(`b.finished_at >= ${param(filter.finishedFrom)}`);
   if (filter.creatorId) conditions.push(`b.creator_id = ${param(filter.creatorId)}`);
-  if (filter.states?.length) conditions.push(`b.state = any(${param(filter.states)}::text[])`);
+  if (filter.states?.length) conditions.push(oneOf('b.state', filter.states, 'text'));
   if (filter.metaData && Object.keys(filter.metaData).length) {
     conditions.push(`b.meta_data @> ${param(JSON.stringify(filter.metaData))}::jsonb`);
   }
@@ -208,27 +222,23 @@ async function jobsOf(
   return byBuild;
 }
 
-/** Completes a page of builds with their jobs and their pipelines' counts, the two read side by side. */
+/** Completes a page of builds (their pipelines' counts already in each row) with their jobs. */
 export async function complete(
   sql: Sql,
   views: BuildRowView[],
   options: { includeRetriedJobs: boolean; excludeJobs: boolean },
 ): Promise<BuildView[]> {
   if (views.length === 0) return [];
-  const pipelineIds = [...new Set(views.map((view) => view.pipeline.id))];
-  const [jobs, counts] = await Promise.all([
-    options.excludeJobs
-      ? new Map<string, JobView[]>()
-      : jobsOf(
-          sql,
-          views.map((view) => view.build.id),
-          options.includeRetriedJobs,
-        ),
-    pipelineCounts(sql, pipelineIds),
-  ]);
-  return views.map((view) => ({
+  const jobs = options.excludeJobs
+    ? new Map<string, JobView[]>()
+    : await jobsOf(
+        sql,
+        views.map((view) => view.build.id),
+        options.includeRetriedJobs,
+      );
+  return views.map(({ counts, ...view }) => ({
     ...view,
-    pipeline: { ...view.pipeline, counts: counts.get(view.pipeline.id) ?? NO_COUNTS },
+    pipeline: { ...view.pipeline, counts },
     jobs: jobs.get(view.build.id) ?? [],
   }));
 }
@@ -275,28 +285,26 @@ export function buildRepository(sql: Sql): BuildRepository {
         params,
       );
     },
-    async list({ scope, filter, offset, limit }) {
+    async page({ scope, filter, offset, limit, countAtMost }) {
       const params: unknown[] = [];
       const where = whereClause(scope, filter, params);
-      params.push(limit, offset);
+      params.push(limit, offset, countAtMost);
+      const [limitParam, offsetParam, countParam] = [params.length - 2, params.length - 1, params.length];
+      // One statement: the bounded count (read once) beside the page, whose rows may be none.
       const rows = await sql.query(
-        `${BUILD_SELECT} where ${where} order by b.created_at desc, b.number desc
-         limit $${params.length - 1} offset $${params.length}`,
+        `select counted.n as counted, x.* from
+           (select count(*)::int as n from (select 1 from builds b where ${where} limit $${countParam}) c) counted
+         left join lateral (
+           ${BUILD_SELECT} where ${where} order by b.created_at desc, b.number desc
+           limit $${limitParam} offset $${offsetParam}
+         ) x on true`,
         params,
       );
-      return complete(sql, rows.map(viewFromRow), {
+      const builds = await complete(sql, rows.filter((row) => row.b_id !== null).map(viewFromRow), {
         includeRetriedJobs: filter.includeRetriedJobs ?? false,
         excludeJobs: filter.excludeJobs ?? false,
       });
-    },
-    async count({ scope, filter }) {
-      const params: unknown[] = [];
-      const where = whereClause(scope, filter, params);
-      const [row] = await sql.query<{ count: number }>(
-        `select count(*)::int as count from builds b where ${where}`,
-        params,
-      );
-      return row?.count ?? 0;
+      return { builds, counted: (rows[0]?.counted as number | undefined) ?? 0 };
     },
     async findByNumber({ pipelineId, number, includeRetriedJobs }) {
       const rows = await sql.query(`${BUILD_SELECT} where b.pipeline_id = $1 and b.number = $2`, [
