@@ -390,6 +390,10 @@ export function buildRepository(sql: Sql): BuildRepository {
     },
     async updateState({ buildId, expectedState, build, jobChanges }) {
       return sql.transaction(async (tx) => {
+        // The build, then its jobs, locked before the first write: the pipeline's counter row (taken by the
+        // writes' triggers) is then never held while waiting for a job another change holds.
+        await tx.query('select 1 from builds where id = $1 for update', [buildId]);
+        await tx.query('select 1 from jobs where build_id = $1 for update', [buildId]);
         const updated = await tx.query(
           `update builds set state = $3, blocked_state = $4, cancel_reason = $5, started_at = $6, failing_at = $7,
              finished_at = $8
