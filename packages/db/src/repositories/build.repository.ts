@@ -196,6 +196,32 @@ function whereClause(scope: BuildScope, filter: BuildFilter, params: unknown[]):
   return conditions.join(' and ');
 }
 
+/**
+ * Whether a list's best plan is the same for every value: one scope column and at most one branch and one
+ * state, each compared with `=`, which the ordered indexes serve (and a generic plan of its prepared
+ * statement keeps). Other filters' best plans depend on how many builds they match.
+ */
+function servedByOrderedIndex(scope: BuildScope, filter: BuildFilter): boolean {
+  const oneScope =
+    scope.kind === 'pipeline' ||
+    (scope.adminOrganizationIds.length === 1 && scope.visiblePipelineIds.length === 0);
+  const { branches, states, includeRetriedJobs: _retried, excludeJobs: _excluded, ...others } = filter;
+  const rest = Object.values(others).filter(
+    (value) =>
+      value !== undefined &&
+      value !== null &&
+      value !== false &&
+      !(typeof value === 'object' && !(value instanceof Date) && Object.keys(value).length === 0),
+  );
+  return (
+    oneScope &&
+    rest.length === 0 &&
+    (branches ?? []).length <= 1 &&
+    !(branches ?? []).some((branch) => branch.includes('*')) &&
+    (states ?? []).length <= 1
+  );
+}
+
 export const JOB_SELECT = `select j.*, a.id as a_id, a.organization_id as a_organization_id, a.name as a_name,
   a.hostname as a_hostname, a.ip_address as a_ip_address, a.user_agent as a_user_agent,
   a.connection_state as a_connection_state, a.tags as a_tags, a.created_at as a_created_at
@@ -207,10 +233,12 @@ async function jobsOf(
   includeRetriedJobs: boolean,
 ): Promise<Map<string, JobView[]>> {
   // By default a build shows only the latest run of each step; retried runs on request.
-  const rows = await sql.query(
-    `${JOB_SELECT} where j.build_id = any($1::uuid[]) ${includeRetriedJobs ? '' : 'and not j.retried'}
-     order by j.build_id, j.position, j.created_at`,
-    [buildIds],
+  // One build's jobs by `=` (a plan kept for every build), a page's by array.
+  const [only] = buildIds;
+  const rows = await sql.prepared(
+    `${JOB_SELECT} where ${buildIds.length === 1 ? 'j.build_id = $1' : 'j.build_id = any($1::uuid[])'}
+     ${includeRetriedJobs ? '' : 'and not j.retried'} order by j.build_id, j.position, j.created_at`,
+    [buildIds.length === 1 ? only : buildIds],
   );
   const byBuild = new Map<string, JobView[]>();
   for (const row of rows) {
@@ -291,7 +319,7 @@ export function buildRepository(sql: Sql): BuildRepository {
       params.push(limit, offset, countAtMost);
       const [limitParam, offsetParam, countParam] = [params.length - 2, params.length - 1, params.length];
       // One statement: the bounded count (read once) beside the page, whose rows may be none.
-      const rows = await sql.query(
+      const rows = await (servedByOrderedIndex(scope, filter) ? sql.prepared : sql.query)(
         `select counted.n as counted, x.* from
            (select count(*)::int as n from (select 1 from builds b where ${where} limit $${countParam}) c) counted
          left join lateral (
@@ -307,7 +335,7 @@ export function buildRepository(sql: Sql): BuildRepository {
       return { builds, counted: (rows[0]?.counted as number | undefined) ?? 0 };
     },
     async findByNumber({ pipelineId, number, includeRetriedJobs }) {
-      const rows = await sql.query(`${BUILD_SELECT} where b.pipeline_id = $1 and b.number = $2`, [
+      const rows = await sql.prepared(`${BUILD_SELECT} where b.pipeline_id = $1 and b.number = $2`, [
         pipelineId,
         number,
       ]);
@@ -317,7 +345,7 @@ export function buildRepository(sql: Sql): BuildRepository {
     async create({ build, organizationId, jobs }) {
       // One statement: the pipeline's counter row stays locked from the increment to the end of the
       // statement, so concurrent creates (from any number of processes) get distinct numbers.
-      const [row] = await sql.query<{ number: number }>(
+      const [row] = await sql.prepared<{ number: number }>(
         `with allocated as (
            update pipelines set next_build_number = next_build_number + 1
            where id = $2 returning next_build_number - 1 as number

@@ -293,7 +293,7 @@ export function accessRepository(sql: Sql): AccessRepository {
     },
     async pipeline({ userId, organizationSlug, pipelineSlug }) {
       // Organization, membership, pipeline and the user's team access levels in one round trip.
-      const [row] = await sql.query(
+      const [row] = await sql.prepared(
         `select o.id, o.slug, o.name, o.created_at, m.role, ${PIPELINE_COLUMNS},
            coalesce((select array_agg(tp.access_level) from team_pipelines tp
                      join team_members tm on tm.team_id = tp.team_id and tm.user_id = $1
