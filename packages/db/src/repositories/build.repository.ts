@@ -6,7 +6,6 @@ import type {
   BuildView,
   JobView,
   ParentCount,
-  PipelineCounts,
 } from '@ci/application';
 import {
   type Agent,
@@ -17,7 +16,6 @@ import {
   type JobState,
   type JobType,
   notFound,
-  type Pipeline,
 } from '@ci/domain';
 import { parentWindows, toDate, toDateOrNull } from '../rows';
 import type { Sql } from '../sql';
@@ -27,7 +25,7 @@ import { countsFromRow, PIPELINE_COUNT_COLUMNS } from './pipeline-counts';
 
 type Row = Record<string, unknown>;
 
-export const BUILD_SELECT = `select b.id as b_id, b.pipeline_id as b_pipeline_id, b.number as b_number, b.state as b_state,
+const BUILD_COLUMNS = `b.id as b_id, b.pipeline_id as b_pipeline_id, b.number as b_number, b.state as b_state,
   b.blocked_state as b_blocked_state, b.cancel_reason as b_cancel_reason, b.message as b_message,
   b.commit as b_commit, b.branch as b_branch, b.env as b_env, b.meta_data as b_meta_data, b.source as b_source,
   b.author as b_author, b.creator_id as b_creator_id, b.rebuilt_from_id as b_rebuilt_from_id,
@@ -36,20 +34,28 @@ export const BUILD_SELECT = `select b.id as b_id, b.pipeline_id as b_pipeline_id
   b.finished_at as b_finished_at,
   o.id as o_id, o.slug as o_slug, o.name as o_name, o.created_at as o_created_at,
   u.id as u_id, u.name as u_name, u.email as u_email, u.avatar_url as u_avatar_url, u.created_at as u_created_at,
-  rb.number as rb_number,
-  ${PIPELINE_COLUMNS},
-  ${PIPELINE_COUNT_COLUMNS}
-from builds b
-join pipelines p on p.id = b.pipeline_id
-join organizations o on o.id = b.organization_id
+  rb.number as rb_number`;
+
+const BUILD_JOINS = `join organizations o on o.id = b.organization_id
 left join users u on u.id = b.creator_id
-left join builds rb on rb.id = b.rebuilt_from_id
+left join builds rb on rb.id = b.rebuilt_from_id`;
+
+/**
+ * Build rows without their pipelines, for lists: a page's builds share a few pipelines, whose rows (steps,
+ * configuration: ~2 KB each) {@link complete} reads once each instead of once per build.
+ */
+export const BUILD_ROW_SELECT = `select ${BUILD_COLUMNS} from builds b ${BUILD_JOINS}`;
+
+/** Build rows with their pipelines and the pipelines' counts, for one build. */
+export const BUILD_SELECT = `select ${BUILD_COLUMNS}, ${PIPELINE_COLUMNS}, ${PIPELINE_COUNT_COLUMNS}
+from builds b ${BUILD_JOINS}
+join pipelines p on p.id = b.pipeline_id
 left join pipeline_counts pc on pc.pipeline_id = b.pipeline_id`;
 
-export type BuildRowView = Omit<BuildView, 'jobs' | 'pipeline'> & {
-  pipeline: Pipeline;
-  counts: PipelineCounts;
-};
+type PipelineWithCounts = BuildView['pipeline'];
+
+/** A build row's view, its pipeline apart. */
+type BuildRowView = Omit<BuildView, 'jobs' | 'pipeline'>;
 
 function buildFromRow(row: Row): Build {
   return {
@@ -78,16 +84,31 @@ function buildFromRow(row: Row): Build {
   };
 }
 
-export function viewFromRow(row: Row): BuildRowView {
+function viewFromRow(row: Row): BuildRowView {
   const build = buildFromRow(row);
   return {
     build,
     organizationSlug: organizationFromRow(row, 'o_').slug,
-    pipeline: pipelineFromRow(row),
-    counts: countsFromRow(row),
     creator: row.u_id ? userFromRow(row, 'u_') : null,
     rebuiltFrom: build.rebuiltFromId ? { id: build.rebuiltFromId, number: row.rb_number as number } : null,
   };
+}
+
+const pipelineWithCountsFromRow = (row: Row): PipelineWithCounts => ({
+  ...pipelineFromRow(row),
+  counts: countsFromRow(row),
+});
+
+/** Pipelines with their counts, by id, one row each. */
+async function pipelinesOf(sql: Sql, ids: string[]): Promise<Map<string, PipelineWithCounts>> {
+  const [only] = ids;
+  const rows = await sql.prepared(
+    `select ${PIPELINE_COLUMNS}, ${PIPELINE_COUNT_COLUMNS}
+     from pipelines p left join pipeline_counts pc on pc.pipeline_id = p.id
+     where ${ids.length === 1 ? 'p.id = $1' : 'p.id = any($1::uuid[])'}`,
+    [ids.length === 1 ? only : ids],
+  );
+  return new Map(rows.map((row) => [row.p_id as string, pipelineWithCountsFromRow(row)]));
 }
 
 export function jobFromRow(row: Row): JobView {
@@ -250,25 +271,33 @@ async function jobsOf(
   return byBuild;
 }
 
-/** Completes a page of builds (their pipelines' counts already in each row) with their jobs. */
+/**
+ * Completes build rows with their jobs and their pipelines: from the rows when they carry them
+ * ({@link BUILD_SELECT}), else read once per distinct pipeline beside the jobs ({@link BUILD_ROW_SELECT}).
+ */
 export async function complete(
   sql: Sql,
-  views: BuildRowView[],
+  rows: Row[],
   options: { includeRetriedJobs: boolean; excludeJobs: boolean },
 ): Promise<BuildView[]> {
-  if (views.length === 0) return [];
-  const jobs = options.excludeJobs
-    ? new Map<string, JobView[]>()
-    : await jobsOf(
-        sql,
-        views.map((view) => view.build.id),
-        options.includeRetriedJobs,
-      );
-  return views.map(({ counts, ...view }) => ({
-    ...view,
-    pipeline: { ...view.pipeline, counts },
-    jobs: jobs.get(view.build.id) ?? [],
-  }));
+  if (rows.length === 0) return [];
+  const joined = 'p_id' in rows[0]!;
+  const [jobs, pipelines] = await Promise.all([
+    options.excludeJobs
+      ? new Map<string, JobView[]>()
+      : jobsOf(
+          sql,
+          rows.map((row) => row.b_id as string),
+          options.includeRetriedJobs,
+        ),
+    joined ? null : pipelinesOf(sql, [...new Set(rows.map((row) => row.b_pipeline_id as string))]),
+  ]);
+  return rows.flatMap((row) => {
+    const pipeline = pipelines ? pipelines.get(row.b_pipeline_id as string) : pipelineWithCountsFromRow(row);
+    // A pipeline deleted between the two reads took its builds with it.
+    if (!pipeline) return [];
+    return [{ ...viewFromRow(row), pipeline, jobs: jobs.get(row.b_id as string) ?? [] }];
+  });
 }
 
 const JOB_RECORD = `id uuid, build_id uuid, step_id uuid, position int, type text, name text, step_key text,
@@ -293,12 +322,12 @@ export function buildRepository(sql: Sql): BuildRepository {
       const rows = await sql.query(
         `select x.* from unnest($1::uuid[], $2::int[], $3::int[]) as w(parent_id, off, lim)
          cross join lateral (
-           ${BUILD_SELECT} where ${where} and ${PARENT_COLUMN[parent]} = w.parent_id
+           ${BUILD_ROW_SELECT} where ${where} and ${PARENT_COLUMN[parent]} = w.parent_id
            order by b.created_at desc, b.number desc offset w.off limit w.lim
          ) x`,
         params,
       );
-      return complete(sql, rows.map(viewFromRow), {
+      return complete(sql, rows, {
         includeRetriedJobs: filter.includeRetriedJobs ?? false,
         excludeJobs: filter.excludeJobs ?? false,
       });
@@ -323,15 +352,19 @@ export function buildRepository(sql: Sql): BuildRepository {
         `select counted.n as counted, x.* from
            (select count(*)::int as n from (select 1 from builds b where ${where} limit $${countParam}) c) counted
          left join lateral (
-           ${BUILD_SELECT} where ${where} order by b.created_at desc, b.number desc
+           ${BUILD_ROW_SELECT} where ${where} order by b.created_at desc, b.number desc
            limit $${limitParam} offset $${offsetParam}
          ) x on true`,
         params,
       );
-      const builds = await complete(sql, rows.filter((row) => row.b_id !== null).map(viewFromRow), {
-        includeRetriedJobs: filter.includeRetriedJobs ?? false,
-        excludeJobs: filter.excludeJobs ?? false,
-      });
+      const builds = await complete(
+        sql,
+        rows.filter((row) => row.b_id !== null),
+        {
+          includeRetriedJobs: filter.includeRetriedJobs ?? false,
+          excludeJobs: filter.excludeJobs ?? false,
+        },
+      );
       return { builds, counted: (rows[0]?.counted as number | undefined) ?? 0 };
     },
     async findByNumber({ pipelineId, number, includeRetriedJobs }) {
@@ -339,7 +372,7 @@ export function buildRepository(sql: Sql): BuildRepository {
         pipelineId,
         number,
       ]);
-      const [view] = await complete(sql, rows.map(viewFromRow), { includeRetriedJobs, excludeJobs: false });
+      const [view] = await complete(sql, rows, { includeRetriedJobs, excludeJobs: false });
       return view ?? null;
     },
     async create({ build, organizationId, jobs }) {
