@@ -40,6 +40,11 @@ export const BuildEntity = defineEntity({
         'create index "builds_pipeline_branch_state_idx" on "builds" ("pipeline_id", "branch", "state", "created_at" desc, "number" desc)',
     },
     {
+      name: 'builds_organization_branch_idx',
+      expression:
+        'create index "builds_organization_branch_idx" on "builds" ("organization_id", "branch", "created_at" desc, "number" desc)',
+    },
+    {
       name: 'builds_organization_state_idx',
       expression:
         'create index "builds_organization_state_idx" on "builds" ("organization_id", "state", "created_at" desc, "number" desc)',

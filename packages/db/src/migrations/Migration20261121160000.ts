@@ -81,6 +81,9 @@ export class Migration20261121160000 extends Migration {
     this.addSql(
       'create index "builds_organization_state_idx" on "builds" ("organization_id", "state", "created_at" desc, "number" desc);',
     );
+    this.addSql(
+      'create index "builds_organization_branch_idx" on "builds" ("organization_id", "branch", "created_at" desc, "number" desc);',
+    );
 
     // Every pipeline has its counter row from its creation on.
     this.addSql(`create function pipeline_counts_pipeline_created() returns trigger language plpgsql as $$
@@ -226,5 +229,6 @@ $$;`);
     this.addSql('drop table if exists "pipeline_counts" cascade;');
     this.addSql('drop index "builds_pipeline_branch_state_idx";');
     this.addSql('drop index "builds_organization_state_idx";');
+    this.addSql('drop index "builds_organization_branch_idx";');
   }
 }
