@@ -218,15 +218,20 @@ function whereClause(scope: BuildScope, filter: BuildFilter, params: unknown[]):
 }
 
 /**
- * Whether a list's best plan is the same for every value: one scope column and at most one branch and one
- * state, each compared with `=`, which the ordered indexes serve (and a generic plan of its prepared
- * statement keeps). Other filters' best plans depend on how many builds they match.
+ * Whether a list's best plan is the same for every value, so that a generic plan of its prepared
+ * statement may be kept: filters compared with `=` that one ordered index leads with. A pipeline has
+ * (pipeline, branch, state), (pipeline, branch) and (pipeline, state); an organization (organization,
+ * branch) and (organization, state), not both at once. Other filters' best plans depend on how many
+ * builds they match.
  */
 function servedByOrderedIndex(scope: BuildScope, filter: BuildFilter): boolean {
-  const oneScope =
-    scope.kind === 'pipeline' ||
-    (scope.adminOrganizationIds.length === 1 && scope.visiblePipelineIds.length === 0);
-  const { branches, states, includeRetriedJobs: _retried, excludeJobs: _excluded, ...others } = filter;
+  const {
+    branches = [],
+    states = [],
+    includeRetriedJobs: _retried,
+    excludeJobs: _excluded,
+    ...others
+  } = filter;
   const rest = Object.values(others).filter(
     (value) =>
       value !== undefined &&
@@ -234,13 +239,11 @@ function servedByOrderedIndex(scope: BuildScope, filter: BuildFilter): boolean {
       value !== false &&
       !(typeof value === 'object' && !(value instanceof Date) && Object.keys(value).length === 0),
   );
-  return (
-    oneScope &&
-    rest.length === 0 &&
-    (branches ?? []).length <= 1 &&
-    !(branches ?? []).some((branch) => branch.includes('*')) &&
-    (states ?? []).length <= 1
-  );
+  const plain =
+    rest.length === 0 && branches.length <= 1 && states.length <= 1 && !branches[0]?.includes('*');
+  if (scope.kind === 'pipeline') return plain;
+  const oneOrganization = scope.adminOrganizationIds.length === 1 && scope.visiblePipelineIds.length === 0;
+  return plain && oneOrganization && branches.length + states.length <= 1;
 }
 
 export const JOB_SELECT = `select j.*, a.id as a_id, a.organization_id as a_organization_id, a.name as a_name,
