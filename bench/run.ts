@@ -114,6 +114,9 @@ async function removeCreatedBuilds(url: string): Promise<number> {
       await client.query('begin');
       await client.query('set local session_replication_role = replica');
       removed = await remove();
+      // Replica mode skips every trigger, the project's pipeline counters' too: count them again.
+      const { rows } = await client.query("select to_regproc('pipeline_counts_recount') is not null as kept");
+      if (rows[0]?.kept) await client.query('select pipeline_counts_recount()');
       await client.query('commit');
     } catch {
       await client.query('rollback');

@@ -8,6 +8,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import pg from 'pg';
 import { BENCH_TOKEN, benchSettings, ORGANIZATION, PROJECT_DATABASE } from './lib/config';
 import {
   firstPageTime,
@@ -19,6 +20,24 @@ import {
 import { startBenchPostgres } from './lib/postgres';
 import { freePort, startProjectServer } from './lib/processes';
 import { seedBench } from './lib/seed';
+
+/** Pipelines whose stored counts a recount from the builds and jobs would change. */
+async function countsRecountChanges(url: string): Promise<string[]> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    const read =
+      'select pipeline_id, scheduled_builds, running_builds, scheduled_jobs, running_jobs, waiting_jobs from pipeline_counts order by pipeline_id';
+    await client.query('begin');
+    const before = (await client.query(read)).rows.map((row) => JSON.stringify(row));
+    await client.query('select pipeline_counts_recount()');
+    const after = (await client.query(read)).rows.map((row) => JSON.stringify(row));
+    await client.query('rollback');
+    return after.filter((row, index) => row !== before[index]);
+  } finally {
+    await client.end();
+  }
+}
 
 const started = performance.now();
 const dir = mkdtempSync(join(tmpdir(), 'ci-bench-smoke-'));
@@ -93,6 +112,9 @@ try {
   } finally {
     await server.stop();
   }
+  // The seed loads with the pipeline counters' triggers off and recounts; the phases ran with them on.
+  const drift = await countsRecountChanges(postgres.url);
+  if (drift.length) problems.push(`pipeline counts differ from a recount: ${drift.join('; ')}`);
 } finally {
   await postgres.stop();
   rmSync(dir, { recursive: true, force: true });

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { createUseCases, type UseCases } from '@ci/application';
+import { createUseCases, type Deps, type UseCases } from '@ci/application';
 import { type Database, openDatabase } from '@ci/db';
 import { newId } from '@ci/domain';
 import pg from 'pg';
@@ -42,7 +42,14 @@ export interface TestDatabase {
   close(): Promise<void>;
 }
 
-export async function freshDatabase(options: { now?: () => Date; onQuery?: (sql: string) => void } = {}) {
+export async function freshDatabase(
+  options: {
+    now?: () => Date;
+    onQuery?: (sql: string) => void;
+    /** how far lists are counted (the application's defaults when absent) */
+    listLimits?: Deps['listLimits'];
+  } = {},
+) {
   const url = await freshDatabaseUrl();
   const database = await openDatabase({
     url,
@@ -55,6 +62,7 @@ export async function freshDatabase(options: { now?: () => Date; onQuery?: (sql:
     repos: database.repos,
     clock: { now: options.now ?? (() => new Date()) },
     newId: () => newId(),
+    ...(options.listLimits ? { listLimits: options.listLimits } : {}),
   });
   return { url, database, useCases, close: () => database.close() } satisfies TestDatabase;
 }

@@ -387,14 +387,17 @@ export type BuildScope =
 export type BuildParent = 'pipeline' | 'creator';
 
 export interface BuildRepository {
-  list(input: {
+  /**
+   * A page of the list (newest first) and, in the same statement, how many builds the list covers,
+   * counted up to `countAtMost`: a count equal to it means "at least that many".
+   */
+  page(input: {
     scope: BuildScope;
     filter: BuildFilter;
     offset: number;
     limit: number;
-  }): Promise<BuildView[]>;
-  /** How many builds the list covers, for the `last` page link. */
-  count(input: { scope: BuildScope; filter: BuildFilter }): Promise<number>;
+    countAtMost: number;
+  }): Promise<{ builds: BuildView[]; counted: number }>;
   /**
    * A window of the builds of each parent (a pipeline, or the user who created them) among those the
    * scope and filter cover, newest first, in one statement with their jobs and pipelines' counts beside.
@@ -509,4 +512,6 @@ export interface Deps {
   newId: () => string;
   /** agent intervals and the silence after which a job is lost; defaults when absent */
   agentTimings?: AgentTimings;
+  /** how far lists are counted for their totals; defaults when absent (tests lower them) */
+  listLimits?: { buildCount?: number };
 }

@@ -24,6 +24,9 @@ export function ormConfig(options: OrmOptions): Options {
       allOrNothing: true,
       snapshot: false,
     },
+    // Triggers and routines are the migrations' own (the pipeline counts' triggers, Migration20261121160000),
+    // not declared on entities: the schema diff must not propose dropping them.
+    schemaGenerator: { ignoreTriggers: true, ignoreRoutines: true },
     pool: { min: 0, max: options.poolMax ?? 10 },
     debug: options.onQuery ? ['query'] : false,
     logger: options.onQuery ? (message) => options.onQuery?.(message) : () => {},

@@ -63,6 +63,15 @@ describe('linkHeader', () => {
     );
   });
 
+  it('gives a page of a list counted only so far next but no last', () => {
+    expect(linkHeader({ url, page: { page: 1, perPage: 10 }, totalCount: null })).toBe(
+      `${link(2)}; rel="next"`,
+    );
+    expect(linkHeader({ url, page: { page: 4, perPage: 10 }, totalCount: null })).toBe(
+      [`${link(1)}; rel="first"`, `${link(3)}; rel="prev"`, `${link(5)}; rel="next"`].join(', '),
+    );
+  });
+
   it.each([0, 1, 10])('carries no Link when %i items fit one page', (totalCount) => {
     expect(linkHeader({ url, page: { page: 1, perPage: 10 }, totalCount })).toBeNull();
   });

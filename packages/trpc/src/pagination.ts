@@ -41,10 +41,12 @@ export function parsePage(values: Map<string, string[]>): Page {
 /**
  * The `Link` header: absolute URLs keeping every original parameter, `page` before `per_page`; `first`
  * and `prev` after page 1, `next` and `last` before the last page; none when everything fits one page.
+ * A `totalCount` of null (a list counted only so far, docs/compatibility.md) means more items after this
+ * page, how many unknown: `next` without `last`.
  */
-export function linkHeader(input: { url: URL; page: Page; totalCount: number }): string | null {
+export function linkHeader(input: { url: URL; page: Page; totalCount: number | null }): string | null {
   const { page, perPage } = input.page;
-  const lastPage = Math.max(1, Math.ceil(input.totalCount / perPage));
+  const lastPage = input.totalCount === null ? null : Math.max(1, Math.ceil(input.totalCount / perPage));
   const at = (target: number) => {
     const params = new URLSearchParams();
     for (const [key, value] of input.url.searchParams)
@@ -54,7 +56,8 @@ export function linkHeader(input: { url: URL; page: Page; totalCount: number }):
   };
   const links: string[] = [];
   if (page > 1) links.push(`${at(1)}; rel="first"`, `${at(page - 1)}; rel="prev"`);
-  if (page < lastPage) links.push(`${at(page + 1)}; rel="next"`, `${at(lastPage)}; rel="last"`);
+  if (lastPage === null) links.push(`${at(page + 1)}; rel="next"`);
+  else if (page < lastPage) links.push(`${at(page + 1)}; rel="next"`, `${at(lastPage)}; rel="last"`);
   return links.length ? links.join(', ') : null;
 }
 
@@ -71,7 +74,7 @@ export function requestedPage(
 export function advertisePages(
   ctx: Pick<TrpcContext, 'rest' | 'response'>,
   page: Page,
-  totalCount: number,
+  totalCount: number | null,
 ): void {
   if (!ctx.rest) return;
   const link = linkHeader({ url: ctx.rest.url, page, totalCount });

@@ -13,9 +13,19 @@ export type BuildListTarget =
 
 export interface BuildPage {
   builds: BuildResult[];
-  /** every build the list covers, on all pages */
-  totalCount: number;
+  /**
+   * Every build the list covers, on all pages, when the list ends within {@link BUILD_COUNT_LIMIT} builds
+   * or on this page; null when it goes on after this page beyond the limit (counted only that far).
+   */
+  totalCount: number | null;
 }
+
+/**
+ * How far a build list is counted for its total (the `last` page link). Counting every match of a list
+ * that grows with the table would cost each page a read of the whole list (issue 8: 308 ms at 1,000,000
+ * builds); bounded, a page costs the same at any size. `Deps.listLimits` may lower it (tests).
+ */
+export const BUILD_COUNT_LIMIT = 1000;
 
 /** Which pipelines of these organizations the actor sees, and with what access (the domain's rule). */
 export async function scopeOver(deps: Deps, actor: Actor, memberships: OrganizationAccess[]) {
@@ -55,15 +65,16 @@ export const listBuilds =
       );
       ({ scope, accessFor } = await scopeOver(deps, actor, memberships));
     }
-    // The page and the count are independent reads: side by side, not one after the other.
-    const [views, totalCount] = await Promise.all([
-      deps.repos.builds.list({ scope, filter, ...pageWindow(page) }),
-      deps.repos.builds.count({ scope, filter }),
-    ]);
+    const window = pageWindow(page);
+    const limit = deps.listLimits?.buildCount ?? BUILD_COUNT_LIMIT;
+    // Counted to the limit, or past this page's end when it lies beyond: whether a next page exists is
+    // always known, the total only up to the limit.
+    const countAtMost = Math.max(limit, window.offset + window.limit) + 1;
+    const { builds, counted } = await deps.repos.builds.page({ scope, filter, ...window, countAtMost });
     return {
-      builds: views.map((view) =>
+      builds: builds.map((view) =>
         asSeenWith(accessFor(view.pipeline.id, view.pipeline.organizationId), view),
       ),
-      totalCount,
+      totalCount: counted < countAtMost ? counted : null,
     };
   };

@@ -33,6 +33,22 @@ export const BuildEntity = defineEntity({
       expression:
         'create index "builds_pipeline_state_idx" on "builds" ("pipeline_id", "state", "created_at" desc, "number" desc)',
     },
+    // The common filters with the list's order: a page reads only its own index entries (Migration20261121160000).
+    {
+      name: 'builds_pipeline_branch_state_idx',
+      expression:
+        'create index "builds_pipeline_branch_state_idx" on "builds" ("pipeline_id", "branch", "state", "created_at" desc, "number" desc)',
+    },
+    {
+      name: 'builds_organization_branch_idx',
+      expression:
+        'create index "builds_organization_branch_idx" on "builds" ("organization_id", "branch", "created_at" desc, "number" desc)',
+    },
+    {
+      name: 'builds_organization_state_idx',
+      expression:
+        'create index "builds_organization_state_idx" on "builds" ("organization_id", "state", "created_at" desc, "number" desc)',
+    },
     { name: 'builds_commit_idx', properties: ['commit'] },
     { name: 'builds_creator_idx', properties: ['creator'] },
     { name: 'builds_finished_at_idx', properties: ['finishedAt'] },

@@ -6,7 +6,7 @@ import {
   OrganizationMemberEntity,
   UserEntity,
 } from './organization.entity';
-import { PipelineEntity } from './pipeline.entity';
+import { PipelineCountsEntity, PipelineEntity } from './pipeline.entity';
 import { RateLimitWindowEntity } from './rate-limit.entity';
 import { RegistryEntity } from './registry.entity';
 import { TeamEntity, TeamMemberEntity, TeamPipelineEntity } from './team.entity';
@@ -20,6 +20,7 @@ export {
   JobLogChunkEntity,
   OrganizationEntity,
   OrganizationMemberEntity,
+  PipelineCountsEntity,
   PipelineEntity,
   RateLimitWindowEntity,
   RegistryEntity,
@@ -46,4 +47,5 @@ export const entities = [
   RateLimitWindowEntity,
   AgentRegistrationTokenEntity,
   JobLogChunkEntity,
+  PipelineCountsEntity,
 ];

@@ -37,3 +37,26 @@ export const PipelineEntity = defineEntity({
     createdBy: () => p.manyToOne(UserEntity).nullable().deleteRule('set null').index(),
   },
 });
+
+/**
+ * A pipeline's live counts (the `*_count` fields of its wire form), kept exact by the triggers of
+ * Migration20261121160000 in the very statements that insert, update or delete builds and jobs, so that a
+ * response reads one row instead of aggregating the pipeline's active builds and their jobs.
+ */
+export const PipelineCountsEntity = defineEntity({
+  name: 'PipelineCounts',
+  tableName: 'pipeline_counts',
+  properties: {
+    pipeline: () => p.manyToOne(PipelineEntity).primary().deleteRule('cascade'),
+    /** builds in state `scheduled` */
+    scheduledBuilds: p.integer().default(0),
+    /** builds in state `running` */
+    runningBuilds: p.integer().default(0),
+    /** jobs scheduled, assigned or accepted, of active builds */
+    scheduledJobs: p.integer().default(0),
+    /** jobs running, canceling or timing out, of active builds */
+    runningJobs: p.integer().default(0),
+    /** jobs waiting, blocked, limited or pending, of active builds */
+    waitingJobs: p.integer().default(0),
+  },
+});

@@ -7,6 +7,7 @@ import { Migration20261121120400 } from './Migration20261121120400';
 import { Migration20261121130000 } from './Migration20261121130000';
 import { Migration20261121140000 } from './Migration20261121140000';
 import { Migration20261121150000 } from './Migration20261121150000';
+import { Migration20261121160000 } from './Migration20261121160000';
 
 /** Every committed migration, in order. `pnpm --filter @ci/db migration:create` appends new ones. */
 export const migrationsList: MigrationObject[] = [
@@ -18,4 +19,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261121130000', class: Migration20261121130000 },
   { name: 'Migration20261121140000', class: Migration20261121140000 },
   { name: 'Migration20261121150000', class: Migration20261121150000 },
+  { name: 'Migration20261121160000', class: Migration20261121160000 },
 ];

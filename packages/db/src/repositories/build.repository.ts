@@ -16,18 +16,17 @@ import {
   type JobState,
   type JobType,
   notFound,
-  type Pipeline,
 } from '@ci/domain';
 import { parentWindows, toDate, toDateOrNull } from '../rows';
 import type { Sql } from '../sql';
 import { AGENT_COLUMNS_PREFIXED, agentFromRow } from './agent.repository';
 import { organizationFromRow, userFromRow } from './identity.repository';
 import { PIPELINE_COLUMNS, pipelineFromRow } from './pipeline.repository';
-import { NO_COUNTS, pipelineCounts } from './pipeline-counts';
+import { countsFromRow, PIPELINE_COUNT_COLUMNS } from './pipeline-counts';
 
 type Row = Record<string, unknown>;
 
-export const BUILD_SELECT = `select b.id as b_id, b.pipeline_id as b_pipeline_id, b.number as b_number, b.state as b_state,
+const BUILD_COLUMNS = `b.id as b_id, b.pipeline_id as b_pipeline_id, b.number as b_number, b.state as b_state,
   b.blocked_state as b_blocked_state, b.cancel_reason as b_cancel_reason, b.message as b_message,
   b.commit as b_commit, b.branch as b_branch, b.env as b_env, b.meta_data as b_meta_data, b.source as b_source,
   b.author as b_author, b.creator_id as b_creator_id, b.rebuilt_from_id as b_rebuilt_from_id,
@@ -36,15 +35,28 @@ export const BUILD_SELECT = `select b.id as b_id, b.pipeline_id as b_pipeline_id
   b.finished_at as b_finished_at,
   o.id as o_id, o.slug as o_slug, o.name as o_name, o.created_at as o_created_at,
   u.id as u_id, u.name as u_name, u.email as u_email, u.avatar_url as u_avatar_url, u.created_at as u_created_at,
-  rb.number as rb_number,
-  ${PIPELINE_COLUMNS}
-from builds b
-join pipelines p on p.id = b.pipeline_id
-join organizations o on o.id = b.organization_id
+  rb.number as rb_number`;
+
+const BUILD_JOINS = `join organizations o on o.id = b.organization_id
 left join users u on u.id = b.creator_id
 left join builds rb on rb.id = b.rebuilt_from_id`;
 
-export type BuildRowView = Omit<BuildView, 'jobs' | 'pipeline'> & { pipeline: Pipeline };
+/**
+ * Build rows without their pipelines, for lists: a page's builds share a few pipelines, whose rows (steps,
+ * configuration: ~2 KB each) {@link complete} reads once each instead of once per build.
+ */
+export const BUILD_ROW_SELECT = `select ${BUILD_COLUMNS} from builds b ${BUILD_JOINS}`;
+
+/** Build rows with their pipelines and the pipelines' counts, for one build. */
+export const BUILD_SELECT = `select ${BUILD_COLUMNS}, ${PIPELINE_COLUMNS}, ${PIPELINE_COUNT_COLUMNS}
+from builds b ${BUILD_JOINS}
+join pipelines p on p.id = b.pipeline_id
+left join pipeline_counts pc on pc.pipeline_id = b.pipeline_id`;
+
+type PipelineWithCounts = BuildView['pipeline'];
+
+/** A build row's view, its pipeline apart. */
+type BuildRowView = Omit<BuildView, 'jobs' | 'pipeline'>;
 
 function buildFromRow(row: Row): Build {
   return {
@@ -73,15 +85,31 @@ function buildFromRow(row: Row): Build {
   };
 }
 
-export function viewFromRow(row: Row): BuildRowView {
+function viewFromRow(row: Row): BuildRowView {
   const build = buildFromRow(row);
   return {
     build,
     organizationSlug: organizationFromRow(row, 'o_').slug,
-    pipeline: pipelineFromRow(row),
     creator: row.u_id ? userFromRow(row, 'u_') : null,
     rebuiltFrom: build.rebuiltFromId ? { id: build.rebuiltFromId, number: row.rb_number as number } : null,
   };
+}
+
+const pipelineWithCountsFromRow = (row: Row): PipelineWithCounts => ({
+  ...pipelineFromRow(row),
+  counts: countsFromRow(row),
+});
+
+/** Pipelines with their counts, by id, one row each. */
+async function pipelinesOf(sql: Sql, ids: string[]): Promise<Map<string, PipelineWithCounts>> {
+  const [only] = ids;
+  const rows = await sql.prepared(
+    `select ${PIPELINE_COLUMNS}, ${PIPELINE_COUNT_COLUMNS}
+     from pipelines p left join pipeline_counts pc on pc.pipeline_id = p.id
+     where ${ids.length === 1 ? 'p.id = $1' : 'p.id = any($1::uuid[])'}`,
+    [ids.length === 1 ? only : ids],
+  );
+  return new Map(rows.map((row) => [row.p_id as string, pipelineWithCountsFromRow(row)]));
 }
 
 export function jobFromRow(row: Row): JobView {
@@ -131,20 +159,27 @@ function likePattern(branch: string): string {
   return branch.replace(/[\\%_]/g, (c) => `\\${c}`).replaceAll('*', '%');
 }
 
+/**
+ * The list's conditions. A single value is compared with `=`, not `= any(array)`: only then can an index
+ * that leads with the filtered columns deliver the rows in the list's order (the first page reads its
+ * own index entries instead of filtering the whole order).
+ */
 function whereClause(scope: BuildScope, filter: BuildFilter, params: unknown[]): string {
   const param = (value: unknown) => {
     params.push(value);
     return `$${params.length}`;
   };
+  const oneOf = (column: string, values: readonly string[], type: string) =>
+    values.length === 1 ? `${column} = ${param(values[0])}` : `${column} = any(${param(values)}::${type}[])`;
   const conditions: string[] = [];
   if (scope.kind === 'pipeline') {
     conditions.push(`b.pipeline_id = ${param(scope.pipelineId)}`);
   } else {
     const visible: string[] = [];
     if (scope.adminOrganizationIds.length)
-      visible.push(`b.organization_id = any(${param(scope.adminOrganizationIds)}::uuid[])`);
+      visible.push(oneOf('b.organization_id', scope.adminOrganizationIds, 'uuid'));
     if (scope.visiblePipelineIds.length)
-      visible.push(`b.pipeline_id = any(${param(scope.visiblePipelineIds)}::uuid[])`);
+      visible.push(oneOf('b.pipeline_id', scope.visiblePipelineIds, 'uuid'));
     conditions.push(visible.length ? `(${visible.join(' or ')})` : 'false');
   }
   if (filter.branches?.length || filter.defaultBranch) {
@@ -152,23 +187,52 @@ function whereClause(scope: BuildScope, filter: BuildFilter, params: unknown[]):
     const exact = branches.filter((branch) => !branch.includes('*'));
     const wildcards = branches.filter((branch) => branch.includes('*')).map(likePattern);
     const either: string[] = [];
-    if (exact.length) either.push(`b.branch = any(${param(exact)}::text[])`);
+    if (exact.length) either.push(oneOf('b.branch', exact, 'text'));
     if (wildcards.length) either.push(`b.branch like any(${param(wildcards)}::text[])`);
     if (filter.defaultBranch) {
       either.push('b.branch = (select dp.default_branch from pipelines dp where dp.id = b.pipeline_id)');
     }
     conditions.push(`(${either.join(' or ')})`);
   }
-  if (filter.commits?.length) conditions.push(`b.commit = any(${param(filter.commits)}::text[])`);
+  if (filter.commits?.length) conditions.push(oneOf('b.commit', filter.commits, 'text'));
   if (filter.createdFrom) conditions.push(`b.created_at >= ${param(filter.createdFrom)}`);
   if (filter.createdTo) conditions.push(`b.created_at < ${param(filter.createdTo)}`);
   if (filter.finishedFrom) conditions.push(`b.finished_at >= ${param(filter.finishedFrom)}`);
   if (filter.creatorId) conditions.push(`b.creator_id = ${param(filter.creatorId)}`);
-  if (filter.states?.length) conditions.push(`b.state = any(${param(filter.states)}::text[])`);
+  if (filter.states?.length) conditions.push(oneOf('b.state', filter.states, 'text'));
   if (filter.metaData && Object.keys(filter.metaData).length) {
     conditions.push(`b.meta_data @> ${param(JSON.stringify(filter.metaData))}::jsonb`);
   }
   return conditions.join(' and ');
+}
+
+/**
+ * Whether a list's best plan is the same for every value, so that a generic plan of its prepared
+ * statement may be kept: filters compared with `=` that one ordered index leads with. A pipeline has
+ * (pipeline, branch, state), (pipeline, branch) and (pipeline, state); an organization (organization,
+ * branch) and (organization, state), not both at once. Other filters' best plans depend on how many
+ * builds they match.
+ */
+function servedByOrderedIndex(scope: BuildScope, filter: BuildFilter): boolean {
+  const {
+    branches = [],
+    states = [],
+    includeRetriedJobs: _retried,
+    excludeJobs: _excluded,
+    ...others
+  } = filter;
+  const rest = Object.values(others).filter(
+    (value) =>
+      value !== undefined &&
+      value !== null &&
+      value !== false &&
+      !(typeof value === 'object' && !(value instanceof Date) && Object.keys(value).length === 0),
+  );
+  const plain =
+    rest.length === 0 && branches.length <= 1 && states.length <= 1 && !branches[0]?.includes('*');
+  if (scope.kind === 'pipeline') return plain;
+  const oneOrganization = scope.adminOrganizationIds.length === 1 && scope.visiblePipelineIds.length === 0;
+  return plain && oneOrganization && branches.length + states.length <= 1;
 }
 
 export const JOB_SELECT = `select j.*, ${AGENT_COLUMNS_PREFIXED}
@@ -180,10 +244,12 @@ async function jobsOf(
   includeRetriedJobs: boolean,
 ): Promise<Map<string, JobView[]>> {
   // By default a build shows only the latest run of each step; retried runs on request.
-  const rows = await sql.query(
-    `${JOB_SELECT} where j.build_id = any($1::uuid[]) ${includeRetriedJobs ? '' : 'and not j.retried'}
-     order by j.build_id, j.position, j.created_at`,
-    [buildIds],
+  // One build's jobs by `=` (a plan kept for every build), a page's by array.
+  const [only] = buildIds;
+  const rows = await sql.prepared(
+    `${JOB_SELECT} where ${buildIds.length === 1 ? 'j.build_id = $1' : 'j.build_id = any($1::uuid[])'}
+     ${includeRetriedJobs ? '' : 'and not j.retried'} order by j.build_id, j.position, j.created_at`,
+    [buildIds.length === 1 ? only : buildIds],
   );
   const byBuild = new Map<string, JobView[]>();
   for (const row of rows) {
@@ -195,29 +261,33 @@ async function jobsOf(
   return byBuild;
 }
 
-/** Completes a page of builds with their jobs and their pipelines' counts, the two read side by side. */
+/**
+ * Completes build rows with their jobs and their pipelines: from the rows when they carry them
+ * ({@link BUILD_SELECT}), else read once per distinct pipeline beside the jobs ({@link BUILD_ROW_SELECT}).
+ */
 export async function complete(
   sql: Sql,
-  views: BuildRowView[],
+  rows: Row[],
   options: { includeRetriedJobs: boolean; excludeJobs: boolean },
 ): Promise<BuildView[]> {
-  if (views.length === 0) return [];
-  const pipelineIds = [...new Set(views.map((view) => view.pipeline.id))];
-  const [jobs, counts] = await Promise.all([
+  if (rows.length === 0) return [];
+  const joined = 'p_id' in rows[0]!;
+  const [jobs, pipelines] = await Promise.all([
     options.excludeJobs
       ? new Map<string, JobView[]>()
       : jobsOf(
           sql,
-          views.map((view) => view.build.id),
+          rows.map((row) => row.b_id as string),
           options.includeRetriedJobs,
         ),
-    pipelineCounts(sql, pipelineIds),
+    joined ? null : pipelinesOf(sql, [...new Set(rows.map((row) => row.b_pipeline_id as string))]),
   ]);
-  return views.map((view) => ({
-    ...view,
-    pipeline: { ...view.pipeline, counts: counts.get(view.pipeline.id) ?? NO_COUNTS },
-    jobs: jobs.get(view.build.id) ?? [],
-  }));
+  return rows.flatMap((row) => {
+    const pipeline = pipelines ? pipelines.get(row.b_pipeline_id as string) : pipelineWithCountsFromRow(row);
+    // A pipeline deleted between the two reads took its builds with it.
+    if (!pipeline) return [];
+    return [{ ...viewFromRow(row), pipeline, jobs: jobs.get(row.b_id as string) ?? [] }];
+  });
 }
 
 const JOB_RECORD = `id uuid, build_id uuid, step_id uuid, position int, type text, name text, step_key text,
@@ -242,12 +312,12 @@ export function buildRepository(sql: Sql): BuildRepository {
       const rows = await sql.query(
         `select x.* from unnest($1::uuid[], $2::int[], $3::int[]) as w(parent_id, off, lim)
          cross join lateral (
-           ${BUILD_SELECT} where ${where} and ${PARENT_COLUMN[parent]} = w.parent_id
+           ${BUILD_ROW_SELECT} where ${where} and ${PARENT_COLUMN[parent]} = w.parent_id
            order by b.created_at desc, b.number desc offset w.off limit w.lim
          ) x`,
         params,
       );
-      return complete(sql, rows.map(viewFromRow), {
+      return complete(sql, rows, {
         includeRetriedJobs: filter.includeRetriedJobs ?? false,
         excludeJobs: filter.excludeJobs ?? false,
       });
@@ -262,41 +332,54 @@ export function buildRepository(sql: Sql): BuildRepository {
         params,
       );
     },
-    async list({ scope, filter, offset, limit }) {
+    async page({ scope, filter, offset, limit, countAtMost }) {
       const params: unknown[] = [];
       const where = whereClause(scope, filter, params);
-      params.push(limit, offset);
-      const rows = await sql.query(
-        `${BUILD_SELECT} where ${where} order by b.created_at desc, b.number desc
-         limit $${params.length - 1} offset $${params.length}`,
+      params.push(limit, offset, countAtMost);
+      const [limitParam, offsetParam, countParam] = [params.length - 2, params.length - 1, params.length];
+      // One statement: the bounded count (read once) beside the page, whose rows may be none.
+      const rows = await (servedByOrderedIndex(scope, filter) ? sql.prepared : sql.query)(
+        `select counted.n as counted, x.* from
+           (select count(*)::int as n from (select 1 from builds b where ${where} limit $${countParam}) c) counted
+         left join lateral (
+           ${BUILD_ROW_SELECT} where ${where} order by b.created_at desc, b.number desc
+           limit $${limitParam} offset $${offsetParam}
+         ) x on true`,
         params,
       );
-      return complete(sql, rows.map(viewFromRow), {
-        includeRetriedJobs: filter.includeRetriedJobs ?? false,
-        excludeJobs: filter.excludeJobs ?? false,
-      });
-    },
-    async count({ scope, filter }) {
-      const params: unknown[] = [];
-      const where = whereClause(scope, filter, params);
-      const [row] = await sql.query<{ count: number }>(
-        `select count(*)::int as count from builds b where ${where}`,
-        params,
+      const builds = await complete(
+        sql,
+        rows.filter((row) => row.b_id !== null),
+        {
+          includeRetriedJobs: filter.includeRetriedJobs ?? false,
+          excludeJobs: filter.excludeJobs ?? false,
+        },
       );
-      return row?.count ?? 0;
+      return { builds, counted: (rows[0]?.counted as number | undefined) ?? 0 };
     },
     async findByNumber({ pipelineId, number, includeRetriedJobs }) {
-      const rows = await sql.query(`${BUILD_SELECT} where b.pipeline_id = $1 and b.number = $2`, [
-        pipelineId,
-        number,
-      ]);
-      const [view] = await complete(sql, rows.map(viewFromRow), { includeRetriedJobs, excludeJobs: false });
-      return view ?? null;
+      // One statement: the build, its pipeline and counts, and its few jobs as a JSON array beside them
+      // (for a page of builds, JSON costs PostgreSQL more than the second statement it saves).
+      const [row] = await sql.prepared(
+        `select x.*, (
+           select coalesce(json_agg(jr order by jr.position, jr.created_at), '[]') from (
+             ${JOB_SELECT} where j.build_id = x.b_id ${includeRetriedJobs ? '' : 'and not j.retried'}
+           ) jr
+         ) as jobs_json
+         from (${BUILD_SELECT} where b.pipeline_id = $1 and b.number = $2) x`,
+        [pipelineId, number],
+      );
+      if (!row) return null;
+      return {
+        ...viewFromRow(row),
+        pipeline: pipelineWithCountsFromRow(row),
+        jobs: (row.jobs_json as Row[]).map(jobFromRow),
+      };
     },
     async create({ build, organizationId, jobs }) {
       // One statement: the pipeline's counter row stays locked from the increment to the end of the
       // statement, so concurrent creates (from any number of processes) get distinct numbers.
-      const [row] = await sql.query<{ number: number }>(
+      const [row] = await sql.prepared<{ number: number }>(
         `with allocated as (
            update pipelines set next_build_number = next_build_number + 1
            where id = $2 returning next_build_number - 1 as number
@@ -369,6 +452,10 @@ export function buildRepository(sql: Sql): BuildRepository {
     },
     async updateState({ buildId, expectedState, build, jobChanges }) {
       return sql.transaction(async (tx) => {
+        // The build, then its jobs, locked before the first write: the pipeline's counter row (taken by the
+        // writes' triggers) is then never held while waiting for a job another change holds.
+        await tx.query('select 1 from builds where id = $1 for update', [buildId]);
+        await tx.query('select 1 from jobs where build_id = $1 for update', [buildId]);
         const updated = await tx.query(
           `update builds set state = $3, blocked_state = $4, cancel_reason = $5, started_at = $6, failing_at = $7,
              finished_at = $8

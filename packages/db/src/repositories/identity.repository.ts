@@ -93,7 +93,7 @@ function accessTokenWithUserFromRow(row: Row): { token: AccessToken; user: User 
 export function accessTokenRepository(sql: Sql): AccessTokenRepository {
   return {
     async findByHash(tokenHash) {
-      const [row] = await sql.query(`${ACCESS_TOKEN_WITH_USER} where t.token_hash = $1`, [tokenHash]);
+      const [row] = await sql.prepared(`${ACCESS_TOKEN_WITH_USER} where t.token_hash = $1`, [tokenHash]);
       return row ? accessTokenWithUserFromRow(row) : null;
     },
     async findById(id) {

@@ -1,7 +1,7 @@
 import type { LookupRepository } from '@ci/application';
 import type { Sql } from '../sql';
 import { agentFromRow } from './agent.repository';
-import { BUILD_SELECT, complete, viewFromRow } from './build.repository';
+import { BUILD_ROW_SELECT, complete } from './build.repository';
 import { USER_COLUMNS, userFromRow } from './identity.repository';
 import { MEMBER_SELECT, memberFromRow } from './organization-member.repository';
 import { PIPELINE_COLUMNS, pipelineFromRow } from './pipeline.repository';
@@ -17,8 +17,8 @@ export function lookupRepository(sql: Sql): LookupRepository {
   return {
     async builds({ ids, includeRetriedJobs }) {
       if (ids.length === 0) return [];
-      const rows = await sql.query(`${BUILD_SELECT} where b.id = any($1::uuid[])`, [ids]);
-      return complete(sql, rows.map(viewFromRow), { includeRetriedJobs, excludeJobs: false });
+      const rows = await sql.query(`${BUILD_ROW_SELECT} where b.id = any($1::uuid[])`, [ids]);
+      return complete(sql, rows, { includeRetriedJobs, excludeJobs: false });
     },
     async jobBuilds(jobIds) {
       if (jobIds.length === 0) return [];

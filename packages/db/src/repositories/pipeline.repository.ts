@@ -15,7 +15,7 @@ import type {
 import { toDate, toDateOrNull } from '../rows';
 import { isUniqueViolation, type Sql } from '../sql';
 import { organizationFromRow, userFromRow } from './identity.repository';
-import { NO_COUNTS, pipelineCounts } from './pipeline-counts';
+import { countsFromRow, PIPELINE_COUNT_COLUMNS } from './pipeline-counts';
 
 type Row = Record<string, unknown>;
 
@@ -74,9 +74,9 @@ function isMissingTeam(error: unknown): boolean {
   return code === '23503' && constraint === 'team_pipelines_team_id_foreign';
 }
 
-const RECORD_SELECT = `select ${PIPELINE_COLUMNS},
+const RECORD_SELECT = `select ${PIPELINE_COLUMNS}, ${PIPELINE_COUNT_COLUMNS},
   u.id as u_id, u.name as u_name, u.email as u_email, u.avatar_url as u_avatar_url, u.created_at as u_created_at
-from pipelines p left join users u on u.id = p.created_by_id`;
+from pipelines p left join users u on u.id = p.created_by_id left join pipeline_counts pc on pc.pipeline_id = p.id`;
 
 /** `like` patterns match their text literally: `%`, `_` and `\\` in a filter are not wildcards. */
 function containing(text: string | null): string | null {
@@ -97,17 +97,11 @@ function scopeParams(scope: PipelineListScope): unknown[] {
   ];
 }
 
-/** Completes pipeline rows with their live counts (one query for the page) and their creators. */
-async function records(sql: Sql, rows: Row[]): Promise<PipelineRecord[]> {
-  if (rows.length === 0) return [];
-  const pipelines = rows.map(pipelineFromRow);
-  const counts = await pipelineCounts(
-    sql,
-    pipelines.map((pipeline) => pipeline.id),
-  );
-  return pipelines.map((pipeline, index) => ({
-    pipeline: { ...pipeline, counts: counts.get(pipeline.id) ?? NO_COUNTS },
-    createdBy: rows[index]!.u_id ? userFromRow(rows[index]!, 'u_') : null,
+/** Pipeline rows (with their live counts beside) as records with their creators. */
+function records(rows: Row[]): PipelineRecord[] {
+  return rows.map((row) => ({
+    pipeline: { ...pipelineFromRow(row), counts: countsFromRow(row) },
+    createdBy: row.u_id ? userFromRow(row, 'u_') : null,
   }));
 }
 
@@ -173,7 +167,7 @@ export function pipelineRepository(sql: Sql): PipelineRepository {
         `${RECORD_SELECT} where ${LIST_SCOPE} order by p.created_at, p.id limit $6 offset $7`,
         [...scopeParams(input), input.limit, input.offset],
       );
-      return records(sql, rows);
+      return records(rows);
     },
     async count(scope) {
       const [row] = await sql.query<{ count: number }>(
@@ -184,7 +178,7 @@ export function pipelineRepository(sql: Sql): PipelineRepository {
     },
     async findRecord(id) {
       const rows = await sql.query(`${RECORD_SELECT} where p.id = $1`, [id]);
-      const [record] = await records(sql, rows);
+      const [record] = records(rows);
       return record ?? null;
     },
     async teamsIn({ organizationId, teamIds, userId }) {
@@ -299,7 +293,7 @@ export function accessRepository(sql: Sql): AccessRepository {
     },
     async pipeline({ userId, organizationSlug, pipelineSlug }) {
       // Organization, membership, pipeline and the user's team access levels in one round trip.
-      const [row] = await sql.query(
+      const [row] = await sql.prepared(
         `select o.id, o.slug, o.name, o.created_at, m.role, ${PIPELINE_COLUMNS},
            coalesce((select array_agg(tp.access_level) from team_pipelines tp
                      join team_members tm on tm.team_id = tp.team_id and tm.user_id = $1
