@@ -1,0 +1,51 @@
+import { describe, expect, it } from 'vitest';
+import { toDate, toDateOrNull } from './rows';
+
+describe('toDate', () => {
+  it.each([
+    ['2026-01-02 03:04:05+00', '2026-01-02T03:04:05.000Z'],
+    ['2026-01-02 03:04:05.6+00', '2026-01-02T03:04:05.600Z'],
+    ['2026-01-02 03:04:05.67+00', '2026-01-02T03:04:05.670Z'],
+    ['2026-01-02 03:04:05.678+00', '2026-01-02T03:04:05.678Z'],
+    // Microseconds are truncated, never rounded up into the next millisecond.
+    ['2026-01-02 03:04:05.678999+00', '2026-01-02T03:04:05.678Z'],
+    ['2026-12-31 23:59:59.999999+00', '2026-12-31T23:59:59.999Z'],
+    ['2024-02-29 12:00:00+00', '2024-02-29T12:00:00.000Z'],
+    ['1970-01-01 00:00:00+00', '1970-01-01T00:00:00.000Z'],
+    ['1969-12-31 23:59:59.999+00', '1969-12-31T23:59:59.999Z'],
+    // The general path: other zones, years before 1000.
+    ['2026-01-02 03:04:05+02', '2026-01-02T01:04:05.000Z'],
+    ['2026-01-02 03:04:05.5-05:30', '2026-01-02T08:34:05.500Z'],
+    ['0999-06-01 00:00:00+00', '0999-06-01T00:00:00.000Z'],
+    ['0050-06-01 00:00:00+00', '0050-06-01T00:00:00.000Z'],
+    ['2026-01-02T03:04:05.000Z', '2026-01-02T03:04:05.000Z'],
+  ])('reads %s', (text, iso) => {
+    expect(toDate(text).toISOString()).toBe(iso);
+  });
+
+  it.each(['2026-13-01 00:00:00+00', '2026-01-01 1a:00:00+00', '2026-01-01 10:00:60+00', 'infinity', ''])(
+    'refuses %j',
+    (text) => {
+      expect(() => toDate(text)).toThrow(/Unreadable timestamp/);
+    },
+  );
+
+  it('agrees with Date parsing the ISO form on many UTC timestamps', () => {
+    for (let i = 0; i < 2000; i++) {
+      const [from, to] = [Date.UTC(1000, 0, 1), Date.UTC(9999, 11, 31)];
+      const iso = new Date(from + Math.floor(Math.random() * (to - from))).toISOString();
+      const micros = String(Math.floor(Math.random() * 1e6)).padStart(6, '0');
+      const places = Math.floor(Math.random() * 7);
+      const text = `${iso.slice(0, 10)} ${iso.slice(11, 19)}${places ? `.${micros.slice(0, places)}` : ''}+00`;
+      const expected = new Date(`${iso.slice(0, 19)}${places ? `.${micros.slice(0, places)}` : ''}Z`);
+      expect(toDate(text).getTime(), text).toBe(expected.getTime());
+    }
+  });
+
+  it('keeps Dates and nulls', () => {
+    const date = new Date();
+    expect(toDate(date)).toBe(date);
+    expect(toDateOrNull(null)).toBeNull();
+    expect(toDateOrNull(undefined)).toBeNull();
+  });
+});
