@@ -11,6 +11,33 @@ describe('formatTimestamp', () => {
   ])('writes %s as %j', (date, expected) => {
     expect(formatTimestamp(date)).toBe(expected);
   });
+
+  it('writes exactly what toISOString writes, for any date', () => {
+    fc.assert(
+      fc.property(
+        fc.oneof(
+          fc.date({ noInvalidDate: true }),
+          fc.date({ min: new Date('1000-01-01T00:00:00Z'), max: new Date('9999-12-31T23:59:59.999Z') }),
+        ),
+        (date) => {
+          expect(formatTimestamp(date)).toBe(date.toISOString());
+        },
+      ),
+      { numRuns: 5000 },
+    );
+    for (const iso of [
+      '0999-12-31T23:59:59.999Z',
+      '1000-01-01T00:00:00.000Z',
+      '9999-12-31T23:59:59.999Z',
+      '+010000-01-01T00:00:00.000Z',
+      '1970-01-01T00:00:00.000Z',
+    ])
+      expect(formatTimestamp(new Date(iso))).toBe(iso);
+  });
+
+  it('refuses an invalid date as toISOString does', () => {
+    expect(() => formatTimestamp(new Date(Number.NaN))).toThrow(RangeError);
+  });
 });
 
 describe('formatPipelineCreatedAt', () => {

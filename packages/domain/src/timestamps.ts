@@ -2,8 +2,16 @@
 export function formatTimestamp(d: Date): string;
 export function formatTimestamp(d: Date | null | undefined): string | null;
 export function formatTimestamp(d: Date | null | undefined): string | null {
-  return d ? d.toISOString() : null;
+  if (!d) return null;
+  // The same text as toISOString, built from cached digit strings: about three times faster, and a list
+  // page writes about a thousand of these. Years outside 1000-9999 and invalid dates take toISOString.
+  const year = d.getUTCFullYear();
+  if (!(year >= 1000 && year <= 9999)) return d.toISOString();
+  return `${year}-${TWO_DIGITS[d.getUTCMonth() + 1]}-${TWO_DIGITS[d.getUTCDate()]}T${TWO_DIGITS[d.getUTCHours()]}:${TWO_DIGITS[d.getUTCMinutes()]}:${TWO_DIGITS[d.getUTCSeconds()]}.${THREE_DIGITS[d.getUTCMilliseconds()]}Z`;
 }
+
+const TWO_DIGITS = Array.from({ length: 100 }, (_, i) => String(i).padStart(2, '0'));
+const THREE_DIGITS = Array.from({ length: 1000 }, (_, i) => String(i).padStart(3, '0'));
 
 /** The spec keeps this older form for the pipeline embedded in single-build responses. */
 export function formatPipelineCreatedAt(d: Date): string {
