@@ -298,3 +298,37 @@ describe('with rate limiting switched off', () => {
     expect(statements.filter((sql) => sql.includes('rate_limit_windows'))).toEqual([]);
   });
 });
+
+describe('GraphQL', () => {
+  let world: World;
+  const time = clock();
+  beforeAll(async () => {
+    world = await worldWith({ organization: 1000, user: 3 }, time.now);
+  });
+  afterAll(async () => {
+    await world?.close();
+  });
+
+  const query = () => world.call('POST', '/graphql', { body: { query: '{ viewer { user { name } } }' } });
+
+  it("counts each request against the user's limit, shared with REST, and answers 429 past it", async () => {
+    const rest = await world.call('GET', REGISTRIES);
+    expect(rest.headers.get('ratelimit-user-remaining')).toBe('2');
+    for (const remaining of ['1', '0']) {
+      const response = await query();
+      expect(response.status, response.text).toBe(200);
+      // A query names no organization: the user's headers only, as for `GET /v2/builds`.
+      expect(rateLimitHeadersOf(response.headers)).toEqual({
+        'ratelimit-user-limit': '3',
+        'ratelimit-user-remaining': remaining,
+        'ratelimit-user-reset': '55',
+      });
+    }
+    const refused = await query();
+    expect(refused.status).toBe(429);
+    expect(refused.headers.get('retry-after')).toBe('55');
+    expect(refused.body).toEqual({
+      errors: [{ message: MESSAGE(55), extensions: { scope: 'rest_user', limit: 3, current: 4, reset: 55 } }],
+    });
+  });
+});

@@ -104,7 +104,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerAgentApi(app, { prefix: '/v3', useCases: deps.useCases, urls });
 
   // GraphQL reads its own bodies (JSON, or `application/graphql`), so its route takes them as text.
-  const graphql = createGraphqlServer({ useCases: deps.useCases, urls });
+  const graphql = createGraphqlServer({
+    useCases: deps.useCases,
+    urls,
+    rateLimits: deps.config.rateLimits,
+  });
   await app.register(async (scope) => {
     scope.removeAllContentTypeParsers();
     scope.addContentTypeParser('*', { parseAs: 'string' }, (_request, body, done) => done(null, body));

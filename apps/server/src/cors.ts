@@ -1,4 +1,4 @@
-import { RATE_LIMIT_HEADERS } from '@ci/trpc';
+import { RATE_LIMIT_HEADERS } from '@ci/domain';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 
 /** The paths browsers may call: REST, tRPC and GraphQL. */

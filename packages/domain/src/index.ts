@@ -16,6 +16,7 @@ export * from './json-object';
 export * from './new-build-jobs';
 export * from './pipeline';
 export * from './rate-limit';
+export * from './rate-limit-headers';
 export * from './registry';
 export * from './result';
 export * from './scopes';

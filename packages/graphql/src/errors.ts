@@ -51,9 +51,18 @@ export function isUnexpected(error: unknown): boolean {
   return !(cause instanceof GraphQLError);
 }
 
-/** A refusal before any GraphQL runs (no valid token, no `graphql` scope): a GraphQL-shaped JSON body. */
-export function refusal(status: number, message: string, headers: Record<string, string> = {}): Response {
-  return new Response(JSON.stringify({ errors: [{ message }] }), {
+/**
+ * A refusal before any GraphQL runs (no valid token, no `graphql` scope, the rate limit): a GraphQL-shaped
+ * JSON body; `extensions` carry what REST puts beside the message (the 429's scope, limit, current, reset).
+ */
+export function refusal(
+  status: number,
+  message: string,
+  headers: Record<string, string> = {},
+  extensions?: Record<string, unknown>,
+): Response {
+  const error = extensions ? { message, extensions } : { message };
+  return new Response(JSON.stringify({ errors: [error] }), {
     status,
     headers: { 'Content-Type': 'application/json; charset=utf-8', ...headers },
   });

@@ -1,5 +1,5 @@
 import type { Actor, UseCases } from '@ci/application';
-import { hasScope, isDomainError, missingScope } from '@ci/domain';
+import { hasScope, isDomainError, missingScope, type RateLimitPolicy, rateLimitHeaders } from '@ci/domain';
 import { maxAliasesPlugin } from '@escape.tech/graphql-armor-max-aliases';
 import { maxDepthPlugin } from '@escape.tech/graphql-armor-max-depth';
 import { createYoga, shouldRenderGraphiQL, useErrorHandler } from 'graphql-yoga';
@@ -25,6 +25,8 @@ export interface GraphqlServerOptions {
   useCases: UseCases;
   urls: PublicUrls;
   limits?: Partial<GraphqlLimits>;
+  /** null: requests are not counted (RATE_LIMIT_ENABLED=false) */
+  rateLimits?: RateLimitPolicy | null;
 }
 
 /** What the HTTP server hands each request: who logs its unexpected failures (with its request id). */
@@ -93,13 +95,24 @@ export function createGraphqlServer(options: GraphqlServerOptions) {
           'X-OAuth-Scopes': '',
         });
       }
-      const scopes = {
+      const headers: Record<string, string> = {
         'X-Accepted-OAuth-Scopes': ACCEPTED_SCOPES,
         'X-OAuth-Scopes': actor.scopes.join(', '),
       };
-      if (!hasScope(actor.scopes, 'graphql')) return refusal(403, missingScope('graphql').message, scopes);
+      // Counted as REST counts a request that names no organization: against the user's limit.
+      if (options.rateLimits) {
+        const status = await options.useCases.countRequest(actor, {
+          organization: null,
+          policy: options.rateLimits,
+        });
+        Object.assign(headers, rateLimitHeaders(status));
+        if (status.exceeded) {
+          return refusal(429, status.exceeded.message, headers, status.exceeded.fields);
+        }
+      }
+      if (!hasScope(actor.scopes, 'graphql')) return refusal(403, missingScope('graphql').message, headers);
       const response = await yoga.fetch(request, { ...context, actor });
-      for (const [name, value] of Object.entries(scopes)) response.headers.set(name, value);
+      for (const [name, value] of Object.entries(headers)) response.headers.set(name, value);
       return response;
     },
   };

@@ -10,7 +10,6 @@ export {
   PipelineWire,
   UpdatePipelineRequest,
 } from './pipelines/pipeline.wire';
-export { RATE_LIMIT_HEADERS } from './rate-limit-headers';
 export {
   CreateRegistryRequest,
   RegistryWire,

@@ -1,9 +1,8 @@
 import type { Actor, UseCases } from '@ci/application';
-import { isDomainError, type Operation, type RateLimitPolicy, scopeFor } from '@ci/domain';
+import { isDomainError, type Operation, type RateLimitPolicy, rateLimitHeaders, scopeFor } from '@ci/domain';
 import { initTRPC, TRPCError } from '@trpc/server';
 import type { OpenApiMeta } from 'trpc-to-openapi';
 import { httpErrorFor, trpcCodeFor } from './http-errors';
-import { rateLimitHeaders } from './rate-limit-headers';
 
 export interface PublicUrls {
   api: string;

@@ -1,4 +1,4 @@
-import type { RateLimitCounter, RateLimitStatus } from '@ci/domain';
+import type { RateLimitCounter, RateLimitStatus } from './rate-limit';
 
 /**
  * The public API's rate-limit headers: `RateLimit-*` for the organization, `RateLimit-User-*` for the

@@ -1,5 +1,5 @@
-import { rateLimitStatus, rateLimitWindow } from '@ci/domain';
 import { describe, expect, it } from 'vitest';
+import { rateLimitStatus, rateLimitWindow } from './rate-limit';
 import { RATE_LIMIT_HEADERS, rateLimitHeaders } from './rate-limit-headers';
 
 const policy = { organizationPerMinute: 200, userPerMinute: 50 };
