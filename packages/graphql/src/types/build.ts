@@ -1,10 +1,10 @@
-import type { BuildFilter, BuildResult, JobResult } from '@ci/application';
+import type { BuildFilter, JobResult } from '@ci/application';
 import { type BuildSource, type BuildState, badRequest, webAddresses } from '@ci/domain';
 import { builder } from '../builder';
 import { arrayConnection } from '../connection';
 import { JobConnection, type JobStateName, JobStates, JobTypes, JobUnion, jobStateName } from './job';
 import { OrganizationRef, organizationOf } from './organization';
-import { BuildRef, PipelineRef, type PipelineShape } from './refs';
+import { BuildRef, PipelineRef, pipelineOfBuild } from './refs';
 import { ConnectionInterface } from './scalars';
 import { BuildCreator, UserRef } from './user';
 import { ViewerRef } from './viewer';
@@ -91,10 +91,6 @@ const JobStepSearch = builder.inputType('JobStepSearch', {
 const asKeyValues = (map: Record<string, string>) =>
   Object.entries(map).map(([key, value]) => `${key}=${value}`);
 
-function pipelineOf({ view, showWebhookUrl }: BuildResult): PipelineShape {
-  return { pipeline: view.pipeline, organizationSlug: view.organizationSlug, showWebhookUrl };
-}
-
 function jobsMatching(
   jobs: JobResult[],
   filter: {
@@ -170,7 +166,7 @@ builder.node(BuildRef, {
       description: 'The user who created the build, else the author it was created with',
       resolve: ({ view }) => view.creator ?? view.build.author,
     }),
-    pipeline: t.field({ type: PipelineRef, nullable: false, resolve: pipelineOf }),
+    pipeline: t.field({ type: PipelineRef, nullable: false, resolve: pipelineOfBuild }),
     organization: t.field({
       type: OrganizationRef,
       nullable: false,

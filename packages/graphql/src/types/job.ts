@@ -11,6 +11,7 @@ import {
   JobTypeTriggerRef,
   JobTypeWaitRef,
   PipelineRef,
+  pipelineOfBuild,
 } from './refs';
 import { ConnectionInterface } from './scalars';
 import { UserRef } from './user';
@@ -218,15 +219,7 @@ jobType(
         ),
     }),
     agent: t.field({ type: AgentRef, nullable: true, resolve: ({ agent }) => agent }),
-    pipeline: t.field({
-      type: PipelineRef,
-      nullable: true,
-      resolve: ({ build }) => ({
-        pipeline: build.view.pipeline,
-        organizationSlug: build.view.organizationSlug,
-        showWebhookUrl: build.showWebhookUrl,
-      }),
-    }),
+    pipeline: t.field({ type: PipelineRef, nullable: true, resolve: ({ build }) => pipelineOfBuild(build) }),
   }),
 );
 
