@@ -2,6 +2,7 @@ import { validationFailed } from '@ci/domain';
 import { builder } from '../builder';
 import { uuidOf } from '../global-id';
 import { BuildRef } from '../types/refs';
+import { clientMutationId } from './client-mutation-id';
 
 const BuildAuthorInput = builder.inputType('BuildAuthorInput', {
   description: 'Author for a build',
@@ -33,10 +34,6 @@ function envObject(entries: readonly string[]): Record<string, string> {
   }
   return env;
 }
-
-const clientMutationId = {
-  description: 'A unique identifier for the client performing the mutation.',
-} as const;
 
 builder.mutationType({ description: 'The root for mutations in this schema' });
 
