@@ -2,6 +2,7 @@ import type { BuildFilter, JobResult } from '@ci/application';
 import { type BuildSource, type BuildState, badRequest, webAddresses } from '@ci/domain';
 import { builder } from '../builder';
 import { arrayConnection } from '../connection';
+import { asKeyValues, parseKeyValues } from '../key-values';
 import { JobConnection, type JobStateName, JobStates, JobTypes, JobUnion, jobStateName } from './job';
 import { OrganizationRef, organizationOf } from './organization';
 import { BuildRef, PipelineRef, pipelineOfBuild } from './refs';
@@ -86,10 +87,6 @@ const JobStepSearch = builder.inputType('JobStepSearch', {
   description: 'Searching for jobs based on related step information',
   fields: (t) => ({ key: t.stringList({ required: false, description: 'The key assigned to the step' }) }),
 });
-
-/** `KEY=value`, as the public API lists environment variables. */
-const asKeyValues = (map: Record<string, string>) =>
-  Object.entries(map).map(([key, value]) => `${key}=${value}`);
 
 function jobsMatching(
   jobs: JobResult[],
@@ -220,17 +217,6 @@ export const BuildConnection = builder.connectionObject(
   { name: 'BuildEdge' },
 );
 
-/** `key=value` meta-data filters, as the public API takes them. */
-function metaDataFilter(entries: readonly string[]): Record<string, string> {
-  const filter: Record<string, string> = {};
-  for (const entry of entries) {
-    const at = entry.indexOf('=');
-    if (at <= 0) throw badRequest('invalid_meta_data', `metaData filters are "key=value", got "${entry}"`);
-    filter[entry.slice(0, at)] = entry.slice(at + 1);
-  }
-  return filter;
-}
-
 /** The filters of the build lists, in the reference's names, as the REST list's filter. */
 function buildFilter(args: {
   branch?: readonly string[] | null;
@@ -247,7 +233,13 @@ function buildFilter(args: {
     ...(args.commit ? { commits: [...args.commit] } : {}),
     ...(args.createdAtFrom ? { createdFrom: args.createdAtFrom } : {}),
     ...(args.createdAtTo ? { createdTo: args.createdAtTo } : {}),
-    ...(args.metaData ? { metaData: metaDataFilter(args.metaData) } : {}),
+    ...(args.metaData
+      ? {
+          metaData: parseKeyValues(args.metaData, (entry) =>
+            badRequest('invalid_meta_data', `metaData filters are "key=value", got "${entry}"`),
+          ),
+        }
+      : {}),
     ...(args.state ? { states: [...args.state] } : {}),
   };
 }
