@@ -428,6 +428,10 @@ describe('connections', () => {
       ['first: -1', 'Argument "first" must be between 0 and 500'],
       ['after: "bm9wZQ=="', 'Argument "after" is not a cursor of this connection'],
       ['metaData: ["release"]', 'metaData filters are "key=value", got "release"'],
+      // Text PostgreSQL refuses even as a parameter (GraphQL's \u escape of a NUL character).
+      ['branch: ["a\\u0000b"]', "branch can't contain NUL characters or unpaired surrogates"],
+      ['commit: ["\\u0000"]', "commit can't contain NUL characters or unpaired surrogates"],
+      ['metaData: ["release=v\\u0000"]', "metaData can't contain NUL characters or unpaired surrogates"],
     ];
     for (const [args, message] of cases) {
       const response = await world.gql(

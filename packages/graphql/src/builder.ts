@@ -4,7 +4,7 @@ import SchemaBuilder from '@pothos/core';
 import RelayPlugin from '@pothos/plugin-relay';
 import { JOB_TYPE_NAMES } from './job-kinds';
 import type { Loaders } from './loaders';
-import { nodeById, nodeTypeName } from './node';
+import { nodeById } from './node';
 
 /** Public base URLs without a trailing slash, as REST builds its `url` and `web_url` on them. */
 export interface PublicUrls {
@@ -64,7 +64,8 @@ export const builder = new SchemaBuilder<{
     nodeFieldOptions: { nullable: true },
     edgesFieldOptions: { nullable: { list: true, items: true } },
     pageInfoFieldOptions: { nullable: true },
-    nodeTypeOptions: { description: 'An object with an ID.', resolveType: nodeTypeName },
+    // `node` brands what it answers with its type (node.ts): the interface needs no resolveType.
+    nodeTypeOptions: { description: 'An object with an ID.' },
     nodeQueryOptions: {
       description: 'Fetches an object given its ID.',
       resolve: (_root, { id }, ctx) => nodeById(id, ctx),

@@ -8,13 +8,19 @@ import type {
   PartRequest,
   PipelineSeen,
   RegistryView,
+  RowWindow,
   TeamMemberResult,
   TeamPipelineResult,
   UseCases,
 } from '@ci/application';
 import type { Agent, Organization, Pipeline, PipelineAccess, Team, User } from '@ci/domain';
 import DataLoader from 'dataloader';
-import { type ConnectionArgs, type ConnectionResult, resolveConnections } from './connection';
+import {
+  type ConnectionArgs,
+  type ConnectionResult,
+  resolveConnection,
+  resolveConnections,
+} from './connection';
 
 /**
  * One set per request: each batches the ids a resolver level asks for into one use case call, and
@@ -45,8 +51,16 @@ export interface Loaders {
   agentWork: DataLoader<string, AgentWork>;
   /** The run each job retried (`retrySource`). */
   retrySources: DataLoader<string, JobResult | null>;
-  /** One call per distinct key in a request (a connection asked again by every item of a page). */
-  once<T>(key: string, load: () => Promise<T>): Promise<T>;
+  /**
+   * The connection `field` of one parent with these arguments, read once per request (a page whose items
+   * share a parent, such as builds of one organization, asks for it again with every item).
+   */
+  list<T>(
+    field: string,
+    parentId: string,
+    args: ConnectionArgs,
+    read: (window: RowWindow) => Promise<{ items: readonly T[]; totalCount: number }>,
+  ): Promise<ConnectionResult<T>>;
   /**
    * The connection `field` with these arguments of every parent a page asks it of, read together: the
    * use case `read` answers each parent's window at once, so a page costs what one parent costs.
@@ -60,7 +74,7 @@ export interface Loaders {
 
 export function createLoaders(useCases: UseCases, actor: Actor): Loaders {
   const byId = useCases.byId;
-  const memo = new Map<string, Promise<unknown>>();
+  const lists = new Map<string, Promise<unknown>>();
   const connections = new Map<string, DataLoader<string, unknown>>();
   return {
     builds: new DataLoader((ids) => byId.builds(actor, ids)),
@@ -81,11 +95,17 @@ export function createLoaders(useCases: UseCases, actor: Actor): Loaders {
     agents: new DataLoader((ids) => byId.agents(actor, ids)),
     agentWork: new DataLoader((ids) => byId.workOfAgents(actor, ids)),
     retrySources: new DataLoader((ids) => byId.retrySources(actor, ids)),
-    once<T>(key: string, load: () => Promise<T>): Promise<T> {
-      let found = memo.get(key) as Promise<T> | undefined;
+    list<T>(
+      field: string,
+      parentId: string,
+      args: ConnectionArgs,
+      read: (window: RowWindow) => Promise<{ items: readonly T[]; totalCount: number }>,
+    ): Promise<ConnectionResult<T>> {
+      const key = `${field}:${parentId}:${JSON.stringify(args)}`;
+      let found = lists.get(key) as Promise<ConnectionResult<T>> | undefined;
       if (!found) {
-        found = load();
-        memo.set(key, found);
+        found = resolveConnection(args, read);
+        lists.set(key, found);
       }
       return found;
     },

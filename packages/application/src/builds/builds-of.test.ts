@@ -142,6 +142,25 @@ describe('listBuildsOfPipelines', () => {
   });
 });
 
+describe('the filter of both lists', () => {
+  it.each([
+    ['branch', { branches: ['main', 'a\u0000b'] }],
+    ['commit', { commits: ['\ud800'] }],
+    ['metaData', { metaData: { release: 'v\u0000' } }],
+    ['metaData', { metaData: { 'k\udc00': 'v1' } }],
+  ])('refuses %s text PostgreSQL cannot take, before anything is read: %j', async (name, filter) => {
+    for (const list of [listBuildsOfPipelines, listBuildsOfCreators]) {
+      const { deps, asked } = world('admin');
+      await expect(list(deps)(actor(), [{ parentId: id(1), window }], filter)).rejects.toMatchObject({
+        kind: 'bad_request',
+        code: 'invalid_parameter',
+        message: `${name} can't contain NUL characters or unpaired surrogates`,
+      });
+      expect(asked).toEqual([]);
+    }
+  });
+});
+
 describe('listBuildsOfCreators', () => {
   it("reads a creator's builds over every pipeline the actor may see, as the REST list of all builds", async () => {
     const { deps, asked } = world('member');

@@ -1,4 +1,11 @@
-import { type DomainError, isUuid, notFound, type PipelineAccess } from '@ci/domain';
+import {
+  badRequest,
+  type DomainError,
+  isStorableText,
+  isUuid,
+  notFound,
+  type PipelineAccess,
+} from '@ci/domain';
 import type { Actor } from '../auth/actor';
 import { requireScope } from '../auth/authorize';
 import { pipelineAccessOf, usableMemberships } from '../auth/usable-memberships';
@@ -13,6 +20,23 @@ import { scopeOver } from './list-builds';
  * filters and rules: `read_builds`, then the domain's access rule for every pipeline.
  */
 
+/**
+ * Filter texts no build holds and PostgreSQL refuses even as parameters (NUL, unpaired surrogates): a
+ * malformed filter, refused as the REST list's parser refuses it, not a failed statement.
+ */
+function requireStorableFilter(filter: BuildFilter): void {
+  const texts = {
+    branch: filter.branches ?? [],
+    commit: filter.commits ?? [],
+    metaData: Object.entries(filter.metaData ?? {}).flat(),
+  };
+  for (const [name, values] of Object.entries(texts)) {
+    if (!values.every(isStorableText)) {
+      throw badRequest('invalid_parameter', `${name} can't contain NUL characters or unpaired surrogates`);
+    }
+  }
+}
+
 /** The builds of each pipeline the actor may see; another pipeline is refused with `No pipeline found`. */
 export const listBuildsOfPipelines =
   (deps: Deps) =>
@@ -22,6 +46,7 @@ export const listBuildsOfPipelines =
     filter: BuildFilter,
   ): Promise<Array<ListPart<BuildResult>>> => {
     requireScope(actor, 'listBuilds');
+    requireStorableFilter(filter);
     const wanted = [
       ...new Set(
         requests
@@ -77,6 +102,7 @@ export const listBuildsOfCreators =
     filter: BuildFilter,
   ): Promise<Array<ListPart<BuildResult>>> => {
     requireScope(actor, 'listBuilds');
+    requireStorableFilter(filter);
     const memberships = [...(await usableMemberships(deps, actor)).values()];
     const { scope, accessFor } = await scopeOver(deps, actor, memberships);
     const refusals = new Map<string, DomainError>(

@@ -1,7 +1,9 @@
 import { validationFailed } from '@ci/domain';
 import { builder } from '../builder';
 import { uuidOf } from '../global-id';
+import { parseKeyValues } from '../key-values';
 import { BuildRef } from '../types/refs';
+import { clientMutationId } from './client-mutation-id';
 
 const BuildAuthorInput = builder.inputType('BuildAuthorInput', {
   description: 'Author for a build',
@@ -20,23 +22,12 @@ const BuildMetaDataInput = builder.inputType('BuildMetaDataInput', {
 });
 
 /** GraphQL's `["KEY=value"]` environment as the REST body's `env` object. */
-function envObject(entries: readonly string[]): Record<string, string> {
-  const env: Record<string, string> = {};
-  for (const entry of entries) {
-    const at = entry.indexOf('=');
-    if (at <= 0) {
-      throw validationFailed([
-        { field: 'env', code: 'invalid', message: `env entries are "KEY=value" strings, got "${entry}"` },
-      ]);
-    }
-    env[entry.slice(0, at)] = entry.slice(at + 1);
-  }
-  return env;
-}
-
-const clientMutationId = {
-  description: 'A unique identifier for the client performing the mutation.',
-} as const;
+const envObject = (entries: readonly string[]) =>
+  parseKeyValues(entries, (entry) =>
+    validationFailed([
+      { field: 'env', code: 'invalid', message: `env entries are "KEY=value" strings, got "${entry}"` },
+    ]),
+  );
 
 builder.mutationType({ description: 'The root for mutations in this schema' });
 

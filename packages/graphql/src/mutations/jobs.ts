@@ -1,10 +1,7 @@
 import { builder } from '../builder';
 import { uuidOf } from '../global-id';
 import { JobTypeBlockRef, JobTypeCommandRef } from '../types/refs';
-
-const clientMutationId = {
-  description: 'A unique identifier for the client performing the mutation.',
-} as const;
+import { clientMutationId } from './client-mutation-id';
 
 builder.relayMutationField(
   'jobTypeBlockUnblock',

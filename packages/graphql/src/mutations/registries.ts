@@ -3,15 +3,12 @@ import { builder } from '../builder';
 import { uuidOf } from '../global-id';
 import { OrganizationRef } from '../types/organization';
 import { RegistryRef } from '../types/registry';
+import { clientMutationId } from './client-mutation-id';
 
 /**
  * Registry create / update / delete: an extension of ours (the public GraphQL API manages registries
  * over REST only), on the REST use cases, so with REST's scopes, validation and messages.
  */
-
-const clientMutationId = {
-  description: 'A unique identifier for the client performing the mutation.',
-} as const;
 
 builder.relayMutationField(
   'registryCreate',

@@ -4,10 +4,7 @@ import { cursorFor } from '../connection';
 import { uuidOf } from '../global-id';
 import { PipelineRef, TeamPipelineRef, TeamRef } from '../types/refs';
 import { PipelineAccessLevels, pipelineOfAssociation, TeamPipelineEdge } from '../types/team';
-
-const clientMutationId = {
-  description: 'A unique identifier for the client performing the mutation.',
-} as const;
+import { clientMutationId } from './client-mutation-id';
 
 builder.relayMutationField(
   'teamPipelineCreate',

@@ -1,5 +1,4 @@
 import { builder } from '../builder';
-import { resolveConnection } from '../connection';
 import { JobUnion } from './job';
 import { OrganizationRef, organizationOf } from './organization';
 import { AgentRef } from './refs';
@@ -109,14 +108,12 @@ builder.objectField(OrganizationRef, 'agents', (t) =>
         }),
       },
       resolve: (organization, args, ctx) =>
-        ctx.loaders.once(`agents:${organization.id}:${JSON.stringify(args)}`, () =>
-          resolveConnection(args, (window) =>
-            ctx.useCases.listAgents(
-              ctx.actor,
-              organization.slug,
-              { search: args.search, metaData: args.metaData, isRunningJob: args.isRunningJob },
-              window,
-            ),
+        ctx.loaders.list('Organization.agents', organization.id, args, (window) =>
+          ctx.useCases.listAgents(
+            ctx.actor,
+            organization.slug,
+            { search: args.search, metaData: args.metaData, isRunningJob: args.isRunningJob },
+            window,
           ),
         ),
     },

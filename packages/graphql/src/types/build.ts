@@ -1,10 +1,11 @@
-import type { BuildFilter, BuildResult, JobResult } from '@ci/application';
+import type { BuildFilter, JobResult } from '@ci/application';
 import { type BuildSource, type BuildState, badRequest, webAddresses } from '@ci/domain';
 import { builder } from '../builder';
 import { arrayConnection } from '../connection';
+import { asKeyValues, parseKeyValues } from '../key-values';
 import { JobConnection, type JobStateName, JobStates, JobTypes, JobUnion, jobStateName } from './job';
 import { OrganizationRef, organizationOf } from './organization';
-import { BuildRef, PipelineRef, type PipelineShape } from './refs';
+import { BuildRef, PipelineRef, pipelineOfBuild } from './refs';
 import { ConnectionInterface } from './scalars';
 import { BuildCreator, UserRef } from './user';
 import { ViewerRef } from './viewer';
@@ -87,14 +88,6 @@ const JobStepSearch = builder.inputType('JobStepSearch', {
   fields: (t) => ({ key: t.stringList({ required: false, description: 'The key assigned to the step' }) }),
 });
 
-/** `KEY=value`, as the public API lists environment variables. */
-const asKeyValues = (map: Record<string, string>) =>
-  Object.entries(map).map(([key, value]) => `${key}=${value}`);
-
-function pipelineOf({ view, showWebhookUrl }: BuildResult): PipelineShape {
-  return { pipeline: view.pipeline, organizationSlug: view.organizationSlug, showWebhookUrl };
-}
-
 function jobsMatching(
   jobs: JobResult[],
   filter: {
@@ -170,7 +163,7 @@ builder.node(BuildRef, {
       description: 'The user who created the build, else the author it was created with',
       resolve: ({ view }) => view.creator ?? view.build.author,
     }),
-    pipeline: t.field({ type: PipelineRef, nullable: false, resolve: pipelineOf }),
+    pipeline: t.field({ type: PipelineRef, nullable: false, resolve: pipelineOfBuild }),
     organization: t.field({
       type: OrganizationRef,
       nullable: false,
@@ -224,17 +217,6 @@ export const BuildConnection = builder.connectionObject(
   { name: 'BuildEdge' },
 );
 
-/** `key=value` meta-data filters, as the public API takes them. */
-function metaDataFilter(entries: readonly string[]): Record<string, string> {
-  const filter: Record<string, string> = {};
-  for (const entry of entries) {
-    const at = entry.indexOf('=');
-    if (at <= 0) throw badRequest('invalid_meta_data', `metaData filters are "key=value", got "${entry}"`);
-    filter[entry.slice(0, at)] = entry.slice(at + 1);
-  }
-  return filter;
-}
-
 /** The filters of the build lists, in the reference's names, as the REST list's filter. */
 function buildFilter(args: {
   branch?: readonly string[] | null;
@@ -251,7 +233,13 @@ function buildFilter(args: {
     ...(args.commit ? { commits: [...args.commit] } : {}),
     ...(args.createdAtFrom ? { createdFrom: args.createdAtFrom } : {}),
     ...(args.createdAtTo ? { createdTo: args.createdAtTo } : {}),
-    ...(args.metaData ? { metaData: metaDataFilter(args.metaData) } : {}),
+    ...(args.metaData
+      ? {
+          metaData: parseKeyValues(args.metaData, (entry) =>
+            badRequest('invalid_meta_data', `metaData filters are "key=value", got "${entry}"`),
+          ),
+        }
+      : {}),
     ...(args.state ? { states: [...args.state] } : {}),
   };
 }

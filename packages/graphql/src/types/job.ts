@@ -1,5 +1,5 @@
 import type { JobResult } from '@ci/application';
-import { isUnblockable, type JobState, webAddresses } from '@ci/domain';
+import { isUnblockable, type JobState, type JobType, webAddresses } from '@ci/domain';
 import type { ObjectFieldsShape } from '@pothos/core';
 import { builder, type Types } from '../builder';
 import { JOB_TYPE_NAMES, type JobTypeName } from '../job-kinds';
@@ -11,71 +11,61 @@ import {
   JobTypeTriggerRef,
   JobTypeWaitRef,
   PipelineRef,
+  pipelineOfBuild,
 } from './refs';
 import { ConnectionInterface } from './scalars';
 import { UserRef } from './user';
 
 /**
- * The public API's GraphQL job states. REST's `passed`, `failed` and `lost` are all `FINISHED` here
- * (`passed` tells them apart, as in the public API); the other states have the same name.
+ * The public API's GraphQL name of each job state. REST's `passed`, `failed` and `lost` are all
+ * `FINISHED` here (`passed` tells them apart, as in the public API); the others keep their name.
  */
-const JOB_STATES = {
-  ACCEPTED: ['accepted'],
-  ASSIGNED: ['assigned'],
-  BLOCKED: ['blocked'],
-  BLOCKED_FAILED: ['blocked_failed'],
-  BROKEN: ['broken'],
-  CANCELED: ['canceled'],
-  CANCELING: ['canceling'],
-  EXPIRED: ['expired'],
-  FINISHED: ['passed', 'failed', 'lost'],
-  LIMITED: ['limited'],
-  LIMITING: ['limiting'],
-  PENDING: ['pending'],
-  PLATFORM_LIMITED: [],
-  PLATFORM_LIMITING: [],
-  RESERVED: [],
-  RUNNING: ['running'],
-  SCHEDULED: ['scheduled'],
-  SKIPPED: ['skipped'],
-  TIMED_OUT: ['timed_out'],
-  TIMING_OUT: ['timing_out'],
-  UNBLOCKED: ['unblocked'],
-  UNBLOCKED_FAILED: ['unblocked_failed'],
-  WAITING: ['waiting'],
-  WAITING_FAILED: ['waiting_failed'],
-} as const satisfies Record<string, readonly JobState[]>;
+const STATE_NAMES = {
+  pending: 'PENDING',
+  waiting: 'WAITING',
+  waiting_failed: 'WAITING_FAILED',
+  blocked: 'BLOCKED',
+  blocked_failed: 'BLOCKED_FAILED',
+  unblocked: 'UNBLOCKED',
+  unblocked_failed: 'UNBLOCKED_FAILED',
+  limiting: 'LIMITING',
+  limited: 'LIMITED',
+  scheduled: 'SCHEDULED',
+  assigned: 'ASSIGNED',
+  accepted: 'ACCEPTED',
+  running: 'RUNNING',
+  passed: 'FINISHED',
+  failed: 'FINISHED',
+  canceling: 'CANCELING',
+  canceled: 'CANCELED',
+  timing_out: 'TIMING_OUT',
+  timed_out: 'TIMED_OUT',
+  skipped: 'SKIPPED',
+  broken: 'BROKEN',
+  expired: 'EXPIRED',
+  lost: 'FINISHED',
+} as const satisfies Record<JobState, string>;
 
-export type JobStateName = keyof typeof JOB_STATES;
+/** The public API's states that no job here is ever in (its platform limits and reservations). */
+const UNUSED_STATE_NAMES = ['PLATFORM_LIMITED', 'PLATFORM_LIMITING', 'RESERVED'] as const;
 
-const STATE_NAMES = new Map<JobState, JobStateName>(
-  (Object.entries(JOB_STATES) as Array<[JobStateName, readonly JobState[]]>).flatMap(([name, states]) =>
-    states.map((state) => [state, name] as const),
-  ),
-);
+export type JobStateName = (typeof STATE_NAMES)[JobState] | (typeof UNUSED_STATE_NAMES)[number];
 
-export function jobStateName(state: JobState): JobStateName {
-  const name = STATE_NAMES.get(state);
-  if (!name) throw new Error(`Job state ${state} has no GraphQL name`);
-  return name;
-}
+export const jobStateName = (state: JobState): JobStateName => STATE_NAMES[state];
 
 export const JobStates = builder.enumType('JobStates', {
   description: 'All the possible states a job can be in',
-  values: Object.keys(JOB_STATES) as JobStateName[],
+  values: [...new Set<JobStateName>([...Object.values(STATE_NAMES), ...UNUSED_STATE_NAMES])].sort(),
 });
-
-/** The REST job type each `JobTypes` value stands for. */
-const JOB_TYPES = { COMMAND: 'script', WAIT: 'waiter', BLOCK: 'manual', TRIGGER: 'trigger' } as const;
 
 export const JobTypes = builder.enumType('JobTypes', {
   description: 'All the possible types of jobs that can exist',
   values: {
-    BLOCK: { value: JOB_TYPES.BLOCK },
-    COMMAND: { value: JOB_TYPES.COMMAND },
-    TRIGGER: { value: JOB_TYPES.TRIGGER },
-    WAIT: { value: JOB_TYPES.WAIT },
-  } as const,
+    BLOCK: { value: 'manual' },
+    COMMAND: { value: 'script' },
+    TRIGGER: { value: 'trigger' },
+    WAIT: { value: 'waiter' },
+  } as const satisfies Record<string, { value: JobType }>,
 });
 
 /** Why the agent signalled the job's process, as the agent reported it (`signal_reason`). */
@@ -218,15 +208,7 @@ jobType(
         ),
     }),
     agent: t.field({ type: AgentRef, nullable: true, resolve: ({ agent }) => agent }),
-    pipeline: t.field({
-      type: PipelineRef,
-      nullable: true,
-      resolve: ({ build }) => ({
-        pipeline: build.view.pipeline,
-        organizationSlug: build.view.organizationSlug,
-        showWebhookUrl: build.showWebhookUrl,
-      }),
-    }),
+    pipeline: t.field({ type: PipelineRef, nullable: true, resolve: ({ build }) => pipelineOfBuild(build) }),
   }),
 );
 

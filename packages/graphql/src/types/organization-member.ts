@@ -1,7 +1,6 @@
 import type { OrganizationMember } from '@ci/application';
 import type { OrganizationRole } from '@ci/domain';
 import { builder } from '../builder';
-import { resolveConnection } from '../connection';
 import { OrganizationRef, organizationOf } from './organization';
 import { ConnectionInterface } from './scalars';
 import { UserRef } from './user';
@@ -43,10 +42,8 @@ builder.objectField(OrganizationRef, 'members', (t) =>
       type: OrganizationMemberRef,
       description: 'The members of this organization, longest-standing first (as the REST list)',
       resolve: (organization, args, ctx) =>
-        ctx.loaders.once(`members:${organization.id}:${JSON.stringify(args)}`, () =>
-          resolveConnection(args, (window) =>
-            ctx.useCases.listOrganizationMembers(ctx.actor, organization.slug, window),
-          ),
+        ctx.loaders.list('Organization.members', organization.id, args, (window) =>
+          ctx.useCases.listOrganizationMembers(ctx.actor, organization.slug, window),
         ),
     },
     OrganizationMemberConnection,

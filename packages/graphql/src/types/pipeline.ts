@@ -1,7 +1,6 @@
 import { seenFrom } from '@ci/application';
 import { canSeeWebhookUrl, webAddresses } from '@ci/domain';
 import { builder } from '../builder';
-import { resolveConnection } from '../connection';
 import { OrganizationRef, organizationOf } from './organization';
 import { PipelineRef } from './refs';
 import { ConnectionInterface } from './scalars';
@@ -134,21 +133,19 @@ builder.objectField(OrganizationRef, 'pipelines', (t) =>
         }),
       },
       resolve: (organization, args, ctx) =>
-        ctx.loaders.once(`pipelines:${organization.id}:${JSON.stringify(args)}`, () =>
-          resolveConnection(args, async (window) => {
-            const page = await ctx.useCases.listPipelines(
-              ctx.actor,
-              organization.slug,
-              {
-                name: args.search ?? undefined,
-                repository: args.repository?.url,
-                archived: args.archived ?? undefined,
-              },
-              window,
-            );
-            return { items: page.pipelines.map(seenFrom), totalCount: page.totalCount };
-          }),
-        ),
+        ctx.loaders.list('Organization.pipelines', organization.id, args, async (window) => {
+          const page = await ctx.useCases.listPipelines(
+            ctx.actor,
+            organization.slug,
+            {
+              name: args.search ?? undefined,
+              repository: args.repository?.url,
+              archived: args.archived ?? undefined,
+            },
+            window,
+          );
+          return { items: page.pipelines.map(seenFrom), totalCount: page.totalCount };
+        }),
     },
     PipelineConnection,
   ),

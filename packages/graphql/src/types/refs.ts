@@ -18,6 +18,11 @@ export interface PipelineShape {
 }
 export const PipelineRef = builder.objectRef<PipelineShape>('Pipeline');
 
+/** A build's pipeline, with what the build's access decided about its webhook URL. */
+export function pipelineOfBuild({ view, showWebhookUrl }: BuildResult): PipelineShape {
+  return { pipeline: view.pipeline, organizationSlug: view.organizationSlug, showWebhookUrl };
+}
+
 export const JobTypeCommandRef = builder.objectRef<JobResult>('JobTypeCommand');
 export const JobTypeWaitRef = builder.objectRef<JobResult>('JobTypeWait');
 export const JobTypeBlockRef = builder.objectRef<JobResult>('JobTypeBlock');

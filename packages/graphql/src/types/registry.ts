@@ -1,7 +1,6 @@
 import type { RegistryView } from '@ci/application';
 import { webAddresses } from '@ci/domain';
 import { builder } from '../builder';
-import { resolveConnection } from '../connection';
 import { OrganizationRef, organizationOf } from './organization';
 import { ConnectionInterface } from './scalars';
 
@@ -53,11 +52,8 @@ builder.objectField(OrganizationRef, 'registries', (t) =>
       type: RegistryRef,
       description: 'The registries of this organization, oldest first (as the REST list)',
       resolve: (organization, args, ctx) =>
-        ctx.loaders.once(`registries:${organization.id}:${JSON.stringify(args)}`, () =>
-          resolveConnection(args, async (window) => {
-            const page = await ctx.useCases.listRegistries(ctx.actor, organization.slug, window);
-            return { items: page.items, totalCount: page.totalCount };
-          }),
+        ctx.loaders.list('Organization.registries', organization.id, args, (window) =>
+          ctx.useCases.listRegistries(ctx.actor, organization.slug, window),
         ),
     },
     RegistryConnection,

@@ -1,7 +1,6 @@
 import type { TeamPipelineResult } from '@ci/application';
 import type { AccessLevel, TeamMemberRole as Role } from '@ci/domain';
 import { builder } from '../builder';
-import { resolveConnection } from '../connection';
 import { OrganizationRef, organizationOf } from './organization';
 import { PipelineRef, TeamPipelineRef, TeamRef } from './refs';
 import { ConnectionInterface } from './scalars';
@@ -76,12 +75,10 @@ builder.objectField(OrganizationRef, 'teams', (t) =>
       description:
         'The teams of this organization the user may see (a secret team only its members and admins), oldest first (as the REST list)',
       resolve: (organization, args, ctx) =>
-        ctx.loaders.once(`teams:${organization.id}:${JSON.stringify(args)}`, () =>
-          resolveConnection(args, async (window) => {
-            const page = await ctx.useCases.listTeams(ctx.actor, organization.slug, { userId: null }, window);
-            return { items: page.teams.map((view) => view.team), totalCount: page.totalCount };
-          }),
-        ),
+        ctx.loaders.list('Organization.teams', organization.id, args, async (window) => {
+          const page = await ctx.useCases.listTeams(ctx.actor, organization.slug, { userId: null }, window);
+          return { items: page.teams.map((view) => view.team), totalCount: page.totalCount };
+        }),
     },
     TeamConnection,
   ),
