@@ -314,6 +314,20 @@ describe('pipeline', () => {
     });
   });
 
+  it("shows the visibility REST stores, in the reference's enum", async () => {
+    const patch = (visibility: string) =>
+      world.call('PATCH', '/v2/organizations/acme/pipelines/public', { body: { visibility } });
+    try {
+      expect((await patch('public')).body.visibility).toBe('public');
+      const shown = data(await world.gql('{ pipeline(slug: "acme/public") { visibility } }')).pipeline;
+      expect(shown).toEqual({ visibility: 'PUBLIC' });
+    } finally {
+      expect((await patch('private')).body.visibility).toBe('private');
+    }
+    const shown = data(await world.gql('{ pipeline(slug: "acme/public") { visibility } }')).pipeline;
+    expect(shown).toEqual({ visibility: 'PRIVATE' });
+  });
+
   it('answers null and the REST refusals', async () => {
     const secret = world.pipelines.secret?.id;
     const elsewhere = world.pipelines.elsewhere?.id;

@@ -67,8 +67,8 @@ builder.node(PipelineRef, {
     visibility: t.field({
       type: PipelineVisibility,
       nullable: false,
-      description: 'Every pipeline here is private: there are no public pipelines',
-      resolve: () => 'PRIVATE' as const,
+      description: 'As stored (REST `visibility`); a public pipeline is not open to readers without a token',
+      resolve: ({ pipeline }) => (pipeline.visibility === 'public' ? 'PUBLIC' : 'PRIVATE'),
     }),
     badgeURL: t.string({
       nullable: false,
