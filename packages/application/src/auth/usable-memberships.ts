@@ -52,14 +52,6 @@ export const organizationsById =
     return ids.map((id) => usable.get(id)?.organization ?? null);
   };
 
-/** Where the by-id use cases look up an organization: a known one the actor may use, else null. */
-export function usableOrganization(
-  memberships: Map<string, OrganizationAccess>,
-  organizationId: string | undefined,
-): OrganizationAccess | null {
-  return organizationId === undefined ? null : (memberships.get(organizationId) ?? null);
-}
-
 /** What the actor may do on each of these pipelines, for what depends on it (rule B2's webhook URL). */
 export const pipelineAccessFor =
   (deps: Deps) =>
