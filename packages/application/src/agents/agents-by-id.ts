@@ -1,4 +1,4 @@
-import { type Agent, isUuid, notFound } from '@ci/domain';
+import { type Agent, distinctUuids, isUuid, notFound } from '@ci/domain';
 import type { Actor } from '../auth/actor';
 import { allowsOperation, requireOrganization, requireScope } from '../auth/authorize';
 import { usableMemberships } from '../auth/usable-memberships';
@@ -26,7 +26,7 @@ export const getAgentsById =
   (deps: Deps) =>
   async (actor: Actor, ids: readonly string[]): Promise<Array<Agent | null>> => {
     requireScope(actor, 'getAgent');
-    const wanted = [...new Set(ids.filter(isUuid).map((id) => id.toLowerCase()))];
+    const wanted = distinctUuids(ids);
     const [agents, memberships] = await Promise.all([
       deps.repos.lookups.agents(wanted),
       usableMemberships(deps, actor),
@@ -68,7 +68,7 @@ export interface AgentWork {
 export const getWorkOfAgents =
   (deps: Deps) =>
   async (actor: Actor, agentIds: readonly string[]): Promise<AgentWork[]> => {
-    const wanted = [...new Set(agentIds.filter(isUuid).map((id) => id.toLowerCase()))];
+    const wanted = distinctUuids(agentIds);
     const [held, memberships] = await Promise.all([
       deps.repos.lookups.heldJobs(wanted),
       usableMemberships(deps, actor),

@@ -49,7 +49,7 @@ export const organizationsById =
   (deps: Deps) =>
   async (actor: Actor, ids: readonly string[]): Promise<Array<Organization | null>> => {
     const usable = await usableMemberships(deps, actor);
-    return ids.map((id) => usable.get(id)?.organization ?? null);
+    return ids.map((id) => usable.get(id.toLowerCase())?.organization ?? null);
   };
 
 /** What the actor may do on each of these pipelines, for what depends on it (rule B2's webhook URL). */

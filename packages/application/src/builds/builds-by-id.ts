@@ -1,4 +1,4 @@
-import { badRequest, isUuid, notFound, parseBuildNumber } from '@ci/domain';
+import { badRequest, distinctUuids, isUuid, notFound, parseBuildNumber } from '@ci/domain';
 import type { Actor } from '../auth/actor';
 import { requireScope } from '../auth/authorize';
 import { pipelineAccessOf, usableMemberships } from '../auth/usable-memberships';
@@ -33,7 +33,7 @@ export const getBuildsById =
     options: { includeRetriedJobs?: boolean } = {},
   ): Promise<Array<BuildResult | null>> => {
     requireScope(actor, 'getBuild');
-    const wanted = [...new Set(ids.filter(isUuid).map((id) => id.toLowerCase()))];
+    const wanted = distinctUuids(ids);
     const [views, memberships] = await Promise.all([
       deps.repos.lookups.builds({ ids: wanted, includeRetriedJobs: options.includeRetriedJobs ?? false }),
       usableMemberships(deps, actor),
@@ -57,7 +57,7 @@ export const getJobsById =
   (deps: Deps) =>
   async (actor: Actor, ids: readonly string[]): Promise<Array<JobResult | null>> => {
     requireScope(actor, 'getBuild');
-    const wanted = [...new Set(ids.filter(isUuid).map((id) => id.toLowerCase()))];
+    const wanted = distinctUuids(ids);
     const found = await jobsInBuilds(deps, actor, await deps.repos.lookups.jobBuilds(wanted));
     return ids.map((id) => found.get(id.toLowerCase()) ?? null);
   };

@@ -1,4 +1,4 @@
-import { type DomainError, isUuid, notFound, type PipelineAccess } from '@ci/domain';
+import { type DomainError, distinctUuids, isUuid, notFound, type PipelineAccess } from '@ci/domain';
 import type { Actor } from '../auth/actor';
 import { requireScope } from '../auth/authorize';
 import { pipelineAccessOf, usableMemberships } from '../auth/usable-memberships';
@@ -22,16 +22,8 @@ export const listBuildsOfPipelines =
     filter: BuildFilter,
   ): Promise<Array<ListPart<BuildResult>>> => {
     requireScope(actor, 'listBuilds');
-    const wanted = [
-      ...new Set(
-        requests
-          .map((r) => r.parentId)
-          .filter(isUuid)
-          .map((id) => id.toLowerCase()),
-      ),
-    ];
     const [pipelines, memberships] = await Promise.all([
-      deps.repos.lookups.pipelines(wanted),
+      deps.repos.lookups.pipelines(distinctUuids(requests.map((request) => request.parentId))),
       usableMemberships(deps, actor),
     ]);
     const levels = await pipelineAccessOf(deps, actor, pipelines, memberships);

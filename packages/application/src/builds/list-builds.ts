@@ -1,7 +1,8 @@
 import type { PipelineAccess } from '@ci/domain';
-import { type Actor, mayUseOrganization } from '../auth/actor';
+import type { Actor } from '../auth/actor';
 import { requireOrganization, requirePipeline, requireScope } from '../auth/authorize';
 import { memberPipelineAccess } from '../auth/member-pipeline-access';
+import { usableMemberships } from '../auth/usable-memberships';
 import { type Page, pageWindow, type RowWindow } from '../page';
 import type { BuildFilter, BuildScope, Deps, OrganizationAccess } from '../ports';
 import { asSeenWith, type BuildResult } from './build-result';
@@ -60,9 +61,7 @@ export const listBuilds =
       ({ scope, accessFor } = await scopeOver(deps, actor, [membership]));
     } else {
       requireScope(actor, 'listBuilds');
-      const memberships = (await deps.repos.access.memberships(actor.user.id)).filter((m) =>
-        mayUseOrganization(actor, m.organization.id),
-      );
+      const memberships = [...(await usableMemberships(deps, actor)).values()];
       ({ scope, accessFor } = await scopeOver(deps, actor, memberships));
     }
     const window = pageWindow(page);

@@ -1,4 +1,4 @@
-import { isUuid, notFound } from '@ci/domain';
+import { distinctUuids, isUuid, notFound } from '@ci/domain';
 import type { Actor } from '../auth/actor';
 import { requireScope } from '../auth/authorize';
 import { usableMemberships } from '../auth/usable-memberships';
@@ -17,7 +17,7 @@ export const getRetrySourcesOf =
   (deps: Deps) =>
   async (actor: Actor, jobIds: readonly string[]): Promise<Array<JobResult | null>> => {
     requireScope(actor, 'getBuild');
-    const wanted = [...new Set(jobIds.filter(isUuid).map((id) => id.toLowerCase()))];
+    const wanted = distinctUuids(jobIds);
     const pairs = await deps.repos.lookups.retrySources(wanted);
     const sources = await jobsInBuilds(
       deps,

@@ -1,4 +1,4 @@
-import { badRequest, canSeeWebhookUrl, isUuid, notFound, type Pipeline } from '@ci/domain';
+import { badRequest, canSeeWebhookUrl, distinctUuids, notFound, type Pipeline } from '@ci/domain';
 import type { Actor } from '../auth/actor';
 import { requireScope } from '../auth/authorize';
 import { pipelineAccessOf, usableMemberships } from '../auth/usable-memberships';
@@ -30,7 +30,7 @@ export const getPipelinesById =
   (deps: Deps) =>
   async (actor: Actor, ids: readonly string[]): Promise<Array<PipelineSeen | null>> => {
     requireScope(actor, 'getPipeline');
-    const wanted = [...new Set(ids.filter(isUuid).map((id) => id.toLowerCase()))];
+    const wanted = distinctUuids(ids);
     const [pipelines, memberships] = await Promise.all([
       deps.repos.lookups.pipelines(wanted),
       usableMemberships(deps, actor),

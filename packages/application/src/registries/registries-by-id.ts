@@ -1,4 +1,4 @@
-import { badRequest, isUuid, notFound, type Organization } from '@ci/domain';
+import { badRequest, distinctUuids, isUuid, notFound, type Organization } from '@ci/domain';
 import type { Actor } from '../auth/actor';
 import { requireScope } from '../auth/authorize';
 import { usableMemberships } from '../auth/usable-memberships';
@@ -20,7 +20,7 @@ export const getRegistriesById =
   (deps: Deps) =>
   async (actor: Actor, ids: readonly string[]): Promise<Array<RegistryView | null>> => {
     requireScope(actor, 'getRegistry');
-    const wanted = [...new Set(ids.filter(isUuid).map((id) => id.toLowerCase()))];
+    const wanted = distinctUuids(ids);
     const [registries, memberships] = await Promise.all([
       deps.repos.lookups.registries(wanted),
       usableMemberships(deps, actor),

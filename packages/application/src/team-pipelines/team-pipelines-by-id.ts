@@ -1,4 +1,4 @@
-import { type AccessLevel, canSeeTeam, isUuid, notFound } from '@ci/domain';
+import { type AccessLevel, canSeeTeam, distinctUuids, isUuid, notFound } from '@ci/domain';
 import type { Actor } from '../auth/actor';
 import { requireScope } from '../auth/authorize';
 import { memberPipelineAccess } from '../auth/member-pipeline-access';
@@ -24,7 +24,7 @@ export const getTeamPipelinesById =
   (deps: Deps) =>
   async (actor: Actor, ids: readonly string[]): Promise<Array<TeamPipelineResult | null>> => {
     requireScope(actor, 'getTeamPipeline');
-    const wanted = [...new Set(ids.filter(isUuid).map((id) => id.toLowerCase()))];
+    const wanted = distinctUuids(ids);
     const [views, memberships] = await Promise.all([
       deps.repos.lookups.teamPipelines(wanted),
       usableMemberships(deps, actor),

@@ -1,4 +1,4 @@
-import { canSeeTeam, type DomainError, isUuid, notFound } from '@ci/domain';
+import { canSeeTeam, type DomainError, distinctUuids, notFound } from '@ci/domain';
 import type { Actor } from '../auth/actor';
 import { requireScope } from '../auth/authorize';
 import { memberPipelineAccess } from '../auth/member-pipeline-access';
@@ -15,8 +15,6 @@ import { asResult, type TeamPipelineResult } from './team-access';
  * teams they may see (a secret team exists only for admins and its members).
  */
 
-const lowercase = (ids: readonly string[]) => [...new Set(ids.filter(isUuid).map((id) => id.toLowerCase()))];
-
 const adminOrganizationIds = (memberships: Iterable<OrganizationAccess>) =>
   [...memberships].filter((m) => m.role === 'admin').map((m) => m.organization.id);
 
@@ -29,7 +27,7 @@ export const listTeamPipelinesOfTeams =
     const teams = await visibleTeams(
       deps,
       actor,
-      await deps.repos.lookups.teams(lowercase(requests.map((request) => request.parentId))),
+      await deps.repos.lookups.teams(distinctUuids(requests.map((request) => request.parentId))),
       memberships,
     );
     const refusals = new Map<string, DomainError>(
@@ -71,7 +69,7 @@ export const listTeamPipelinesOfPipelines =
   async (actor: Actor, requests: readonly PartRequest[]): Promise<Array<ListPart<TeamPipelineResult>>> => {
     requireScope(actor, 'listTeamPipelines');
     const [pipelines, memberships] = await Promise.all([
-      deps.repos.lookups.pipelines(lowercase(requests.map((request) => request.parentId))),
+      deps.repos.lookups.pipelines(distinctUuids(requests.map((request) => request.parentId))),
       usableMemberships(deps, actor),
     ]);
     const access = await pipelineAccessOf(deps, actor, pipelines, memberships);

@@ -1,4 +1,11 @@
-import { canSeeTeam, type DomainError, isUuid, notFound, type Team, type TeamMember } from '@ci/domain';
+import {
+  canSeeTeam,
+  type DomainError,
+  distinctUuids,
+  notFound,
+  type Team,
+  type TeamMember,
+} from '@ci/domain';
 import type { Actor } from '../auth/actor';
 import { requireComparable, requireOrganization, requireScope } from '../auth/authorize';
 import { usableMemberships } from '../auth/usable-memberships';
@@ -47,7 +54,7 @@ export async function visibleTeams(
 }
 
 async function visibleTeamsById(deps: Deps, actor: Actor, ids: readonly string[]) {
-  const wanted = [...new Set(ids.filter(isUuid).map((id) => id.toLowerCase()))];
+  const wanted = distinctUuids(ids);
   return visibleTeams(deps, actor, await deps.repos.lookups.teams(wanted));
 }
 
@@ -92,7 +99,7 @@ export const getTeamMembersById =
   (deps: Deps) =>
   async (actor: Actor, ids: readonly string[]): Promise<Array<TeamMemberResult | null>> => {
     requireScope(actor, 'getTeamMember');
-    const wanted = [...new Set(ids.filter(isUuid).map((id) => id.toLowerCase()))];
+    const wanted = distinctUuids(ids);
     const members = await deps.repos.lookups.teamMembers(wanted);
     const teams = await visibleTeamsById(
       deps,
