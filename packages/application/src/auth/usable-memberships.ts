@@ -16,6 +16,11 @@ export async function usableMemberships(deps: Deps, actor: Actor): Promise<Map<s
   );
 }
 
+/** The organizations among these where the actor is an admin: every pipeline and team of theirs is seen. */
+export function adminOrganizationIds(memberships: Iterable<OrganizationAccess>): string[] {
+  return [...memberships].filter((m) => m.role === 'admin').map((m) => m.organization.id);
+}
+
 /**
  * What the actor may do on each of these pipelines (the domain's access rule), `none` for those it may
  * not see, in the order given: admins everything, members what their teams give. Reads the memberships

@@ -2,7 +2,7 @@ import type { PipelineAccess } from '@ci/domain';
 import type { Actor } from '../auth/actor';
 import { requireOrganization, requirePipeline, requireScope } from '../auth/authorize';
 import { memberPipelineAccess } from '../auth/member-pipeline-access';
-import { usableMemberships } from '../auth/usable-memberships';
+import { adminOrganizationIds, usableMemberships } from '../auth/usable-memberships';
 import { type Page, pageWindow, type RowWindow } from '../page';
 import type { BuildFilter, BuildScope, Deps, OrganizationAccess } from '../ports';
 import { asSeenWith, type BuildResult } from './build-result';
@@ -30,15 +30,15 @@ export const BUILD_COUNT_LIMIT = 1000;
 
 /** Which pipelines of these organizations the actor sees, and with what access (the domain's rule). */
 export async function scopeOver(deps: Deps, actor: Actor, memberships: OrganizationAccess[]) {
-  const adminOrganizationIds = memberships.filter((m) => m.role === 'admin').map((m) => m.organization.id);
+  const adminIds = adminOrganizationIds(memberships);
   const accessByPipeline = await memberPipelineAccess(deps, actor.user.id, memberships);
   const scope: BuildScope = {
     kind: 'organizations',
-    adminOrganizationIds,
+    adminOrganizationIds: adminIds,
     visiblePipelineIds: [...accessByPipeline.keys()],
   };
   const accessFor = (pipelineId: string, organizationId: string): PipelineAccess =>
-    adminOrganizationIds.includes(organizationId) ? 'admin' : (accessByPipeline.get(pipelineId) ?? 'none');
+    adminIds.includes(organizationId) ? 'admin' : (accessByPipeline.get(pipelineId) ?? 'none');
   return { scope, accessFor };
 }
 

@@ -98,10 +98,17 @@ describe('getTeamPipelinesById', () => {
   it("hides a secret team's associations from a member who is not in it", async () => {
     const { deps } = world('member');
     const secret = { ...team, privacy: 'secret' as const };
-    const lookups = deps.repos.lookups;
+    const { lookups, teams } = deps.repos;
     const withSecret = {
       ...deps,
-      repos: { ...deps.repos, lookups: { ...lookups, teams: async () => [secret] } },
+      repos: {
+        ...deps.repos,
+        lookups: { ...lookups, teams: async () => [secret] },
+        teams: {
+          ...teams,
+          viewerFacts: async () => [{ teamId: secret.id, privacy: secret.privacy, viewerRole: null }],
+        },
+      },
     } as Deps;
     expect(await getTeamPipelinesById(withSecret)(actor(), [id(21)])).toEqual([null]);
   });

@@ -1,9 +1,10 @@
-import { type AccessLevel, canSeeTeam, distinctUuids, isUuid, notFound } from '@ci/domain';
+import { type AccessLevel, distinctUuids, isUuid, notFound } from '@ci/domain';
 import type { Actor } from '../auth/actor';
 import { requireScope } from '../auth/authorize';
 import { memberPipelineAccess } from '../auth/member-pipeline-access';
 import { usableMemberships } from '../auth/usable-memberships';
 import type { Deps, OrganizationAccess } from '../ports';
+import { teamIdsSeenAsMember } from '../teams/team-access';
 import { createTeamPipeline } from './create-team-pipeline';
 import { deleteTeamPipeline } from './delete-team-pipeline';
 import { type AuthorizedTeam, asResult, type TeamPipelineResult, type TeamRef } from './team-access';
@@ -33,28 +34,21 @@ export const getTeamPipelinesById =
     const involved = [...new Set(inUsable.map((view) => view.pipeline.organizationId))].map(
       (id) => memberships.get(id) as OrganizationAccess,
     );
-    const asMember = involved.filter((membership) => membership.role !== 'admin');
-    const [teams, memberAccess, teamFacts] = await Promise.all([
+    const [teams, memberAccess, seenTeams] = await Promise.all([
       deps.repos.lookups.teams([...new Set(inUsable.map((view) => view.teamPipeline.teamId))]),
       memberPipelineAccess(deps, actor.user.id, involved),
-      Promise.all(
-        asMember.map((membership) =>
-          deps.repos.teams.viewerFacts({ organizationId: membership.organization.id, userId: actor.user.id }),
-        ),
-      ),
+      teamIdsSeenAsMember(deps, actor.user.id, involved),
     ]);
     const teamsById = new Map(teams.map((team) => [team.id, team]));
-    const teamRoles = new Map(teamFacts.flat().map((fact) => [fact.teamId, fact.viewerRole]));
     const visible = new Map<string, TeamPipelineResult>();
     for (const view of inUsable) {
       const membership = memberships.get(view.pipeline.organizationId) as OrganizationAccess;
       const team = teamsById.get(view.teamPipeline.teamId);
       if (!team) continue;
       // As over REST: a secret team the member is not in, or a pipeline they cannot see, does not exist.
-      const viewer = { role: membership.role, teamRole: teamRoles.get(team.id) ?? null };
       const sees =
         membership.role === 'admin' ||
-        (canSeeTeam(team.privacy, viewer) && memberAccess.has(view.teamPipeline.pipelineId));
+        (seenTeams.has(team.id) && memberAccess.has(view.teamPipeline.pipelineId));
       if (sees) visible.set(view.teamPipeline.id, asResult({ ...membership, team }, view));
     }
     return ids.map((id) => visible.get(id.toLowerCase()) ?? null);

@@ -1,10 +1,11 @@
-import { canSeeTeam, type DomainError, distinctUuids, notFound } from '@ci/domain';
+import { type DomainError, distinctUuids, notFound } from '@ci/domain';
 import type { Actor } from '../auth/actor';
 import { requireScope } from '../auth/authorize';
 import { memberPipelineAccess } from '../auth/member-pipeline-access';
-import { pipelineAccessOf, usableMemberships } from '../auth/usable-memberships';
+import { adminOrganizationIds, pipelineAccessOf, usableMemberships } from '../auth/usable-memberships';
 import { type ListPart, type PartRequest, partsOf, windowsOf } from '../page';
 import type { Deps, OrganizationAccess, VisibleAcrossOrganizations } from '../ports';
+import { teamIdsSeenAsMember } from '../teams/team-access';
 import { visibleTeams } from '../teams/teams-by-id';
 import { asResult, type TeamPipelineResult } from './team-access';
 
@@ -14,9 +15,6 @@ import { asResult, type TeamPipelineResult } from './team-access';
  * `view_teams`; a member sees only the pipelines the domain's access rule lets them see and only the
  * teams they may see (a secret team exists only for admins and its members).
  */
-
-const adminOrganizationIds = (memberships: Iterable<OrganizationAccess>) =>
-  [...memberships].filter((m) => m.role === 'admin').map((m) => m.organization.id);
 
 /** The pipelines of each team the actor may see; another team is refused with `No team found`. */
 export const listTeamPipelinesOfTeams =
@@ -87,21 +85,10 @@ export const listTeamPipelinesOfPipelines =
           .map((m) => [m.organization.id, m]),
       ).values(),
     ];
-    // Where the actor is a member, the teams they may see: what the user is in each team, per organization.
-    const facts = await Promise.all(
-      involved
-        .filter((m) => m.role !== 'admin')
-        .map((m) =>
-          deps.repos.teams
-            .viewerFacts({ organizationId: m.organization.id, userId: actor.user.id })
-            .then((teams) =>
-              teams.filter((fact) => canSeeTeam(fact.privacy, { role: m.role, teamRole: fact.viewerRole })),
-            ),
-        ),
-    );
     const visible: VisibleAcrossOrganizations = {
       adminOrganizationIds: adminOrganizationIds(involved),
-      visibleIds: facts.flat().map((fact) => fact.teamId),
+      // Where the actor is a member, the teams they may see.
+      visibleIds: [...(await teamIdsSeenAsMember(deps, actor.user.id, involved))],
     };
     const windows = windowsOf(requests, refusals);
     const [views, counts] = await Promise.all([

@@ -1,17 +1,10 @@
-import {
-  canSeeTeam,
-  type DomainError,
-  distinctUuids,
-  notFound,
-  type Team,
-  type TeamMember,
-} from '@ci/domain';
+import { type DomainError, distinctUuids, notFound, type Team, type TeamMember } from '@ci/domain';
 import type { Actor } from '../auth/actor';
 import { requireComparable, requireOrganization, requireScope } from '../auth/authorize';
 import { usableMemberships } from '../auth/usable-memberships';
 import { type ListPart, type PartRequest, partsOf, windowsOf } from '../page';
 import type { Deps, OrganizationAccess } from '../ports';
-import { requireTeam } from './team-access';
+import { requireTeamIn, teamIdsSeenAsMember } from './team-access';
 
 /**
  * The team use cases for a transport that names teams and memberships by UUID (GraphQL), with REST's
@@ -37,18 +30,14 @@ export async function visibleTeams(
 ): Promise<Map<string, { team: Team; membership: OrganizationAccess }>> {
   const usable = memberships ?? (await usableMemberships(deps, actor));
   const inUsable = teams.filter((team) => usable.has(team.organizationId));
-  const asMember = [...new Set(inUsable.map((team) => team.organizationId))].filter(
-    (id) => usable.get(id)?.role !== 'admin',
+  const involved = [...new Set(inUsable.map((team) => team.organizationId))].map(
+    (id) => usable.get(id) as OrganizationAccess,
   );
-  const facts = await Promise.all(
-    asMember.map((organizationId) => deps.repos.teams.viewerFacts({ organizationId, userId: actor.user.id })),
-  );
-  const teamRoles = new Map(facts.flat().map((fact) => [fact.teamId, fact.viewerRole]));
+  const seen = await teamIdsSeenAsMember(deps, actor.user.id, involved);
   const visible = new Map<string, { team: Team; membership: OrganizationAccess }>();
   for (const team of inUsable) {
     const membership = usable.get(team.organizationId) as OrganizationAccess;
-    const viewer = { role: membership.role, teamRole: teamRoles.get(team.id) ?? null };
-    if (canSeeTeam(team.privacy, viewer)) visible.set(team.id, { team, membership });
+    if (membership.role === 'admin' || seen.has(team.id)) visible.set(team.id, { team, membership });
   }
   return visible;
 }
@@ -81,17 +70,11 @@ export const findTeam =
       throw notFound('team');
     }
     const [organizationSlug, teamSlug] = parts as [string, string];
-    const { organization } = await requireOrganization(deps)(actor, 'getTeam', organizationSlug);
+    const membership = await requireOrganization(deps)(actor, 'getTeam', organizationSlug);
     requireComparable(teamSlug, 'team');
-    const team = await deps.repos.teams.findBySlug(organization.id, teamSlug);
+    const team = await deps.repos.teams.findBySlug(membership.organization.id, teamSlug);
     if (!team) throw notFound('team');
-    const { team: seen } = await requireTeam(deps)(
-      actor,
-      'getTeam',
-      { organization: organization.slug, team: team.id },
-      'read',
-    );
-    return seen;
+    return (await requireTeamIn(deps, actor, membership, team.id, 'read')).team;
   };
 
 /** These memberships, in the order given, null for the unknown and those of teams the actor may not see. */
