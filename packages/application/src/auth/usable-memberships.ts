@@ -1,4 +1,11 @@
-import type { Organization, Pipeline, PipelineAccess } from '@ci/domain';
+import {
+  isUuid,
+  type NotFoundResource,
+  notFound,
+  type Organization,
+  type Pipeline,
+  type PipelineAccess,
+} from '@ci/domain';
 import type { Deps, OrganizationAccess } from '../ports';
 import { type Actor, mayUseOrganization } from './actor';
 import { memberPipelineAccess } from './member-pipeline-access';
@@ -14,6 +21,30 @@ export async function usableMemberships(deps: Deps, actor: Actor): Promise<Map<s
       .filter((membership) => mayUseOrganization(actor, membership.organization.id))
       .map((membership) => [membership.organization.id, membership]),
   );
+}
+
+/**
+ * One object by its UUID (null, or anything but a UUID, names none) in an organization the actor may
+ * use, with the actor's membership there: what a change addressed by id needs to call its REST use
+ * case. Any other answers `notFound(resource)`, like an object that does not exist.
+ */
+export async function usableById<T>(
+  deps: Deps,
+  actor: Actor,
+  input: {
+    id: string | null;
+    read: (id: string) => Promise<readonly T[]>;
+    organizationOf: (found: T) => string;
+    resource: NotFoundResource;
+  },
+): Promise<{ found: T; membership: OrganizationAccess }> {
+  const [[found], memberships] = await Promise.all([
+    input.id && isUuid(input.id) ? input.read(input.id.toLowerCase()) : Promise.resolve([]),
+    usableMemberships(deps, actor),
+  ]);
+  const membership = found === undefined ? undefined : memberships.get(input.organizationOf(found));
+  if (found === undefined || !membership) throw notFound(input.resource);
+  return { found, membership };
 }
 
 /** The organizations among these where the actor is an admin: every pipeline and team of theirs is seen. */

@@ -1,7 +1,7 @@
-import { badRequest, distinctUuids, isUuid, notFound, parseBuildNumber } from '@ci/domain';
+import { badRequest, distinctUuids, notFound, parseBuildNumber } from '@ci/domain';
 import type { Actor } from '../auth/actor';
-import { requireScope } from '../auth/authorize';
-import { pipelineAccessOf, usableMemberships } from '../auth/usable-memberships';
+import { requireScope, requireSlugParts } from '../auth/authorize';
+import { pipelineAccessOf, usableById, usableMemberships } from '../auth/usable-memberships';
 import type { BuildView, Deps, JobView } from '../ports';
 import { asSeenWith, type BuildResult } from './build-result';
 import { cancelBuild } from './cancel-build';
@@ -98,12 +98,10 @@ export const findBuild =
       return build;
     }
     if (key.slug != null && key.uuid == null) {
-      const parts = key.slug.split('/');
-      if (parts.length !== 3 || parts.some((part) => part === '')) {
-        requireScope(actor, 'getBuild');
-        throw notFound('build');
-      }
-      const [organization, pipeline, number] = parts as [string, string, string];
+      const [organization, pipeline, number] = requireSlugParts(actor, 'getBuild', key.slug, {
+        count: 3,
+        resource: 'build',
+      }) as [string, string, string];
       return getBuild(deps)(actor, { organization, pipeline, number: parseBuildNumber(number) });
     }
     throw badRequest('build_key', 'Find a build by either its slug or its uuid');
@@ -115,14 +113,12 @@ async function addressBuild(
   actor: Actor,
   buildId: string | null,
 ): Promise<{ ref: BuildRef; view: BuildView }> {
-  const [[view], memberships] = await Promise.all([
-    buildId && isUuid(buildId)
-      ? deps.repos.lookups.builds({ ids: [buildId.toLowerCase()], includeRetriedJobs: false })
-      : Promise.resolve([]),
-    usableMemberships(deps, actor),
-  ]);
-  const membership = view ? memberships.get(view.pipeline.organizationId) : undefined;
-  if (!view || !membership) throw notFound('build');
+  const { found: view, membership } = await usableById(deps, actor, {
+    id: buildId,
+    read: (id) => deps.repos.lookups.builds({ ids: [id], includeRetriedJobs: false }),
+    organizationOf: (found) => found.pipeline.organizationId,
+    resource: 'build',
+  });
   return {
     view,
     ref: {
@@ -158,14 +154,12 @@ export const createBuildOnPipelineId =
   (deps: Deps) =>
   async (actor: Actor, pipelineId: string | null, body: unknown): Promise<BuildResult> => {
     requireScope(actor, 'createBuild');
-    const [[pipeline], memberships] = await Promise.all([
-      pipelineId && isUuid(pipelineId)
-        ? deps.repos.lookups.pipelines([pipelineId.toLowerCase()])
-        : Promise.resolve([]),
-      usableMemberships(deps, actor),
-    ]);
-    const membership = pipeline ? memberships.get(pipeline.organizationId) : undefined;
-    if (!pipeline || !membership) throw notFound('pipeline');
+    const { found: pipeline, membership } = await usableById(deps, actor, {
+      id: pipelineId,
+      read: (id) => deps.repos.lookups.pipelines([id]),
+      organizationOf: (found) => found.organizationId,
+      resource: 'pipeline',
+    });
     return createBuild(deps)(
       actor,
       { organization: membership.organization.slug, pipeline: pipeline.slug },

@@ -1,6 +1,6 @@
 import { badRequest, canSeeWebhookUrl, distinctUuids, notFound, type Pipeline } from '@ci/domain';
 import type { Actor } from '../auth/actor';
-import { requireScope } from '../auth/authorize';
+import { requireScope, requireSlugParts } from '../auth/authorize';
 import { pipelineAccessOf, usableMemberships } from '../auth/usable-memberships';
 import type { Deps } from '../ports';
 import { getPipeline } from './get-pipeline';
@@ -64,12 +64,10 @@ export const findPipeline =
       return pipeline;
     }
     if (key.slug != null && key.uuid == null) {
-      const parts = key.slug.split('/');
-      if (parts.length !== 2 || parts.some((part) => part === '')) {
-        requireScope(actor, 'getPipeline');
-        throw notFound('pipeline');
-      }
-      const [organization, pipeline] = parts as [string, string];
+      const [organization, pipeline] = requireSlugParts(actor, 'getPipeline', key.slug, {
+        count: 2,
+        resource: 'pipeline',
+      }) as [string, string];
       return seenFrom(await getPipeline(deps)(actor, { organization, pipeline }));
     }
     throw badRequest('pipeline_key', 'Find a pipeline by either its slug or its uuid');

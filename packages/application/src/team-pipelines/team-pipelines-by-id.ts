@@ -1,8 +1,8 @@
-import { type AccessLevel, distinctUuids, isUuid, notFound } from '@ci/domain';
+import { type AccessLevel, distinctUuids } from '@ci/domain';
 import type { Actor } from '../auth/actor';
 import { requireScope } from '../auth/authorize';
 import { memberPipelineAccess } from '../auth/member-pipeline-access';
-import { usableMemberships } from '../auth/usable-memberships';
+import { usableById, usableMemberships } from '../auth/usable-memberships';
 import type { Deps, OrganizationAccess } from '../ports';
 import { teamIdsSeenAsMember } from '../teams/team-access';
 import { createTeamPipeline } from './create-team-pipeline';
@@ -56,12 +56,12 @@ export const getTeamPipelinesById =
 
 /** The REST address of a team the actor's organizations hold; any other answers `No team found`. */
 async function addressTeam(deps: Deps, actor: Actor, teamId: string | null): Promise<TeamRef> {
-  const [[team], memberships] = await Promise.all([
-    teamId && isUuid(teamId) ? deps.repos.lookups.teams([teamId.toLowerCase()]) : Promise.resolve([]),
-    usableMemberships(deps, actor),
-  ]);
-  const membership = team ? memberships.get(team.organizationId) : undefined;
-  if (!team || !membership) throw notFound('team');
+  const { found: team, membership } = await usableById(deps, actor, {
+    id: teamId,
+    read: (id) => deps.repos.lookups.teams([id]),
+    organizationOf: (found) => found.organizationId,
+    resource: 'team',
+  });
   return { organization: membership.organization.slug, team: team.id };
 }
 
@@ -71,14 +71,12 @@ async function addressTeamPipeline(
   actor: Actor,
   teamPipelineId: string | null,
 ): Promise<TeamRef & { pipeline: string }> {
-  const [[view], memberships] = await Promise.all([
-    teamPipelineId && isUuid(teamPipelineId)
-      ? deps.repos.lookups.teamPipelines([teamPipelineId.toLowerCase()])
-      : Promise.resolve([]),
-    usableMemberships(deps, actor),
-  ]);
-  const membership = view ? memberships.get(view.pipeline.organizationId) : undefined;
-  if (!view || !membership) throw notFound('team_pipeline');
+  const { found: view, membership } = await usableById(deps, actor, {
+    id: teamPipelineId,
+    read: (id) => deps.repos.lookups.teamPipelines([id]),
+    organizationOf: (found) => found.pipeline.organizationId,
+    resource: 'team_pipeline',
+  });
   return {
     organization: membership.organization.slug,
     team: view.teamPipeline.teamId,

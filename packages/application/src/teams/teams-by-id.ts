@@ -1,6 +1,6 @@
 import { type DomainError, distinctUuids, notFound, type Team, type TeamMember } from '@ci/domain';
 import type { Actor } from '../auth/actor';
-import { requireComparable, requireOrganization, requireScope } from '../auth/authorize';
+import { requireComparable, requireOrganization, requireScope, requireSlugParts } from '../auth/authorize';
 import { usableMemberships } from '../auth/usable-memberships';
 import { type ListPart, type PartRequest, partsOf, windowsOf } from '../page';
 import type { Deps, OrganizationAccess } from '../ports';
@@ -64,12 +64,10 @@ export const getTeamsById =
 export const findTeam =
   (deps: Deps) =>
   async (actor: Actor, slug: string): Promise<Team> => {
-    const parts = slug.split('/');
-    if (parts.length !== 2 || parts.some((part) => part === '')) {
-      requireScope(actor, 'getTeam');
-      throw notFound('team');
-    }
-    const [organizationSlug, teamSlug] = parts as [string, string];
+    const [organizationSlug, teamSlug] = requireSlugParts(actor, 'getTeam', slug, {
+      count: 2,
+      resource: 'team',
+    }) as [string, string];
     const membership = await requireOrganization(deps)(actor, 'getTeam', organizationSlug);
     requireComparable(teamSlug, 'team');
     const team = await deps.repos.teams.findBySlug(membership.organization.id, teamSlug);
