@@ -53,27 +53,29 @@ export function adminOrganizationIds(memberships: Iterable<OrganizationAccess>):
 }
 
 /**
- * What the actor may do on each of these pipelines (the domain's access rule), `none` for those it may
- * not see, in the order given: admins everything, members what their teams give. Reads the memberships
- * and, when the actor is a member somewhere, what the user's teams give there: two statements at most.
+ * What the actor may do on each of these pipelines that it may see (the domain's access rule), by
+ * pipeline id; pipelines it may not see are left out. Admins everything, members what their teams
+ * give. Reads the memberships (unless given) and, when the actor is a member somewhere, what the
+ * user's teams give there: two statements at most.
  */
-export async function pipelineAccessOf(
+export async function visiblePipelineAccess(
   deps: Deps,
   actor: Actor,
   pipelines: readonly Pick<Pipeline, 'id' | 'organizationId'>[],
   memberships?: Map<string, OrganizationAccess>,
-): Promise<PipelineAccess[]> {
+): Promise<Map<string, PipelineAccess>> {
   const usable = memberships ?? (await usableMemberships(deps, actor));
   const involved = [...new Set(pipelines.map((pipeline) => pipeline.organizationId))]
     .map((id) => usable.get(id))
     .filter((membership): membership is OrganizationAccess => membership !== undefined);
   const memberAccess = await memberPipelineAccess(deps, actor.user.id, involved);
-  return pipelines.map((pipeline) => {
-    const membership = usable.get(pipeline.organizationId);
-    if (!membership) return 'none';
-    if (membership.role === 'admin') return 'admin';
-    return memberAccess.get(pipeline.id) ?? 'none';
-  });
+  const visible = new Map<string, PipelineAccess>();
+  for (const pipeline of pipelines) {
+    const role = usable.get(pipeline.organizationId)?.role;
+    const access = role === 'admin' ? 'admin' : role ? memberAccess.get(pipeline.id) : undefined;
+    if (access) visible.set(pipeline.id, access);
+  }
+  return visible;
 }
 
 /**
@@ -92,4 +94,6 @@ export const organizationsById =
 export const pipelineAccessFor =
   (deps: Deps) =>
   (actor: Actor, pipelines: readonly Pick<Pipeline, 'id' | 'organizationId'>[]): Promise<PipelineAccess[]> =>
-    pipelineAccessOf(deps, actor, pipelines);
+    visiblePipelineAccess(deps, actor, pipelines).then((visible) =>
+      pipelines.map((pipeline) => visible.get(pipeline.id) ?? 'none'),
+    );

@@ -1,7 +1,7 @@
 import { badRequest, distinctUuids, notFound, parseBuildNumber } from '@ci/domain';
 import type { Actor } from '../auth/actor';
 import { requireScope, requireSlugParts } from '../auth/authorize';
-import { pipelineAccessOf, usableById, usableMemberships } from '../auth/usable-memberships';
+import { usableById, usableMemberships, visiblePipelineAccess } from '../auth/usable-memberships';
 import type { BuildView, Deps, JobView } from '../ports';
 import { asSeenWith, type BuildResult } from './build-result';
 import { cancelBuild } from './cancel-build';
@@ -38,17 +38,17 @@ export const getBuildsById =
       deps.repos.lookups.builds({ ids: wanted, includeRetriedJobs: options.includeRetriedJobs ?? false }),
       usableMemberships(deps, actor),
     ]);
-    const access = await pipelineAccessOf(
+    const access = await visiblePipelineAccess(
       deps,
       actor,
       views.map((view) => view.pipeline),
       memberships,
     );
     const visible = new Map<string, BuildResult>();
-    views.forEach((view, index) => {
-      const level = access[index] ?? 'none';
-      if (level !== 'none') visible.set(view.build.id, asSeenWith(level, view));
-    });
+    for (const view of views) {
+      const level = access.get(view.pipeline.id);
+      if (level) visible.set(view.build.id, asSeenWith(level, view));
+    }
     return ids.map((id) => visible.get(id.toLowerCase()) ?? null);
   };
 

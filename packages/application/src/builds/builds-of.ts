@@ -1,7 +1,7 @@
-import { type DomainError, distinctUuids, isUuid, notFound, type PipelineAccess } from '@ci/domain';
+import { type DomainError, distinctUuids, isUuid, notFound } from '@ci/domain';
 import type { Actor } from '../auth/actor';
 import { requireScope } from '../auth/authorize';
-import { pipelineAccessOf, usableMemberships } from '../auth/usable-memberships';
+import { usableMemberships, visiblePipelineAccess } from '../auth/usable-memberships';
 import { type ListPart, type PartRequest, partsOf, windowsOf } from '../page';
 import type { BuildFilter, BuildScope, Deps } from '../ports';
 import { asSeenWith, type BuildResult } from './build-result';
@@ -26,12 +26,7 @@ export const listBuildsOfPipelines =
       deps.repos.lookups.pipelines(distinctUuids(requests.map((request) => request.parentId))),
       usableMemberships(deps, actor),
     ]);
-    const levels = await pipelineAccessOf(deps, actor, pipelines, memberships);
-    const access = new Map<string, PipelineAccess>();
-    pipelines.forEach((pipeline, index) => {
-      const level = levels[index] ?? 'none';
-      if (level !== 'none') access.set(pipeline.id, level);
-    });
+    const access = await visiblePipelineAccess(deps, actor, pipelines, memberships);
     const refusals = new Map<string, DomainError>(
       requests
         .filter(({ parentId }) => !access.has(parentId))

@@ -1,7 +1,7 @@
 import { badRequest, canSeeWebhookUrl, distinctUuids, notFound, type Pipeline } from '@ci/domain';
 import type { Actor } from '../auth/actor';
 import { requireScope, requireSlugParts } from '../auth/authorize';
-import { pipelineAccessOf, usableMemberships } from '../auth/usable-memberships';
+import { usableMemberships, visiblePipelineAccess } from '../auth/usable-memberships';
 import type { Deps } from '../ports';
 import { getPipeline } from './get-pipeline';
 import type { PipelineResult } from './pipeline-result';
@@ -35,18 +35,18 @@ export const getPipelinesById =
       deps.repos.lookups.pipelines(wanted),
       usableMemberships(deps, actor),
     ]);
-    const access = await pipelineAccessOf(deps, actor, pipelines, memberships);
+    const access = await visiblePipelineAccess(deps, actor, pipelines, memberships);
     const visible = new Map<string, PipelineSeen>();
-    pipelines.forEach((pipeline, index) => {
-      const level = access[index] ?? 'none';
+    for (const pipeline of pipelines) {
+      const level = access.get(pipeline.id);
       const membership = memberships.get(pipeline.organizationId);
-      if (level === 'none' || !membership) return;
+      if (!level || !membership) continue;
       visible.set(pipeline.id, {
         pipeline,
         organizationSlug: membership.organization.slug,
         showWebhookUrl: canSeeWebhookUrl(level),
       });
-    });
+    }
     return ids.map((id) => visible.get(id.toLowerCase()) ?? null);
   };
 

@@ -2,7 +2,7 @@ import { type DomainError, distinctUuids, notFound } from '@ci/domain';
 import type { Actor } from '../auth/actor';
 import { requireScope } from '../auth/authorize';
 import { memberPipelineAccess } from '../auth/member-pipeline-access';
-import { adminOrganizationIds, pipelineAccessOf, usableMemberships } from '../auth/usable-memberships';
+import { adminOrganizationIds, usableMemberships, visiblePipelineAccess } from '../auth/usable-memberships';
 import { type ListPart, type PartRequest, partsOf, windowsOf } from '../page';
 import type { Deps, OrganizationAccess, VisibleAcrossOrganizations } from '../ports';
 import { teamIdsSeenAsMember } from '../teams/team-access';
@@ -70,8 +70,7 @@ export const listTeamPipelinesOfPipelines =
       deps.repos.lookups.pipelines(distinctUuids(requests.map((request) => request.parentId))),
       usableMemberships(deps, actor),
     ]);
-    const access = await pipelineAccessOf(deps, actor, pipelines, memberships);
-    const seen = new Set(pipelines.filter((_, index) => access[index] !== 'none').map((p) => p.id));
+    const seen = await visiblePipelineAccess(deps, actor, pipelines, memberships);
     const refusals = new Map<string, DomainError>(
       requests
         .filter(({ parentId }) => !seen.has(parentId))
