@@ -10,6 +10,7 @@ import {
   type Job,
   jobTransition,
   notFound,
+  UNSTORABLE_TEXT,
   unauthenticated,
   unprocessable,
 } from '@ci/domain';
@@ -82,7 +83,7 @@ export const registerAgent =
     for (const field of ['name', 'hostname', 'version', 'pid'] as const) {
       const value = request[field];
       if (value !== undefined && !isStorableText(value)) {
-        throw badRequest('invalid_agent', `${field} can't contain NUL characters or unpaired surrogates`);
+        throw badRequest('invalid_agent', `${field} ${UNSTORABLE_TEXT}`);
       }
     }
     const id = deps.newId();
