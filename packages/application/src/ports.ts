@@ -102,8 +102,8 @@ export interface TeamRepository {
     teamId: string;
     userId: string;
   }): Promise<{ view: TeamView; viewerRole: TeamMemberRole | null } | null>;
-  /** Every team of the organization with the user's role in it, for lists the visibility rule filters. */
-  viewerFacts(input: { organizationId: string; userId: string }): Promise<TeamViewerFacts[]>;
+  /** Every team of these organizations with the user's role in it, for lists the visibility rule filters. */
+  viewerFacts(input: { organizationIds: readonly string[]; userId: string }): Promise<TeamViewerFacts[]>;
   /**
    * A page of the organization's teams, oldest first; `visibleTeamIds` null: every one;
    * `memberUserId`: only teams that user is in.

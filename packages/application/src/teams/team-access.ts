@@ -67,24 +67,25 @@ export async function requireTeamIn(
 
 /**
  * The teams a member sees in these organizations (the domain's `canSeeTeam` over what the user is in
- * each team), read once per organization. Organizations where the actor is an admin are not read: an
- * admin sees every team.
+ * each team), in one read. Organizations where the actor is an admin are not read: an admin sees every
+ * team.
  */
 export async function teamIdsSeenAsMember(
   deps: Deps,
   userId: string,
   memberships: readonly OrganizationAccess[],
 ): Promise<Set<string>> {
-  const seen = await Promise.all(
-    memberships
-      .filter((membership) => membership.role !== 'admin')
-      .map(async (membership) =>
-        (await deps.repos.teams.viewerFacts({ organizationId: membership.organization.id, userId }))
-          .filter((fact) => canSeeTeam(fact.privacy, { role: membership.role, teamRole: fact.viewerRole }))
-          .map((fact) => fact.teamId),
-      ),
+  const asMember = memberships.filter((membership) => membership.role !== 'admin');
+  if (asMember.length === 0) return new Set();
+  const facts = await deps.repos.teams.viewerFacts({
+    organizationIds: asMember.map((membership) => membership.organization.id),
+    userId,
+  });
+  return new Set(
+    facts
+      .filter((fact) => canSeeTeam(fact.privacy, { role: 'member', teamRole: fact.viewerRole }))
+      .map((fact) => fact.teamId),
   );
-  return new Set(seen.flat());
 }
 
 /** A user UUID in a path, lowercase; anything else answers like a user who is not in the team. */

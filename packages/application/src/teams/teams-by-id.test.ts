@@ -54,9 +54,9 @@ function world(role: OrganizationRole) {
           memberships.find((m) => m.organization.slug === organizationSlug) ?? null,
       },
       teams: {
-        viewerFacts: async ({ organizationId }: { organizationId: string }) => {
-          reads.push(`facts ${organizationId}`);
-          return TEAMS.filter((t) => t.organizationId === organizationId).map((t) => ({
+        viewerFacts: async ({ organizationIds }: { organizationIds: readonly string[] }) => {
+          reads.push(`facts ${organizationIds.join(',')}`);
+          return TEAMS.filter((t) => organizationIds.includes(t.organizationId)).map((t) => ({
             teamId: t.id,
             privacy: t.privacy,
             viewerRole: ROLES[t.id] ?? null,

@@ -20,7 +20,7 @@ export interface TeamMemberResult {
 
 /**
  * The teams among these the actor may see, by id, with the actor's membership of their organization.
- * What the user is in each team is read once per organization where they are not an admin.
+ * What the user is in each team is read at once, where they are not an admin.
  */
 export async function visibleTeams(
   deps: Deps,
