@@ -1,6 +1,7 @@
 import type { Agent, AgentListFilter, Build, Scope } from '@ci/domain';
 import { describe, expect, it } from 'vitest';
 import type { Actor } from '../auth/actor';
+import { actorWith } from '../auth/actor.fixture';
 import type { BuildView, Deps } from '../ports';
 import { findAgent, getAgent, getAgentsById, getWorkOfAgents } from './agents-by-id';
 import { listAgents } from './list-agents';
@@ -53,12 +54,7 @@ function actor(
   scopes: Scope[] = ['read_agents', 'read_builds'],
   organizationIds: string[] | null = null,
 ): Actor {
-  return {
-    tokenId: 't',
-    user: { id: 'u', name: 'U', email: 'u@x', avatarUrl: null, createdAt: new Date(0) },
-    scopes,
-    organizationIds,
-  };
+  return actorWith(scopes, organizationIds);
 }
 
 /** In-memory ports: the user is a member of acme (no teams) and an admin of other. */

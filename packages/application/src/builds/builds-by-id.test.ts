@@ -1,6 +1,7 @@
 import type { AccessLevel, Build, OrganizationRole, Pipeline, Scope } from '@ci/domain';
 import { describe, expect, it } from 'vitest';
 import type { Actor } from '../auth/actor';
+import { actorWith } from '../auth/actor.fixture';
 import type { BuildView, Deps, PipelineAccessEntry } from '../ports';
 import { cancelBuildById, findBuild, getBuildsById, getJobsById } from './builds-by-id';
 
@@ -33,12 +34,7 @@ function actor(
   scopes: Scope[] = ['read_builds', 'write_builds'],
   organizationIds: string[] | null = null,
 ): Actor {
-  return {
-    tokenId: 't',
-    user: { id: 'u', name: 'U', email: 'u@x', avatarUrl: null, createdAt: new Date(0) },
-    scopes,
-    organizationIds,
-  };
+  return actorWith(scopes, organizationIds);
 }
 
 /** In-memory ports: the user's role in acme (and admin of other), what the user's teams give. */

@@ -1,6 +1,7 @@
 import type { Build, OrganizationRole, Pipeline, Scope } from '@ci/domain';
 import { describe, expect, it } from 'vitest';
 import type { Actor } from '../auth/actor';
+import { actorWith } from '../auth/actor.fixture';
 import type { ListPart } from '../page';
 import type { BuildRepository, BuildView, Deps, PipelineAccessEntry } from '../ports';
 import type { BuildResult } from './build-result';
@@ -30,12 +31,7 @@ const VIEWS: BuildView[] = Object.values(PIPELINES).flatMap((pipeline, p) =>
 );
 
 function actor(scopes: Scope[] = ['read_builds'], organizationIds: string[] | null = null): Actor {
-  return {
-    tokenId: 't',
-    user: { id: 'u', name: 'U', email: 'u@x', avatarUrl: null, createdAt: new Date(0) },
-    scopes,
-    organizationIds,
-  };
+  return actorWith(scopes, organizationIds);
 }
 
 function world(role: OrganizationRole) {

@@ -1,6 +1,6 @@
-import type { Build, Scope } from '@ci/domain';
+import type { Build } from '@ci/domain';
 import { describe, expect, it } from 'vitest';
-import type { Actor } from '../auth/actor';
+import { actorWith } from '../auth/actor.fixture';
 import type { BuildView, Deps } from '../ports';
 import { getRetrySourcesOf, retryJobById, unblockJobById } from './jobs-by-id';
 
@@ -30,14 +30,7 @@ const views: BuildView[] = [
   rebuiltFrom: null,
 })) as BuildView[];
 
-function actor(scopes: Scope[], organizationIds: string[] | null = null): Actor {
-  return {
-    tokenId: 't',
-    user: { id: 'u', name: 'U', email: 'u@x', avatarUrl: null, createdAt: new Date(0) },
-    scopes,
-    organizationIds,
-  };
-}
+const actor = actorWith;
 
 function world() {
   const reads: string[] = [];

@@ -1,6 +1,7 @@
 import type { AccessLevel, OrganizationRole, Pipeline, Scope } from '@ci/domain';
 import { describe, expect, it } from 'vitest';
 import type { Actor } from '../auth/actor';
+import { actorWith } from '../auth/actor.fixture';
 import type { Deps, PipelineAccessEntry } from '../ports';
 import { findPipeline, getPipelinesById } from './pipelines-by-id';
 
@@ -17,12 +18,7 @@ const PIPELINES = {
 } as unknown as Record<'teamed' | 'hidden' | 'open' | 'elsewhere', Pipeline>;
 
 function actor(scopes: Scope[] = ['read_pipelines'], organizationIds: string[] | null = null): Actor {
-  return {
-    tokenId: 't',
-    user: { id: 'u', name: 'U', email: 'u@x', avatarUrl: null, createdAt: new Date(0) },
-    scopes,
-    organizationIds,
-  };
+  return actorWith(scopes, organizationIds);
 }
 
 function world(role: OrganizationRole, level: AccessLevel = 'build_and_read') {

@@ -1,6 +1,7 @@
 import type { OrganizationRole, Pipeline, Scope, Team } from '@ci/domain';
 import { describe, expect, it } from 'vitest';
 import type { Actor } from '../auth/actor';
+import { actorWith } from '../auth/actor.fixture';
 import type { Deps, TeamPipelineView } from '../ports';
 import {
   createTeamPipelineByIds,
@@ -35,12 +36,7 @@ const views: TeamPipelineView[] = [
 }));
 
 function actor(scopes: Scope[] = ['view_teams', 'write_teams']): Actor {
-  return {
-    tokenId: 't',
-    user: { id: 'u', name: 'U', email: 'u@x', avatarUrl: null, createdAt: new Date(0) },
-    scopes,
-    organizationIds: null,
-  };
+  return actorWith(scopes);
 }
 
 function world(role: OrganizationRole) {

@@ -1,6 +1,7 @@
 import type { OrganizationRole, Scope, Team, TeamMember, TeamMemberRole } from '@ci/domain';
 import { describe, expect, it } from 'vitest';
 import type { Actor } from '../auth/actor';
+import { actorWith } from '../auth/actor.fixture';
 import type { Deps, ParentWindow } from '../ports';
 import { findTeam, getTeamMembersById, getTeamsById, listMembersOfTeams } from './teams-by-id';
 
@@ -28,12 +29,7 @@ const MEMBERS: TeamMember[] = TEAMS.map((t, index) => ({
 }));
 
 function actor(scopes: Scope[] = ['view_teams'], organizationIds: string[] | null = null): Actor {
-  return {
-    tokenId: 't',
-    user: { id: 'u', name: 'U', email: 'u@x', avatarUrl: null, createdAt: new Date(0) },
-    scopes,
-    organizationIds,
-  };
+  return actorWith(scopes, organizationIds);
 }
 
 function world(role: OrganizationRole) {
