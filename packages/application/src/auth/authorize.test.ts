@@ -1,7 +1,7 @@
 import type { AccessLevel, OrganizationRole, Pipeline } from '@ci/domain';
 import { describe, expect, it } from 'vitest';
 import type { AccessRepository, Deps, PipelineAccessFacts } from '../ports';
-import { actorWith } from './actor.fixture';
+import { actorWith } from '../use-case.fixture';
 import { requireOrganization, requirePipeline } from './authorize';
 
 const organization = { id: 'org-1', slug: 'acme', name: 'Acme', createdAt: new Date(0) };

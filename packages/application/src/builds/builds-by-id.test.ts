@@ -1,13 +1,9 @@
 import type { AccessLevel, Build, OrganizationRole, Pipeline, Scope } from '@ci/domain';
 import { describe, expect, it } from 'vitest';
 import type { Actor } from '../auth/actor';
-import { actorWith } from '../auth/actor.fixture';
 import type { BuildView, Deps, PipelineAccessEntry } from '../ports';
+import { ACME, actorWith, uuid as id, OTHER } from '../use-case.fixture';
 import { cancelBuildById, findBuild, getBuildsById, getJobsById } from './builds-by-id';
-
-const ACME = { id: 'org-acme', slug: 'acme', name: 'Acme', createdAt: new Date(0) };
-const OTHER = { id: 'org-other', slug: 'other', name: 'Other', createdAt: new Date(0) };
-const id = (n: number) => `0190f3a0-0000-7abc-8def-${String(n).padStart(12, '0')}`;
 
 const pipelines = {
   teamed: { id: id(101), organizationId: ACME.id, slug: 'teamed' },

@@ -1,12 +1,8 @@
 import type { Build } from '@ci/domain';
 import { describe, expect, it } from 'vitest';
-import { actorWith } from '../auth/actor.fixture';
 import type { BuildView, Deps } from '../ports';
+import { ACME, actorWith, uuid as id, OTHER } from '../use-case.fixture';
 import { getRetrySourcesOf, retryJobById, unblockJobById } from './jobs-by-id';
-
-const ACME = { id: 'org-acme', slug: 'acme', name: 'Acme', createdAt: new Date(0) };
-const OTHER = { id: 'org-other', slug: 'other', name: 'Other', createdAt: new Date(0) };
-const id = (n: number) => `0190f3a0-0000-7abc-8def-${String(n).padStart(12, '0')}`;
 
 /** A build of acme with a first run (retried) and its retry; a build of other with one job. */
 const runs = { first: id(11), retry: id(12), elsewhere: id(13) };

@@ -1,8 +1,8 @@
 import type { OrganizationRole, Registry, Scope } from '@ci/domain';
 import { describe, expect, it } from 'vitest';
 import type { Actor } from '../auth/actor';
-import { actorWith } from '../auth/actor.fixture';
 import type { AccessRepository, Deps, RegistryRepository } from '../ports';
+import { actorWith } from '../use-case.fixture';
 import { createRegistry } from './create-registry';
 import { deleteRegistry } from './delete-registry';
 import { getRegistry } from './get-registry';

@@ -1,8 +1,8 @@
 import type { OrganizationRole, Pipeline, Scope, Team } from '@ci/domain';
 import { describe, expect, it } from 'vitest';
 import type { Actor } from '../auth/actor';
-import { actorWith } from '../auth/actor.fixture';
 import type { Deps, TeamPipelineView } from '../ports';
+import { ACME, actorWith, uuid as id, OTHER } from '../use-case.fixture';
 import {
   createTeamPipelineByIds,
   deleteTeamPipelineById,
@@ -10,9 +10,6 @@ import {
   updateTeamPipelineById,
 } from './team-pipelines-by-id';
 
-const ACME = { id: 'org-acme', slug: 'acme', name: 'Acme', createdAt: new Date(0) };
-const OTHER = { id: 'org-other', slug: 'other', name: 'Other', createdAt: new Date(0) };
-const id = (n: number) => `0190f3a0-0000-7abc-8def-${String(n).padStart(12, '0')}`;
 const team = { id: id(1), organizationId: ACME.id, slug: 'platform', privacy: 'visible' } as Team;
 const foreignTeam = { id: id(2), organizationId: OTHER.id, slug: 'theirs' } as Team;
 const pipeline = (n: number, organizationId = ACME.id) =>

@@ -1,7 +1,6 @@
 import type { OrganizationRole, Pipeline, Scope, Team, TeamMemberRole } from '@ci/domain';
 import { describe, expect, it } from 'vitest';
 import type { Actor } from '../auth/actor';
-import { actorWith } from '../auth/actor.fixture';
 import type {
   Deps,
   ParentWindow,
@@ -9,10 +8,8 @@ import type {
   TeamPipelineView,
   VisibleAcrossOrganizations,
 } from '../ports';
+import { ACME, actorWith, uuid as id } from '../use-case.fixture';
 import { listTeamPipelinesOfPipelines, listTeamPipelinesOfTeams } from './team-pipelines-of';
-
-const ACME = { id: 'org-acme', slug: 'acme', name: 'Acme', createdAt: new Date(0) };
-const id = (n: number) => `0190f3a0-0000-7abc-8def-${String(n).padStart(12, '0')}`;
 
 /** platform (visible, the user a member) has web and secret-less api; covert (secret, not the user's) has web and vault. */
 const TEAMS = [

@@ -1,8 +1,8 @@
 import type { OrganizationRole, Pipeline, Scope, Team, TeamMemberRole, TeamPipeline } from '@ci/domain';
 import { describe, expect, it } from 'vitest';
 import type { Actor } from '../auth/actor';
-import { actorWith } from '../auth/actor.fixture';
 import type { Deps, PipelineAccessEntry, TeamPipelineRepository, TeamPipelineView } from '../ports';
+import { actorWith } from '../use-case.fixture';
 import { createTeamPipeline } from './create-team-pipeline';
 import { deleteTeamPipeline } from './delete-team-pipeline';
 import { getTeamPipeline } from './get-team-pipeline';

@@ -1,13 +1,10 @@
 import type { OrganizationRole, Scope, Team, TeamMember, TeamMemberRole } from '@ci/domain';
 import { describe, expect, it } from 'vitest';
 import type { Actor } from '../auth/actor';
-import { actorWith } from '../auth/actor.fixture';
 import type { Deps, ParentWindow } from '../ports';
+import { ACME, actorWith, uuid as id, OTHER } from '../use-case.fixture';
 import { findTeam, getTeamMembersById, getTeamsById, listMembersOfTeams } from './teams-by-id';
 
-const ACME = { id: 'org-acme', slug: 'acme', name: 'Acme', createdAt: new Date(0) };
-const OTHER = { id: 'org-other', slug: 'other', name: 'Other', createdAt: new Date(0) };
-const id = (n: number) => `0190f3a0-0000-7abc-8def-${String(n).padStart(12, '0')}`;
 const team = (n: number, slug: string, privacy: Team['privacy'], organizationId = ACME.id) =>
   ({ id: id(n), slug, privacy, organizationId }) as Team;
 
