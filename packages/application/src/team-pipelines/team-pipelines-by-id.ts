@@ -4,10 +4,10 @@ import { requireScope } from '../auth/authorize';
 import { memberPipelineAccess } from '../auth/member-pipeline-access';
 import { usableById, usableMemberships } from '../auth/usable-memberships';
 import type { Deps, OrganizationAccess } from '../ports';
-import { teamIdsSeenAsMember } from '../teams/team-access';
+import { type AuthorizedTeam, type TeamRef, teamIdsSeenAsMember } from '../teams/team-access';
 import { createTeamPipeline } from './create-team-pipeline';
 import { deleteTeamPipeline } from './delete-team-pipeline';
-import { type AuthorizedTeam, asResult, type TeamPipelineResult, type TeamRef } from './team-access';
+import { asResult, type TeamPipelineResult } from './team-pipeline-access';
 import { updateTeamPipeline } from './update-team-pipeline';
 
 /**

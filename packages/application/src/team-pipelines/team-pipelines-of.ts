@@ -7,7 +7,7 @@ import { type ListPart, type PartRequest, partsOf, windowsOf } from '../page';
 import type { Deps, OrganizationAccess, VisibleAcrossOrganizations } from '../ports';
 import { teamIdsSeenAsMember } from '../teams/team-access';
 import { visibleTeams } from '../teams/teams-by-id';
-import { asResult, type TeamPipelineResult } from './team-access';
+import { asResult, type TeamPipelineResult } from './team-pipeline-access';
 
 /**
  * The associations of several teams, or of several pipelines, at once (GraphQL's `Team.pipelines` and
