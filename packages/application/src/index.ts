@@ -29,15 +29,10 @@ export type { CountRequestInput } from './rate-limits/count-request';
 export type { RegistryPage } from './registries/list-registries';
 export type { RegistryRef, RegistryView } from './registries/registry-view';
 export type { TeamPipelinePage } from './team-pipelines/list-team-pipelines';
-export type {
-  AuthorizedTeam,
-  TeamPipelineRef,
-  TeamPipelineResult,
-  TeamRef,
-} from './team-pipelines/team-access';
+export type { TeamPipelineRef, TeamPipelineResult } from './team-pipelines/team-pipeline-access';
 export type { TeamMemberPage } from './teams/list-team-members';
 export type { TeamListFilter, TeamPage } from './teams/list-teams';
-export type { TeamMemberRef } from './teams/team-access';
+export type { AuthorizedTeam, TeamMemberRef, TeamRef } from './teams/team-access';
 export type { TeamMemberResult } from './teams/teams-by-id';
 export { createUseCases, type UseCases } from './use-cases';
 export { avatarUrl, gravatarUrl } from './users/avatar-url';

@@ -96,16 +96,14 @@ export interface OrganizationMemberRepository {
 
 export interface TeamRepository {
   findBySlug(organizationId: string, slug: string): Promise<Team | null>;
-  /** The organization's team with this id (a lowercase UUID), or null. */
-  findById(organizationId: string, id: string): Promise<Team | null>;
   /** The organization's team with its creator and the user's role in it, in one round trip; null: no such team. */
   findForViewer(input: {
     organizationId: string;
     teamId: string;
     userId: string;
   }): Promise<{ view: TeamView; viewerRole: TeamMemberRole | null } | null>;
-  /** Every team of the organization with the user's role in it, for lists the visibility rule filters. */
-  viewerFacts(input: { organizationId: string; userId: string }): Promise<TeamViewerFacts[]>;
+  /** Every team of these organizations with the user's role in it, for lists the visibility rule filters. */
+  viewerFacts(input: { organizationIds: readonly string[]; userId: string }): Promise<TeamViewerFacts[]>;
   /**
    * A page of the organization's teams, oldest first; `visibleTeamIds` null: every one;
    * `memberUserId`: only teams that user is in.
@@ -421,13 +419,6 @@ export interface BuildRepository {
   }): Promise<BuildView | null>;
   /** Inserts the build with the pipeline's next number and its jobs, atomically; returns the number. */
   create(input: { build: Omit<Build, 'number'>; organizationId: string; jobs: Job[] }): Promise<number>;
-  /** Applies a state change computed by the domain, only if the build is still in `expectedState`. */
-  updateState(input: {
-    buildId: string;
-    expectedState: BuildState;
-    build: Build;
-    jobChanges: { state: 'canceled'; at: Date } | null;
-  }): Promise<boolean>;
 }
 
 export interface RegistryRepository {

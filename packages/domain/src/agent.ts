@@ -1,6 +1,6 @@
 import { badRequest } from './errors';
 import { err, ok, type Result } from './result';
-import { isStorableText } from './storable-text';
+import { isStorableText, UNSTORABLE_TEXT } from './storable-text';
 
 /** An organization's agents, narrowed as the public GraphQL API's `Organization.agents` narrows them. */
 export interface AgentListFilter {
@@ -14,15 +14,13 @@ export interface AgentListFilter {
 
 export const AGENT_FILTER_LIMITS = { search: 255, metaData: 50, tag: 356 } as const;
 
-const UNSTORABLE = "can't contain NUL characters or unpaired surrogates";
-
 export function parseAgentListFilter(query: {
   search?: string | null | undefined;
   metaData?: readonly string[] | null | undefined;
   isRunningJob?: boolean | null | undefined;
 }): Result<AgentListFilter> {
   const search = query.search ?? '';
-  if (!isStorableText(search)) return err(badRequest('invalid_parameter', `search ${UNSTORABLE}`));
+  if (!isStorableText(search)) return err(badRequest('invalid_parameter', `search ${UNSTORABLE_TEXT}`));
   if (search.length > AGENT_FILTER_LIMITS.search) {
     return err(
       badRequest(
@@ -38,7 +36,7 @@ export function parseAgentListFilter(query: {
     );
   }
   for (const tag of metaData) {
-    if (!isStorableText(tag)) return err(badRequest('invalid_parameter', `metaData ${UNSTORABLE}`));
+    if (!isStorableText(tag)) return err(badRequest('invalid_parameter', `metaData ${UNSTORABLE_TEXT}`));
     if (tag.length > AGENT_FILTER_LIMITS.tag) {
       return err(
         badRequest('invalid_parameter', `metaData tags are at most ${AGENT_FILTER_LIMITS.tag} characters`),

@@ -1,7 +1,7 @@
 import { type FieldError, type FieldErrorCode, validationFailed } from './errors';
 import { isJsonObject } from './json-object';
 import { err, ok, type Result } from './result';
-import { isStorableText } from './storable-text';
+import { isStorableText, UNSTORABLE_TEXT } from './storable-text';
 
 /** A validated create-build body. */
 export interface BuildRequest {
@@ -28,8 +28,6 @@ export const BUILD_REQUEST_LIMITS = {
   mapValue: 10_000,
 } as const;
 
-const UNSTORABLE = "can't contain NUL characters or unpaired surrogates";
-
 /**
  * Reads the JSON body of a create-build request. Every invalid field is reported at once; unknown
  * fields are ignored. `pull_request_base_branch` and `pull_request_repository` only count together
@@ -52,7 +50,7 @@ export function parseBuildRequest(body: unknown): Result<BuildRequest> {
       return required ? fail(field, 'missing', `${field} can't be blank`) : null;
     }
     if (typeof value !== 'string') return fail(field, 'invalid', `${field} must be a string`);
-    if (!isStorableText(value)) return fail(field, 'invalid', `${field} ${UNSTORABLE}`);
+    if (!isStorableText(value)) return fail(field, 'invalid', `${field} ${UNSTORABLE_TEXT}`);
     if (value.length > max) {
       return fail(field, 'too_long', `${field} is too long (maximum is ${max} characters)`);
     }
@@ -81,11 +79,11 @@ export function parseBuildRequest(body: unknown): Result<BuildRequest> {
     }
     for (const [key, entry] of entries) {
       if (key === '') fail(field, 'invalid', `${field} keys can't be blank`);
-      else if (!isStorableText(key)) fail(field, 'invalid', `${field} keys ${UNSTORABLE}`);
+      else if (!isStorableText(key)) fail(field, 'invalid', `${field} keys ${UNSTORABLE_TEXT}`);
       else if (key.length > BUILD_REQUEST_LIMITS.mapKey) {
         fail(field, 'too_long', `${field} keys are limited to ${BUILD_REQUEST_LIMITS.mapKey} characters`);
       } else if (typeof entry !== 'string') fail(field, 'invalid', `${field}.${key} must be a string`);
-      else if (!isStorableText(entry)) fail(field, 'invalid', `${field}.${key} ${UNSTORABLE}`);
+      else if (!isStorableText(entry)) fail(field, 'invalid', `${field}.${key} ${UNSTORABLE_TEXT}`);
       else if (entry.length > BUILD_REQUEST_LIMITS.mapValue) {
         fail(
           field,

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { isUuid, newId, uuidV7Time } from './ids';
+import { distinctUuids, isUuid, newId, uuidV7Time } from './ids';
 
 const maxTime = 2 ** 48 - 1;
 
@@ -82,5 +82,19 @@ describe('uuidV7Time', () => {
     ['not-a-uuid', null],
   ])('reads the time of %s as %s', (id, expected) => {
     expect(uuidV7Time(id)).toBe(expected);
+  });
+});
+
+describe('distinctUuids', () => {
+  const a = '0190a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b';
+  const b = '0190a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5c';
+  it.each<[string, string[], string[]]>([
+    ['keeps UUIDs in their first order', [b, a], [b, a]],
+    ['lowercases them', [a.toUpperCase()], [a]],
+    ['drops repeats, in any case', [a, b, a.toUpperCase()], [a, b]],
+    ['drops what is not a UUID', ['', 'web', `${a}x`, a], [a]],
+    ['answers nothing for nothing', [], []],
+  ])('%s', (_case, ids, expected) => {
+    expect(distinctUuids(ids)).toEqual(expected);
   });
 });

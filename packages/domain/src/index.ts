@@ -2,6 +2,7 @@ export * from './access';
 export * from './access-token';
 export * from './agent';
 export * from './branch-filter';
+export * from './build-admission';
 export * from './build-input';
 export * from './build-number';
 export * from './build-progress';

@@ -12,7 +12,7 @@ import { isUuid } from './ids';
 import { isJsonObject } from './json-object';
 import { err, ok, type Result } from './result';
 import { slugify } from './slug';
-import { isStorableText } from './storable-text';
+import { isStorableText, UNSTORABLE_TEXT } from './storable-text';
 
 export const PIPELINE_VISIBILITIES = ['private', 'public'] as const;
 export type PipelineVisibility = (typeof PIPELINE_VISIBILITIES)[number];
@@ -169,8 +169,6 @@ export interface NewPipelineRequest extends PipelineFields {
 
 /** An update: only what the body names changes. Teams are not changed here (as in the public API). */
 export type PipelineChangeRequest = Partial<PipelineFields>;
-
-const UNSTORABLE = "can't contain NUL characters or unpaired surrogates";
 
 /**
  * Reads the JSON body of a create-pipeline request (the public API's "Create a YAML pipeline" and "Create a
@@ -359,7 +357,7 @@ class BodyReader {
       return required ? this.fail(field, 'missing', `${field} can't be blank`) : null;
     }
     if (typeof value !== 'string') return this.fail(field, 'invalid', `${field} must be a string`);
-    if (!isStorableText(value)) return this.fail(field, 'invalid', `${field} ${UNSTORABLE}`);
+    if (!isStorableText(value)) return this.fail(field, 'invalid', `${field} ${UNSTORABLE_TEXT}`);
     if (value.length > max) {
       return this.fail(field, 'too_long', `${field} is too long (maximum is ${max} characters)`);
     }
@@ -441,11 +439,11 @@ class BodyReader {
     const before = this.errors.length;
     for (const [key, entry] of entries) {
       if (key.trim() === '') this.fail('env', 'invalid', "env keys can't be blank");
-      else if (!isStorableText(key)) this.fail('env', 'invalid', `env keys ${UNSTORABLE}`);
+      else if (!isStorableText(key)) this.fail('env', 'invalid', `env keys ${UNSTORABLE_TEXT}`);
       else if (key.length > PIPELINE_LIMITS.envKey) {
         this.fail('env', 'too_long', `env keys are limited to ${PIPELINE_LIMITS.envKey} characters`);
       } else if (typeof entry !== 'string') this.fail('env', 'invalid', `env.${key} must be a string`);
-      else if (!isStorableText(entry)) this.fail('env', 'invalid', `env.${key} ${UNSTORABLE}`);
+      else if (!isStorableText(entry)) this.fail('env', 'invalid', `env.${key} ${UNSTORABLE_TEXT}`);
       else if (entry.length > PIPELINE_LIMITS.envValue) {
         this.fail(
           'env',
@@ -472,7 +470,7 @@ class BodyReader {
       if (typeof tag !== 'string' || tag.trim() === '') {
         return this.fail('tags', 'invalid', 'tags must be a list of non-blank strings');
       }
-      if (!isStorableText(tag)) return this.fail('tags', 'invalid', `tags ${UNSTORABLE}`);
+      if (!isStorableText(tag)) return this.fail('tags', 'invalid', `tags ${UNSTORABLE_TEXT}`);
       if (tag.length > PIPELINE_LIMITS.tag) {
         return this.fail('tags', 'too_long', `tags are limited to ${PIPELINE_LIMITS.tag} characters each`);
       }
@@ -511,7 +509,7 @@ class BodyReader {
       } else if ((OPTIONAL_TEXT_SETTINGS as readonly string[]).includes(key)) {
         if (setting === null) settings[key] = null;
         else if (typeof setting !== 'string') this.fail(field, 'invalid', `${field} must be a string`);
-        else if (!isStorableText(setting)) this.fail(field, 'invalid', `${field} ${UNSTORABLE}`);
+        else if (!isStorableText(setting)) this.fail(field, 'invalid', `${field} ${UNSTORABLE_TEXT}`);
         else if (setting.length > PIPELINE_LIMITS.providerText) {
           this.fail(
             field,
@@ -597,7 +595,7 @@ export function parsePipelineListFilter(query: {
   const read = (field: 'name' | 'repository'): Result<string | null> => {
     const value = query[field];
     if (value === undefined || value === '') return ok(null);
-    if (!isStorableText(value)) return err(badRequest('invalid_parameter', `${field} ${UNSTORABLE}`));
+    if (!isStorableText(value)) return err(badRequest('invalid_parameter', `${field} ${UNSTORABLE_TEXT}`));
     if (value.length > PIPELINE_LIMITS.repository) {
       return err(
         badRequest(

@@ -8,3 +8,6 @@ const UNPAIRED_SURROGATE = /\p{Surrogate}/u;
 export function isStorableText(text: string): boolean {
   return !text.includes('\u0000') && !UNPAIRED_SURROGATE.test(text);
 }
+
+/** What a refusal says of text that is not storable, after the field's name. */
+export const UNSTORABLE_TEXT = "can't contain NUL characters or unpaired surrogates";

@@ -1,6 +1,6 @@
 import { type AccessLevel, isAccessLevel } from './access';
+import { readUuidField, reasonsOf } from './body-fields';
 import { type DomainError, unprocessable } from './errors';
-import { isUuid } from './ids';
 import { isJsonObject } from './json-object';
 import { err, ok, type Result } from './result';
 
@@ -23,9 +23,9 @@ export interface TeamPipelineChange {
  */
 export function parseNewTeamPipeline(body: unknown): Result<NewTeamPipeline> {
   const input = isJsonObject(body) ? body : {};
-  const pipelineId = readPipelineId(input.pipeline_id);
+  const pipelineId = readUuidField(input.pipeline_id, 'Pipeline');
   const accessLevel = readAccessLevel(input.access_level);
-  if (!pipelineId.ok || !accessLevel.ok) return err(invalidTeamPipeline(failures(pipelineId, accessLevel)));
+  if (!pipelineId.ok || !accessLevel.ok) return err(invalidTeamPipeline(reasonsOf(pipelineId, accessLevel)));
   return ok({ pipelineId: pipelineId.value, accessLevel: accessLevel.value });
 }
 
@@ -60,24 +60,12 @@ export function teamPipelineLastTeam(): DomainError {
   return unprocessable('last_team', 'The pipeline must belong to at least one team');
 }
 
-function readPipelineId(value: unknown): Result<string, string> {
-  if (value === undefined || value === null || (typeof value === 'string' && value.trim() === '')) {
-    return err("Pipeline can't be blank");
-  }
-  if (typeof value !== 'string' || !isUuid(value)) return err('Pipeline is invalid');
-  return ok(value.toLowerCase());
-}
-
 function readAccessLevel(value: unknown): Result<AccessLevel, string> {
   if (value === undefined || value === null || value === '') return err("Access level can't be blank");
   if (typeof value !== 'string' || !isAccessLevel(value)) {
     return err('Access level is not included in the list');
   }
   return ok(value);
-}
-
-function failures(...results: Result<unknown, string>[]): string[] {
-  return results.flatMap((result) => (result.ok ? [] : [result.error]));
 }
 
 function invalidTeamPipeline(reasons: readonly string[]): DomainError {

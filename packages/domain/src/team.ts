@@ -5,19 +5,15 @@ import {
   TEAM_MEMBER_ROLES,
   type TeamMemberRole,
 } from './access';
+import { readDescription, readSluggedName, readUuidField, reasonsOf } from './body-fields';
 import { TEAM_PRIVACIES, type TeamPrivacy } from './entities';
 import { type DomainError, unprocessable } from './errors';
-import { isUuid } from './ids';
 import { isJsonObject } from './json-object';
 import { err, ok, type Result } from './result';
 import { slugify } from './slug';
-import { isStorableText } from './storable-text';
 
 export const MAX_TEAM_NAME_LENGTH = 255;
 export const MAX_TEAM_DESCRIPTION_LENGTH = 1000;
-
-/** PostgreSQL refuses such text (storable-text.ts): a 422 of its own rather than a failed insert. */
-const UNSTORABLE = "can't contain NUL characters or unpaired surrogates";
 
 export function isTeamPrivacy(s: string): s is TeamPrivacy {
   return (TEAM_PRIVACIES as readonly string[]).includes(s);
@@ -107,18 +103,18 @@ const TEAM_DEFAULTS = {
  */
 export function parseNewTeam(body: unknown): Result<NewTeam> {
   const input = isJsonObject(body) ? body : {};
-  const name = readName(input.name);
+  const name = readSluggedName(input.name, MAX_TEAM_NAME_LENGTH);
   const settings = readSettings(input);
-  if (!name.ok || !settings.ok) return err(invalidTeam(failures(name, settings)));
+  if (!name.ok || !settings.ok) return err(invalidTeam(reasonsOf(name, settings)));
   return ok({ name: name.value, slug: slugify(name.value), ...TEAM_DEFAULTS, ...settings.value });
 }
 
 /** Reads an update body: every field optional, the same rules as on create; `{}` changes nothing. */
 export function parseTeamChanges(body: unknown): Result<TeamChanges> {
   const input = isJsonObject(body) ? body : {};
-  const name = input.name === undefined ? ok(undefined) : readName(input.name);
+  const name = input.name === undefined ? ok(undefined) : readSluggedName(input.name, MAX_TEAM_NAME_LENGTH);
   const settings = readSettings(input);
-  if (!name.ok || !settings.ok) return err(invalidTeam(failures(name, settings)));
+  if (!name.ok || !settings.ok) return err(invalidTeam(reasonsOf(name, settings)));
   return ok({
     ...(name.value !== undefined && { name: name.value, slug: slugify(name.value) }),
     ...settings.value,
@@ -152,10 +148,10 @@ export interface NewTeamMember {
 /** Reads an add body `{user_id, role}`; `role` may be left out (the team's `default_member_role`). */
 export function parseNewTeamMember(body: unknown): Result<NewTeamMember> {
   const input = isJsonObject(body) ? body : {};
-  const userId = readUserId(input.user_id);
+  const userId = readUuidField(input.user_id, 'User');
   const role =
     input.role === undefined || input.role === null ? ok(null) : readRole(input.role, { required: false });
-  if (!userId.ok || !role.ok) return err(invalidTeamMember(failures(userId, role)));
+  if (!userId.ok || !role.ok) return err(invalidTeamMember(reasonsOf(userId, role)));
   return ok({ userId: userId.value, role: role.value });
 }
 
@@ -180,19 +176,6 @@ export function teamMemberTaken(): DomainError {
   return invalidTeamMember(['User has already been taken']);
 }
 
-function readName(value: unknown): Result<string, string> {
-  const name = typeof value === 'string' ? value.trim() : value;
-  if (name === undefined || name === null || name === '') return err("Name can't be blank");
-  if (typeof name !== 'string') return err('Name is invalid');
-  if (!isStorableText(name)) return err(`Name ${UNSTORABLE}`);
-  if (name.length > MAX_TEAM_NAME_LENGTH) {
-    return err(`Name is too long (maximum is ${MAX_TEAM_NAME_LENGTH} characters)`);
-  }
-  // The slug identifies the team in its organization, so a name must leave something to make it of.
-  if (slugify(name) === '') return err('Name must contain at least one letter or digit');
-  return ok(name);
-}
-
 type Settings = Omit<TeamChanges, 'name' | 'slug'>;
 
 /** The optional fields, each checked only when present; null clears the description. */
@@ -201,8 +184,8 @@ function readSettings(input: Record<string, unknown>): Result<Settings, string[]
   const settings: Settings = {};
   const { description, privacy } = input;
   if (description !== undefined) {
-    const read = readDescription(description);
-    if (read.ok) settings.description = read.value;
+    const read = readDescription(description, MAX_TEAM_DESCRIPTION_LENGTH);
+    if (read.ok) settings.description = read.value ?? '';
     else reasons.push(read.error);
   }
   if (privacy !== undefined) {
@@ -229,32 +212,10 @@ function readBoolean(value: unknown, label: string): { value: boolean } | string
   return typeof value === 'boolean' ? { value } : `${label} is not included in the list`;
 }
 
-function readDescription(value: unknown): Result<string, string> {
-  if (value === null) return ok('');
-  if (typeof value !== 'string') return err('Description is invalid');
-  if (!isStorableText(value)) return err(`Description ${UNSTORABLE}`);
-  if (value.length > MAX_TEAM_DESCRIPTION_LENGTH) {
-    return err(`Description is too long (maximum is ${MAX_TEAM_DESCRIPTION_LENGTH} characters)`);
-  }
-  return ok(value);
-}
-
-function readUserId(value: unknown): Result<string, string> {
-  if (value === undefined || value === null || (typeof value === 'string' && value.trim() === '')) {
-    return err("User can't be blank");
-  }
-  if (typeof value !== 'string' || !isUuid(value)) return err('User is invalid');
-  return ok(value.toLowerCase());
-}
-
 function readRole(value: unknown, { required }: { required: boolean }): Result<TeamMemberRole, string> {
   if (required && (value === undefined || value === null || value === '')) return err("Role can't be blank");
   if (typeof value !== 'string' || !isTeamMemberRole(value)) return err('Role is not included in the list');
   return ok(value);
-}
-
-function failures(...results: Result<unknown, string | string[]>[]): string[] {
-  return results.flatMap((result) => (result.ok ? [] : result.error));
 }
 
 function invalidTeam(reasons: readonly string[]): DomainError {

@@ -6,10 +6,13 @@ import {
   forbidden,
   isActiveJob,
   isStorableText,
+  isUuid,
   type Job,
   jobTransition,
   notFound,
+  UNSTORABLE_TEXT,
   unauthenticated,
+  unprocessable,
 } from '@ci/domain';
 import { findOrganization } from '../admin/organizations';
 import { changeJob } from '../jobs/change-job';
@@ -80,7 +83,7 @@ export const registerAgent =
     for (const field of ['name', 'hostname', 'version', 'pid'] as const) {
       const value = request[field];
       if (value !== undefined && !isStorableText(value)) {
-        throw badRequest('invalid_agent', `${field} can't contain NUL characters or unpaired surrogates`);
+        throw badRequest('invalid_agent', `${field} ${UNSTORABLE_TEXT}`);
       }
     }
     const id = deps.newId();
@@ -208,7 +211,7 @@ async function dispatched(deps: Deps, location: JobLocation, agent: Agent): Prom
 
 /** The agent's own job: another agent's job, or one that does not exist, answers 404 alike. */
 async function ownJob(deps: Deps, agent: Agent, jobId: string): Promise<JobLocation> {
-  const location = /^[0-9a-f-]{36}$/i.test(jobId) ? await deps.repos.jobs.find(jobId) : null;
+  const location = isUuid(jobId) ? await deps.repos.jobs.find(jobId) : null;
   if (!location || location.organizationId !== agent.organizationId) throw notFound('job');
   if (location.job.agentId !== agent.id) throw notFound('job');
   return location;
@@ -274,11 +277,7 @@ export const appendAgentLog =
       throw badRequest('chunk_too_large', 'A chunk may hold at most 1 MiB');
     }
     if (!isActiveJob(location.job.state)) {
-      throw new DomainError({
-        kind: 'unprocessable',
-        code: 'job_finished',
-        message: 'This job has finished',
-      });
+      throw unprocessable('job_finished', 'This job has finished');
     }
     await deps.repos.jobs.appendLogChunk(jobId, { ...chunk, receivedAt: deps.clock.now() });
   };

@@ -2,12 +2,9 @@ import type { Agent, AgentListFilter, Build, Scope } from '@ci/domain';
 import { describe, expect, it } from 'vitest';
 import type { Actor } from '../auth/actor';
 import type { BuildView, Deps } from '../ports';
+import { ACME, actorWith, uuid as id, OTHER } from '../use-case.fixture';
 import { findAgent, getAgent, getAgentsById, getWorkOfAgents } from './agents-by-id';
 import { listAgents } from './list-agents';
-
-const ACME = { id: 'org-acme', slug: 'acme', name: 'Acme', createdAt: new Date(0) };
-const OTHER = { id: 'org-other', slug: 'other', name: 'Other', createdAt: new Date(0) };
-const id = (n: number) => `0190f3a0-0000-7abc-8def-${String(n).padStart(12, '0')}`;
 
 function agent(n: number, organizationId: string): Agent {
   return {
@@ -53,12 +50,7 @@ function actor(
   scopes: Scope[] = ['read_agents', 'read_builds'],
   organizationIds: string[] | null = null,
 ): Actor {
-  return {
-    tokenId: 't',
-    user: { id: 'u', name: 'U', email: 'u@x', avatarUrl: null, createdAt: new Date(0) },
-    scopes,
-    organizationIds,
-  };
+  return actorWith(scopes, organizationIds);
 }
 
 /** In-memory ports: the user is a member of acme (no teams) and an admin of other. */

@@ -1,6 +1,6 @@
-import { type Agent, isUuid, notFound } from '@ci/domain';
+import { type Agent, distinctUuids, isUuid, notFound } from '@ci/domain';
 import type { Actor } from '../auth/actor';
-import { allowsOperation, requireOrganization, requireScope } from '../auth/authorize';
+import { allowsOperation, requireOrganization, requireScope, requireSlugParts } from '../auth/authorize';
 import { usableMemberships } from '../auth/usable-memberships';
 import { type JobResult, jobsInBuilds } from '../builds/builds-by-id';
 import type { Deps } from '../ports';
@@ -26,7 +26,7 @@ export const getAgentsById =
   (deps: Deps) =>
   async (actor: Actor, ids: readonly string[]): Promise<Array<Agent | null>> => {
     requireScope(actor, 'getAgent');
-    const wanted = [...new Set(ids.filter(isUuid).map((id) => id.toLowerCase()))];
+    const wanted = distinctUuids(ids);
     const [agents, memberships] = await Promise.all([
       deps.repos.lookups.agents(wanted),
       usableMemberships(deps, actor),
@@ -44,12 +44,10 @@ export const getAgentsById =
 export const findAgent =
   (deps: Deps) =>
   async (actor: Actor, slug: string): Promise<Agent> => {
-    const parts = slug.split('/');
-    if (parts.length !== 2 || parts.some((part) => part === '')) {
-      requireScope(actor, 'getAgent');
-      throw notFound('agent');
-    }
-    const [organization, agent] = parts as [string, string];
+    const [organization, agent] = requireSlugParts(actor, 'getAgent', slug, {
+      count: 2,
+      resource: 'agent',
+    }) as [string, string];
     return getAgent(deps)(actor, { organization, agent });
   };
 
@@ -68,7 +66,7 @@ export interface AgentWork {
 export const getWorkOfAgents =
   (deps: Deps) =>
   async (actor: Actor, agentIds: readonly string[]): Promise<AgentWork[]> => {
-    const wanted = [...new Set(agentIds.filter(isUuid).map((id) => id.toLowerCase()))];
+    const wanted = distinctUuids(agentIds);
     const [held, memberships] = await Promise.all([
       deps.repos.lookups.heldJobs(wanted),
       usableMemberships(deps, actor),

@@ -1,20 +1,13 @@
-import type { AccessLevel, OrganizationRole, Pipeline, Scope } from '@ci/domain';
+import type { AccessLevel, OrganizationRole, Pipeline } from '@ci/domain';
 import { describe, expect, it } from 'vitest';
 import type { AccessRepository, Deps, PipelineAccessFacts } from '../ports';
-import type { Actor } from './actor';
+import { actorWith } from '../use-case.fixture';
 import { requireOrganization, requirePipeline } from './authorize';
 
 const organization = { id: 'org-1', slug: 'acme', name: 'Acme', createdAt: new Date(0) };
 const pipeline = { id: 'pipe-1', slug: 'web', organizationId: 'org-1' } as Pipeline;
 
-function actor(scopes: Scope[], organizationIds: string[] | null = null): Actor {
-  return {
-    tokenId: 't',
-    user: { id: 'u', name: 'U', email: 'u@x', avatarUrl: null, createdAt: new Date(0) },
-    scopes,
-    organizationIds,
-  };
-}
+const actor = actorWith;
 
 /** Fake ports: the facts the repository would read for the user. */
 function deps(

@@ -39,6 +39,25 @@ export function requireComparable(slug: string, resource: NotFoundResource): voi
   if (!isStorableText(slug)) throw notFound(resource);
 }
 
+/**
+ * The parts of a slug key (`<organization>/<pipeline>`, `<organization>/<pipeline>/<number>`): `count`
+ * parts, none empty. A slug of another shape names nothing: after the scope, the same 404 as a slug
+ * that names nothing.
+ */
+export function requireSlugParts(
+  actor: Actor,
+  operation: Operation,
+  slug: string,
+  { count, resource }: { count: number; resource: NotFoundResource },
+): string[] {
+  const parts = slug.split('/');
+  if (parts.length !== count || parts.some((part) => part === '')) {
+    requireScope(actor, operation);
+    throw notFound(resource);
+  }
+  return parts;
+}
+
 export const requireOrganization =
   (deps: Deps) =>
   async (actor: Actor, operation: Operation, organizationSlug: string): Promise<OrganizationAccess> => {

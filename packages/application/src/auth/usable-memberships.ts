@@ -1,4 +1,11 @@
-import type { Organization, Pipeline, PipelineAccess } from '@ci/domain';
+import {
+  isUuid,
+  type NotFoundResource,
+  notFound,
+  type Organization,
+  type Pipeline,
+  type PipelineAccess,
+} from '@ci/domain';
 import type { Deps, OrganizationAccess } from '../ports';
 import { type Actor, mayUseOrganization } from './actor';
 import { memberPipelineAccess } from './member-pipeline-access';
@@ -17,27 +24,58 @@ export async function usableMemberships(deps: Deps, actor: Actor): Promise<Map<s
 }
 
 /**
- * What the actor may do on each of these pipelines (the domain's access rule), `none` for those it may
- * not see, in the order given: admins everything, members what their teams give. Reads the memberships
- * and, when the actor is a member somewhere, what the user's teams give there: two statements at most.
+ * One object by its UUID (null, or anything but a UUID, names none) in an organization the actor may
+ * use, with the actor's membership there: what a change addressed by id needs to call its REST use
+ * case. Any other answers `notFound(resource)`, like an object that does not exist.
  */
-export async function pipelineAccessOf(
+export async function usableById<T>(
+  deps: Deps,
+  actor: Actor,
+  input: {
+    id: string | null;
+    read: (id: string) => Promise<readonly T[]>;
+    organizationOf: (found: T) => string;
+    resource: NotFoundResource;
+  },
+): Promise<{ found: T; membership: OrganizationAccess }> {
+  const [[found], memberships] = await Promise.all([
+    input.id && isUuid(input.id) ? input.read(input.id.toLowerCase()) : Promise.resolve([]),
+    usableMemberships(deps, actor),
+  ]);
+  const membership = found === undefined ? undefined : memberships.get(input.organizationOf(found));
+  if (found === undefined || !membership) throw notFound(input.resource);
+  return { found, membership };
+}
+
+/** The organizations among these where the actor is an admin: every pipeline and team of theirs is seen. */
+export function adminOrganizationIds(memberships: Iterable<OrganizationAccess>): string[] {
+  return [...memberships].filter((m) => m.role === 'admin').map((m) => m.organization.id);
+}
+
+/**
+ * What the actor may do on each of these pipelines that it may see (the domain's access rule), by
+ * pipeline id; pipelines it may not see are left out. Admins everything, members what their teams
+ * give. Reads the memberships (unless given) and, when the actor is a member somewhere, what the
+ * user's teams give there: two statements at most.
+ */
+export async function visiblePipelineAccess(
   deps: Deps,
   actor: Actor,
   pipelines: readonly Pick<Pipeline, 'id' | 'organizationId'>[],
   memberships?: Map<string, OrganizationAccess>,
-): Promise<PipelineAccess[]> {
+): Promise<Map<string, PipelineAccess>> {
   const usable = memberships ?? (await usableMemberships(deps, actor));
   const involved = [...new Set(pipelines.map((pipeline) => pipeline.organizationId))]
     .map((id) => usable.get(id))
     .filter((membership): membership is OrganizationAccess => membership !== undefined);
   const memberAccess = await memberPipelineAccess(deps, actor.user.id, involved);
-  return pipelines.map((pipeline) => {
-    const membership = usable.get(pipeline.organizationId);
-    if (!membership) return 'none';
-    if (membership.role === 'admin') return 'admin';
-    return memberAccess.get(pipeline.id) ?? 'none';
-  });
+  const visible = new Map<string, PipelineAccess>();
+  for (const pipeline of pipelines) {
+    const role = usable.get(pipeline.organizationId)?.role;
+    const access = role === 'admin' ? 'admin' : role ? memberAccess.get(pipeline.id) : undefined;
+    if (access) visible.set(pipeline.id, access);
+  }
+  return visible;
 }
 
 /**
@@ -49,19 +87,13 @@ export const organizationsById =
   (deps: Deps) =>
   async (actor: Actor, ids: readonly string[]): Promise<Array<Organization | null>> => {
     const usable = await usableMemberships(deps, actor);
-    return ids.map((id) => usable.get(id)?.organization ?? null);
+    return ids.map((id) => usable.get(id.toLowerCase())?.organization ?? null);
   };
-
-/** Where the by-id use cases look up an organization: a known one the actor may use, else null. */
-export function usableOrganization(
-  memberships: Map<string, OrganizationAccess>,
-  organizationId: string | undefined,
-): OrganizationAccess | null {
-  return organizationId === undefined ? null : (memberships.get(organizationId) ?? null);
-}
 
 /** What the actor may do on each of these pipelines, for what depends on it (rule B2's webhook URL). */
 export const pipelineAccessFor =
   (deps: Deps) =>
   (actor: Actor, pipelines: readonly Pick<Pipeline, 'id' | 'organizationId'>[]): Promise<PipelineAccess[]> =>
-    pipelineAccessOf(deps, actor, pipelines);
+    visiblePipelineAccess(deps, actor, pipelines).then((visible) =>
+      pipelines.map((pipeline) => visible.get(pipeline.id) ?? 'none'),
+    );

@@ -2,11 +2,8 @@ import type { AccessLevel, Build, OrganizationRole, Pipeline, Scope } from '@ci/
 import { describe, expect, it } from 'vitest';
 import type { Actor } from '../auth/actor';
 import type { BuildView, Deps, PipelineAccessEntry } from '../ports';
+import { ACME, actorWith, uuid as id, OTHER } from '../use-case.fixture';
 import { cancelBuildById, findBuild, getBuildsById, getJobsById } from './builds-by-id';
-
-const ACME = { id: 'org-acme', slug: 'acme', name: 'Acme', createdAt: new Date(0) };
-const OTHER = { id: 'org-other', slug: 'other', name: 'Other', createdAt: new Date(0) };
-const id = (n: number) => `0190f3a0-0000-7abc-8def-${String(n).padStart(12, '0')}`;
 
 const pipelines = {
   teamed: { id: id(101), organizationId: ACME.id, slug: 'teamed' },
@@ -33,12 +30,7 @@ function actor(
   scopes: Scope[] = ['read_builds', 'write_builds'],
   organizationIds: string[] | null = null,
 ): Actor {
-  return {
-    tokenId: 't',
-    user: { id: 'u', name: 'U', email: 'u@x', avatarUrl: null, createdAt: new Date(0) },
-    scopes,
-    organizationIds,
-  };
+  return actorWith(scopes, organizationIds);
 }
 
 /** In-memory ports: the user's role in acme (and admin of other), what the user's teams give. */

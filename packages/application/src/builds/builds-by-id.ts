@@ -1,7 +1,7 @@
-import { badRequest, isUuid, notFound, parseBuildNumber } from '@ci/domain';
+import { badRequest, distinctUuids, notFound, parseBuildNumber } from '@ci/domain';
 import type { Actor } from '../auth/actor';
-import { requireScope } from '../auth/authorize';
-import { pipelineAccessOf, usableMemberships } from '../auth/usable-memberships';
+import { requireScope, requireSlugParts } from '../auth/authorize';
+import { usableById, usableMemberships, visiblePipelineAccess } from '../auth/usable-memberships';
 import type { BuildView, Deps, JobView } from '../ports';
 import { asSeenWith, type BuildResult } from './build-result';
 import { cancelBuild } from './cancel-build';
@@ -33,22 +33,22 @@ export const getBuildsById =
     options: { includeRetriedJobs?: boolean } = {},
   ): Promise<Array<BuildResult | null>> => {
     requireScope(actor, 'getBuild');
-    const wanted = [...new Set(ids.filter(isUuid).map((id) => id.toLowerCase()))];
+    const wanted = distinctUuids(ids);
     const [views, memberships] = await Promise.all([
       deps.repos.lookups.builds({ ids: wanted, includeRetriedJobs: options.includeRetriedJobs ?? false }),
       usableMemberships(deps, actor),
     ]);
-    const access = await pipelineAccessOf(
+    const access = await visiblePipelineAccess(
       deps,
       actor,
       views.map((view) => view.pipeline),
       memberships,
     );
     const visible = new Map<string, BuildResult>();
-    views.forEach((view, index) => {
-      const level = access[index] ?? 'none';
-      if (level !== 'none') visible.set(view.build.id, asSeenWith(level, view));
-    });
+    for (const view of views) {
+      const level = access.get(view.pipeline.id);
+      if (level) visible.set(view.build.id, asSeenWith(level, view));
+    }
     return ids.map((id) => visible.get(id.toLowerCase()) ?? null);
   };
 
@@ -57,7 +57,7 @@ export const getJobsById =
   (deps: Deps) =>
   async (actor: Actor, ids: readonly string[]): Promise<Array<JobResult | null>> => {
     requireScope(actor, 'getBuild');
-    const wanted = [...new Set(ids.filter(isUuid).map((id) => id.toLowerCase()))];
+    const wanted = distinctUuids(ids);
     const found = await jobsInBuilds(deps, actor, await deps.repos.lookups.jobBuilds(wanted));
     return ids.map((id) => found.get(id.toLowerCase()) ?? null);
   };
@@ -98,12 +98,10 @@ export const findBuild =
       return build;
     }
     if (key.slug != null && key.uuid == null) {
-      const parts = key.slug.split('/');
-      if (parts.length !== 3 || parts.some((part) => part === '')) {
-        requireScope(actor, 'getBuild');
-        throw notFound('build');
-      }
-      const [organization, pipeline, number] = parts as [string, string, string];
+      const [organization, pipeline, number] = requireSlugParts(actor, 'getBuild', key.slug, {
+        count: 3,
+        resource: 'build',
+      }) as [string, string, string];
       return getBuild(deps)(actor, { organization, pipeline, number: parseBuildNumber(number) });
     }
     throw badRequest('build_key', 'Find a build by either its slug or its uuid');
@@ -115,14 +113,12 @@ async function addressBuild(
   actor: Actor,
   buildId: string | null,
 ): Promise<{ ref: BuildRef; view: BuildView }> {
-  const [[view], memberships] = await Promise.all([
-    buildId && isUuid(buildId)
-      ? deps.repos.lookups.builds({ ids: [buildId.toLowerCase()], includeRetriedJobs: false })
-      : Promise.resolve([]),
-    usableMemberships(deps, actor),
-  ]);
-  const membership = view ? memberships.get(view.pipeline.organizationId) : undefined;
-  if (!view || !membership) throw notFound('build');
+  const { found: view, membership } = await usableById(deps, actor, {
+    id: buildId,
+    read: (id) => deps.repos.lookups.builds({ ids: [id], includeRetriedJobs: false }),
+    organizationOf: (found) => found.pipeline.organizationId,
+    resource: 'build',
+  });
   return {
     view,
     ref: {
@@ -158,14 +154,12 @@ export const createBuildOnPipelineId =
   (deps: Deps) =>
   async (actor: Actor, pipelineId: string | null, body: unknown): Promise<BuildResult> => {
     requireScope(actor, 'createBuild');
-    const [[pipeline], memberships] = await Promise.all([
-      pipelineId && isUuid(pipelineId)
-        ? deps.repos.lookups.pipelines([pipelineId.toLowerCase()])
-        : Promise.resolve([]),
-      usableMemberships(deps, actor),
-    ]);
-    const membership = pipeline ? memberships.get(pipeline.organizationId) : undefined;
-    if (!pipeline || !membership) throw notFound('pipeline');
+    const { found: pipeline, membership } = await usableById(deps, actor, {
+      id: pipelineId,
+      read: (id) => deps.repos.lookups.pipelines([id]),
+      organizationOf: (found) => found.organizationId,
+      resource: 'pipeline',
+    });
     return createBuild(deps)(
       actor,
       { organization: membership.organization.slug, pipeline: pipeline.slug },

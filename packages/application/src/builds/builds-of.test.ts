@@ -3,12 +3,9 @@ import { describe, expect, it } from 'vitest';
 import type { Actor } from '../auth/actor';
 import type { ListPart } from '../page';
 import type { BuildRepository, BuildView, Deps, PipelineAccessEntry } from '../ports';
+import { ACME, actorWith, uuid as id, OTHER } from '../use-case.fixture';
 import type { BuildResult } from './build-result';
 import { listBuildsOfCreators, listBuildsOfPipelines } from './builds-of';
-
-const ACME = { id: 'org-acme', slug: 'acme', name: 'Acme', createdAt: new Date(0) };
-const OTHER = { id: 'org-other', slug: 'other', name: 'Other', createdAt: new Date(0) };
-const id = (n: number) => `0190f3a0-0000-7abc-8def-${String(n).padStart(12, '0')}`;
 
 /** teamed: a team of the member's has it; hidden: only other teams; elsewhere: another organization. */
 const PIPELINES = {
@@ -30,12 +27,7 @@ const VIEWS: BuildView[] = Object.values(PIPELINES).flatMap((pipeline, p) =>
 );
 
 function actor(scopes: Scope[] = ['read_builds'], organizationIds: string[] | null = null): Actor {
-  return {
-    tokenId: 't',
-    user: { id: 'u', name: 'U', email: 'u@x', avatarUrl: null, createdAt: new Date(0) },
-    scopes,
-    organizationIds,
-  };
+  return actorWith(scopes, organizationIds);
 }
 
 function world(role: OrganizationRole) {

@@ -1,14 +1,7 @@
-import {
-  badRequest,
-  type DomainError,
-  isStorableText,
-  isUuid,
-  notFound,
-  type PipelineAccess,
-} from '@ci/domain';
+import { badRequest, type DomainError, distinctUuids, isStorableText, isUuid, notFound } from '@ci/domain';
 import type { Actor } from '../auth/actor';
 import { requireScope } from '../auth/authorize';
-import { pipelineAccessOf, usableMemberships } from '../auth/usable-memberships';
+import { usableMemberships, visiblePipelineAccess } from '../auth/usable-memberships';
 import { type ListPart, type PartRequest, partsOf, windowsOf } from '../page';
 import type { BuildFilter, BuildScope, Deps } from '../ports';
 import { asSeenWith, type BuildResult } from './build-result';
@@ -47,24 +40,11 @@ export const listBuildsOfPipelines =
   ): Promise<Array<ListPart<BuildResult>>> => {
     requireScope(actor, 'listBuilds');
     requireStorableFilter(filter);
-    const wanted = [
-      ...new Set(
-        requests
-          .map((r) => r.parentId)
-          .filter(isUuid)
-          .map((id) => id.toLowerCase()),
-      ),
-    ];
     const [pipelines, memberships] = await Promise.all([
-      deps.repos.lookups.pipelines(wanted),
+      deps.repos.lookups.pipelines(distinctUuids(requests.map((request) => request.parentId))),
       usableMemberships(deps, actor),
     ]);
-    const levels = await pipelineAccessOf(deps, actor, pipelines, memberships);
-    const access = new Map<string, PipelineAccess>();
-    pipelines.forEach((pipeline, index) => {
-      const level = levels[index] ?? 'none';
-      if (level !== 'none') access.set(pipeline.id, level);
-    });
+    const access = await visiblePipelineAccess(deps, actor, pipelines, memberships);
     const refusals = new Map<string, DomainError>(
       requests
         .filter(({ parentId }) => !access.has(parentId))

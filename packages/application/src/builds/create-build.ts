@@ -2,12 +2,10 @@ import {
   type Build,
   type BuildRequest,
   jobsForSteps,
-  matchesBranchFilter,
+  newBuildRefusal,
   newBuildSnapshot,
-  type Pipeline,
   parseBuildRequest,
   progressBuild,
-  unprocessable,
 } from '@ci/domain';
 import type { Actor } from '../auth/actor';
 import { type AuthorizedPipeline, requirePipeline } from '../auth/authorize';
@@ -17,29 +15,6 @@ import { type BuildResult, loadBuild } from './build-result';
 export interface PipelineRef {
   organization: string;
   pipeline: string;
-}
-
-/** An archived pipeline takes no new builds, whether created or rebuilt. */
-export function refuseArchived(pipeline: Pipeline) {
-  if (pipeline.archivedAt) {
-    throw unprocessable('pipeline_archived', 'Builds cannot be created for an archived pipeline');
-  }
-}
-
-function refuseUnbuildable(
-  pipeline: Pipeline,
-  request: Pick<BuildRequest, 'branch' | 'ignorePipelineBranchFilters'>,
-) {
-  refuseArchived(pipeline);
-  if (
-    !request.ignorePipelineBranchFilters &&
-    !matchesBranchFilter(pipeline.branchConfiguration, request.branch)
-  ) {
-    throw unprocessable(
-      'branch_filtered',
-      `Branch "${request.branch}" does not match the pipeline's branch filter "${pipeline.branchConfiguration}"`,
-    );
-  }
 }
 
 /** Inserts a scheduled build with jobs from the pipeline's steps, numbered by the pipeline's counter. */
@@ -90,6 +65,7 @@ export const createBuild =
     const target = await requirePipeline(deps)(actor, 'createBuild', ref, 'build');
     const request = parseBuildRequest(body);
     if (!request.ok) throw request.error;
-    refuseUnbuildable(target.pipeline, request.value);
+    const refusal = newBuildRefusal(target.pipeline, request.value);
+    if (refusal) throw refusal;
     return scheduleBuild(deps)(target, actor, { ...request.value, rebuiltFromId: null });
   };

@@ -1,7 +1,8 @@
 import type { PipelineAccess } from '@ci/domain';
-import { type Actor, mayUseOrganization } from '../auth/actor';
+import type { Actor } from '../auth/actor';
 import { requireOrganization, requirePipeline, requireScope } from '../auth/authorize';
 import { memberPipelineAccess } from '../auth/member-pipeline-access';
+import { adminOrganizationIds, usableMemberships } from '../auth/usable-memberships';
 import { type Page, pageWindow, type RowWindow } from '../page';
 import type { BuildFilter, BuildScope, Deps, OrganizationAccess } from '../ports';
 import { asSeenWith, type BuildResult } from './build-result';
@@ -29,15 +30,15 @@ export const BUILD_COUNT_LIMIT = 1000;
 
 /** Which pipelines of these organizations the actor sees, and with what access (the domain's rule). */
 export async function scopeOver(deps: Deps, actor: Actor, memberships: OrganizationAccess[]) {
-  const adminOrganizationIds = memberships.filter((m) => m.role === 'admin').map((m) => m.organization.id);
+  const adminIds = adminOrganizationIds(memberships);
   const accessByPipeline = await memberPipelineAccess(deps, actor.user.id, memberships);
   const scope: BuildScope = {
     kind: 'organizations',
-    adminOrganizationIds,
+    adminOrganizationIds: adminIds,
     visiblePipelineIds: [...accessByPipeline.keys()],
   };
   const accessFor = (pipelineId: string, organizationId: string): PipelineAccess =>
-    adminOrganizationIds.includes(organizationId) ? 'admin' : (accessByPipeline.get(pipelineId) ?? 'none');
+    adminIds.includes(organizationId) ? 'admin' : (accessByPipeline.get(pipelineId) ?? 'none');
   return { scope, accessFor };
 }
 
@@ -60,9 +61,7 @@ export const listBuilds =
       ({ scope, accessFor } = await scopeOver(deps, actor, [membership]));
     } else {
       requireScope(actor, 'listBuilds');
-      const memberships = (await deps.repos.access.memberships(actor.user.id)).filter((m) =>
-        mayUseOrganization(actor, m.organization.id),
-      );
+      const memberships = [...(await usableMemberships(deps, actor)).values()];
       ({ scope, accessFor } = await scopeOver(deps, actor, memberships));
     }
     const window = pageWindow(page);

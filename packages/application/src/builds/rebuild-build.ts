@@ -1,9 +1,9 @@
-import { unprocessable } from '@ci/domain';
+import { rebuildRefusal } from '@ci/domain';
 import type { Actor } from '../auth/actor';
 import { requirePipeline } from '../auth/authorize';
 import type { Deps } from '../ports';
 import { type BuildResult, loadBuild } from './build-result';
-import { refuseArchived, scheduleBuild } from './create-build';
+import { scheduleBuild } from './create-build';
 import type { BuildRef } from './get-build';
 
 /** A new scheduled build of the same commit, branch, message, env, meta-data and pull request. */
@@ -17,14 +17,8 @@ export const rebuildBuild =
       access: target.access,
     });
     const original = view.build;
-    // The original passed the branch filter (or was told to ignore it) when it was created.
-    refuseArchived(target.pipeline);
-    if (!target.pipeline.allowRebuilds) {
-      throw unprocessable(
-        'rebuilds_disabled',
-        'Rebuilds are disabled for this pipeline (allow_rebuilds is false)',
-      );
-    }
+    const refusal = rebuildRefusal(target.pipeline);
+    if (refusal) throw refusal;
     return scheduleBuild(deps)(target, actor, {
       commit: original.commit,
       branch: original.branch,

@@ -1,4 +1,5 @@
 import {
+  countLogHeaders,
   isUuid,
   type Job,
   notFound,
@@ -13,7 +14,7 @@ import type { Actor } from '../auth/actor';
 import { requirePipeline } from '../auth/authorize';
 import { type BuildResult, loadBuild } from '../builds/build-result';
 import type { BuildRef } from '../builds/get-build';
-import type { BuildView, Deps, JobView } from '../ports';
+import type { Deps, JobView } from '../ports';
 import { changeJob } from './change-job';
 
 export interface JobRef extends BuildRef {
@@ -36,22 +37,27 @@ const loadJob =
       access: target.access,
       includeRetriedJobs: true,
     });
-    const job = isUuid(ref.job)
-      ? build.view.jobs.find((candidate) => candidate.job.id === ref.job)
-      : undefined;
-    if (!job) throw notFound('job');
-    return { build, job };
+    if (!isUuid(ref.job)) throw notFound('job');
+    return jobIn(build, ref.job);
   };
 
+/** One run among the build's jobs (retried runs included); any other id answers like a missing job. */
+function jobIn(build: BuildResult, jobId: string): JobInBuild {
+  const job = build.view.jobs.find((candidate) => candidate.job.id === jobId);
+  if (!job) throw notFound('job');
+  return { build, job };
+}
+
+/** The build read again after a change, as the actor saw it before. */
 async function reload(deps: Deps, result: JobInBuild, jobId: string): Promise<JobInBuild> {
-  const view = (await deps.repos.builds.findByNumber({
+  const view = await deps.repos.builds.findByNumber({
     pipelineId: result.build.view.pipeline.id,
     number: result.build.view.build.number,
     includeRetriedJobs: true,
-  })) as BuildView;
-  const job = view.jobs.find((candidate) => candidate.job.id === jobId);
-  if (!job) throw notFound('job');
-  return { build: { ...result.build, view }, job };
+  });
+  // Deleted since the change: it answers as what does not exist.
+  if (!view) throw notFound('build');
+  return jobIn({ ...result.build, view }, jobId);
 }
 
 export interface JobLog {
@@ -61,14 +67,13 @@ export interface JobLog {
   headerTimes: number[];
 }
 
-export function assembleLog(chunks: readonly LogChunk[]): JobLog {
+function assembleLog(chunks: readonly LogChunk[]): JobLog {
   const sorted = [...chunks].sort((a, b) => a.sequence - b.sequence);
   const content = sorted.map((chunk) => chunk.content).join('');
   const headerTimes: number[] = [];
   for (const chunk of sorted) {
-    for (const line of chunk.content.split('\n')) {
-      if (/^(---|\+\+\+|~~~) /.test(line)) headerTimes.push(chunk.receivedAt.getTime() * 1_000_000);
-    }
+    const receivedAt = chunk.receivedAt.getTime() * 1_000_000;
+    for (let headers = countLogHeaders(chunk.content); headers > 0; headers--) headerTimes.push(receivedAt);
   }
   return { content, size: Buffer.byteLength(content), headerTimes };
 }

@@ -1,12 +1,8 @@
-import type { Build, Scope } from '@ci/domain';
+import type { Build } from '@ci/domain';
 import { describe, expect, it } from 'vitest';
-import type { Actor } from '../auth/actor';
 import type { BuildView, Deps } from '../ports';
+import { ACME, actorWith, uuid as id, OTHER } from '../use-case.fixture';
 import { getRetrySourcesOf, retryJobById, unblockJobById } from './jobs-by-id';
-
-const ACME = { id: 'org-acme', slug: 'acme', name: 'Acme', createdAt: new Date(0) };
-const OTHER = { id: 'org-other', slug: 'other', name: 'Other', createdAt: new Date(0) };
-const id = (n: number) => `0190f3a0-0000-7abc-8def-${String(n).padStart(12, '0')}`;
 
 /** A build of acme with a first run (retried) and its retry; a build of other with one job. */
 const runs = { first: id(11), retry: id(12), elsewhere: id(13) };
@@ -30,14 +26,7 @@ const views: BuildView[] = [
   rebuiltFrom: null,
 })) as BuildView[];
 
-function actor(scopes: Scope[], organizationIds: string[] | null = null): Actor {
-  return {
-    tokenId: 't',
-    user: { id: 'u', name: 'U', email: 'u@x', avatarUrl: null, createdAt: new Date(0) },
-    scopes,
-    organizationIds,
-  };
-}
+const actor = actorWith;
 
 function world() {
   const reads: string[] = [];

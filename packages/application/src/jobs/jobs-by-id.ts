@@ -1,7 +1,7 @@
-import { isUuid, notFound } from '@ci/domain';
+import { distinctUuids, notFound } from '@ci/domain';
 import type { Actor } from '../auth/actor';
 import { requireScope } from '../auth/authorize';
-import { usableMemberships } from '../auth/usable-memberships';
+import { usableById } from '../auth/usable-memberships';
 import { type JobResult, jobsInBuilds } from '../builds/builds-by-id';
 import type { Deps } from '../ports';
 import { type JobInBuild, type JobRef, retryJob, unblockJob } from './job-actions';
@@ -17,7 +17,7 @@ export const getRetrySourcesOf =
   (deps: Deps) =>
   async (actor: Actor, jobIds: readonly string[]): Promise<Array<JobResult | null>> => {
     requireScope(actor, 'getBuild');
-    const wanted = [...new Set(jobIds.filter(isUuid).map((id) => id.toLowerCase()))];
+    const wanted = distinctUuids(jobIds);
     const pairs = await deps.repos.lookups.retrySources(wanted);
     const sources = await jobsInBuilds(
       deps,
@@ -30,16 +30,20 @@ export const getRetrySourcesOf =
 
 /** The REST address of a job the actor's organizations hold (whether the actor may act on it is the use case's question). */
 async function addressJob(deps: Deps, actor: Actor, jobId: string | null): Promise<JobRef> {
-  const [pairs, memberships] = await Promise.all([
-    jobId && isUuid(jobId) ? deps.repos.lookups.jobBuilds([jobId.toLowerCase()]) : Promise.resolve([]),
-    usableMemberships(deps, actor),
-  ]);
-  const [pair] = pairs;
-  const [view] = pair
-    ? await deps.repos.lookups.builds({ ids: [pair.buildId], includeRetriedJobs: false })
-    : [];
-  const membership = view ? memberships.get(view.pipeline.organizationId) : undefined;
-  if (!pair || !view || !membership) throw notFound('job');
+  const {
+    found: { pair, view },
+    membership,
+  } = await usableById(deps, actor, {
+    id: jobId,
+    read: async (id) => {
+      const [pair] = await deps.repos.lookups.jobBuilds([id]);
+      if (!pair) return [];
+      const views = await deps.repos.lookups.builds({ ids: [pair.buildId], includeRetriedJobs: false });
+      return views.map((view) => ({ pair, view }));
+    },
+    organizationOf: (found) => found.view.pipeline.organizationId,
+    resource: 'job',
+  });
   return {
     organization: membership.organization.slug,
     pipeline: view.pipeline.slug,

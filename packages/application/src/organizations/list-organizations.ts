@@ -1,6 +1,7 @@
 import type { Organization } from '@ci/domain';
-import { type Actor, mayUseOrganization } from '../auth/actor';
+import type { Actor } from '../auth/actor';
 import { requireScope } from '../auth/authorize';
+import { usableMemberships } from '../auth/usable-memberships';
 import { type Page, pageWindow, type RowWindow } from '../page';
 import type { Deps } from '../ports';
 
@@ -17,16 +18,14 @@ const bySlug = (a: Organization, b: Organization) => (a.slug < b.slug ? -1 : a.s
  * The organizations the token may use: the user's memberships, narrowed to the token's organizations
  * when it names some. Ordered by slug (unique and never changed), so pages stay put. A user belongs
  * to few organizations: they are read at once and paged here, by the same rule every other operation
- * applies (`mayUseOrganization`).
+ * applies (`usableMemberships`).
  */
 export const listOrganizations =
   (deps: Deps) =>
   async (actor: Actor, page: Page | RowWindow): Promise<OrganizationPage> => {
     requireScope(actor, 'listOrganizations');
-    const memberships = await deps.repos.access.memberships(actor.user.id);
-    const usable = memberships
+    const usable = [...(await usableMemberships(deps, actor)).values()]
       .map((membership) => membership.organization)
-      .filter((organization) => mayUseOrganization(actor, organization.id))
       .sort(bySlug);
     const { offset, limit } = pageWindow(page);
     return { items: usable.slice(offset, offset + limit), totalCount: usable.length };

@@ -2,12 +2,10 @@ import type { OrganizationRole, Scope } from '@ci/domain';
 import { describe, expect, it } from 'vitest';
 import type { Actor } from '../auth/actor';
 import type { Deps, OrganizationMember } from '../ports';
+import { ACME, uuid as id, OTHER } from '../use-case.fixture';
 import { findOrganization, getOrganizationMembersById, getOrganizationsById } from './organizations-by-id';
 
-const ACME = { id: 'org-acme', slug: 'acme', name: 'Acme', createdAt: new Date(0) };
-const OTHER = { id: 'org-other', slug: 'other', name: 'Other', createdAt: new Date(0) };
 const ELSEWHERE = { id: 'org-elsewhere', slug: 'elsewhere', name: 'Elsewhere', createdAt: new Date(0) };
-const id = (n: number) => `0190f3a0-0000-7abc-8def-${String(n).padStart(12, '0')}`;
 const me = { id: 'u', name: 'U', email: 'u@x', avatarUrl: null, createdAt: new Date(0) };
 
 const member = (n: number, organizationId: string): OrganizationMember => ({

@@ -1,7 +1,7 @@
-import { badRequest, isUuid, notFound, type Organization } from '@ci/domain';
+import { badRequest, distinctUuids, notFound, type Organization } from '@ci/domain';
 import type { Actor } from '../auth/actor';
 import { requireScope } from '../auth/authorize';
-import { usableMemberships } from '../auth/usable-memberships';
+import { organizationsById, usableMemberships } from '../auth/usable-memberships';
 import type { Deps, OrganizationMember } from '../ports';
 import { getOrganization } from './get-organization';
 
@@ -16,8 +16,7 @@ export const getOrganizationsById =
   (deps: Deps) =>
   async (actor: Actor, ids: readonly string[]): Promise<Array<Organization | null>> => {
     requireScope(actor, 'getOrganization');
-    const usable = await usableMemberships(deps, actor);
-    return ids.map((id) => usable.get(id.toLowerCase())?.organization ?? null);
+    return organizationsById(deps)(actor, ids);
   };
 
 /**
@@ -44,7 +43,7 @@ export const getOrganizationMembersById =
   (deps: Deps) =>
   async (actor: Actor, ids: readonly string[]): Promise<Array<OrganizationMember | null>> => {
     requireScope(actor, 'listOrganizationMembers');
-    const wanted = [...new Set(ids.filter(isUuid).map((id) => id.toLowerCase()))];
+    const wanted = distinctUuids(ids);
     const [members, usable] = await Promise.all([
       deps.repos.lookups.organizationMembers(wanted),
       usableMemberships(deps, actor),

@@ -2,11 +2,8 @@ import type { AccessLevel, OrganizationRole, Pipeline, Scope } from '@ci/domain'
 import { describe, expect, it } from 'vitest';
 import type { Actor } from '../auth/actor';
 import type { Deps, PipelineAccessEntry } from '../ports';
+import { ACME, actorWith, uuid as id, OTHER } from '../use-case.fixture';
 import { findPipeline, getPipelinesById } from './pipelines-by-id';
-
-const ACME = { id: 'org-acme', slug: 'acme', name: 'Acme', createdAt: new Date(0) };
-const OTHER = { id: 'org-other', slug: 'other', name: 'Other', createdAt: new Date(0) };
-const id = (n: number) => `0190f3a0-0000-7abc-8def-${String(n).padStart(12, '0')}`;
 
 /** teamed: a team of the member's has it; hidden: only teams the member is not in; open: no team. */
 const PIPELINES = {
@@ -17,12 +14,7 @@ const PIPELINES = {
 } as unknown as Record<'teamed' | 'hidden' | 'open' | 'elsewhere', Pipeline>;
 
 function actor(scopes: Scope[] = ['read_pipelines'], organizationIds: string[] | null = null): Actor {
-  return {
-    tokenId: 't',
-    user: { id: 'u', name: 'U', email: 'u@x', avatarUrl: null, createdAt: new Date(0) },
-    scopes,
-    organizationIds,
-  };
+  return actorWith(scopes, organizationIds);
 }
 
 function world(role: OrganizationRole, level: AccessLevel = 'build_and_read') {

@@ -1,7 +1,7 @@
-import { badRequest, canSeeWebhookUrl, isUuid, notFound, type Pipeline } from '@ci/domain';
+import { badRequest, canSeeWebhookUrl, distinctUuids, notFound, type Pipeline } from '@ci/domain';
 import type { Actor } from '../auth/actor';
-import { requireScope } from '../auth/authorize';
-import { pipelineAccessOf, usableMemberships } from '../auth/usable-memberships';
+import { requireScope, requireSlugParts } from '../auth/authorize';
+import { usableMemberships, visiblePipelineAccess } from '../auth/usable-memberships';
 import type { Deps } from '../ports';
 import { getPipeline } from './get-pipeline';
 import type { PipelineResult } from './pipeline-result';
@@ -30,23 +30,23 @@ export const getPipelinesById =
   (deps: Deps) =>
   async (actor: Actor, ids: readonly string[]): Promise<Array<PipelineSeen | null>> => {
     requireScope(actor, 'getPipeline');
-    const wanted = [...new Set(ids.filter(isUuid).map((id) => id.toLowerCase()))];
+    const wanted = distinctUuids(ids);
     const [pipelines, memberships] = await Promise.all([
       deps.repos.lookups.pipelines(wanted),
       usableMemberships(deps, actor),
     ]);
-    const access = await pipelineAccessOf(deps, actor, pipelines, memberships);
+    const access = await visiblePipelineAccess(deps, actor, pipelines, memberships);
     const visible = new Map<string, PipelineSeen>();
-    pipelines.forEach((pipeline, index) => {
-      const level = access[index] ?? 'none';
+    for (const pipeline of pipelines) {
+      const level = access.get(pipeline.id);
       const membership = memberships.get(pipeline.organizationId);
-      if (level === 'none' || !membership) return;
+      if (!level || !membership) continue;
       visible.set(pipeline.id, {
         pipeline,
         organizationSlug: membership.organization.slug,
         showWebhookUrl: canSeeWebhookUrl(level),
       });
-    });
+    }
     return ids.map((id) => visible.get(id.toLowerCase()) ?? null);
   };
 
@@ -64,12 +64,10 @@ export const findPipeline =
       return pipeline;
     }
     if (key.slug != null && key.uuid == null) {
-      const parts = key.slug.split('/');
-      if (parts.length !== 2 || parts.some((part) => part === '')) {
-        requireScope(actor, 'getPipeline');
-        throw notFound('pipeline');
-      }
-      const [organization, pipeline] = parts as [string, string];
+      const [organization, pipeline] = requireSlugParts(actor, 'getPipeline', key.slug, {
+        count: 2,
+        resource: 'pipeline',
+      }) as [string, string];
       return seenFrom(await getPipeline(deps)(actor, { organization, pipeline }));
     }
     throw badRequest('pipeline_key', 'Find a pipeline by either its slug or its uuid');

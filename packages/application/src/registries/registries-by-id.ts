@@ -1,7 +1,7 @@
-import { badRequest, isUuid, notFound, type Organization } from '@ci/domain';
+import { badRequest, distinctUuids, notFound, type Organization } from '@ci/domain';
 import type { Actor } from '../auth/actor';
-import { requireScope } from '../auth/authorize';
-import { usableMemberships } from '../auth/usable-memberships';
+import { requireScope, requireSlugParts } from '../auth/authorize';
+import { usableById, usableMemberships } from '../auth/usable-memberships';
 import type { Deps } from '../ports';
 import { createRegistry } from './create-registry';
 import { deleteRegistry } from './delete-registry';
@@ -20,7 +20,7 @@ export const getRegistriesById =
   (deps: Deps) =>
   async (actor: Actor, ids: readonly string[]): Promise<Array<RegistryView | null>> => {
     requireScope(actor, 'getRegistry');
-    const wanted = [...new Set(ids.filter(isUuid).map((id) => id.toLowerCase()))];
+    const wanted = distinctUuids(ids);
     const [registries, memberships] = await Promise.all([
       deps.repos.lookups.registries(wanted),
       usableMemberships(deps, actor),
@@ -46,12 +46,10 @@ export const findRegistry =
       return registry;
     }
     if (key.slug != null && key.uuid == null) {
-      const parts = key.slug.split('/');
-      if (parts.length !== 2 || parts.some((part) => part === '')) {
-        requireScope(actor, 'getRegistry');
-        throw notFound('registry');
-      }
-      const [organization, registry] = parts as [string, string];
+      const [organization, registry] = requireSlugParts(actor, 'getRegistry', key.slug, {
+        count: 2,
+        resource: 'registry',
+      }) as [string, string];
       return getRegistry(deps)(actor, { organization, registry });
     }
     throw badRequest('registry_key', 'Find a registry by either its slug or its uuid');
@@ -63,14 +61,12 @@ async function addressRegistry(
   actor: Actor,
   registryId: string | null,
 ): Promise<{ ref: RegistryRef; organization: Organization }> {
-  const [[registry], memberships] = await Promise.all([
-    registryId && isUuid(registryId)
-      ? deps.repos.lookups.registries([registryId.toLowerCase()])
-      : Promise.resolve([]),
-    usableMemberships(deps, actor),
-  ]);
-  const membership = registry ? memberships.get(registry.organizationId) : undefined;
-  if (!registry || !membership) throw notFound('registry');
+  const { found: registry, membership } = await usableById(deps, actor, {
+    id: registryId,
+    read: (id) => deps.repos.lookups.registries([id]),
+    organizationOf: (found) => found.organizationId,
+    resource: 'registry',
+  });
   return {
     ref: { organization: membership.organization.slug, registry: registry.slug },
     organization: membership.organization,

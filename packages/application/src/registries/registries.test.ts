@@ -2,6 +2,7 @@ import type { OrganizationRole, Registry, Scope } from '@ci/domain';
 import { describe, expect, it } from 'vitest';
 import type { Actor } from '../auth/actor';
 import type { AccessRepository, Deps, RegistryRepository } from '../ports';
+import { actorWith } from '../use-case.fixture';
 import { createRegistry } from './create-registry';
 import { deleteRegistry } from './delete-registry';
 import { getRegistry } from './get-registry';
@@ -13,12 +14,7 @@ const NOW = new Date('2026-11-21T10:04:05.123Z');
 const ALL: Scope[] = ['create_registries', 'read_registries', 'write_registries', 'delete_registries'];
 
 function actor(scopes: Scope[] = ALL): Actor {
-  return {
-    tokenId: 't',
-    user: { id: 'u', name: 'U', email: 'u@x', avatarUrl: null, createdAt: new Date(0) },
-    scopes,
-    organizationIds: null,
-  };
+  return actorWith(scopes);
 }
 
 /** An in-memory repository that keeps slugs unique per organization, as the table's constraint does. */

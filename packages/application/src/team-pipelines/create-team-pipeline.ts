@@ -7,13 +7,8 @@ import {
 } from '@ci/domain';
 import type { Actor } from '../auth/actor';
 import type { Deps } from '../ports';
-import {
-  asResult,
-  requireChangeablePipeline,
-  requireTeam,
-  type TeamPipelineResult,
-  type TeamRef,
-} from './team-access';
+import { requireTeam, type TeamRef } from '../teams/team-access';
+import { asResult, requireChangeablePipeline, type TeamPipelineResult } from './team-pipeline-access';
 
 /**
  * Gives a team a pipeline of its organization; it takes effect on the next request of every member.

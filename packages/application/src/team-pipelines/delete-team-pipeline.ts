@@ -1,13 +1,8 @@
 import { notFound, teamPipelineLastTeam, teamPipelineMissingPipeline } from '@ci/domain';
 import type { Actor } from '../auth/actor';
 import type { Deps } from '../ports';
-import {
-  type AuthorizedTeam,
-  pipelineKey,
-  requireChangeablePipeline,
-  requireTeam,
-  type TeamRef,
-} from './team-access';
+import { type AuthorizedTeam, requireTeam, type TeamRef } from '../teams/team-access';
+import { pipelineKey, requireChangeablePipeline } from './team-pipeline-access';
 
 /**
  * Removes a team's access to a pipeline, at once for every member. `pipeline` comes from the path, or on

@@ -1,14 +1,14 @@
 import { notFound } from '@ci/domain';
 import type { Actor } from '../auth/actor';
 import type { Deps } from '../ports';
+import { requireTeam } from '../teams/team-access';
 import {
   asResult,
   pipelineKey,
-  requireTeam,
   type TeamPipelineRef,
   type TeamPipelineResult,
   visiblePipelineIds,
-} from './team-access';
+} from './team-pipeline-access';
 
 export const getTeamPipeline =
   (deps: Deps) =>

@@ -1,13 +1,8 @@
 import type { Actor } from '../auth/actor';
 import { type Page, pageWindow, type RowWindow } from '../page';
 import type { Deps } from '../ports';
-import {
-  asResult,
-  requireTeam,
-  type TeamPipelineResult,
-  type TeamRef,
-  visiblePipelineIds,
-} from './team-access';
+import { requireTeam, type TeamRef } from '../teams/team-access';
+import { asResult, type TeamPipelineResult, visiblePipelineIds } from './team-pipeline-access';
 
 export interface TeamPipelinePage {
   teamPipelines: TeamPipelineResult[];

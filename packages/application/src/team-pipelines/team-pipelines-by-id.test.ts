@@ -2,6 +2,7 @@ import type { OrganizationRole, Pipeline, Scope, Team } from '@ci/domain';
 import { describe, expect, it } from 'vitest';
 import type { Actor } from '../auth/actor';
 import type { Deps, TeamPipelineView } from '../ports';
+import { ACME, actorWith, uuid as id, OTHER } from '../use-case.fixture';
 import {
   createTeamPipelineByIds,
   deleteTeamPipelineById,
@@ -9,9 +10,6 @@ import {
   updateTeamPipelineById,
 } from './team-pipelines-by-id';
 
-const ACME = { id: 'org-acme', slug: 'acme', name: 'Acme', createdAt: new Date(0) };
-const OTHER = { id: 'org-other', slug: 'other', name: 'Other', createdAt: new Date(0) };
-const id = (n: number) => `0190f3a0-0000-7abc-8def-${String(n).padStart(12, '0')}`;
 const team = { id: id(1), organizationId: ACME.id, slug: 'platform', privacy: 'visible' } as Team;
 const foreignTeam = { id: id(2), organizationId: OTHER.id, slug: 'theirs' } as Team;
 const pipeline = (n: number, organizationId = ACME.id) =>
@@ -35,12 +33,7 @@ const views: TeamPipelineView[] = [
 }));
 
 function actor(scopes: Scope[] = ['view_teams', 'write_teams']): Actor {
-  return {
-    tokenId: 't',
-    user: { id: 'u', name: 'U', email: 'u@x', avatarUrl: null, createdAt: new Date(0) },
-    scopes,
-    organizationIds: null,
-  };
+  return actorWith(scopes);
 }
 
 function world(role: OrganizationRole) {
@@ -72,7 +65,6 @@ function world(role: OrganizationRole) {
           organizationSlug === 'acme' ? { organization: ACME, role } : null,
       },
       teams: {
-        findById: async (_organizationId: string, teamId: string) => (teamId === team.id ? team : null),
         findForViewer: async ({ teamId }: { teamId: string }) =>
           teamId === team.id ? { view: { team, createdBy: null }, viewerRole: null } : null,
         viewerFacts: async () => [{ teamId: team.id, privacy: team.privacy, viewerRole: null }],
@@ -99,10 +91,17 @@ describe('getTeamPipelinesById', () => {
   it("hides a secret team's associations from a member who is not in it", async () => {
     const { deps } = world('member');
     const secret = { ...team, privacy: 'secret' as const };
-    const lookups = deps.repos.lookups;
+    const { lookups, teams } = deps.repos;
     const withSecret = {
       ...deps,
-      repos: { ...deps.repos, lookups: { ...lookups, teams: async () => [secret] } },
+      repos: {
+        ...deps.repos,
+        lookups: { ...lookups, teams: async () => [secret] },
+        teams: {
+          ...teams,
+          viewerFacts: async () => [{ teamId: secret.id, privacy: secret.privacy, viewerRole: null }],
+        },
+      },
     } as Deps;
     expect(await getTeamPipelinesById(withSecret)(actor(), [id(21)])).toEqual([null]);
   });

@@ -1,12 +1,13 @@
-import { type AccessLevel, canSeeTeam, isUuid, notFound } from '@ci/domain';
+import { type AccessLevel, distinctUuids } from '@ci/domain';
 import type { Actor } from '../auth/actor';
 import { requireScope } from '../auth/authorize';
 import { memberPipelineAccess } from '../auth/member-pipeline-access';
-import { usableMemberships } from '../auth/usable-memberships';
+import { usableById, usableMemberships } from '../auth/usable-memberships';
 import type { Deps, OrganizationAccess } from '../ports';
+import { type AuthorizedTeam, type TeamRef, teamIdsSeenAsMember } from '../teams/team-access';
 import { createTeamPipeline } from './create-team-pipeline';
 import { deleteTeamPipeline } from './delete-team-pipeline';
-import { type AuthorizedTeam, asResult, type TeamPipelineResult, type TeamRef } from './team-access';
+import { asResult, type TeamPipelineResult } from './team-pipeline-access';
 import { updateTeamPipeline } from './update-team-pipeline';
 
 /**
@@ -24,7 +25,7 @@ export const getTeamPipelinesById =
   (deps: Deps) =>
   async (actor: Actor, ids: readonly string[]): Promise<Array<TeamPipelineResult | null>> => {
     requireScope(actor, 'getTeamPipeline');
-    const wanted = [...new Set(ids.filter(isUuid).map((id) => id.toLowerCase()))];
+    const wanted = distinctUuids(ids);
     const [views, memberships] = await Promise.all([
       deps.repos.lookups.teamPipelines(wanted),
       usableMemberships(deps, actor),
@@ -33,28 +34,21 @@ export const getTeamPipelinesById =
     const involved = [...new Set(inUsable.map((view) => view.pipeline.organizationId))].map(
       (id) => memberships.get(id) as OrganizationAccess,
     );
-    const asMember = involved.filter((membership) => membership.role !== 'admin');
-    const [teams, memberAccess, teamFacts] = await Promise.all([
+    const [teams, memberAccess, seenTeams] = await Promise.all([
       deps.repos.lookups.teams([...new Set(inUsable.map((view) => view.teamPipeline.teamId))]),
       memberPipelineAccess(deps, actor.user.id, involved),
-      Promise.all(
-        asMember.map((membership) =>
-          deps.repos.teams.viewerFacts({ organizationId: membership.organization.id, userId: actor.user.id }),
-        ),
-      ),
+      teamIdsSeenAsMember(deps, actor.user.id, involved),
     ]);
     const teamsById = new Map(teams.map((team) => [team.id, team]));
-    const teamRoles = new Map(teamFacts.flat().map((fact) => [fact.teamId, fact.viewerRole]));
     const visible = new Map<string, TeamPipelineResult>();
     for (const view of inUsable) {
       const membership = memberships.get(view.pipeline.organizationId) as OrganizationAccess;
       const team = teamsById.get(view.teamPipeline.teamId);
       if (!team) continue;
       // As over REST: a secret team the member is not in, or a pipeline they cannot see, does not exist.
-      const viewer = { role: membership.role, teamRole: teamRoles.get(team.id) ?? null };
       const sees =
         membership.role === 'admin' ||
-        (canSeeTeam(team.privacy, viewer) && memberAccess.has(view.teamPipeline.pipelineId));
+        (seenTeams.has(team.id) && memberAccess.has(view.teamPipeline.pipelineId));
       if (sees) visible.set(view.teamPipeline.id, asResult({ ...membership, team }, view));
     }
     return ids.map((id) => visible.get(id.toLowerCase()) ?? null);
@@ -62,12 +56,12 @@ export const getTeamPipelinesById =
 
 /** The REST address of a team the actor's organizations hold; any other answers `No team found`. */
 async function addressTeam(deps: Deps, actor: Actor, teamId: string | null): Promise<TeamRef> {
-  const [[team], memberships] = await Promise.all([
-    teamId && isUuid(teamId) ? deps.repos.lookups.teams([teamId.toLowerCase()]) : Promise.resolve([]),
-    usableMemberships(deps, actor),
-  ]);
-  const membership = team ? memberships.get(team.organizationId) : undefined;
-  if (!team || !membership) throw notFound('team');
+  const { found: team, membership } = await usableById(deps, actor, {
+    id: teamId,
+    read: (id) => deps.repos.lookups.teams([id]),
+    organizationOf: (found) => found.organizationId,
+    resource: 'team',
+  });
   return { organization: membership.organization.slug, team: team.id };
 }
 
@@ -77,14 +71,12 @@ async function addressTeamPipeline(
   actor: Actor,
   teamPipelineId: string | null,
 ): Promise<TeamRef & { pipeline: string }> {
-  const [[view], memberships] = await Promise.all([
-    teamPipelineId && isUuid(teamPipelineId)
-      ? deps.repos.lookups.teamPipelines([teamPipelineId.toLowerCase()])
-      : Promise.resolve([]),
-    usableMemberships(deps, actor),
-  ]);
-  const membership = view ? memberships.get(view.pipeline.organizationId) : undefined;
-  if (!view || !membership) throw notFound('team_pipeline');
+  const { found: view, membership } = await usableById(deps, actor, {
+    id: teamPipelineId,
+    read: (id) => deps.repos.lookups.teamPipelines([id]),
+    organizationOf: (found) => found.pipeline.organizationId,
+    resource: 'team_pipeline',
+  });
   return {
     organization: membership.organization.slug,
     team: view.teamPipeline.teamId,

@@ -8,10 +8,8 @@ import type {
   TeamPipelineView,
   VisibleAcrossOrganizations,
 } from '../ports';
+import { ACME, actorWith, uuid as id } from '../use-case.fixture';
 import { listTeamPipelinesOfPipelines, listTeamPipelinesOfTeams } from './team-pipelines-of';
-
-const ACME = { id: 'org-acme', slug: 'acme', name: 'Acme', createdAt: new Date(0) };
-const id = (n: number) => `0190f3a0-0000-7abc-8def-${String(n).padStart(12, '0')}`;
 
 /** platform (visible, the user a member) has web and secret-less api; covert (secret, not the user's) has web and vault. */
 const TEAMS = [
@@ -45,12 +43,7 @@ const VIEWS: TeamPipelineView[] = [
 });
 
 function actor(scopes: Scope[] = ['view_teams']): Actor {
-  return {
-    tokenId: 't',
-    user: { id: 'u', name: 'U', email: 'u@x', avatarUrl: null, createdAt: new Date(0) },
-    scopes,
-    organizationIds: null,
-  };
+  return actorWith(scopes);
 }
 
 function world(role: OrganizationRole) {

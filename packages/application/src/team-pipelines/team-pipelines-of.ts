@@ -1,12 +1,13 @@
-import { canSeeTeam, type DomainError, isUuid, notFound } from '@ci/domain';
+import { type DomainError, distinctUuids, notFound } from '@ci/domain';
 import type { Actor } from '../auth/actor';
 import { requireScope } from '../auth/authorize';
 import { memberPipelineAccess } from '../auth/member-pipeline-access';
-import { pipelineAccessOf, usableMemberships } from '../auth/usable-memberships';
+import { adminOrganizationIds, usableMemberships, visiblePipelineAccess } from '../auth/usable-memberships';
 import { type ListPart, type PartRequest, partsOf, windowsOf } from '../page';
 import type { Deps, OrganizationAccess, VisibleAcrossOrganizations } from '../ports';
+import { teamIdsSeenAsMember } from '../teams/team-access';
 import { visibleTeams } from '../teams/teams-by-id';
-import { asResult, type TeamPipelineResult } from './team-access';
+import { asResult, type TeamPipelineResult } from './team-pipeline-access';
 
 /**
  * The associations of several teams, or of several pipelines, at once (GraphQL's `Team.pipelines` and
@@ -14,11 +15,6 @@ import { asResult, type TeamPipelineResult } from './team-access';
  * `view_teams`; a member sees only the pipelines the domain's access rule lets them see and only the
  * teams they may see (a secret team exists only for admins and its members).
  */
-
-const lowercase = (ids: readonly string[]) => [...new Set(ids.filter(isUuid).map((id) => id.toLowerCase()))];
-
-const adminOrganizationIds = (memberships: Iterable<OrganizationAccess>) =>
-  [...memberships].filter((m) => m.role === 'admin').map((m) => m.organization.id);
 
 /** The pipelines of each team the actor may see; another team is refused with `No team found`. */
 export const listTeamPipelinesOfTeams =
@@ -29,7 +25,7 @@ export const listTeamPipelinesOfTeams =
     const teams = await visibleTeams(
       deps,
       actor,
-      await deps.repos.lookups.teams(lowercase(requests.map((request) => request.parentId))),
+      await deps.repos.lookups.teams(distinctUuids(requests.map((request) => request.parentId))),
       memberships,
     );
     const refusals = new Map<string, DomainError>(
@@ -71,11 +67,10 @@ export const listTeamPipelinesOfPipelines =
   async (actor: Actor, requests: readonly PartRequest[]): Promise<Array<ListPart<TeamPipelineResult>>> => {
     requireScope(actor, 'listTeamPipelines');
     const [pipelines, memberships] = await Promise.all([
-      deps.repos.lookups.pipelines(lowercase(requests.map((request) => request.parentId))),
+      deps.repos.lookups.pipelines(distinctUuids(requests.map((request) => request.parentId))),
       usableMemberships(deps, actor),
     ]);
-    const access = await pipelineAccessOf(deps, actor, pipelines, memberships);
-    const seen = new Set(pipelines.filter((_, index) => access[index] !== 'none').map((p) => p.id));
+    const seen = await visiblePipelineAccess(deps, actor, pipelines, memberships);
     const refusals = new Map<string, DomainError>(
       requests
         .filter(({ parentId }) => !seen.has(parentId))
@@ -89,21 +84,10 @@ export const listTeamPipelinesOfPipelines =
           .map((m) => [m.organization.id, m]),
       ).values(),
     ];
-    // Where the actor is a member, the teams they may see: what the user is in each team, per organization.
-    const facts = await Promise.all(
-      involved
-        .filter((m) => m.role !== 'admin')
-        .map((m) =>
-          deps.repos.teams
-            .viewerFacts({ organizationId: m.organization.id, userId: actor.user.id })
-            .then((teams) =>
-              teams.filter((fact) => canSeeTeam(fact.privacy, { role: m.role, teamRole: fact.viewerRole })),
-            ),
-        ),
-    );
     const visible: VisibleAcrossOrganizations = {
       adminOrganizationIds: adminOrganizationIds(involved),
-      visibleIds: facts.flat().map((fact) => fact.teamId),
+      // Where the actor is a member, the teams they may see.
+      visibleIds: [...(await teamIdsSeenAsMember(deps, actor.user.id, involved))],
     };
     const windows = windowsOf(requests, refusals);
     const [views, counts] = await Promise.all([

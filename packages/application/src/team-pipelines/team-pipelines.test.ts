@@ -2,6 +2,7 @@ import type { OrganizationRole, Pipeline, Scope, Team, TeamMemberRole, TeamPipel
 import { describe, expect, it } from 'vitest';
 import type { Actor } from '../auth/actor';
 import type { Deps, PipelineAccessEntry, TeamPipelineRepository, TeamPipelineView } from '../ports';
+import { actorWith } from '../use-case.fixture';
 import { createTeamPipeline } from './create-team-pipeline';
 import { deleteTeamPipeline } from './delete-team-pipeline';
 import { getTeamPipeline } from './get-team-pipeline';
@@ -21,12 +22,7 @@ const pipelines: Record<string, Pipeline> = {
 };
 
 function actor(scopes: Scope[] = ['view_teams', 'write_teams']): Actor {
-  return {
-    tokenId: 't',
-    user: { id: 'u', name: 'U', email: 'u@x', avatarUrl: null, createdAt: new Date(0) },
-    scopes,
-    organizationIds: null,
-  };
+  return actorWith(scopes);
 }
 
 /** In-memory ports: one organization, one team, the user's roles, and what the user's teams give. */

@@ -1,14 +1,14 @@
 import { notFound, parseTeamPipelineChange } from '@ci/domain';
 import type { Actor } from '../auth/actor';
 import type { Deps } from '../ports';
+import { requireTeam } from '../teams/team-access';
 import {
   asResult,
   pipelineKey,
   requireChangeablePipeline,
-  requireTeam,
   type TeamPipelineRef,
   type TeamPipelineResult,
-} from './team-access';
+} from './team-pipeline-access';
 
 /**
  * Changes the access level; an unknown association answers 404 before the body is looked at. A

@@ -1,8 +1,9 @@
-import { badRequest, canSeeTeam, isUuid } from '@ci/domain';
+import { badRequest, isUuid } from '@ci/domain';
 import type { Actor } from '../auth/actor';
 import { requireOrganization } from '../auth/authorize';
 import { type Page, pageWindow, type RowWindow } from '../page';
-import type { Deps, OrganizationAccess, TeamView } from '../ports';
+import type { Deps, TeamView } from '../ports';
+import { teamIdsSeenAsMember } from './team-access';
 
 export interface TeamPage {
   teams: TeamView[];
@@ -33,7 +34,11 @@ export const listTeams =
     }
     const scope = {
       organizationId: membership.organization.id,
-      visibleTeamIds: await visibleTeamIds(deps, actor, membership),
+      // Every team for an admin (null); for a member, those the domain's visibility rule lets them see.
+      visibleTeamIds:
+        membership.role === 'admin'
+          ? null
+          : [...(await teamIdsSeenAsMember(deps, actor.user.id, [membership]))],
       memberUserId: filter.userId?.toLowerCase() ?? null,
     };
     const [teams, totalCount] = await Promise.all([
@@ -42,19 +47,3 @@ export const listTeams =
     ]);
     return { teams, totalCount };
   };
-
-/** Every team for an admin (null); for a member, those the domain's visibility rule lets them see. */
-async function visibleTeamIds(
-  deps: Deps,
-  actor: Actor,
-  membership: OrganizationAccess,
-): Promise<string[] | null> {
-  if (membership.role === 'admin') return null;
-  const facts = await deps.repos.teams.viewerFacts({
-    organizationId: membership.organization.id,
-    userId: actor.user.id,
-  });
-  return facts
-    .filter((fact) => canSeeTeam(fact.privacy, { role: membership.role, teamRole: fact.viewerRole }))
-    .map((fact) => fact.teamId);
-}

@@ -41,18 +41,52 @@ export const requireTeam =
     intent: 'read' | 'manage',
   ): Promise<AuthorizedTeam> => {
     const membership = await requireOrganization(deps)(actor, operation, ref.organization);
-    const found = isUuid(ref.team)
-      ? await deps.repos.teams.findForViewer({
-          organizationId: membership.organization.id,
-          teamId: ref.team.toLowerCase(),
-          userId: actor.user.id,
-        })
-      : null;
-    const viewer: TeamViewer = { role: membership.role, teamRole: found?.viewerRole ?? null };
-    if (!found || !canSeeTeam(found.view.team.privacy, viewer)) throw notFound('team');
-    if (intent === 'manage' && !canManageTeam(viewer)) throw forbidden();
-    return { ...membership, ...found.view, viewer };
+    return requireTeamIn(deps, actor, membership, ref.team, intent);
   };
+
+/** `requireTeam` past the organization: the team with this id in an organization the actor may use. */
+export async function requireTeamIn(
+  deps: Deps,
+  actor: Actor,
+  membership: OrganizationAccess,
+  teamId: string,
+  intent: 'read' | 'manage',
+): Promise<AuthorizedTeam> {
+  const found = isUuid(teamId)
+    ? await deps.repos.teams.findForViewer({
+        organizationId: membership.organization.id,
+        teamId: teamId.toLowerCase(),
+        userId: actor.user.id,
+      })
+    : null;
+  const viewer: TeamViewer = { role: membership.role, teamRole: found?.viewerRole ?? null };
+  if (!found || !canSeeTeam(found.view.team.privacy, viewer)) throw notFound('team');
+  if (intent === 'manage' && !canManageTeam(viewer)) throw forbidden();
+  return { ...membership, ...found.view, viewer };
+}
+
+/**
+ * The teams a member sees in these organizations (the domain's `canSeeTeam` over what the user is in
+ * each team), in one read. Organizations where the actor is an admin are not read: an admin sees every
+ * team.
+ */
+export async function teamIdsSeenAsMember(
+  deps: Deps,
+  userId: string,
+  memberships: readonly OrganizationAccess[],
+): Promise<Set<string>> {
+  const asMember = memberships.filter((membership) => membership.role !== 'admin');
+  if (asMember.length === 0) return new Set();
+  const facts = await deps.repos.teams.viewerFacts({
+    organizationIds: asMember.map((membership) => membership.organization.id),
+    userId,
+  });
+  return new Set(
+    facts
+      .filter((fact) => canSeeTeam(fact.privacy, { role: 'member', teamRole: fact.viewerRole }))
+      .map((fact) => fact.teamId),
+  );
+}
 
 /** A user UUID in a path, lowercase; anything else answers like a user who is not in the team. */
 export function userKey(user: string): string {

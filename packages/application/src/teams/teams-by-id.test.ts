@@ -2,11 +2,9 @@ import type { OrganizationRole, Scope, Team, TeamMember, TeamMemberRole } from '
 import { describe, expect, it } from 'vitest';
 import type { Actor } from '../auth/actor';
 import type { Deps, ParentWindow } from '../ports';
+import { ACME, actorWith, uuid as id, OTHER } from '../use-case.fixture';
 import { findTeam, getTeamMembersById, getTeamsById, listMembersOfTeams } from './teams-by-id';
 
-const ACME = { id: 'org-acme', slug: 'acme', name: 'Acme', createdAt: new Date(0) };
-const OTHER = { id: 'org-other', slug: 'other', name: 'Other', createdAt: new Date(0) };
-const id = (n: number) => `0190f3a0-0000-7abc-8def-${String(n).padStart(12, '0')}`;
 const team = (n: number, slug: string, privacy: Team['privacy'], organizationId = ACME.id) =>
   ({ id: id(n), slug, privacy, organizationId }) as Team;
 
@@ -28,12 +26,7 @@ const MEMBERS: TeamMember[] = TEAMS.map((t, index) => ({
 }));
 
 function actor(scopes: Scope[] = ['view_teams'], organizationIds: string[] | null = null): Actor {
-  return {
-    tokenId: 't',
-    user: { id: 'u', name: 'U', email: 'u@x', avatarUrl: null, createdAt: new Date(0) },
-    scopes,
-    organizationIds,
-  };
+  return actorWith(scopes, organizationIds);
 }
 
 function world(role: OrganizationRole) {
@@ -54,9 +47,9 @@ function world(role: OrganizationRole) {
           memberships.find((m) => m.organization.slug === organizationSlug) ?? null,
       },
       teams: {
-        viewerFacts: async ({ organizationId }: { organizationId: string }) => {
-          reads.push(`facts ${organizationId}`);
-          return TEAMS.filter((t) => t.organizationId === organizationId).map((t) => ({
+        viewerFacts: async ({ organizationIds }: { organizationIds: readonly string[] }) => {
+          reads.push(`facts ${organizationIds.join(',')}`);
+          return TEAMS.filter((t) => organizationIds.includes(t.organizationId)).map((t) => ({
             teamId: t.id,
             privacy: t.privacy,
             viewerRole: ROLES[t.id] ?? null,

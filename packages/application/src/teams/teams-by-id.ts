@@ -1,10 +1,10 @@
-import { canSeeTeam, type DomainError, isUuid, notFound, type Team, type TeamMember } from '@ci/domain';
+import { type DomainError, distinctUuids, notFound, type Team, type TeamMember } from '@ci/domain';
 import type { Actor } from '../auth/actor';
-import { requireComparable, requireOrganization, requireScope } from '../auth/authorize';
+import { requireComparable, requireOrganization, requireScope, requireSlugParts } from '../auth/authorize';
 import { usableMemberships } from '../auth/usable-memberships';
 import { type ListPart, type PartRequest, partsOf, windowsOf } from '../page';
 import type { Deps, OrganizationAccess } from '../ports';
-import { requireTeam } from './team-access';
+import { requireTeamIn, teamIdsSeenAsMember } from './team-access';
 
 /**
  * The team use cases for a transport that names teams and memberships by UUID (GraphQL), with REST's
@@ -20,7 +20,7 @@ export interface TeamMemberResult {
 
 /**
  * The teams among these the actor may see, by id, with the actor's membership of their organization.
- * What the user is in each team is read once per organization where they are not an admin.
+ * What the user is in each team is read at once, where they are not an admin.
  */
 export async function visibleTeams(
   deps: Deps,
@@ -30,24 +30,20 @@ export async function visibleTeams(
 ): Promise<Map<string, { team: Team; membership: OrganizationAccess }>> {
   const usable = memberships ?? (await usableMemberships(deps, actor));
   const inUsable = teams.filter((team) => usable.has(team.organizationId));
-  const asMember = [...new Set(inUsable.map((team) => team.organizationId))].filter(
-    (id) => usable.get(id)?.role !== 'admin',
+  const involved = [...new Set(inUsable.map((team) => team.organizationId))].map(
+    (id) => usable.get(id) as OrganizationAccess,
   );
-  const facts = await Promise.all(
-    asMember.map((organizationId) => deps.repos.teams.viewerFacts({ organizationId, userId: actor.user.id })),
-  );
-  const teamRoles = new Map(facts.flat().map((fact) => [fact.teamId, fact.viewerRole]));
+  const seen = await teamIdsSeenAsMember(deps, actor.user.id, involved);
   const visible = new Map<string, { team: Team; membership: OrganizationAccess }>();
   for (const team of inUsable) {
     const membership = usable.get(team.organizationId) as OrganizationAccess;
-    const viewer = { role: membership.role, teamRole: teamRoles.get(team.id) ?? null };
-    if (canSeeTeam(team.privacy, viewer)) visible.set(team.id, { team, membership });
+    if (membership.role === 'admin' || seen.has(team.id)) visible.set(team.id, { team, membership });
   }
   return visible;
 }
 
 async function visibleTeamsById(deps: Deps, actor: Actor, ids: readonly string[]) {
-  const wanted = [...new Set(ids.filter(isUuid).map((id) => id.toLowerCase()))];
+  const wanted = distinctUuids(ids);
   return visibleTeams(deps, actor, await deps.repos.lookups.teams(wanted));
 }
 
@@ -68,23 +64,15 @@ export const getTeamsById =
 export const findTeam =
   (deps: Deps) =>
   async (actor: Actor, slug: string): Promise<Team> => {
-    const parts = slug.split('/');
-    if (parts.length !== 2 || parts.some((part) => part === '')) {
-      requireScope(actor, 'getTeam');
-      throw notFound('team');
-    }
-    const [organizationSlug, teamSlug] = parts as [string, string];
-    const { organization } = await requireOrganization(deps)(actor, 'getTeam', organizationSlug);
+    const [organizationSlug, teamSlug] = requireSlugParts(actor, 'getTeam', slug, {
+      count: 2,
+      resource: 'team',
+    }) as [string, string];
+    const membership = await requireOrganization(deps)(actor, 'getTeam', organizationSlug);
     requireComparable(teamSlug, 'team');
-    const team = await deps.repos.teams.findBySlug(organization.id, teamSlug);
+    const team = await deps.repos.teams.findBySlug(membership.organization.id, teamSlug);
     if (!team) throw notFound('team');
-    const { team: seen } = await requireTeam(deps)(
-      actor,
-      'getTeam',
-      { organization: organization.slug, team: team.id },
-      'read',
-    );
-    return seen;
+    return (await requireTeamIn(deps, actor, membership, team.id, 'read')).team;
   };
 
 /** These memberships, in the order given, null for the unknown and those of teams the actor may not see. */
@@ -92,7 +80,7 @@ export const getTeamMembersById =
   (deps: Deps) =>
   async (actor: Actor, ids: readonly string[]): Promise<Array<TeamMemberResult | null>> => {
     requireScope(actor, 'getTeamMember');
-    const wanted = [...new Set(ids.filter(isUuid).map((id) => id.toLowerCase()))];
+    const wanted = distinctUuids(ids);
     const members = await deps.repos.lookups.teamMembers(wanted);
     const teams = await visibleTeamsById(
       deps,

@@ -2,11 +2,9 @@ import type { OrganizationRole, Scope, User } from '@ci/domain';
 import { describe, expect, it } from 'vitest';
 import type { Actor } from '../auth/actor';
 import type { Deps } from '../ports';
+import { ACME, uuid as id, OTHER } from '../use-case.fixture';
 import { getPeopleById, getUsersById } from './users-by-id';
 
-const ACME = { id: 'org-acme', slug: 'acme', name: 'Acme', createdAt: new Date(0) };
-const OTHER = { id: 'org-other', slug: 'other', name: 'Other', createdAt: new Date(0) };
-const id = (n: number) => `0190f3a0-0000-7abc-8def-${String(n).padStart(12, '0')}`;
 const user = (n: number): User => ({
   id: id(n),
   name: `User ${n}`,

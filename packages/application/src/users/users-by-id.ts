@@ -1,4 +1,4 @@
-import { type DomainError, hasScope, isUuid, missingScope, type User } from '@ci/domain';
+import { type DomainError, distinctUuids, hasScope, missingScope, type User } from '@ci/domain';
 import type { Actor } from '../auth/actor';
 import { usableMemberships } from '../auth/usable-memberships';
 import type { Deps } from '../ports';
@@ -9,7 +9,7 @@ import type { Deps } from '../ports';
  * member list shows them). Anyone else, and any unknown id, is null.
  */
 async function knownUsers(deps: Deps, actor: Actor, ids: readonly string[]): Promise<Map<string, User>> {
-  const wanted = [...new Set(ids.filter(isUuid).map((id) => id.toLowerCase()))];
+  const wanted = distinctUuids(ids);
   const [found, memberships] = await Promise.all([
     deps.repos.lookups.users(wanted),
     usableMemberships(deps, actor),

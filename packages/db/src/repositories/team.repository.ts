@@ -76,13 +76,6 @@ export function teamRepository(sql: Sql): TeamRepository {
       );
       return row ? teamFromRow(row) : null;
     },
-    async findById(organizationId, id) {
-      const [row] = await sql.query(
-        `select ${TEAM_COLUMNS} from ${TEAM_FROM} where t.organization_id = $1 and t.id = $2`,
-        [organizationId, id],
-      );
-      return row ? teamFromRow(row) : null;
-    },
     async findForViewer({ organizationId, teamId, userId }) {
       const [row] = await sql.query(
         `select ${TEAM_COLUMNS},
@@ -93,12 +86,12 @@ export function teamRepository(sql: Sql): TeamRepository {
       if (!row) return null;
       return { view: viewFromRow(row), viewerRole: (row.viewer_role as TeamMemberRole | null) ?? null };
     },
-    async viewerFacts({ organizationId, userId }) {
+    async viewerFacts({ organizationIds, userId }) {
       const rows = await sql.query(
         `select t.id, t.privacy, m.role
          from teams t left join team_members m on m.team_id = t.id and m.user_id = $2
-         where t.organization_id = $1`,
-        [organizationId, userId],
+         where t.organization_id = any($1::uuid[])`,
+        [organizationIds, userId],
       );
       return rows.map((row) => ({
         teamId: row.id as string,

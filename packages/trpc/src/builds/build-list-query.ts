@@ -7,6 +7,7 @@ import {
   isStorableText,
   isUuid,
   parseTimestamp,
+  UNSTORABLE_TEXT,
 } from '@ci/domain';
 import { parsePage, queryValues } from '../pagination';
 
@@ -33,7 +34,7 @@ function timestamp(name: string, text: string | undefined): Date | undefined {
 /** No stored build holds such text, and PostgreSQL refuses it even as a parameter: a malformed filter. */
 function storable(name: string, texts: readonly string[]): void {
   if (!texts.every(isStorableText)) {
-    throw badRequest('invalid_parameter', `${name} can't contain NUL characters or unpaired surrogates`);
+    throw badRequest('invalid_parameter', `${name} ${UNSTORABLE_TEXT}`);
   }
 }
 

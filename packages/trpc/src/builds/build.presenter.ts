@@ -147,11 +147,10 @@ function jobStateCounts(jobs: readonly JobView[]): { total: number; states: Reco
 function jobUrlsFor(result: BuildResult, ctx: Context): JobUrls {
   const { build, pipeline, organizationSlug: orgSlug } = result.view;
   const orgApiUrl = `${ctx.api}/v2/organizations/${orgSlug}`;
-  const buildWebUrl = `${ctx.web}/${orgSlug}/${pipeline.slug}/builds/${build.number}`;
   return {
     orgApiUrl,
-    agentWebPrefix: `${ctx.web}/organizations/${orgSlug}/agents/`,
-    jobWebPrefix: `${buildWebUrl}#`,
+    organizationSlug: orgSlug,
+    buildWebUrl: webAddresses.build(ctx.web, orgSlug, pipeline.slug, build.number),
     jobApiPrefix: `${orgApiUrl}/pipelines/${pipeline.slug}/builds/${build.number}/jobs/`,
   };
 }
@@ -165,14 +164,14 @@ export function presentJob(result: BuildResult, job: JobView, urls: { api: strin
 /** The public web address of a build, for the jobs' `BUILDKITE_BUILD_URL`. */
 export function buildWebUrl(result: BuildResult, urls: { web: string }): string {
   const { build, pipeline, organizationSlug } = result.view;
-  return `${urls.web}/${organizationSlug}/${pipeline.slug}/builds/${build.number}`;
+  return webAddresses.build(urls.web, organizationSlug, pipeline.slug, build.number);
 }
 
-/** URL prefixes computed once per build and shared by its jobs. */
+/** Addresses and URL prefixes computed once per build and shared by its jobs. */
 interface JobUrls {
   orgApiUrl: string;
-  agentWebPrefix: string;
-  jobWebPrefix: string;
+  organizationSlug: string;
+  buildWebUrl: string;
   jobApiPrefix: string;
 }
 
@@ -188,7 +187,7 @@ function jobWire({ job, agent }: JobView, urls: JobUrls, ctx: Context): JobWire 
     step: { id: job.stepId, signature: null },
     agent_query_rules: job.agentQueryRules,
     state: job.state,
-    web_url: urls.jobWebPrefix + job.id,
+    web_url: webAddresses.job(urls.buildWebUrl, job.id),
     log_url: logUrl,
     raw_log_url: `${logUrl}.txt`,
     command: job.command,
@@ -227,7 +226,7 @@ function agentWire(
     id: agent.id,
     graphql_id: encodeGraphqlId('Agent', agent.id),
     url,
-    web_url: urls.agentWebPrefix + agent.id,
+    web_url: webAddresses.agent(ctx.web, urls.organizationSlug, agent.id),
     name: agent.name,
     connection_state: agent.connectionState,
     hostname: agent.hostname,

@@ -1,5 +1,5 @@
 import type { OrganizationMember } from '@ci/application';
-import { encodeGraphqlId, formatTimestamp, type Organization } from '@ci/domain';
+import { encodeGraphqlId, formatTimestamp, type Organization, webAddresses } from '@ci/domain';
 import type { PublicUrls } from '../trpc';
 import type { OrganizationMemberWire, OrganizationWire } from './organization.wire';
 
@@ -10,7 +10,7 @@ export function presentOrganization(organization: Organization, urls: PublicUrls
     id: organization.id,
     graphql_id: encodeGraphqlId('Organization', organization.id),
     url,
-    web_url: `${urls.web}/${organization.slug}`,
+    web_url: webAddresses.organization(urls.web, organization.slug),
     name: organization.name,
     slug: organization.slug,
     pipelines_url: `${url}/pipelines`,

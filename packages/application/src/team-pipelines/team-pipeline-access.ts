@@ -12,8 +12,6 @@ import { memberPipelineAccess } from '../auth/member-pipeline-access';
 import type { Deps, OrganizationAccess, TeamPipelineView } from '../ports';
 import type { AuthorizedTeam, TeamRef } from '../teams/team-access';
 
-export { type AuthorizedTeam, requireTeam, type TeamRef } from '../teams/team-access';
-
 /** One association: the team's and the pipeline's UUIDs. */
 export interface TeamPipelineRef extends TeamRef {
   pipeline: string;
