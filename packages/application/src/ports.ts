@@ -96,8 +96,6 @@ export interface OrganizationMemberRepository {
 
 export interface TeamRepository {
   findBySlug(organizationId: string, slug: string): Promise<Team | null>;
-  /** The organization's team with this id (a lowercase UUID), or null. */
-  findById(organizationId: string, id: string): Promise<Team | null>;
   /** The organization's team with its creator and the user's role in it, in one round trip; null: no such team. */
   findForViewer(input: {
     organizationId: string;
@@ -421,13 +419,6 @@ export interface BuildRepository {
   }): Promise<BuildView | null>;
   /** Inserts the build with the pipeline's next number and its jobs, atomically; returns the number. */
   create(input: { build: Omit<Build, 'number'>; organizationId: string; jobs: Job[] }): Promise<number>;
-  /** Applies a state change computed by the domain, only if the build is still in `expectedState`. */
-  updateState(input: {
-    buildId: string;
-    expectedState: BuildState;
-    build: Build;
-    jobChanges: { state: 'canceled'; at: Date } | null;
-  }): Promise<boolean>;
 }
 
 export interface RegistryRepository {

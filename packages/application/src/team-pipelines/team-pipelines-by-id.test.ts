@@ -72,7 +72,6 @@ function world(role: OrganizationRole) {
           organizationSlug === 'acme' ? { organization: ACME, role } : null,
       },
       teams: {
-        findById: async (_organizationId: string, teamId: string) => (teamId === team.id ? team : null),
         findForViewer: async ({ teamId }: { teamId: string }) =>
           teamId === team.id ? { view: { team, createdBy: null }, viewerRole: null } : null,
         viewerFacts: async () => [{ teamId: team.id, privacy: team.privacy, viewerRole: null }],

@@ -450,37 +450,5 @@ export function buildRepository(sql: Sql): BuildRepository {
       if (!row) throw notFound('pipeline');
       return row.number;
     },
-    async updateState({ buildId, expectedState, build, jobChanges }) {
-      return sql.transaction(async (tx) => {
-        // The build, then its jobs, locked before the first write: the pipeline's counter row (taken by the
-        // writes' triggers) is then never held while waiting for a job another change holds.
-        await tx.query('select 1 from builds where id = $1 for update', [buildId]);
-        await tx.query('select 1 from jobs where build_id = $1 for update', [buildId]);
-        const updated = await tx.query(
-          `update builds set state = $3, blocked_state = $4, cancel_reason = $5, started_at = $6, failing_at = $7,
-             finished_at = $8
-           where id = $1 and state = $2 returning id`,
-          [
-            buildId,
-            expectedState,
-            build.state,
-            build.blockedState,
-            build.cancelReason,
-            build.startedAt,
-            build.failingAt,
-            build.finishedAt,
-          ],
-        );
-        if (updated.length === 0) return false;
-        if (jobChanges) {
-          await tx.query(
-            `update jobs set state = $2, finished_at = coalesce(finished_at, $3)
-             where build_id = $1 and state not in ('passed', 'failed', 'canceled', 'skipped', 'broken', 'expired', 'timed_out', 'lost')`,
-            [buildId, jobChanges.state, jobChanges.at],
-          );
-        }
-        return true;
-      });
-    },
   };
 }

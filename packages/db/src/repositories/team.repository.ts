@@ -76,13 +76,6 @@ export function teamRepository(sql: Sql): TeamRepository {
       );
       return row ? teamFromRow(row) : null;
     },
-    async findById(organizationId, id) {
-      const [row] = await sql.query(
-        `select ${TEAM_COLUMNS} from ${TEAM_FROM} where t.organization_id = $1 and t.id = $2`,
-        [organizationId, id],
-      );
-      return row ? teamFromRow(row) : null;
-    },
     async findForViewer({ organizationId, teamId, userId }) {
       const [row] = await sql.query(
         `select ${TEAM_COLUMNS},
