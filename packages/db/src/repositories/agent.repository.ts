@@ -1,5 +1,5 @@
 import type { AgentRegistrationToken, AgentRepository } from '@ci/application';
-import type { Agent, AgentListFilter } from '@ci/domain';
+import { ACTIVE_JOB_STATES, type Agent, type AgentListFilter } from '@ci/domain';
 import { toDate, toDateOrNull } from '../rows';
 import type { Sql } from '../sql';
 
@@ -48,8 +48,8 @@ export const AGENT_COLUMNS_PREFIXED = [
   .map((column) => `a.${column} as a_${column}`)
   .join(', ');
 
-/** States of a job an agent holds (the domain's ACTIVE_JOB_STATES, as the partial unique index names them). */
-const HELD = `('assigned', 'accepted', 'running', 'canceling')`;
+/** States of a job an agent holds, as the partial unique index `jobs_one_active_per_agent_idx` names them. */
+export const HELD_JOB_STATES = `(${ACTIVE_JOB_STATES.map((state) => `'${state}'`).join(', ')})`;
 
 /** The where clause of an organization's agents narrowed by `filter` (agents `a`). */
 function listScope(input: { organizationId: string; filter: AgentListFilter }, params: unknown[]): string {
@@ -68,7 +68,7 @@ function listScope(input: { organizationId: string; filter: AgentListFilter }, p
   if (metaData.length) conditions.push(`a.tags @> ${param(metaData)}::text[]`);
   if (isRunningJob !== null) {
     conditions.push(
-      `${isRunningJob ? '' : 'not '}exists (select 1 from jobs h where h.agent_id = a.id and h.state in ${HELD})`,
+      `${isRunningJob ? '' : 'not '}exists (select 1 from jobs h where h.agent_id = a.id and h.state in ${HELD_JOB_STATES})`,
     );
   }
   return conditions.join(' and ');

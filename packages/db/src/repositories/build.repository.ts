@@ -7,20 +7,11 @@ import type {
   JobView,
   ParentCount,
 } from '@ci/application';
-import {
-  type Agent,
-  type Build,
-  type BuildSource,
-  type BuildState,
-  type Job,
-  type JobState,
-  type JobType,
-  notFound,
-} from '@ci/domain';
+import { type Build, type BuildSource, type BuildState, notFound } from '@ci/domain';
 import { parentWindows, toDate, toDateOrNull } from '../rows';
 import type { Sql } from '../sql';
-import { AGENT_COLUMNS_PREFIXED, agentFromRow } from './agent.repository';
 import { organizationFromRow, userFromRow } from './identity.repository';
+import { JOB_COLUMN_NAMES, JOB_RECORD, JOB_SELECT, jobFromRow, jobRecords } from './job.repository';
 import { PIPELINE_COLUMNS, pipelineFromRow } from './pipeline.repository';
 import { countsFromRow, PIPELINE_COUNT_COLUMNS } from './pipeline-counts';
 
@@ -112,48 +103,6 @@ async function pipelinesOf(sql: Sql, ids: string[]): Promise<Map<string, Pipelin
   return new Map(rows.map((row) => [row.p_id as string, pipelineWithCountsFromRow(row)]));
 }
 
-export function jobFromRow(row: Row): JobView {
-  const job: Job = {
-    id: row.id as string,
-    buildId: row.build_id as string,
-    stepId: (row.step_id as string | null) ?? null,
-    position: row.position as number,
-    type: row.type as JobType,
-    name: (row.name as string | null) ?? null,
-    stepKey: (row.step_key as string | null) ?? null,
-    command: (row.command as string | null) ?? null,
-    state: row.state as JobState,
-    agentQueryRules: row.agent_query_rules as string[],
-    agentId: (row.agent_id as string | null) ?? null,
-    exitStatus: (row.exit_status as number | null) ?? null,
-    softFailed: row.soft_failed as boolean,
-    artifactPaths: (row.artifact_paths as string | null) ?? null,
-    env: row.env as Record<string, string>,
-    retried: row.retried as boolean,
-    retriedInJobId: (row.retried_in_job_id as string | null) ?? null,
-    retriesCount: (row.retries_count as number | null) ?? null,
-    retryType: (row.retry_type as string | null) ?? null,
-    parallelGroupIndex: (row.parallel_group_index as number | null) ?? null,
-    parallelGroupTotal: (row.parallel_group_total as number | null) ?? null,
-    createdAt: toDate(row.created_at),
-    scheduledAt: toDateOrNull(row.scheduled_at),
-    runnableAt: toDateOrNull(row.runnable_at),
-    startedAt: toDateOrNull(row.started_at),
-    finishedAt: toDateOrNull(row.finished_at),
-    softFail: row.soft_fail as boolean,
-    continueOnFailure: row.continue_on_failure as boolean,
-    retryAutomaticLimit: (row.retry_automatic_limit as number | null) ?? null,
-    signal: (row.signal as string | null) ?? null,
-    signalReason: (row.signal_reason as string | null) ?? null,
-    unblockedById: (row.unblocked_by_id as string | null) ?? null,
-    unblockedAt: toDateOrNull(row.unblocked_at),
-  };
-  const agent: (Agent & { creator: null }) | null = row.a_id
-    ? { ...agentFromRow(row, 'a_'), creator: null }
-    : null;
-  return { job, agent };
-}
-
 /** Turns '*' wildcards into a LIKE pattern, everything else literal. */
 function likePattern(branch: string): string {
   return branch.replace(/[\\%_]/g, (c) => `\\${c}`).replaceAll('*', '%');
@@ -235,9 +184,6 @@ function servedByOrderedIndex(scope: BuildScope, filter: BuildFilter): boolean {
   return plain && oneOrganization && branches.length + states.length <= 1;
 }
 
-export const JOB_SELECT = `select j.*, ${AGENT_COLUMNS_PREFIXED}
-from jobs j left join agents a on a.id = j.agent_id`;
-
 async function jobsOf(
   sql: Sql,
   buildIds: string[],
@@ -289,12 +235,6 @@ export async function complete(
     return [{ ...viewFromRow(row), pipeline, jobs: jobs.get(row.b_id as string) ?? [] }];
   });
 }
-
-const JOB_RECORD = `id uuid, build_id uuid, step_id uuid, position int, type text, name text, step_key text,
-  command text, state text, agent_query_rules text[], env jsonb, artifact_paths text,
-  parallel_group_index int, parallel_group_total int, created_at timestamptz, scheduled_at timestamptz,
-  runnable_at timestamptz, soft_fail boolean, continue_on_failure boolean, retry_automatic_limit int,
-  finished_at timestamptz`;
 
 /** The column a batched list takes each parent's window on. */
 const PARENT_COLUMN = { pipeline: 'b.pipeline_id', creator: 'b.creator_id' } as const satisfies Record<
@@ -391,9 +331,7 @@ export function buildRepository(sql: Sql): BuildRepository {
              $15, $16, $17, null, null, $20
            from allocated returning number
          ), inserted_jobs as (
-           insert into jobs (id, build_id, step_id, position, type, name, step_key, command, state,
-             agent_query_rules, env, artifact_paths, parallel_group_index, parallel_group_total, created_at,
-             scheduled_at, runnable_at, soft_fail, continue_on_failure, retry_automatic_limit, finished_at)
+           insert into jobs (${JOB_COLUMN_NAMES})
            select * from jsonb_to_recordset($18::jsonb) as x(${JOB_RECORD})
            -- No build without its pipeline (deleted meanwhile): then no jobs either.
            where exists (select 1 from inserted)
@@ -417,31 +355,7 @@ export function buildRepository(sql: Sql): BuildRepository {
           build.cleanCheckout,
           build.createdAt,
           build.scheduledAt,
-          JSON.stringify(
-            jobs.map((job) => ({
-              id: job.id,
-              build_id: job.buildId,
-              step_id: job.stepId,
-              position: job.position,
-              type: job.type,
-              name: job.name,
-              step_key: job.stepKey,
-              command: job.command,
-              state: job.state,
-              agent_query_rules: job.agentQueryRules,
-              env: job.env,
-              artifact_paths: job.artifactPaths,
-              parallel_group_index: job.parallelGroupIndex,
-              parallel_group_total: job.parallelGroupTotal,
-              created_at: job.createdAt.toISOString(),
-              scheduled_at: job.scheduledAt?.toISOString() ?? null,
-              runnable_at: job.runnableAt?.toISOString() ?? null,
-              soft_fail: job.softFail,
-              continue_on_failure: job.continueOnFailure,
-              retry_automatic_limit: job.retryAutomaticLimit,
-              finished_at: job.finishedAt?.toISOString() ?? null,
-            })),
-          ),
+          jobRecords(jobs),
           build.blockedState,
           build.finishedAt,
         ],
