@@ -63,6 +63,14 @@ export function toDateOrNull(value: unknown): Date | null {
   return value === null || value === undefined ? null : toDate(value);
 }
 
+/**
+ * `t.column as t_column` for each column of the table aliased `t`: the columns of a table joined to
+ * others, kept apart by their prefix, for a mapper that reads them with it (`userFromRow(row, 'u_')`).
+ */
+export function prefixedColumns(alias: string, columns: readonly string[]): string {
+  return columns.map((column) => `${alias}.${column} as ${alias}_${column}`).join(', ');
+}
+
 /** Windows of several parents' lists as the three arrays a `unnest(…) as w(parent, off, lim)` reads. */
 export function parentWindows(
   windows: readonly { parentId: string; offset: number; limit: number }[],

@@ -1,6 +1,6 @@
 import type { AgentRegistrationToken, AgentRepository } from '@ci/application';
 import { ACTIVE_JOB_STATES, type Agent, type AgentListFilter } from '@ci/domain';
-import { toDate, toDateOrNull } from '../rows';
+import { prefixedColumns, toDate, toDateOrNull } from '../rows';
 import type { Sql } from '../sql';
 
 type Row = Record<string, unknown>;
@@ -28,7 +28,7 @@ export function agentFromRow(row: Row, prefix = ''): Agent {
 }
 
 /** The columns `agentFromRow` reads, of agents `a`, each named `a_<column>`. */
-export const AGENT_COLUMNS_PREFIXED = [
+export const AGENT_COLUMNS_PREFIXED = prefixedColumns('a', [
   'id',
   'organization_id',
   'name',
@@ -44,9 +44,7 @@ export const AGENT_COLUMNS_PREFIXED = [
   'connected_at',
   'disconnected_at',
   'heartbeat_at',
-]
-  .map((column) => `a.${column} as a_${column}`)
-  .join(', ');
+]);
 
 /** States of a job an agent holds, as the partial unique index `jobs_one_active_per_agent_idx` names them. */
 export const HELD_JOB_STATES = `(${ACTIVE_JOB_STATES.map((state) => `'${state}'`).join(', ')})`;

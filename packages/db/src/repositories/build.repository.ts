@@ -8,25 +8,40 @@ import type {
   ParentCount,
 } from '@ci/application';
 import { type Build, type BuildSource, type BuildState, notFound } from '@ci/domain';
-import { parentWindows, toDate, toDateOrNull } from '../rows';
+import { parentWindows, prefixedColumns, toDate, toDateOrNull } from '../rows';
 import type { Sql } from '../sql';
-import { organizationFromRow, userFromRow } from './identity.repository';
+import { joinedUserFromRow, USER_COLUMNS_PREFIXED } from './identity.repository';
 import { JOB_COLUMN_NAMES, JOB_RECORD, JOB_SELECT, jobFromRow, jobRecords } from './job.repository';
 import { PIPELINE_COLUMNS, pipelineFromRow } from './pipeline.repository';
 import { countsFromRow, PIPELINE_COUNT_COLUMNS } from './pipeline-counts';
 
 type Row = Record<string, unknown>;
 
-const BUILD_COLUMNS = `b.id as b_id, b.pipeline_id as b_pipeline_id, b.number as b_number, b.state as b_state,
-  b.blocked_state as b_blocked_state, b.cancel_reason as b_cancel_reason, b.message as b_message,
-  b.commit as b_commit, b.branch as b_branch, b.env as b_env, b.meta_data as b_meta_data, b.source as b_source,
-  b.author as b_author, b.creator_id as b_creator_id, b.rebuilt_from_id as b_rebuilt_from_id,
-  b.pull_request as b_pull_request, b.clean_checkout as b_clean_checkout, b.created_at as b_created_at,
-  b.scheduled_at as b_scheduled_at, b.started_at as b_started_at, b.failing_at as b_failing_at,
-  b.finished_at as b_finished_at,
-  o.id as o_id, o.slug as o_slug, o.name as o_name, o.created_at as o_created_at,
-  u.id as u_id, u.name as u_name, u.email as u_email, u.avatar_url as u_avatar_url, u.created_at as u_created_at,
-  rb.number as rb_number`;
+/** The build (`b_`), its creator (`u_`), and of its organization and the build it rebuilt what it shows. */
+const BUILD_COLUMNS = `${prefixedColumns('b', [
+  'id',
+  'pipeline_id',
+  'number',
+  'state',
+  'blocked_state',
+  'cancel_reason',
+  'message',
+  'commit',
+  'branch',
+  'env',
+  'meta_data',
+  'source',
+  'author',
+  'creator_id',
+  'rebuilt_from_id',
+  'pull_request',
+  'clean_checkout',
+  'created_at',
+  'scheduled_at',
+  'started_at',
+  'failing_at',
+  'finished_at',
+])}, o.slug as o_slug, ${USER_COLUMNS_PREFIXED}, rb.number as rb_number`;
 
 const BUILD_JOINS = `join organizations o on o.id = b.organization_id
 left join users u on u.id = b.creator_id
@@ -80,8 +95,8 @@ function viewFromRow(row: Row): BuildRowView {
   const build = buildFromRow(row);
   return {
     build,
-    organizationSlug: organizationFromRow(row, 'o_').slug,
-    creator: row.u_id ? userFromRow(row, 'u_') : null,
+    organizationSlug: row.o_slug as string,
+    creator: joinedUserFromRow(row),
     rebuiltFrom: build.rebuiltFromId ? { id: build.rebuiltFromId, number: row.rb_number as number } : null,
   };
 }

@@ -12,23 +12,45 @@ import type {
   StepDefinition,
   TeamMemberRole,
 } from '@ci/domain';
-import { toDate, toDateOrNull } from '../rows';
+import { prefixedColumns, toDate, toDateOrNull } from '../rows';
 import { isUniqueViolation, type Sql } from '../sql';
-import { organizationFromRow, userFromRow } from './identity.repository';
+import { joinedUserFromRow, organizationFromRow, USER_COLUMNS_PREFIXED } from './identity.repository';
 import { countsFromRow, PIPELINE_COUNT_COLUMNS } from './pipeline-counts';
 
 type Row = Record<string, unknown>;
 
-export const PIPELINE_COLUMNS = `p.id as p_id, p.organization_id as p_organization_id, p.slug as p_slug, p.name as p_name,
-  p.description as p_description, p.repository as p_repository, p.default_branch as p_default_branch,
-  p.branch_configuration as p_branch_configuration, p.steps as p_steps, p.provider as p_provider,
-  p.webhook_token as p_webhook_token, p.skip_queued_branch_builds as p_skip_queued_branch_builds,
-  p.skip_queued_branch_builds_filter as p_skip_queued_branch_builds_filter,
-  p.cancel_running_branch_builds as p_cancel_running_branch_builds,
-  p.cancel_running_branch_builds_filter as p_cancel_running_branch_builds_filter,
-  p.next_build_number as p_next_build_number, p.archived_at as p_archived_at, p.created_at as p_created_at,
-  p.env as p_env, p.visibility as p_visibility, p.tags as p_tags, p.cluster_id as p_cluster_id,
-  p.allow_rebuilds as p_allow_rebuilds, p.configuration as p_configuration, p.created_by_id as p_created_by_id`;
+const PIPELINE_COLUMN_NAMES = [
+  'id',
+  'organization_id',
+  'slug',
+  'name',
+  'description',
+  'repository',
+  'default_branch',
+  'branch_configuration',
+  'steps',
+  'provider',
+  'webhook_token',
+  'skip_queued_branch_builds',
+  'skip_queued_branch_builds_filter',
+  'cancel_running_branch_builds',
+  'cancel_running_branch_builds_filter',
+  'next_build_number',
+  'archived_at',
+  'created_at',
+  'env',
+  'visibility',
+  'tags',
+  'cluster_id',
+  'allow_rebuilds',
+  'configuration',
+  'created_by_id',
+] as const;
+
+type PipelineColumn = (typeof PIPELINE_COLUMN_NAMES)[number];
+
+/** The columns of pipelines `p`, each named `p_<column>`, as {@link pipelineFromRow} reads them. */
+export const PIPELINE_COLUMNS = prefixedColumns('p', PIPELINE_COLUMN_NAMES);
 
 export function pipelineFromRow(row: Row): Pipeline {
   return {
@@ -74,8 +96,7 @@ function isMissingTeam(error: unknown): boolean {
   return code === '23503' && constraint === 'team_pipelines_team_id_foreign';
 }
 
-const RECORD_SELECT = `select ${PIPELINE_COLUMNS}, ${PIPELINE_COUNT_COLUMNS},
-  u.id as u_id, u.name as u_name, u.email as u_email, u.avatar_url as u_avatar_url, u.created_at as u_created_at
+const RECORD_SELECT = `select ${PIPELINE_COLUMNS}, ${PIPELINE_COUNT_COLUMNS}, ${USER_COLUMNS_PREFIXED}
 from pipelines p left join users u on u.id = p.created_by_id left join pipeline_counts pc on pc.pipeline_id = p.id`;
 
 /** `like` patterns match their text literally: `%`, `_` and `\\` in a filter are not wildcards. */
@@ -101,47 +122,59 @@ function scopeParams(scope: PipelineListScope): unknown[] {
 function records(rows: Row[]): PipelineRecord[] {
   return rows.map((row) => ({
     pipeline: { ...pipelineFromRow(row), counts: countsFromRow(row) },
-    createdBy: row.u_id ? userFromRow(row, 'u_') : null,
+    createdBy: joinedUserFromRow(row),
   }));
 }
 
-const COLUMNS = `id, organization_id, slug, name, description, repository, default_branch, branch_configuration,
-  steps, provider, webhook_token, skip_queued_branch_builds, skip_queued_branch_builds_filter,
-  cancel_running_branch_builds, cancel_running_branch_builds_filter, next_build_number, archived_at, created_at,
-  env, visibility, tags, cluster_id, allow_rebuilds, configuration, created_by_id`;
-
-function columnValues(pipeline: Pipeline): unknown[] {
-  return [
-    pipeline.id,
-    pipeline.organizationId,
-    pipeline.slug,
-    pipeline.name,
-    pipeline.description,
-    pipeline.repository,
-    pipeline.defaultBranch,
-    pipeline.branchConfiguration,
-    JSON.stringify(pipeline.steps),
-    JSON.stringify(pipeline.provider),
-    pipeline.webhookToken,
-    pipeline.skipQueuedBranchBuilds,
-    pipeline.skipQueuedBranchBuildsFilter,
-    pipeline.cancelRunningBranchBuilds,
-    pipeline.cancelRunningBranchBuildsFilter,
-    pipeline.nextBuildNumber,
-    pipeline.archivedAt,
-    pipeline.createdAt,
-    JSON.stringify(pipeline.env),
-    pipeline.visibility,
-    pipeline.tags,
-    pipeline.clusterId,
-    pipeline.allowRebuilds,
-    pipeline.configuration,
-    pipeline.createdById,
-  ];
+/** The pipeline's value of each column, as the statements write it. */
+function pipelineRecord(pipeline: Pipeline): Record<PipelineColumn, unknown> {
+  return {
+    id: pipeline.id,
+    organization_id: pipeline.organizationId,
+    slug: pipeline.slug,
+    name: pipeline.name,
+    description: pipeline.description,
+    repository: pipeline.repository,
+    default_branch: pipeline.defaultBranch,
+    branch_configuration: pipeline.branchConfiguration,
+    steps: JSON.stringify(pipeline.steps),
+    provider: JSON.stringify(pipeline.provider),
+    webhook_token: pipeline.webhookToken,
+    skip_queued_branch_builds: pipeline.skipQueuedBranchBuilds,
+    skip_queued_branch_builds_filter: pipeline.skipQueuedBranchBuildsFilter,
+    cancel_running_branch_builds: pipeline.cancelRunningBranchBuilds,
+    cancel_running_branch_builds_filter: pipeline.cancelRunningBranchBuildsFilter,
+    next_build_number: pipeline.nextBuildNumber,
+    archived_at: pipeline.archivedAt,
+    created_at: pipeline.createdAt,
+    env: JSON.stringify(pipeline.env),
+    visibility: pipeline.visibility,
+    tags: pipeline.tags,
+    cluster_id: pipeline.clusterId,
+    allow_rebuilds: pipeline.allowRebuilds,
+    configuration: pipeline.configuration,
+    created_by_id: pipeline.createdById,
+  };
 }
 
-const INSERT = `insert into pipelines (${COLUMNS})
-  values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24, $25)`;
+const INSERT = `insert into pipelines (${PIPELINE_COLUMN_NAMES.join(', ')})
+  values (${PIPELINE_COLUMN_NAMES.map((_, i) => `$${i + 1}`).join(', ')})`;
+const insertValues = (pipeline: Pipeline) => {
+  const record = pipelineRecord(pipeline);
+  return PIPELINE_COLUMN_NAMES.map((column) => record[column]);
+};
+
+/** What an update leaves: the identity, the counter (builds take it under their own lock) and the creation. */
+const UNCHANGING: ReadonlySet<PipelineColumn> = new Set([
+  'id',
+  'organization_id',
+  'webhook_token',
+  'next_build_number',
+  'created_at',
+  'created_by_id',
+]);
+const UPDATED = PIPELINE_COLUMN_NAMES.filter((column) => !UNCHANGING.has(column));
+const UPDATE = `update pipelines set ${UPDATED.map((column, i) => `${column} = $${i + 2}`).join(', ')} where id = $1`;
 
 export function pipelineRepository(sql: Sql): PipelineRepository {
   return {
@@ -160,7 +193,7 @@ export function pipelineRepository(sql: Sql): PipelineRepository {
       return row ? pipelineFromRow(row) : null;
     },
     async insert(pipeline) {
-      await sql.query(INSERT, columnValues(pipeline));
+      await sql.query(INSERT, insertValues(pipeline));
     },
     async list(input) {
       const rows = await sql.query(
@@ -198,7 +231,7 @@ export function pipelineRepository(sql: Sql): PipelineRepository {
     async create({ pipeline, teams }) {
       try {
         await sql.transaction(async (tx) => {
-          await tx.query(INSERT, columnValues(pipeline));
+          await tx.query(INSERT, insertValues(pipeline));
           if (teams.length === 0) return;
           await tx.query(
             `insert into team_pipelines (id, team_id, pipeline_id, access_level, created_at)
@@ -234,37 +267,8 @@ export function pipelineRepository(sql: Sql): PipelineRepository {
           );
           if (!row) return 'not_found' as const;
           const next = change(pipelineFromRow(row));
-          // Every column but the identity, the counter (builds take it under their own lock) and the creation.
-          await tx.query(
-            `update pipelines set slug = $2, name = $3, description = $4, repository = $5, default_branch = $6,
-               branch_configuration = $7, steps = $8, provider = $9, skip_queued_branch_builds = $10,
-               skip_queued_branch_builds_filter = $11, cancel_running_branch_builds = $12,
-               cancel_running_branch_builds_filter = $13, archived_at = $14, env = $15, visibility = $16,
-               tags = $17, cluster_id = $18, allow_rebuilds = $19, configuration = $20
-             where id = $1`,
-            [
-              id,
-              next.slug,
-              next.name,
-              next.description,
-              next.repository,
-              next.defaultBranch,
-              next.branchConfiguration,
-              JSON.stringify(next.steps),
-              JSON.stringify(next.provider),
-              next.skipQueuedBranchBuilds,
-              next.skipQueuedBranchBuildsFilter,
-              next.cancelRunningBranchBuilds,
-              next.cancelRunningBranchBuildsFilter,
-              next.archivedAt,
-              JSON.stringify(next.env),
-              next.visibility,
-              next.tags,
-              next.clusterId,
-              next.allowRebuilds,
-              next.configuration,
-            ],
-          );
+          const record = pipelineRecord(next);
+          await tx.query(UPDATE, [id, ...UPDATED.map((column) => record[column])]);
           return next;
         });
       } catch (error) {

@@ -2,14 +2,13 @@ import type { TeamListScope, TeamMemberView, TeamRepository, TeamView } from '@c
 import type { Team, TeamMember, TeamMemberRole, TeamPrivacy } from '@ci/domain';
 import { parentWindows, toDate } from '../rows';
 import { isUniqueViolation, type Sql } from '../sql';
-import { userFromRow } from './identity.repository';
+import { joinedUserFromRow, USER_COLUMNS_PREFIXED } from './identity.repository';
 
 type Row = Record<string, unknown>;
 
 /** The team (`t`) and its creator (`u`, left-joined: null for CLI-made teams), prefixed apart. */
 const TEAM_COLUMNS = `t.id, t.organization_id, t.slug, t.name, t.description, t.privacy, t.is_default_team,
-  t.default_member_role, t.members_can_create_pipelines, t.created_by_id, t.created_at,
-  u.id as u_id, u.name as u_name, u.email as u_email, u.avatar_url as u_avatar_url, u.created_at as u_created_at`;
+  t.default_member_role, t.members_can_create_pipelines, t.created_by_id, t.created_at, ${USER_COLUMNS_PREFIXED}`;
 const TEAM_FROM = 'teams t left join users u on u.id = t.created_by_id';
 
 /** The constraint that keeps team slugs unique per organization (the entity's `uniques`). */
@@ -34,7 +33,7 @@ export function teamFromRow(row: Row): Team {
 }
 
 function viewFromRow(row: Row): TeamView {
-  return { team: teamFromRow(row), createdBy: row.u_id ? userFromRow(row, 'u_') : null };
+  return { team: teamFromRow(row), createdBy: joinedUserFromRow(row) };
 }
 
 export function teamMemberFromRow(row: Row): TeamMember {
