@@ -1,7 +1,7 @@
 import type { AgentRegistrationToken, AgentRepository } from '@ci/application';
 import { ACTIVE_JOB_STATES, type Agent, type AgentListFilter } from '@ci/domain';
 import { prefixedColumns, toDate, toDateOrNull } from '../rows';
-import type { Sql } from '../sql';
+import { likeLiteral, type Sql } from '../sql';
 
 type Row = Record<string, unknown>;
 
@@ -58,7 +58,7 @@ function listScope(input: { organizationId: string; filter: AgentListFilter }, p
   const conditions = [`a.organization_id = ${param(input.organizationId)}`];
   const { search, metaData, isRunningJob } = input.filter;
   if (search !== null) {
-    const pattern = param(`%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
+    const pattern = param(`%${likeLiteral(search)}%`);
     conditions.push(
       `(a.name ilike ${pattern} or exists (select 1 from unnest(a.tags) t where t ilike ${pattern}))`,
     );

@@ -9,7 +9,7 @@ import type {
 } from '@ci/application';
 import { type Build, type BuildSource, type BuildState, notFound } from '@ci/domain';
 import { parentWindows, prefixedColumns, toDate, toDateOrNull } from '../rows';
-import type { Sql } from '../sql';
+import { likeLiteral, type Sql } from '../sql';
 import { joinedUserFromRow, USER_COLUMNS_PREFIXED } from './identity.repository';
 import { JOB_COLUMN_NAMES, JOB_RECORD, JOB_SELECT, jobFromRow, jobRecords } from './job.repository';
 import { PIPELINE_COLUMNS, pipelineFromRow } from './pipeline.repository';
@@ -120,7 +120,7 @@ async function pipelinesOf(sql: Sql, ids: string[]): Promise<Map<string, Pipelin
 
 /** Turns '*' wildcards into a LIKE pattern, everything else literal. */
 function likePattern(branch: string): string {
-  return branch.replace(/[\\%_]/g, (c) => `\\${c}`).replaceAll('*', '%');
+  return likeLiteral(branch).replaceAll('*', '%');
 }
 
 /**

@@ -13,7 +13,7 @@ import type {
   TeamMemberRole,
 } from '@ci/domain';
 import { prefixedColumns, toDate, toDateOrNull } from '../rows';
-import { isUniqueViolation, type Sql } from '../sql';
+import { isForeignKeyViolation, isUniqueViolation, likeLiteral, type Sql } from '../sql';
 import { joinedUserFromRow, organizationFromRow, USER_COLUMNS_PREFIXED } from './identity.repository';
 import { countsFromRow, PIPELINE_COUNT_COLUMNS } from './pipeline-counts';
 
@@ -85,23 +85,12 @@ export function pipelineFromRow(row: Row): Pipeline {
 /** The constraint that keeps slugs unique per organization (the entity's `uniques`). */
 const SLUG_CONSTRAINT = 'pipelines_organization_id_slug_unique';
 
-/** Only this constraint means "name taken"; any other violation is a fault and stays one. */
-function isSlugTaken(error: unknown): boolean {
-  return isUniqueViolation(error) && (error as { constraint?: string }).constraint === SLUG_CONSTRAINT;
-}
-
-/** PostgreSQL's foreign-key violation: a team named by a new pipeline was deleted meanwhile. */
-function isMissingTeam(error: unknown): boolean {
-  const { code, constraint } = (error ?? {}) as { code?: string; constraint?: string };
-  return code === '23503' && constraint === 'team_pipelines_team_id_foreign';
-}
-
 const RECORD_SELECT = `select ${PIPELINE_COLUMNS}, ${PIPELINE_COUNT_COLUMNS}, ${USER_COLUMNS_PREFIXED}
 from pipelines p left join users u on u.id = p.created_by_id left join pipeline_counts pc on pc.pipeline_id = p.id`;
 
 /** `like` patterns match their text literally: `%`, `_` and `\\` in a filter are not wildcards. */
 function containing(text: string | null): string | null {
-  return text === null ? null : `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  return text === null ? null : `%${likeLiteral(text)}%`;
 }
 
 const LIST_SCOPE = `p.organization_id = $1 and ($2::uuid[] is null or p.id = any($2::uuid[]))
@@ -253,8 +242,9 @@ export function pipelineRepository(sql: Sql): PipelineRepository {
         });
         return 'created';
       } catch (error) {
-        if (isSlugTaken(error)) return 'slug_taken';
-        if (isMissingTeam(error)) return 'team_not_found';
+        if (isUniqueViolation(error, SLUG_CONSTRAINT)) return 'slug_taken';
+        // A team named by the new pipeline was deleted meanwhile.
+        if (isForeignKeyViolation(error, 'team_pipelines_team_id_foreign')) return 'team_not_found';
         throw error;
       }
     },
@@ -272,7 +262,7 @@ export function pipelineRepository(sql: Sql): PipelineRepository {
           return next;
         });
       } catch (error) {
-        if (isSlugTaken(error)) return 'slug_taken';
+        if (isUniqueViolation(error, SLUG_CONSTRAINT)) return 'slug_taken';
         throw error;
       }
     },

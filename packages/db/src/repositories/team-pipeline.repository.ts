@@ -7,7 +7,7 @@ import type {
 } from '@ci/application';
 import type { AccessLevel } from '@ci/domain';
 import { parentWindows, toDate } from '../rows';
-import type { Sql } from '../sql';
+import { isForeignKeyViolation, type Sql } from '../sql';
 import { PIPELINE_COLUMNS, pipelineFromRow } from './pipeline.repository';
 
 type Row = Record<string, unknown>;
@@ -136,13 +136,8 @@ export function teamPipelineRepository(sql: Sql): TeamPipelineRepository {
         return rows.length > 0 ? 'inserted' : 'taken';
       } catch (error) {
         // The team or the pipeline was deleted between the request's reads and this insert.
-        const failure = error as { code?: string; constraint?: string } | null;
-        if (failure?.code === '23503' && failure.constraint === 'team_pipelines_team_id_foreign') {
-          return 'team_not_found';
-        }
-        if (failure?.code === '23503' && failure.constraint === 'team_pipelines_pipeline_id_foreign') {
-          return 'pipeline_not_found';
-        }
+        if (isForeignKeyViolation(error, 'team_pipelines_team_id_foreign')) return 'team_not_found';
+        if (isForeignKeyViolation(error, 'team_pipelines_pipeline_id_foreign')) return 'pipeline_not_found';
         throw error;
       }
     },

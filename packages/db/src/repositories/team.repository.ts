@@ -1,7 +1,7 @@
 import type { TeamListScope, TeamMemberView, TeamRepository, TeamView } from '@ci/application';
 import type { Team, TeamMember, TeamMemberRole, TeamPrivacy } from '@ci/domain';
 import { parentWindows, toDate } from '../rows';
-import { isUniqueViolation, type Sql } from '../sql';
+import { isForeignKeyViolation, isUniqueViolation, type Sql } from '../sql';
 import { joinedUserFromRow, USER_COLUMNS_PREFIXED } from './identity.repository';
 
 type Row = Record<string, unknown>;
@@ -59,12 +59,6 @@ const listParameters = (scope: TeamListScope) => [
   scope.visibleTeamIds,
   scope.memberUserId,
 ];
-
-/** Which foreign key a failed insert broke, for rows whose parent was deleted meanwhile. */
-function brokenForeignKey(error: unknown): string | null {
-  const failure = error as { code?: string; constraint?: string } | null;
-  return failure?.code === '23503' ? (failure.constraint ?? '') : null;
-}
 
 export function teamRepository(sql: Sql): TeamRepository {
   return {
@@ -135,9 +129,7 @@ export function teamRepository(sql: Sql): TeamRepository {
         );
         return 'inserted';
       } catch (error) {
-        if (isUniqueViolation(error) && (error as { constraint?: string }).constraint === SLUG_CONSTRAINT) {
-          return 'slug_taken';
-        }
+        if (isUniqueViolation(error, SLUG_CONSTRAINT)) return 'slug_taken';
         throw error;
       }
     },
@@ -171,9 +163,7 @@ export function teamRepository(sql: Sql): TeamRepository {
         );
         return row ? viewFromRow(row) : 'not_found';
       } catch (error) {
-        if (isUniqueViolation(error) && (error as { constraint?: string }).constraint === SLUG_CONSTRAINT) {
-          return 'slug_taken';
-        }
+        if (isUniqueViolation(error, SLUG_CONSTRAINT)) return 'slug_taken';
         throw error;
       }
     },
@@ -253,9 +243,9 @@ export function teamRepository(sql: Sql): TeamRepository {
         if (row?.user_id) return memberFromRow(row);
         return row?.in_organization ? 'taken' : 'not_in_organization';
       } catch (error) {
-        const key = brokenForeignKey(error);
-        if (key === 'team_members_team_id_foreign') return 'team_not_found';
-        if (key === 'team_members_user_id_foreign') return 'not_in_organization';
+        // The team or the user was deleted meanwhile.
+        if (isForeignKeyViolation(error, 'team_members_team_id_foreign')) return 'team_not_found';
+        if (isForeignKeyViolation(error, 'team_members_user_id_foreign')) return 'not_in_organization';
         throw error;
       }
     },
