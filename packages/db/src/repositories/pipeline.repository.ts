@@ -1,5 +1,7 @@
 import type {
   AccessRepository,
+  OrganizationAccess,
+  PipelineAccessEntry,
   PipelineListScope,
   PipelineRecord,
   PipelineRepository,
@@ -16,6 +18,7 @@ import { prefixedColumns, toDate, toDateOrNull } from '../rows';
 import { isForeignKeyViolation, isUniqueViolation, likeLiteral, type Sql } from '../sql';
 import { joinedUserFromRow, organizationFromRow, USER_COLUMNS_PREFIXED } from './identity.repository';
 import { countsFromRow, PIPELINE_COUNT_COLUMNS } from './pipeline-counts';
+import { viewerRole } from './team.repository';
 
 type Row = Record<string, unknown>;
 
@@ -206,8 +209,7 @@ export function pipelineRepository(sql: Sql): PipelineRepository {
     async teamsIn({ organizationId, teamIds, userId }) {
       if (teamIds.length === 0) return [];
       const rows = await sql.query(
-        `select t.id, t.members_can_create_pipelines,
-                (select tm.role from team_members tm where tm.team_id = t.id and tm.user_id = $3) as viewer_role
+        `select t.id, t.members_can_create_pipelines, ${viewerRole('$3')}
          from teams t where t.organization_id = $1 and t.id = any($2::uuid[])`,
         [organizationId, teamIds, userId],
       );
@@ -274,25 +276,41 @@ export function pipelineRepository(sql: Sql): PipelineRepository {
   };
 }
 
+/** An organization `o` with the role of the user's membership `m`. */
+const ORGANIZATION_ACCESS_COLUMNS = 'o.id, o.slug, o.name, o.created_at, m.role';
+
+function organizationAccessFromRow(row: Row): OrganizationAccess {
+  return { organization: organizationFromRow(row), role: row.role as OrganizationRole };
+}
+
+/** What the teams of the user `$1` give on the pipeline `p`, and whether it has any team at all. */
+const TEAM_ACCESS_COLUMNS = `coalesce((select array_agg(tp.access_level) from team_pipelines tp
+    join team_members tm on tm.team_id = tp.team_id and tm.user_id = $1
+    where tp.pipeline_id = p.id), '{}') as team_access_levels,
+  exists (select 1 from team_pipelines tp where tp.pipeline_id = p.id) as pipeline_has_teams`;
+
+function teamAccessFromRow(row: Row): Pick<PipelineAccessEntry, 'teamAccessLevels' | 'pipelineHasTeams'> {
+  return {
+    teamAccessLevels: row.team_access_levels as AccessLevel[],
+    pipelineHasTeams: row.pipeline_has_teams as boolean,
+  };
+}
+
 export function accessRepository(sql: Sql): AccessRepository {
   return {
     async organization({ userId, organizationSlug }) {
       const [row] = await sql.query(
-        `select o.id, o.slug, o.name, o.created_at, m.role
+        `select ${ORGANIZATION_ACCESS_COLUMNS}
          from organizations o join organization_members m on m.organization_id = o.id and m.user_id = $1
          where o.slug = $2`,
         [userId, organizationSlug],
       );
-      return row ? { organization: organizationFromRow(row), role: row.role as OrganizationRole } : null;
+      return row ? organizationAccessFromRow(row) : null;
     },
     async pipeline({ userId, organizationSlug, pipelineSlug }) {
       // Organization, membership, pipeline and the user's team access levels in one round trip.
       const [row] = await sql.prepared(
-        `select o.id, o.slug, o.name, o.created_at, m.role, ${PIPELINE_COLUMNS},
-           coalesce((select array_agg(tp.access_level) from team_pipelines tp
-                     join team_members tm on tm.team_id = tp.team_id and tm.user_id = $1
-                     where tp.pipeline_id = p.id), '{}') as team_access_levels,
-           exists (select 1 from team_pipelines tp where tp.pipeline_id = p.id) as pipeline_has_teams
+        `select ${ORGANIZATION_ACCESS_COLUMNS}, ${PIPELINE_COLUMNS}, ${TEAM_ACCESS_COLUMNS}
          from organizations o
          join organization_members m on m.organization_id = o.id and m.user_id = $1
          left join pipelines p on p.organization_id = o.id and p.slug = $3
@@ -301,41 +319,31 @@ export function accessRepository(sql: Sql): AccessRepository {
       );
       if (!row) return null;
       return {
-        organization: organizationFromRow(row),
-        role: row.role as OrganizationRole,
+        ...organizationAccessFromRow(row),
         pipeline: row.p_id ? pipelineFromRow(row) : null,
-        teamAccessLevels: row.team_access_levels as AccessLevel[],
-        pipelineHasTeams: row.pipeline_has_teams as boolean,
+        ...teamAccessFromRow(row),
       };
     },
     async memberships(userId) {
       const rows = await sql.query(
-        `select o.id, o.slug, o.name, o.created_at, m.role
+        `select ${ORGANIZATION_ACCESS_COLUMNS}
          from organizations o join organization_members m on m.organization_id = o.id
          where m.user_id = $1 order by o.slug`,
         [userId],
       );
-      return rows.map((row) => ({
-        organization: organizationFromRow(row),
-        role: row.role as OrganizationRole,
-      }));
+      return rows.map(organizationAccessFromRow);
     },
     async pipelineAccessIn({ userId, organizationIds }) {
       if (organizationIds.length === 0) return [];
       const rows = await sql.query(
-        `select p.id, p.organization_id,
-           coalesce((select array_agg(tp.access_level) from team_pipelines tp
-                     join team_members tm on tm.team_id = tp.team_id and tm.user_id = $1
-                     where tp.pipeline_id = p.id), '{}') as team_access_levels,
-           exists (select 1 from team_pipelines tp where tp.pipeline_id = p.id) as pipeline_has_teams
+        `select p.id, p.organization_id, ${TEAM_ACCESS_COLUMNS}
          from pipelines p where p.organization_id = any($2::uuid[])`,
         [userId, organizationIds],
       );
       return rows.map((row) => ({
         pipelineId: row.id as string,
         organizationId: row.organization_id as string,
-        teamAccessLevels: row.team_access_levels as AccessLevel[],
-        pipelineHasTeams: row.pipeline_has_teams as boolean,
+        ...teamAccessFromRow(row),
       }));
     },
   };

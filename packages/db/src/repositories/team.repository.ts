@@ -14,6 +14,11 @@ const TEAM_FROM = 'teams t left join users u on u.id = t.created_by_id';
 /** The constraint that keeps team slugs unique per organization (the entity's `uniques`). */
 const SLUG_CONSTRAINT = 'teams_organization_id_slug_unique';
 
+/** The role in the team `t` of the user whose id is the parameter `user` (null: not a member), as `viewer_role`. */
+export function viewerRole(user: string): string {
+  return `(select m.role from team_members m where m.team_id = t.id and m.user_id = ${user}) as viewer_role`;
+}
+
 const MEMBER_COLUMNS = 'tm.id, tm.team_id, tm.user_id, tm.role, tm.created_at, u.name as user_name';
 
 export function teamFromRow(row: Row): Team {
@@ -71,9 +76,7 @@ export function teamRepository(sql: Sql): TeamRepository {
     },
     async findForViewer({ organizationId, teamId, userId }) {
       const [row] = await sql.query(
-        `select ${TEAM_COLUMNS},
-           (select m.role from team_members m where m.team_id = t.id and m.user_id = $3) as viewer_role
-         from ${TEAM_FROM} where t.organization_id = $1 and t.id = $2`,
+        `select ${TEAM_COLUMNS}, ${viewerRole('$3')} from ${TEAM_FROM} where t.organization_id = $1 and t.id = $2`,
         [organizationId, teamId, userId],
       );
       if (!row) return null;
