@@ -71,9 +71,18 @@ export function prefixedColumns(alias: string, columns: readonly string[]): stri
   return columns.map((column) => `${alias}.${column} as ${alias}_${column}`).join(', ');
 }
 
-/** Windows of several parents' lists as the three arrays a `unnest(…) as w(parent, off, lim)` reads. */
+/** Windows of several parents' lists as the three arrays, `$1` to `$3`, that {@link inParentWindows} reads. */
 export function parentWindows(
   windows: readonly { parentId: string; offset: number; limit: number }[],
 ): [string[], number[], number[]] {
   return [windows.map((w) => w.parentId), windows.map((w) => w.offset), windows.map((w) => w.limit)];
+}
+
+/**
+ * The rows of several parents' windows in one statement: `select` runs once per parent (`w.parent_id`)
+ * and takes its window with `offset w.off limit w.lim`; its own parameters follow {@link parentWindows}' (`$4` on).
+ */
+export function inParentWindows(select: string): string {
+  return `select x.* from unnest($1::uuid[], $2::int[], $3::int[]) as w(parent_id, off, lim)
+    cross join lateral (${select}) x`;
 }

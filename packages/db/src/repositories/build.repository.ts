@@ -8,7 +8,7 @@ import type {
   ParentCount,
 } from '@ci/application';
 import { type Build, type BuildSource, type BuildState, notFound } from '@ci/domain';
-import { parentWindows, prefixedColumns, toDate, toDateOrNull } from '../rows';
+import { inParentWindows, parentWindows, prefixedColumns, toDate, toDateOrNull } from '../rows';
 import { likeLiteral, type Sql } from '../sql';
 import { joinedUserFromRow, USER_COLUMNS_PREFIXED } from './identity.repository';
 import { JOB_COLUMN_NAMES, JOB_RECORD, JOB_SELECT, jobFromRow, jobRecords } from './job.repository';
@@ -265,11 +265,10 @@ export function buildRepository(sql: Sql): BuildRepository {
       const where = whereClause(scope, filter, params);
       // Each parent's window of the one order every build list has, beside the others in one statement.
       const rows = await sql.query(
-        `select x.* from unnest($1::uuid[], $2::int[], $3::int[]) as w(parent_id, off, lim)
-         cross join lateral (
-           ${BUILD_ROW_SELECT} where ${where} and ${PARENT_COLUMN[parent]} = w.parent_id
-           order by b.created_at desc, b.number desc offset w.off limit w.lim
-         ) x`,
+        inParentWindows(
+          `${BUILD_ROW_SELECT} where ${where} and ${PARENT_COLUMN[parent]} = w.parent_id
+           order by b.created_at desc, b.number desc offset w.off limit w.lim`,
+        ),
         params,
       );
       return complete(sql, rows, {

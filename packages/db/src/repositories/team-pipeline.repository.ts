@@ -6,7 +6,7 @@ import type {
   VisibleAcrossOrganizations,
 } from '@ci/application';
 import type { AccessLevel } from '@ci/domain';
-import { parentWindows, toDate } from '../rows';
+import { inParentWindows, parentWindows, toDate } from '../rows';
 import { isForeignKeyViolation, type Sql } from '../sql';
 import { PIPELINE_COLUMNS, pipelineFromRow } from './pipeline.repository';
 
@@ -53,12 +53,11 @@ async function listOfParents(
 ): Promise<TeamPipelineView[]> {
   if (windows.every((window) => window.limit === 0)) return [];
   const rows = await sql.query(
-    `select x.* from unnest($1::uuid[], $2::int[], $3::int[]) as w(parent_id, off, lim)
-     cross join lateral (
-       select ${TEAM_PIPELINE_COLUMNS} from team_pipelines tp join pipelines p on p.id = tp.pipeline_id
+    inParentWindows(
+      `select ${TEAM_PIPELINE_COLUMNS} from team_pipelines tp join pipelines p on p.id = tp.pipeline_id
        where ${BY_PARENT[of].parent} = w.parent_id and ${visibility(of, 4)}
-       order by tp.created_at, ${of === 'team' ? 'tp.pipeline_id' : 'tp.team_id'} offset w.off limit w.lim
-     ) x`,
+       order by tp.created_at, ${of === 'team' ? 'tp.pipeline_id' : 'tp.team_id'} offset w.off limit w.lim`,
+    ),
     [...parentWindows(windows), visible.adminOrganizationIds, visible.visibleIds],
   );
   return rows.map(teamPipelineViewFromRow);

@@ -1,6 +1,6 @@
 import type { TeamListScope, TeamMemberView, TeamRepository, TeamView } from '@ci/application';
 import type { Team, TeamMember, TeamMemberRole, TeamPrivacy } from '@ci/domain';
-import { parentWindows, toDate } from '../rows';
+import { inParentWindows, parentWindows, toDate } from '../rows';
 import { isForeignKeyViolation, isUniqueViolation, type Sql } from '../sql';
 import { joinedUserFromRow, USER_COLUMNS_PREFIXED } from './identity.repository';
 
@@ -68,10 +68,10 @@ const listParameters = (scope: TeamListScope) => [
 export function teamRepository(sql: Sql): TeamRepository {
   return {
     async findBySlug(organizationId, slug) {
-      const [row] = await sql.query(
-        `select ${TEAM_COLUMNS} from ${TEAM_FROM} where t.organization_id = $1 and t.slug = $2`,
-        [organizationId, slug],
-      );
+      const [row] = await sql.query('select * from teams where organization_id = $1 and slug = $2', [
+        organizationId,
+        slug,
+      ]);
       return row ? teamFromRow(row) : null;
     },
     async findForViewer({ organizationId, teamId, userId }) {
@@ -273,11 +273,10 @@ export function teamRepository(sql: Sql): TeamRepository {
     async listMembersOfTeams(windows) {
       if (windows.every((window) => window.limit === 0)) return [];
       const rows = await sql.query(
-        `select x.* from unnest($1::uuid[], $2::int[], $3::int[]) as w(team_id, off, lim)
-         cross join lateral (
-           select tm.id, tm.team_id, tm.user_id, tm.role, tm.created_at from team_members tm
-           where tm.team_id = w.team_id order by tm.created_at, tm.user_id offset w.off limit w.lim
-         ) x`,
+        inParentWindows(
+          `select tm.id, tm.team_id, tm.user_id, tm.role, tm.created_at from team_members tm
+           where tm.team_id = w.parent_id order by tm.created_at, tm.user_id offset w.off limit w.lim`,
+        ),
         parentWindows(windows),
       );
       return rows.map(teamMemberFromRow);
