@@ -54,7 +54,7 @@ left join builds rb on rb.id = b.rebuilt_from_id`;
 export const BUILD_ROW_SELECT = `select ${BUILD_COLUMNS} from builds b ${BUILD_JOINS}`;
 
 /** Build rows with their pipelines and the pipelines' counts, for one build. */
-export const BUILD_SELECT = `select ${BUILD_COLUMNS}, ${PIPELINE_COLUMNS}, ${PIPELINE_COUNT_COLUMNS}
+const BUILD_SELECT = `select ${BUILD_COLUMNS}, ${PIPELINE_COLUMNS}, ${PIPELINE_COUNT_COLUMNS}
 from builds b ${BUILD_JOINS}
 join pipelines p on p.id = b.pipeline_id
 left join pipeline_counts pc on pc.pipeline_id = b.pipeline_id`;
@@ -222,29 +222,25 @@ async function jobsOf(
   return byBuild;
 }
 
-/**
- * Completes build rows with their jobs and their pipelines: from the rows when they carry them
- * ({@link BUILD_SELECT}), else read once per distinct pipeline beside the jobs ({@link BUILD_ROW_SELECT}).
- */
+/** Completes build rows ({@link BUILD_ROW_SELECT}) with their jobs and their pipelines, read once per distinct pipeline. */
 export async function complete(
   sql: Sql,
   rows: Row[],
-  options: { includeRetriedJobs: boolean; excludeJobs: boolean },
+  options: Pick<BuildFilter, 'includeRetriedJobs' | 'excludeJobs'>,
 ): Promise<BuildView[]> {
   if (rows.length === 0) return [];
-  const joined = 'p_id' in rows[0]!;
   const [jobs, pipelines] = await Promise.all([
     options.excludeJobs
       ? new Map<string, JobView[]>()
       : jobsOf(
           sql,
           rows.map((row) => row.b_id as string),
-          options.includeRetriedJobs,
+          options.includeRetriedJobs ?? false,
         ),
-    joined ? null : pipelinesOf(sql, [...new Set(rows.map((row) => row.b_pipeline_id as string))]),
+    pipelinesOf(sql, [...new Set(rows.map((row) => row.b_pipeline_id as string))]),
   ]);
   return rows.flatMap((row) => {
-    const pipeline = pipelines ? pipelines.get(row.b_pipeline_id as string) : pipelineWithCountsFromRow(row);
+    const pipeline = pipelines.get(row.b_pipeline_id as string);
     // A pipeline deleted between the two reads took its builds with it.
     if (!pipeline) return [];
     return [{ ...viewFromRow(row), pipeline, jobs: jobs.get(row.b_id as string) ?? [] }];
@@ -271,10 +267,7 @@ export function buildRepository(sql: Sql): BuildRepository {
         ),
         params,
       );
-      return complete(sql, rows, {
-        includeRetriedJobs: filter.includeRetriedJobs ?? false,
-        excludeJobs: filter.excludeJobs ?? false,
-      });
+      return complete(sql, rows, filter);
     },
     async countOfParents({ scope, filter, parent, parentIds }) {
       if (parentIds.length === 0) return [];
@@ -304,10 +297,7 @@ export function buildRepository(sql: Sql): BuildRepository {
       const builds = await complete(
         sql,
         rows.filter((row) => row.b_id !== null),
-        {
-          includeRetriedJobs: filter.includeRetriedJobs ?? false,
-          excludeJobs: filter.excludeJobs ?? false,
-        },
+        filter,
       );
       return { builds, counted: (rows[0]?.counted as number | undefined) ?? 0 };
     },

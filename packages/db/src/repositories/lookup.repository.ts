@@ -18,7 +18,7 @@ export function lookupRepository(sql: Sql): LookupRepository {
     async builds({ ids, includeRetriedJobs }) {
       if (ids.length === 0) return [];
       const rows = await sql.query(`${BUILD_ROW_SELECT} where b.id = any($1::uuid[])`, [ids]);
-      return complete(sql, rows, { includeRetriedJobs, excludeJobs: false });
+      return complete(sql, rows, { includeRetriedJobs });
     },
     async jobBuilds(jobIds) {
       if (jobIds.length === 0) return [];

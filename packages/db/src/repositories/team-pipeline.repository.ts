@@ -5,7 +5,7 @@ import type {
   TeamPipelineView,
   VisibleAcrossOrganizations,
 } from '@ci/application';
-import type { AccessLevel } from '@ci/domain';
+import type { AccessLevel, TeamPipeline } from '@ci/domain';
 import { inParentWindows, parentWindows, toDate } from '../rows';
 import { isForeignKeyViolation, type Sql } from '../sql';
 import { PIPELINE_COLUMNS, pipelineFromRow } from './pipeline.repository';
@@ -79,19 +79,23 @@ async function countOfParents(
   );
 }
 
+const INSERT = `insert into team_pipelines (id, team_id, pipeline_id, access_level, created_at)
+  values ($1, $2, $3, $4, $5)`;
+
+const insertValues = (teamPipeline: TeamPipeline) => [
+  teamPipeline.id,
+  teamPipeline.teamId,
+  teamPipeline.pipelineId,
+  teamPipeline.accessLevel,
+  teamPipeline.createdAt,
+];
+
 export function teamPipelineRepository(sql: Sql): TeamPipelineRepository {
   return {
     async put(teamPipeline) {
       await sql.query(
-        `insert into team_pipelines (id, team_id, pipeline_id, access_level, created_at) values ($1, $2, $3, $4, $5)
-         on conflict (team_id, pipeline_id) do update set access_level = excluded.access_level`,
-        [
-          teamPipeline.id,
-          teamPipeline.teamId,
-          teamPipeline.pipelineId,
-          teamPipeline.accessLevel,
-          teamPipeline.createdAt,
-        ],
+        `${INSERT} on conflict (team_id, pipeline_id) do update set access_level = excluded.access_level`,
+        insertValues(teamPipeline),
       );
     },
     async list({ teamId, visiblePipelineIds, offset, limit }) {
@@ -122,15 +126,8 @@ export function teamPipelineRepository(sql: Sql): TeamPipelineRepository {
       // The primary key (team, pipeline) settles concurrent adds: one row, the others insert nothing.
       try {
         const rows = await sql.query(
-          `insert into team_pipelines (id, team_id, pipeline_id, access_level, created_at) values ($1, $2, $3, $4, $5)
-           on conflict (team_id, pipeline_id) do nothing returning team_id`,
-          [
-            teamPipeline.id,
-            teamPipeline.teamId,
-            teamPipeline.pipelineId,
-            teamPipeline.accessLevel,
-            teamPipeline.createdAt,
-          ],
+          `${INSERT} on conflict (team_id, pipeline_id) do nothing returning team_id`,
+          insertValues(teamPipeline),
         );
         return rows.length > 0 ? 'inserted' : 'taken';
       } catch (error) {
