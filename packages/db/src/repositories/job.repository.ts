@@ -195,8 +195,9 @@ export function jobRepository(sql: Sql): JobRepository {
         agentId,
       ]);
       if (held.length) return null;
-      // The candidates are read without locks; each is then locked on its own, skipping rows another
-      // agent is taking right now, so concurrent pings spread over the jobs instead of queueing on one.
+      // The candidates are read without locks; each is then taken in one statement that locks it, skipping
+      // a row another agent is taking right now, so concurrent pings spread over the jobs instead of
+      // queueing on one.
       const rows = await sql.query(
         `select j.* from jobs j join builds b on b.id = j.build_id
          where j.state = 'scheduled' and b.organization_id = $1
@@ -207,20 +208,13 @@ export function jobRepository(sql: Sql): JobRepository {
         const job = assign(jobFromRow(row).job);
         if (!job) continue;
         try {
-          const taken = await sql.transaction(async (tx) => {
-            const locked = await tx.query(
-              `select id from jobs where id = $1 and state = 'scheduled' for update skip locked`,
-              [job.id],
-            );
-            if (locked.length === 0) return false;
-            await tx.query('update jobs set state = $2, agent_id = $3 where id = $1', [
-              job.id,
-              job.state,
-              job.agentId,
-            ]);
-            return true;
-          });
-          if (taken) return job;
+          const taken = await sql.query(
+            `update jobs set state = $2, agent_id = $3
+             where id = (select id from jobs where id = $1 and state = 'scheduled' for update skip locked)
+             returning id`,
+            [job.id, job.state, job.agentId],
+          );
+          if (taken.length) return job;
         } catch (error) {
           // The partial unique index: this agent already holds a job (a concurrent ping took one).
           if (isUniqueViolation(error)) return null;
