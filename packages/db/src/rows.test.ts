@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { toDate, toDateOrNull } from './rows';
+import { prefixedColumns, toDate, toDateOrNull } from './rows';
 
 describe('toDate', () => {
   it.each([
@@ -47,5 +47,11 @@ describe('toDate', () => {
     expect(toDate(date)).toBe(date);
     expect(toDateOrNull(null)).toBeNull();
     expect(toDateOrNull(undefined)).toBeNull();
+  });
+});
+
+describe('prefixedColumns', () => {
+  it('names each column of the alias with the alias as its prefix', () => {
+    expect(prefixedColumns('u', ['id', 'avatar_url'])).toBe('u.id as u_id, u.avatar_url as u_avatar_url');
   });
 });

@@ -63,9 +63,26 @@ export function toDateOrNull(value: unknown): Date | null {
   return value === null || value === undefined ? null : toDate(value);
 }
 
-/** Windows of several parents' lists as the three arrays a `unnest(…) as w(parent, off, lim)` reads. */
+/**
+ * `t.column as t_column` for each column of the table aliased `t`: the columns of a table joined to
+ * others, kept apart by their prefix, for a mapper that reads them with it (`userFromRow(row, 'u_')`).
+ */
+export function prefixedColumns(alias: string, columns: readonly string[]): string {
+  return columns.map((column) => `${alias}.${column} as ${alias}_${column}`).join(', ');
+}
+
+/** Windows of several parents' lists as the three arrays, `$1` to `$3`, that {@link inParentWindows} reads. */
 export function parentWindows(
   windows: readonly { parentId: string; offset: number; limit: number }[],
 ): [string[], number[], number[]] {
   return [windows.map((w) => w.parentId), windows.map((w) => w.offset), windows.map((w) => w.limit)];
+}
+
+/**
+ * The rows of several parents' windows in one statement: `select` runs once per parent (`w.parent_id`)
+ * and takes its window with `offset w.off limit w.lim`; its own parameters follow {@link parentWindows}' (`$4` on).
+ */
+export function inParentWindows(select: string): string {
+  return `select x.* from unnest($1::uuid[], $2::int[], $3::int[]) as w(parent_id, off, lim)
+    cross join lateral (${select}) x`;
 }

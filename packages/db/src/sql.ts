@@ -58,7 +58,25 @@ export function createSql(pool: pg.Pool, onQuery?: (text: string) => void): Sql 
   return over(pool, false);
 }
 
-/** PostgreSQL's unique-violation code, for the races that a check-then-insert cannot close. */
-export function isUniqueViolation(error: unknown): boolean {
-  return (error as { code?: string } | null)?.code === '23505';
+/**
+ * PostgreSQL's unique violation, for the races that a check-then-insert cannot close; with `constraint`,
+ * only a violation of that one (any other is a fault and stays one).
+ */
+export function isUniqueViolation(error: unknown, constraint?: string): boolean {
+  return violates(error, '23505', constraint);
+}
+
+/** PostgreSQL's foreign-key violation of `constraint`: a row's parent was deleted meanwhile. */
+export function isForeignKeyViolation(error: unknown, constraint: string): boolean {
+  return violates(error, '23503', constraint);
+}
+
+function violates(error: unknown, code: string, constraint: string | undefined): boolean {
+  const failure = error as { code?: string; constraint?: string } | null;
+  return failure?.code === code && (constraint === undefined || failure.constraint === constraint);
+}
+
+/** A `like` pattern matching `text` literally: its `%`, `_` and `\\` are not wildcards. */
+export function likeLiteral(text: string): string {
+  return text.replace(/[\\%_]/g, (c) => `\\${c}`);
 }

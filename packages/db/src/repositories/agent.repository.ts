@@ -1,7 +1,7 @@
 import type { AgentRegistrationToken, AgentRepository } from '@ci/application';
-import type { Agent, AgentListFilter } from '@ci/domain';
-import { toDate, toDateOrNull } from '../rows';
-import type { Sql } from '../sql';
+import { ACTIVE_JOB_STATES, type Agent, type AgentListFilter } from '@ci/domain';
+import { prefixedColumns, toDate, toDateOrNull } from '../rows';
+import { likeLiteral, type Sql } from '../sql';
 
 type Row = Record<string, unknown>;
 
@@ -28,7 +28,7 @@ export function agentFromRow(row: Row, prefix = ''): Agent {
 }
 
 /** The columns `agentFromRow` reads, of agents `a`, each named `a_<column>`. */
-export const AGENT_COLUMNS_PREFIXED = [
+export const AGENT_COLUMNS_PREFIXED = prefixedColumns('a', [
   'id',
   'organization_id',
   'name',
@@ -44,12 +44,10 @@ export const AGENT_COLUMNS_PREFIXED = [
   'connected_at',
   'disconnected_at',
   'heartbeat_at',
-]
-  .map((column) => `a.${column} as a_${column}`)
-  .join(', ');
+]);
 
-/** States of a job an agent holds (the domain's ACTIVE_JOB_STATES, as the partial unique index names them). */
-const HELD = `('assigned', 'accepted', 'running', 'canceling')`;
+/** States of a job an agent holds, as the partial unique index `jobs_one_active_per_agent_idx` names them. */
+export const HELD_JOB_STATES = `(${ACTIVE_JOB_STATES.map((state) => `'${state}'`).join(', ')})`;
 
 /** The where clause of an organization's agents narrowed by `filter` (agents `a`). */
 function listScope(input: { organizationId: string; filter: AgentListFilter }, params: unknown[]): string {
@@ -60,7 +58,7 @@ function listScope(input: { organizationId: string; filter: AgentListFilter }, p
   const conditions = [`a.organization_id = ${param(input.organizationId)}`];
   const { search, metaData, isRunningJob } = input.filter;
   if (search !== null) {
-    const pattern = param(`%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
+    const pattern = param(`%${likeLiteral(search)}%`);
     conditions.push(
       `(a.name ilike ${pattern} or exists (select 1 from unnest(a.tags) t where t ilike ${pattern}))`,
     );
@@ -68,7 +66,7 @@ function listScope(input: { organizationId: string; filter: AgentListFilter }, p
   if (metaData.length) conditions.push(`a.tags @> ${param(metaData)}::text[]`);
   if (isRunningJob !== null) {
     conditions.push(
-      `${isRunningJob ? '' : 'not '}exists (select 1 from jobs h where h.agent_id = a.id and h.state in ${HELD})`,
+      `${isRunningJob ? '' : 'not '}exists (select 1 from jobs h where h.agent_id = a.id and h.state in ${HELD_JOB_STATES})`,
     );
   }
   return conditions.join(' and ');

@@ -7,35 +7,41 @@ import type {
   JobView,
   ParentCount,
 } from '@ci/application';
-import {
-  type Agent,
-  type Build,
-  type BuildSource,
-  type BuildState,
-  type Job,
-  type JobState,
-  type JobType,
-  notFound,
-} from '@ci/domain';
-import { parentWindows, toDate, toDateOrNull } from '../rows';
-import type { Sql } from '../sql';
-import { AGENT_COLUMNS_PREFIXED, agentFromRow } from './agent.repository';
-import { organizationFromRow, userFromRow } from './identity.repository';
+import { type Build, type BuildSource, type BuildState, notFound } from '@ci/domain';
+import { inParentWindows, parentWindows, prefixedColumns, toDate, toDateOrNull } from '../rows';
+import { likeLiteral, type Sql } from '../sql';
+import { joinedUserFromRow, USER_COLUMNS_PREFIXED } from './identity.repository';
+import { JOB_COLUMN_NAMES, JOB_RECORD, JOB_SELECT, jobFromRow, jobRecords } from './job.repository';
 import { PIPELINE_COLUMNS, pipelineFromRow } from './pipeline.repository';
 import { countsFromRow, PIPELINE_COUNT_COLUMNS } from './pipeline-counts';
 
 type Row = Record<string, unknown>;
 
-const BUILD_COLUMNS = `b.id as b_id, b.pipeline_id as b_pipeline_id, b.number as b_number, b.state as b_state,
-  b.blocked_state as b_blocked_state, b.cancel_reason as b_cancel_reason, b.message as b_message,
-  b.commit as b_commit, b.branch as b_branch, b.env as b_env, b.meta_data as b_meta_data, b.source as b_source,
-  b.author as b_author, b.creator_id as b_creator_id, b.rebuilt_from_id as b_rebuilt_from_id,
-  b.pull_request as b_pull_request, b.clean_checkout as b_clean_checkout, b.created_at as b_created_at,
-  b.scheduled_at as b_scheduled_at, b.started_at as b_started_at, b.failing_at as b_failing_at,
-  b.finished_at as b_finished_at,
-  o.id as o_id, o.slug as o_slug, o.name as o_name, o.created_at as o_created_at,
-  u.id as u_id, u.name as u_name, u.email as u_email, u.avatar_url as u_avatar_url, u.created_at as u_created_at,
-  rb.number as rb_number`;
+/** The build (`b_`), its creator (`u_`), and of its organization and the build it rebuilt what it shows. */
+const BUILD_COLUMNS = `${prefixedColumns('b', [
+  'id',
+  'pipeline_id',
+  'number',
+  'state',
+  'blocked_state',
+  'cancel_reason',
+  'message',
+  'commit',
+  'branch',
+  'env',
+  'meta_data',
+  'source',
+  'author',
+  'creator_id',
+  'rebuilt_from_id',
+  'pull_request',
+  'clean_checkout',
+  'created_at',
+  'scheduled_at',
+  'started_at',
+  'failing_at',
+  'finished_at',
+])}, o.slug as o_slug, ${USER_COLUMNS_PREFIXED}, rb.number as rb_number`;
 
 const BUILD_JOINS = `join organizations o on o.id = b.organization_id
 left join users u on u.id = b.creator_id
@@ -48,7 +54,7 @@ left join builds rb on rb.id = b.rebuilt_from_id`;
 export const BUILD_ROW_SELECT = `select ${BUILD_COLUMNS} from builds b ${BUILD_JOINS}`;
 
 /** Build rows with their pipelines and the pipelines' counts, for one build. */
-export const BUILD_SELECT = `select ${BUILD_COLUMNS}, ${PIPELINE_COLUMNS}, ${PIPELINE_COUNT_COLUMNS}
+const BUILD_SELECT = `select ${BUILD_COLUMNS}, ${PIPELINE_COLUMNS}, ${PIPELINE_COUNT_COLUMNS}
 from builds b ${BUILD_JOINS}
 join pipelines p on p.id = b.pipeline_id
 left join pipeline_counts pc on pc.pipeline_id = b.pipeline_id`;
@@ -89,8 +95,8 @@ function viewFromRow(row: Row): BuildRowView {
   const build = buildFromRow(row);
   return {
     build,
-    organizationSlug: organizationFromRow(row, 'o_').slug,
-    creator: row.u_id ? userFromRow(row, 'u_') : null,
+    organizationSlug: row.o_slug as string,
+    creator: joinedUserFromRow(row),
     rebuiltFrom: build.rebuiltFromId ? { id: build.rebuiltFromId, number: row.rb_number as number } : null,
   };
 }
@@ -112,51 +118,9 @@ async function pipelinesOf(sql: Sql, ids: string[]): Promise<Map<string, Pipelin
   return new Map(rows.map((row) => [row.p_id as string, pipelineWithCountsFromRow(row)]));
 }
 
-export function jobFromRow(row: Row): JobView {
-  const job: Job = {
-    id: row.id as string,
-    buildId: row.build_id as string,
-    stepId: (row.step_id as string | null) ?? null,
-    position: row.position as number,
-    type: row.type as JobType,
-    name: (row.name as string | null) ?? null,
-    stepKey: (row.step_key as string | null) ?? null,
-    command: (row.command as string | null) ?? null,
-    state: row.state as JobState,
-    agentQueryRules: row.agent_query_rules as string[],
-    agentId: (row.agent_id as string | null) ?? null,
-    exitStatus: (row.exit_status as number | null) ?? null,
-    softFailed: row.soft_failed as boolean,
-    artifactPaths: (row.artifact_paths as string | null) ?? null,
-    env: row.env as Record<string, string>,
-    retried: row.retried as boolean,
-    retriedInJobId: (row.retried_in_job_id as string | null) ?? null,
-    retriesCount: (row.retries_count as number | null) ?? null,
-    retryType: (row.retry_type as string | null) ?? null,
-    parallelGroupIndex: (row.parallel_group_index as number | null) ?? null,
-    parallelGroupTotal: (row.parallel_group_total as number | null) ?? null,
-    createdAt: toDate(row.created_at),
-    scheduledAt: toDateOrNull(row.scheduled_at),
-    runnableAt: toDateOrNull(row.runnable_at),
-    startedAt: toDateOrNull(row.started_at),
-    finishedAt: toDateOrNull(row.finished_at),
-    softFail: row.soft_fail as boolean,
-    continueOnFailure: row.continue_on_failure as boolean,
-    retryAutomaticLimit: (row.retry_automatic_limit as number | null) ?? null,
-    signal: (row.signal as string | null) ?? null,
-    signalReason: (row.signal_reason as string | null) ?? null,
-    unblockedById: (row.unblocked_by_id as string | null) ?? null,
-    unblockedAt: toDateOrNull(row.unblocked_at),
-  };
-  const agent: (Agent & { creator: null }) | null = row.a_id
-    ? { ...agentFromRow(row, 'a_'), creator: null }
-    : null;
-  return { job, agent };
-}
-
 /** Turns '*' wildcards into a LIKE pattern, everything else literal. */
 function likePattern(branch: string): string {
-  return branch.replace(/[\\%_]/g, (c) => `\\${c}`).replaceAll('*', '%');
+  return likeLiteral(branch).replaceAll('*', '%');
 }
 
 /**
@@ -235,9 +199,6 @@ function servedByOrderedIndex(scope: BuildScope, filter: BuildFilter): boolean {
   return plain && oneOrganization && branches.length + states.length <= 1;
 }
 
-export const JOB_SELECT = `select j.*, ${AGENT_COLUMNS_PREFIXED}
-from jobs j left join agents a on a.id = j.agent_id`;
-
 async function jobsOf(
   sql: Sql,
   buildIds: string[],
@@ -261,40 +222,30 @@ async function jobsOf(
   return byBuild;
 }
 
-/**
- * Completes build rows with their jobs and their pipelines: from the rows when they carry them
- * ({@link BUILD_SELECT}), else read once per distinct pipeline beside the jobs ({@link BUILD_ROW_SELECT}).
- */
+/** Completes build rows ({@link BUILD_ROW_SELECT}) with their jobs and their pipelines, read once per distinct pipeline. */
 export async function complete(
   sql: Sql,
   rows: Row[],
-  options: { includeRetriedJobs: boolean; excludeJobs: boolean },
+  options: Pick<BuildFilter, 'includeRetriedJobs' | 'excludeJobs'>,
 ): Promise<BuildView[]> {
   if (rows.length === 0) return [];
-  const joined = 'p_id' in rows[0]!;
   const [jobs, pipelines] = await Promise.all([
     options.excludeJobs
       ? new Map<string, JobView[]>()
       : jobsOf(
           sql,
           rows.map((row) => row.b_id as string),
-          options.includeRetriedJobs,
+          options.includeRetriedJobs ?? false,
         ),
-    joined ? null : pipelinesOf(sql, [...new Set(rows.map((row) => row.b_pipeline_id as string))]),
+    pipelinesOf(sql, [...new Set(rows.map((row) => row.b_pipeline_id as string))]),
   ]);
   return rows.flatMap((row) => {
-    const pipeline = pipelines ? pipelines.get(row.b_pipeline_id as string) : pipelineWithCountsFromRow(row);
+    const pipeline = pipelines.get(row.b_pipeline_id as string);
     // A pipeline deleted between the two reads took its builds with it.
     if (!pipeline) return [];
     return [{ ...viewFromRow(row), pipeline, jobs: jobs.get(row.b_id as string) ?? [] }];
   });
 }
-
-const JOB_RECORD = `id uuid, build_id uuid, step_id uuid, position int, type text, name text, step_key text,
-  command text, state text, agent_query_rules text[], env jsonb, artifact_paths text,
-  parallel_group_index int, parallel_group_total int, created_at timestamptz, scheduled_at timestamptz,
-  runnable_at timestamptz, soft_fail boolean, continue_on_failure boolean, retry_automatic_limit int,
-  finished_at timestamptz`;
 
 /** The column a batched list takes each parent's window on. */
 const PARENT_COLUMN = { pipeline: 'b.pipeline_id', creator: 'b.creator_id' } as const satisfies Record<
@@ -310,17 +261,13 @@ export function buildRepository(sql: Sql): BuildRepository {
       const where = whereClause(scope, filter, params);
       // Each parent's window of the one order every build list has, beside the others in one statement.
       const rows = await sql.query(
-        `select x.* from unnest($1::uuid[], $2::int[], $3::int[]) as w(parent_id, off, lim)
-         cross join lateral (
-           ${BUILD_ROW_SELECT} where ${where} and ${PARENT_COLUMN[parent]} = w.parent_id
-           order by b.created_at desc, b.number desc offset w.off limit w.lim
-         ) x`,
+        inParentWindows(
+          `${BUILD_ROW_SELECT} where ${where} and ${PARENT_COLUMN[parent]} = w.parent_id
+           order by b.created_at desc, b.number desc offset w.off limit w.lim`,
+        ),
         params,
       );
-      return complete(sql, rows, {
-        includeRetriedJobs: filter.includeRetriedJobs ?? false,
-        excludeJobs: filter.excludeJobs ?? false,
-      });
+      return complete(sql, rows, filter);
     },
     async countOfParents({ scope, filter, parent, parentIds }) {
       if (parentIds.length === 0) return [];
@@ -350,10 +297,7 @@ export function buildRepository(sql: Sql): BuildRepository {
       const builds = await complete(
         sql,
         rows.filter((row) => row.b_id !== null),
-        {
-          includeRetriedJobs: filter.includeRetriedJobs ?? false,
-          excludeJobs: filter.excludeJobs ?? false,
-        },
+        filter,
       );
       return { builds, counted: (rows[0]?.counted as number | undefined) ?? 0 };
     },
@@ -391,9 +335,7 @@ export function buildRepository(sql: Sql): BuildRepository {
              $15, $16, $17, null, null, $20
            from allocated returning number
          ), inserted_jobs as (
-           insert into jobs (id, build_id, step_id, position, type, name, step_key, command, state,
-             agent_query_rules, env, artifact_paths, parallel_group_index, parallel_group_total, created_at,
-             scheduled_at, runnable_at, soft_fail, continue_on_failure, retry_automatic_limit, finished_at)
+           insert into jobs (${JOB_COLUMN_NAMES})
            select * from jsonb_to_recordset($18::jsonb) as x(${JOB_RECORD})
            -- No build without its pipeline (deleted meanwhile): then no jobs either.
            where exists (select 1 from inserted)
@@ -417,31 +359,7 @@ export function buildRepository(sql: Sql): BuildRepository {
           build.cleanCheckout,
           build.createdAt,
           build.scheduledAt,
-          JSON.stringify(
-            jobs.map((job) => ({
-              id: job.id,
-              build_id: job.buildId,
-              step_id: job.stepId,
-              position: job.position,
-              type: job.type,
-              name: job.name,
-              step_key: job.stepKey,
-              command: job.command,
-              state: job.state,
-              agent_query_rules: job.agentQueryRules,
-              env: job.env,
-              artifact_paths: job.artifactPaths,
-              parallel_group_index: job.parallelGroupIndex,
-              parallel_group_total: job.parallelGroupTotal,
-              created_at: job.createdAt.toISOString(),
-              scheduled_at: job.scheduledAt?.toISOString() ?? null,
-              runnable_at: job.runnableAt?.toISOString() ?? null,
-              soft_fail: job.softFail,
-              continue_on_failure: job.continueOnFailure,
-              retry_automatic_limit: job.retryAutomaticLimit,
-              finished_at: job.finishedAt?.toISOString() ?? null,
-            })),
-          ),
+          jobRecords(jobs),
           build.blockedState,
           build.finishedAt,
         ],

@@ -1,11 +1,17 @@
 import type { AccessTokenRepository, OrganizationRepository, UserRepository } from '@ci/application';
 import type { AccessToken, Organization, Scope, User } from '@ci/domain';
-import { toDate, toDateOrNull } from '../rows';
+import { prefixedColumns, toDate, toDateOrNull } from '../rows';
 import type { Sql } from '../sql';
 
 type Row = Record<string, unknown>;
 
-export const USER_COLUMNS = 'u.id, u.name, u.email, u.avatar_url, u.created_at';
+const USER_COLUMN_NAMES = ['id', 'name', 'email', 'avatar_url', 'created_at'];
+
+/** The columns of users `u`, as {@link userFromRow} reads them. */
+export const USER_COLUMNS = USER_COLUMN_NAMES.map((column) => `u.${column}`).join(', ');
+
+/** The columns of users `u` beside another table's, each named `u_<column>`: for `userFromRow(row, 'u_')`. */
+export const USER_COLUMNS_PREFIXED = prefixedColumns('u', USER_COLUMN_NAMES);
 
 export function userFromRow(row: Row, prefix = ''): User {
   return {
@@ -15,6 +21,11 @@ export function userFromRow(row: Row, prefix = ''): User {
     avatarUrl: (row[`${prefix}avatar_url`] as string | null) ?? null,
     createdAt: toDate(row[`${prefix}created_at`]),
   };
+}
+
+/** The user of a left join read with {@link USER_COLUMNS_PREFIXED}; null when there was none. */
+export function joinedUserFromRow(row: Row): User | null {
+  return row.u_id ? userFromRow(row, 'u_') : null;
 }
 
 export function organizationFromRow(row: Row, prefix = ''): Organization {

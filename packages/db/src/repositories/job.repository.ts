@@ -1,14 +1,13 @@
-import type { BuildWork, JobLocation, JobRepository, LogChunk } from '@ci/application';
-import { ACTIVE_JOB_STATES, type BuildState, type Job } from '@ci/domain';
+import type { BuildWork, JobLocation, JobRepository, JobView, LogChunk } from '@ci/application';
+import type { Agent, BuildState, Job, JobState, JobType } from '@ci/domain';
 import { toDate, toDateOrNull } from '../rows';
 import { isUniqueViolation, type Sql } from '../sql';
-import { JOB_SELECT, jobFromRow } from './build.repository';
+import { AGENT_COLUMNS_PREFIXED, agentFromRow, HELD_JOB_STATES } from './agent.repository';
 
 type Row = Record<string, unknown>;
 
-const ACTIVE = `(${ACTIVE_JOB_STATES.map((state) => `'${state}'`).join(', ')})`;
-
-const JOB_COLUMNS = `id uuid, build_id uuid, step_id uuid, position int, type text, name text, step_key text,
+/** Every column of `jobs` with its type: what `jsonb_to_recordset(…) as x(…)` reads {@link jobRecords} with. */
+export const JOB_RECORD = `id uuid, build_id uuid, step_id uuid, position int, type text, name text, step_key text,
   command text, state text, agent_query_rules text[], agent_id uuid, exit_status int, soft_failed boolean,
   artifact_paths text, env jsonb, retried boolean, retried_in_job_id uuid, retries_count int, retry_type text,
   parallel_group_index int, parallel_group_total int, created_at timestamptz, scheduled_at timestamptz,
@@ -16,7 +15,9 @@ const JOB_COLUMNS = `id uuid, build_id uuid, step_id uuid, position int, type te
   continue_on_failure boolean, retry_automatic_limit int, signal text, signal_reason text, unblocked_by_id uuid,
   unblocked_at timestamptz`;
 
-const COLUMN_NAMES = JOB_COLUMNS.split(',').map((column) => column.trim().split(/\s+/)[0]!);
+const COLUMN_NAMES = JOB_RECORD.split(',').map((column) => column.trim().split(/\s+/)[0]!);
+/** The columns of {@link JOB_RECORD}, in its order. */
+export const JOB_COLUMN_NAMES = COLUMN_NAMES.join(', ');
 const UPDATABLE = COLUMN_NAMES.filter(
   (name) => name !== 'id' && name !== 'build_id' && name !== 'created_at',
 );
@@ -59,13 +60,63 @@ function jobRecord(job: Job) {
   };
 }
 
+/** Jobs as the JSON array that `jsonb_to_recordset($n::jsonb) as x(${JOB_RECORD})` reads. */
+export function jobRecords(jobs: readonly Job[]): string {
+  return JSON.stringify(jobs.map(jobRecord));
+}
+
+export const JOB_SELECT = `select j.*, ${AGENT_COLUMNS_PREFIXED}
+from jobs j left join agents a on a.id = j.agent_id`;
+
+export function jobFromRow(row: Row): JobView {
+  const job: Job = {
+    id: row.id as string,
+    buildId: row.build_id as string,
+    stepId: (row.step_id as string | null) ?? null,
+    position: row.position as number,
+    type: row.type as JobType,
+    name: (row.name as string | null) ?? null,
+    stepKey: (row.step_key as string | null) ?? null,
+    command: (row.command as string | null) ?? null,
+    state: row.state as JobState,
+    agentQueryRules: row.agent_query_rules as string[],
+    agentId: (row.agent_id as string | null) ?? null,
+    exitStatus: (row.exit_status as number | null) ?? null,
+    softFailed: row.soft_failed as boolean,
+    artifactPaths: (row.artifact_paths as string | null) ?? null,
+    env: row.env as Record<string, string>,
+    retried: row.retried as boolean,
+    retriedInJobId: (row.retried_in_job_id as string | null) ?? null,
+    retriesCount: (row.retries_count as number | null) ?? null,
+    retryType: (row.retry_type as string | null) ?? null,
+    parallelGroupIndex: (row.parallel_group_index as number | null) ?? null,
+    parallelGroupTotal: (row.parallel_group_total as number | null) ?? null,
+    createdAt: toDate(row.created_at),
+    scheduledAt: toDateOrNull(row.scheduled_at),
+    runnableAt: toDateOrNull(row.runnable_at),
+    startedAt: toDateOrNull(row.started_at),
+    finishedAt: toDateOrNull(row.finished_at),
+    softFail: row.soft_fail as boolean,
+    continueOnFailure: row.continue_on_failure as boolean,
+    retryAutomaticLimit: (row.retry_automatic_limit as number | null) ?? null,
+    signal: (row.signal as string | null) ?? null,
+    signalReason: (row.signal_reason as string | null) ?? null,
+    unblockedById: (row.unblocked_by_id as string | null) ?? null,
+    unblockedAt: toDateOrNull(row.unblocked_at),
+  };
+  const agent: (Agent & { creator: null }) | null = row.a_id
+    ? { ...agentFromRow(row, 'a_'), creator: null }
+    : null;
+  return { job, agent };
+}
+
 async function writeJobs(sql: Sql, jobs: readonly Job[]) {
   if (jobs.length === 0) return;
   await sql.query(
-    `insert into jobs (${COLUMN_NAMES.join(', ')})
-     select * from jsonb_to_recordset($1::jsonb) as x(${JOB_COLUMNS})
+    `insert into jobs (${JOB_COLUMN_NAMES})
+     select * from jsonb_to_recordset($1::jsonb) as x(${JOB_RECORD})
      on conflict (id) do update set ${UPDATABLE.map((name) => `${name} = excluded.${name}`).join(', ')}`,
-    [JSON.stringify(jobs.map(jobRecord))],
+    [jobRecords(jobs)],
   );
 }
 
@@ -94,7 +145,7 @@ export function jobRepository(sql: Sql): JobRepository {
         );
         if (!buildRow) return null;
         const jobRows = await tx.query(
-          `${JOB_SELECT} where j.build_id = $1 order by j.position, j.created_at for update of j`,
+          'select * from jobs where build_id = $1 order by position, created_at for update',
           [buildId],
         );
         const work: BuildWork = {
@@ -140,12 +191,13 @@ export function jobRepository(sql: Sql): JobRepository {
 
     async claim({ agentId, organizationId, assign }) {
       // One job per agent (the partial unique index has the last word when two pings race).
-      const held = await sql.query(`select 1 from jobs where agent_id = $1 and state in ${ACTIVE}`, [
+      const held = await sql.query(`select 1 from jobs where agent_id = $1 and state in ${HELD_JOB_STATES}`, [
         agentId,
       ]);
       if (held.length) return null;
-      // The candidates are read without locks; each is then locked on its own, skipping rows another
-      // agent is taking right now, so concurrent pings spread over the jobs instead of queueing on one.
+      // The candidates are read without locks; each is then taken in one statement that locks it, skipping
+      // a row another agent is taking right now, so concurrent pings spread over the jobs instead of
+      // queueing on one.
       const rows = await sql.query(
         `select j.* from jobs j join builds b on b.id = j.build_id
          where j.state = 'scheduled' and b.organization_id = $1
@@ -156,20 +208,13 @@ export function jobRepository(sql: Sql): JobRepository {
         const job = assign(jobFromRow(row).job);
         if (!job) continue;
         try {
-          const taken = await sql.transaction(async (tx) => {
-            const locked = await tx.query(
-              `select id from jobs where id = $1 and state = 'scheduled' for update skip locked`,
-              [job.id],
-            );
-            if (locked.length === 0) return false;
-            await tx.query('update jobs set state = $2, agent_id = $3 where id = $1', [
-              job.id,
-              job.state,
-              job.agentId,
-            ]);
-            return true;
-          });
-          if (taken) return job;
+          const taken = await sql.query(
+            `update jobs set state = $2, agent_id = $3
+             where id = (select id from jobs where id = $1 and state = 'scheduled' for update skip locked)
+             returning id`,
+            [job.id, job.state, job.agentId],
+          );
+          if (taken.length) return job;
         } catch (error) {
           // The partial unique index: this agent already holds a job (a concurrent ping took one).
           if (isUniqueViolation(error)) return null;
@@ -180,16 +225,17 @@ export function jobRepository(sql: Sql): JobRepository {
     },
 
     async activeJobOf(agentId) {
-      const [row] = await sql.query(`${LOCATION_SELECT} where j.agent_id = $1 and j.state in ${ACTIVE}`, [
-        agentId,
-      ]);
+      const [row] = await sql.query(
+        `${LOCATION_SELECT} where j.agent_id = $1 and j.state in ${HELD_JOB_STATES}`,
+        [agentId],
+      );
       return row ? locationFromRow(row) : null;
     },
 
     async heldByAgentsSilentSince(before) {
       const rows = await sql.query<{ id: string; build_id: string }>(
         `select j.id, j.build_id from jobs j join agents a on a.id = j.agent_id
-         where j.state in ${ACTIVE} and coalesce(a.last_seen_at, a.created_at) < $1`,
+         where j.state in ${HELD_JOB_STATES} and coalesce(a.last_seen_at, a.created_at) < $1`,
         [before],
       );
       return rows.map((row) => ({ jobId: row.id, buildId: row.build_id }));

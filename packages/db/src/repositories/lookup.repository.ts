@@ -1,6 +1,6 @@
 import type { LookupRepository } from '@ci/application';
 import type { Sql } from '../sql';
-import { agentFromRow } from './agent.repository';
+import { agentFromRow, HELD_JOB_STATES } from './agent.repository';
 import { BUILD_ROW_SELECT, complete } from './build.repository';
 import { USER_COLUMNS, userFromRow } from './identity.repository';
 import { MEMBER_SELECT, memberFromRow } from './organization-member.repository';
@@ -18,7 +18,7 @@ export function lookupRepository(sql: Sql): LookupRepository {
     async builds({ ids, includeRetriedJobs }) {
       if (ids.length === 0) return [];
       const rows = await sql.query(`${BUILD_ROW_SELECT} where b.id = any($1::uuid[])`, [ids]);
-      return complete(sql, rows, { includeRetriedJobs, excludeJobs: false });
+      return complete(sql, rows, { includeRetriedJobs });
     },
     async jobBuilds(jobIds) {
       if (jobIds.length === 0) return [];
@@ -99,7 +99,7 @@ export function lookupRepository(sql: Sql): LookupRepository {
       }>(
         `select a.id, a.organization_id, j.id as job_id, j.build_id
          from agents a
-         left join jobs j on j.agent_id = a.id and j.state in ('assigned', 'accepted', 'running', 'canceling')
+         left join jobs j on j.agent_id = a.id and j.state in ${HELD_JOB_STATES}
          where a.id = any($1::uuid[])`,
         [agentIds],
       );

@@ -10,7 +10,7 @@ import type { PipelineCounts } from '@ci/application';
 export const PIPELINE_COUNT_COLUMNS = `pc.scheduled_builds as pc_scheduled_builds, pc.running_builds as pc_running_builds,
   pc.scheduled_jobs as pc_scheduled_jobs, pc.running_jobs as pc_running_jobs, pc.waiting_jobs as pc_waiting_jobs`;
 
-export const NO_COUNTS: PipelineCounts = {
+const NO_COUNTS: PipelineCounts = {
   scheduledBuildsCount: 0,
   runningBuildsCount: 0,
   scheduledJobsCount: 0,

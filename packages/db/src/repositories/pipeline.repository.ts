@@ -1,5 +1,7 @@
 import type {
   AccessRepository,
+  OrganizationAccess,
+  PipelineAccessEntry,
   PipelineListScope,
   PipelineRecord,
   PipelineRepository,
@@ -12,23 +14,46 @@ import type {
   StepDefinition,
   TeamMemberRole,
 } from '@ci/domain';
-import { toDate, toDateOrNull } from '../rows';
-import { isUniqueViolation, type Sql } from '../sql';
-import { organizationFromRow, userFromRow } from './identity.repository';
+import { prefixedColumns, toDate, toDateOrNull } from '../rows';
+import { isForeignKeyViolation, isUniqueViolation, likeLiteral, type Sql } from '../sql';
+import { joinedUserFromRow, organizationFromRow, USER_COLUMNS_PREFIXED } from './identity.repository';
 import { countsFromRow, PIPELINE_COUNT_COLUMNS } from './pipeline-counts';
+import { viewerRole } from './team.repository';
 
 type Row = Record<string, unknown>;
 
-export const PIPELINE_COLUMNS = `p.id as p_id, p.organization_id as p_organization_id, p.slug as p_slug, p.name as p_name,
-  p.description as p_description, p.repository as p_repository, p.default_branch as p_default_branch,
-  p.branch_configuration as p_branch_configuration, p.steps as p_steps, p.provider as p_provider,
-  p.webhook_token as p_webhook_token, p.skip_queued_branch_builds as p_skip_queued_branch_builds,
-  p.skip_queued_branch_builds_filter as p_skip_queued_branch_builds_filter,
-  p.cancel_running_branch_builds as p_cancel_running_branch_builds,
-  p.cancel_running_branch_builds_filter as p_cancel_running_branch_builds_filter,
-  p.next_build_number as p_next_build_number, p.archived_at as p_archived_at, p.created_at as p_created_at,
-  p.env as p_env, p.visibility as p_visibility, p.tags as p_tags, p.cluster_id as p_cluster_id,
-  p.allow_rebuilds as p_allow_rebuilds, p.configuration as p_configuration, p.created_by_id as p_created_by_id`;
+const PIPELINE_COLUMN_NAMES = [
+  'id',
+  'organization_id',
+  'slug',
+  'name',
+  'description',
+  'repository',
+  'default_branch',
+  'branch_configuration',
+  'steps',
+  'provider',
+  'webhook_token',
+  'skip_queued_branch_builds',
+  'skip_queued_branch_builds_filter',
+  'cancel_running_branch_builds',
+  'cancel_running_branch_builds_filter',
+  'next_build_number',
+  'archived_at',
+  'created_at',
+  'env',
+  'visibility',
+  'tags',
+  'cluster_id',
+  'allow_rebuilds',
+  'configuration',
+  'created_by_id',
+] as const;
+
+type PipelineColumn = (typeof PIPELINE_COLUMN_NAMES)[number];
+
+/** The columns of pipelines `p`, each named `p_<column>`, as {@link pipelineFromRow} reads them. */
+export const PIPELINE_COLUMNS = prefixedColumns('p', PIPELINE_COLUMN_NAMES);
 
 export function pipelineFromRow(row: Row): Pipeline {
   return {
@@ -63,24 +88,12 @@ export function pipelineFromRow(row: Row): Pipeline {
 /** The constraint that keeps slugs unique per organization (the entity's `uniques`). */
 const SLUG_CONSTRAINT = 'pipelines_organization_id_slug_unique';
 
-/** Only this constraint means "name taken"; any other violation is a fault and stays one. */
-function isSlugTaken(error: unknown): boolean {
-  return isUniqueViolation(error) && (error as { constraint?: string }).constraint === SLUG_CONSTRAINT;
-}
-
-/** PostgreSQL's foreign-key violation: a team named by a new pipeline was deleted meanwhile. */
-function isMissingTeam(error: unknown): boolean {
-  const { code, constraint } = (error ?? {}) as { code?: string; constraint?: string };
-  return code === '23503' && constraint === 'team_pipelines_team_id_foreign';
-}
-
-const RECORD_SELECT = `select ${PIPELINE_COLUMNS}, ${PIPELINE_COUNT_COLUMNS},
-  u.id as u_id, u.name as u_name, u.email as u_email, u.avatar_url as u_avatar_url, u.created_at as u_created_at
+const RECORD_SELECT = `select ${PIPELINE_COLUMNS}, ${PIPELINE_COUNT_COLUMNS}, ${USER_COLUMNS_PREFIXED}
 from pipelines p left join users u on u.id = p.created_by_id left join pipeline_counts pc on pc.pipeline_id = p.id`;
 
 /** `like` patterns match their text literally: `%`, `_` and `\\` in a filter are not wildcards. */
 function containing(text: string | null): string | null {
-  return text === null ? null : `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  return text === null ? null : `%${likeLiteral(text)}%`;
 }
 
 const LIST_SCOPE = `p.organization_id = $1 and ($2::uuid[] is null or p.id = any($2::uuid[]))
@@ -101,47 +114,59 @@ function scopeParams(scope: PipelineListScope): unknown[] {
 function records(rows: Row[]): PipelineRecord[] {
   return rows.map((row) => ({
     pipeline: { ...pipelineFromRow(row), counts: countsFromRow(row) },
-    createdBy: row.u_id ? userFromRow(row, 'u_') : null,
+    createdBy: joinedUserFromRow(row),
   }));
 }
 
-const COLUMNS = `id, organization_id, slug, name, description, repository, default_branch, branch_configuration,
-  steps, provider, webhook_token, skip_queued_branch_builds, skip_queued_branch_builds_filter,
-  cancel_running_branch_builds, cancel_running_branch_builds_filter, next_build_number, archived_at, created_at,
-  env, visibility, tags, cluster_id, allow_rebuilds, configuration, created_by_id`;
-
-function columnValues(pipeline: Pipeline): unknown[] {
-  return [
-    pipeline.id,
-    pipeline.organizationId,
-    pipeline.slug,
-    pipeline.name,
-    pipeline.description,
-    pipeline.repository,
-    pipeline.defaultBranch,
-    pipeline.branchConfiguration,
-    JSON.stringify(pipeline.steps),
-    JSON.stringify(pipeline.provider),
-    pipeline.webhookToken,
-    pipeline.skipQueuedBranchBuilds,
-    pipeline.skipQueuedBranchBuildsFilter,
-    pipeline.cancelRunningBranchBuilds,
-    pipeline.cancelRunningBranchBuildsFilter,
-    pipeline.nextBuildNumber,
-    pipeline.archivedAt,
-    pipeline.createdAt,
-    JSON.stringify(pipeline.env),
-    pipeline.visibility,
-    pipeline.tags,
-    pipeline.clusterId,
-    pipeline.allowRebuilds,
-    pipeline.configuration,
-    pipeline.createdById,
-  ];
+/** The pipeline's value of each column, as the statements write it. */
+function pipelineRecord(pipeline: Pipeline): Record<PipelineColumn, unknown> {
+  return {
+    id: pipeline.id,
+    organization_id: pipeline.organizationId,
+    slug: pipeline.slug,
+    name: pipeline.name,
+    description: pipeline.description,
+    repository: pipeline.repository,
+    default_branch: pipeline.defaultBranch,
+    branch_configuration: pipeline.branchConfiguration,
+    steps: JSON.stringify(pipeline.steps),
+    provider: JSON.stringify(pipeline.provider),
+    webhook_token: pipeline.webhookToken,
+    skip_queued_branch_builds: pipeline.skipQueuedBranchBuilds,
+    skip_queued_branch_builds_filter: pipeline.skipQueuedBranchBuildsFilter,
+    cancel_running_branch_builds: pipeline.cancelRunningBranchBuilds,
+    cancel_running_branch_builds_filter: pipeline.cancelRunningBranchBuildsFilter,
+    next_build_number: pipeline.nextBuildNumber,
+    archived_at: pipeline.archivedAt,
+    created_at: pipeline.createdAt,
+    env: JSON.stringify(pipeline.env),
+    visibility: pipeline.visibility,
+    tags: pipeline.tags,
+    cluster_id: pipeline.clusterId,
+    allow_rebuilds: pipeline.allowRebuilds,
+    configuration: pipeline.configuration,
+    created_by_id: pipeline.createdById,
+  };
 }
 
-const INSERT = `insert into pipelines (${COLUMNS})
-  values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24, $25)`;
+const INSERT = `insert into pipelines (${PIPELINE_COLUMN_NAMES.join(', ')})
+  values (${PIPELINE_COLUMN_NAMES.map((_, i) => `$${i + 1}`).join(', ')})`;
+const insertValues = (pipeline: Pipeline) => {
+  const record = pipelineRecord(pipeline);
+  return PIPELINE_COLUMN_NAMES.map((column) => record[column]);
+};
+
+/** What an update leaves: the identity, the counter (builds take it under their own lock) and the creation. */
+const UNCHANGING: ReadonlySet<PipelineColumn> = new Set([
+  'id',
+  'organization_id',
+  'webhook_token',
+  'next_build_number',
+  'created_at',
+  'created_by_id',
+]);
+const UPDATED = PIPELINE_COLUMN_NAMES.filter((column) => !UNCHANGING.has(column));
+const UPDATE = `update pipelines set ${UPDATED.map((column, i) => `${column} = $${i + 2}`).join(', ')} where id = $1`;
 
 export function pipelineRepository(sql: Sql): PipelineRepository {
   return {
@@ -160,7 +185,7 @@ export function pipelineRepository(sql: Sql): PipelineRepository {
       return row ? pipelineFromRow(row) : null;
     },
     async insert(pipeline) {
-      await sql.query(INSERT, columnValues(pipeline));
+      await sql.query(INSERT, insertValues(pipeline));
     },
     async list(input) {
       const rows = await sql.query(
@@ -184,8 +209,7 @@ export function pipelineRepository(sql: Sql): PipelineRepository {
     async teamsIn({ organizationId, teamIds, userId }) {
       if (teamIds.length === 0) return [];
       const rows = await sql.query(
-        `select t.id, t.members_can_create_pipelines,
-                (select tm.role from team_members tm where tm.team_id = t.id and tm.user_id = $3) as viewer_role
+        `select t.id, t.members_can_create_pipelines, ${viewerRole('$3')}
          from teams t where t.organization_id = $1 and t.id = any($2::uuid[])`,
         [organizationId, teamIds, userId],
       );
@@ -198,7 +222,7 @@ export function pipelineRepository(sql: Sql): PipelineRepository {
     async create({ pipeline, teams }) {
       try {
         await sql.transaction(async (tx) => {
-          await tx.query(INSERT, columnValues(pipeline));
+          await tx.query(INSERT, insertValues(pipeline));
           if (teams.length === 0) return;
           await tx.query(
             `insert into team_pipelines (id, team_id, pipeline_id, access_level, created_at)
@@ -220,8 +244,9 @@ export function pipelineRepository(sql: Sql): PipelineRepository {
         });
         return 'created';
       } catch (error) {
-        if (isSlugTaken(error)) return 'slug_taken';
-        if (isMissingTeam(error)) return 'team_not_found';
+        if (isUniqueViolation(error, SLUG_CONSTRAINT)) return 'slug_taken';
+        // A team named by the new pipeline was deleted meanwhile.
+        if (isForeignKeyViolation(error, 'team_pipelines_team_id_foreign')) return 'team_not_found';
         throw error;
       }
     },
@@ -234,41 +259,12 @@ export function pipelineRepository(sql: Sql): PipelineRepository {
           );
           if (!row) return 'not_found' as const;
           const next = change(pipelineFromRow(row));
-          // Every column but the identity, the counter (builds take it under their own lock) and the creation.
-          await tx.query(
-            `update pipelines set slug = $2, name = $3, description = $4, repository = $5, default_branch = $6,
-               branch_configuration = $7, steps = $8, provider = $9, skip_queued_branch_builds = $10,
-               skip_queued_branch_builds_filter = $11, cancel_running_branch_builds = $12,
-               cancel_running_branch_builds_filter = $13, archived_at = $14, env = $15, visibility = $16,
-               tags = $17, cluster_id = $18, allow_rebuilds = $19, configuration = $20
-             where id = $1`,
-            [
-              id,
-              next.slug,
-              next.name,
-              next.description,
-              next.repository,
-              next.defaultBranch,
-              next.branchConfiguration,
-              JSON.stringify(next.steps),
-              JSON.stringify(next.provider),
-              next.skipQueuedBranchBuilds,
-              next.skipQueuedBranchBuildsFilter,
-              next.cancelRunningBranchBuilds,
-              next.cancelRunningBranchBuildsFilter,
-              next.archivedAt,
-              JSON.stringify(next.env),
-              next.visibility,
-              next.tags,
-              next.clusterId,
-              next.allowRebuilds,
-              next.configuration,
-            ],
-          );
+          const record = pipelineRecord(next);
+          await tx.query(UPDATE, [id, ...UPDATED.map((column) => record[column])]);
           return next;
         });
       } catch (error) {
-        if (isSlugTaken(error)) return 'slug_taken';
+        if (isUniqueViolation(error, SLUG_CONSTRAINT)) return 'slug_taken';
         throw error;
       }
     },
@@ -280,25 +276,41 @@ export function pipelineRepository(sql: Sql): PipelineRepository {
   };
 }
 
+/** An organization `o` with the role of the user's membership `m`. */
+const ORGANIZATION_ACCESS_COLUMNS = 'o.id, o.slug, o.name, o.created_at, m.role';
+
+function organizationAccessFromRow(row: Row): OrganizationAccess {
+  return { organization: organizationFromRow(row), role: row.role as OrganizationRole };
+}
+
+/** What the teams of the user `$1` give on the pipeline `p`, and whether it has any team at all. */
+const TEAM_ACCESS_COLUMNS = `coalesce((select array_agg(tp.access_level) from team_pipelines tp
+    join team_members tm on tm.team_id = tp.team_id and tm.user_id = $1
+    where tp.pipeline_id = p.id), '{}') as team_access_levels,
+  exists (select 1 from team_pipelines tp where tp.pipeline_id = p.id) as pipeline_has_teams`;
+
+function teamAccessFromRow(row: Row): Pick<PipelineAccessEntry, 'teamAccessLevels' | 'pipelineHasTeams'> {
+  return {
+    teamAccessLevels: row.team_access_levels as AccessLevel[],
+    pipelineHasTeams: row.pipeline_has_teams as boolean,
+  };
+}
+
 export function accessRepository(sql: Sql): AccessRepository {
   return {
     async organization({ userId, organizationSlug }) {
       const [row] = await sql.query(
-        `select o.id, o.slug, o.name, o.created_at, m.role
+        `select ${ORGANIZATION_ACCESS_COLUMNS}
          from organizations o join organization_members m on m.organization_id = o.id and m.user_id = $1
          where o.slug = $2`,
         [userId, organizationSlug],
       );
-      return row ? { organization: organizationFromRow(row), role: row.role as OrganizationRole } : null;
+      return row ? organizationAccessFromRow(row) : null;
     },
     async pipeline({ userId, organizationSlug, pipelineSlug }) {
       // Organization, membership, pipeline and the user's team access levels in one round trip.
       const [row] = await sql.prepared(
-        `select o.id, o.slug, o.name, o.created_at, m.role, ${PIPELINE_COLUMNS},
-           coalesce((select array_agg(tp.access_level) from team_pipelines tp
-                     join team_members tm on tm.team_id = tp.team_id and tm.user_id = $1
-                     where tp.pipeline_id = p.id), '{}') as team_access_levels,
-           exists (select 1 from team_pipelines tp where tp.pipeline_id = p.id) as pipeline_has_teams
+        `select ${ORGANIZATION_ACCESS_COLUMNS}, ${PIPELINE_COLUMNS}, ${TEAM_ACCESS_COLUMNS}
          from organizations o
          join organization_members m on m.organization_id = o.id and m.user_id = $1
          left join pipelines p on p.organization_id = o.id and p.slug = $3
@@ -307,41 +319,31 @@ export function accessRepository(sql: Sql): AccessRepository {
       );
       if (!row) return null;
       return {
-        organization: organizationFromRow(row),
-        role: row.role as OrganizationRole,
+        ...organizationAccessFromRow(row),
         pipeline: row.p_id ? pipelineFromRow(row) : null,
-        teamAccessLevels: row.team_access_levels as AccessLevel[],
-        pipelineHasTeams: row.pipeline_has_teams as boolean,
+        ...teamAccessFromRow(row),
       };
     },
     async memberships(userId) {
       const rows = await sql.query(
-        `select o.id, o.slug, o.name, o.created_at, m.role
+        `select ${ORGANIZATION_ACCESS_COLUMNS}
          from organizations o join organization_members m on m.organization_id = o.id
          where m.user_id = $1 order by o.slug`,
         [userId],
       );
-      return rows.map((row) => ({
-        organization: organizationFromRow(row),
-        role: row.role as OrganizationRole,
-      }));
+      return rows.map(organizationAccessFromRow);
     },
     async pipelineAccessIn({ userId, organizationIds }) {
       if (organizationIds.length === 0) return [];
       const rows = await sql.query(
-        `select p.id, p.organization_id,
-           coalesce((select array_agg(tp.access_level) from team_pipelines tp
-                     join team_members tm on tm.team_id = tp.team_id and tm.user_id = $1
-                     where tp.pipeline_id = p.id), '{}') as team_access_levels,
-           exists (select 1 from team_pipelines tp where tp.pipeline_id = p.id) as pipeline_has_teams
+        `select p.id, p.organization_id, ${TEAM_ACCESS_COLUMNS}
          from pipelines p where p.organization_id = any($2::uuid[])`,
         [userId, organizationIds],
       );
       return rows.map((row) => ({
         pipelineId: row.id as string,
         organizationId: row.organization_id as string,
-        teamAccessLevels: row.team_access_levels as AccessLevel[],
-        pipelineHasTeams: row.pipeline_has_teams as boolean,
+        ...teamAccessFromRow(row),
       }));
     },
   };

@@ -27,11 +27,6 @@ export function registryFromRow(row: Row): Registry {
   };
 }
 
-/** Only this constraint means "name taken"; any other violation is a fault and stays one. */
-function isSlugTaken(error: unknown): boolean {
-  return isUniqueViolation(error) && (error as { constraint?: string }).constraint === SLUG_CONSTRAINT;
-}
-
 export function registryRepository(sql: Sql): RegistryRepository {
   return {
     async findBySlug(organizationId, slug) {
@@ -76,7 +71,7 @@ export function registryRepository(sql: Sql): RegistryRepository {
         );
         return 'inserted';
       } catch (error) {
-        if (isSlugTaken(error)) return 'slug_taken';
+        if (isUniqueViolation(error, SLUG_CONSTRAINT)) return 'slug_taken';
         throw error;
       }
     },
@@ -100,7 +95,7 @@ export function registryRepository(sql: Sql): RegistryRepository {
         );
         return row ? registryFromRow(row) : 'not_found';
       } catch (error) {
-        if (isSlugTaken(error)) return 'slug_taken';
+        if (isUniqueViolation(error, SLUG_CONSTRAINT)) return 'slug_taken';
         throw error;
       }
     },

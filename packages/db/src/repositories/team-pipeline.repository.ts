@@ -5,9 +5,9 @@ import type {
   TeamPipelineView,
   VisibleAcrossOrganizations,
 } from '@ci/application';
-import type { AccessLevel } from '@ci/domain';
-import { parentWindows, toDate } from '../rows';
-import type { Sql } from '../sql';
+import type { AccessLevel, TeamPipeline } from '@ci/domain';
+import { inParentWindows, parentWindows, toDate } from '../rows';
+import { isForeignKeyViolation, type Sql } from '../sql';
 import { PIPELINE_COLUMNS, pipelineFromRow } from './pipeline.repository';
 
 type Row = Record<string, unknown>;
@@ -53,12 +53,11 @@ async function listOfParents(
 ): Promise<TeamPipelineView[]> {
   if (windows.every((window) => window.limit === 0)) return [];
   const rows = await sql.query(
-    `select x.* from unnest($1::uuid[], $2::int[], $3::int[]) as w(parent_id, off, lim)
-     cross join lateral (
-       select ${TEAM_PIPELINE_COLUMNS} from team_pipelines tp join pipelines p on p.id = tp.pipeline_id
+    inParentWindows(
+      `select ${TEAM_PIPELINE_COLUMNS} from team_pipelines tp join pipelines p on p.id = tp.pipeline_id
        where ${BY_PARENT[of].parent} = w.parent_id and ${visibility(of, 4)}
-       order by tp.created_at, ${of === 'team' ? 'tp.pipeline_id' : 'tp.team_id'} offset w.off limit w.lim
-     ) x`,
+       order by tp.created_at, ${of === 'team' ? 'tp.pipeline_id' : 'tp.team_id'} offset w.off limit w.lim`,
+    ),
     [...parentWindows(windows), visible.adminOrganizationIds, visible.visibleIds],
   );
   return rows.map(teamPipelineViewFromRow);
@@ -80,19 +79,23 @@ async function countOfParents(
   );
 }
 
+const INSERT = `insert into team_pipelines (id, team_id, pipeline_id, access_level, created_at)
+  values ($1, $2, $3, $4, $5)`;
+
+const insertValues = (teamPipeline: TeamPipeline) => [
+  teamPipeline.id,
+  teamPipeline.teamId,
+  teamPipeline.pipelineId,
+  teamPipeline.accessLevel,
+  teamPipeline.createdAt,
+];
+
 export function teamPipelineRepository(sql: Sql): TeamPipelineRepository {
   return {
     async put(teamPipeline) {
       await sql.query(
-        `insert into team_pipelines (id, team_id, pipeline_id, access_level, created_at) values ($1, $2, $3, $4, $5)
-         on conflict (team_id, pipeline_id) do update set access_level = excluded.access_level`,
-        [
-          teamPipeline.id,
-          teamPipeline.teamId,
-          teamPipeline.pipelineId,
-          teamPipeline.accessLevel,
-          teamPipeline.createdAt,
-        ],
+        `${INSERT} on conflict (team_id, pipeline_id) do update set access_level = excluded.access_level`,
+        insertValues(teamPipeline),
       );
     },
     async list({ teamId, visiblePipelineIds, offset, limit }) {
@@ -123,26 +126,14 @@ export function teamPipelineRepository(sql: Sql): TeamPipelineRepository {
       // The primary key (team, pipeline) settles concurrent adds: one row, the others insert nothing.
       try {
         const rows = await sql.query(
-          `insert into team_pipelines (id, team_id, pipeline_id, access_level, created_at) values ($1, $2, $3, $4, $5)
-           on conflict (team_id, pipeline_id) do nothing returning team_id`,
-          [
-            teamPipeline.id,
-            teamPipeline.teamId,
-            teamPipeline.pipelineId,
-            teamPipeline.accessLevel,
-            teamPipeline.createdAt,
-          ],
+          `${INSERT} on conflict (team_id, pipeline_id) do nothing returning team_id`,
+          insertValues(teamPipeline),
         );
         return rows.length > 0 ? 'inserted' : 'taken';
       } catch (error) {
         // The team or the pipeline was deleted between the request's reads and this insert.
-        const failure = error as { code?: string; constraint?: string } | null;
-        if (failure?.code === '23503' && failure.constraint === 'team_pipelines_team_id_foreign') {
-          return 'team_not_found';
-        }
-        if (failure?.code === '23503' && failure.constraint === 'team_pipelines_pipeline_id_foreign') {
-          return 'pipeline_not_found';
-        }
+        if (isForeignKeyViolation(error, 'team_pipelines_team_id_foreign')) return 'team_not_found';
+        if (isForeignKeyViolation(error, 'team_pipelines_pipeline_id_foreign')) return 'pipeline_not_found';
         throw error;
       }
     },

@@ -1,19 +1,23 @@
 import type { TeamListScope, TeamMemberView, TeamRepository, TeamView } from '@ci/application';
 import type { Team, TeamMember, TeamMemberRole, TeamPrivacy } from '@ci/domain';
-import { parentWindows, toDate } from '../rows';
-import { isUniqueViolation, type Sql } from '../sql';
-import { userFromRow } from './identity.repository';
+import { inParentWindows, parentWindows, toDate } from '../rows';
+import { isForeignKeyViolation, isUniqueViolation, type Sql } from '../sql';
+import { joinedUserFromRow, USER_COLUMNS_PREFIXED } from './identity.repository';
 
 type Row = Record<string, unknown>;
 
 /** The team (`t`) and its creator (`u`, left-joined: null for CLI-made teams), prefixed apart. */
 const TEAM_COLUMNS = `t.id, t.organization_id, t.slug, t.name, t.description, t.privacy, t.is_default_team,
-  t.default_member_role, t.members_can_create_pipelines, t.created_by_id, t.created_at,
-  u.id as u_id, u.name as u_name, u.email as u_email, u.avatar_url as u_avatar_url, u.created_at as u_created_at`;
+  t.default_member_role, t.members_can_create_pipelines, t.created_by_id, t.created_at, ${USER_COLUMNS_PREFIXED}`;
 const TEAM_FROM = 'teams t left join users u on u.id = t.created_by_id';
 
 /** The constraint that keeps team slugs unique per organization (the entity's `uniques`). */
 const SLUG_CONSTRAINT = 'teams_organization_id_slug_unique';
+
+/** The role in the team `t` of the user whose id is the parameter `user` (null: not a member), as `viewer_role`. */
+export function viewerRole(user: string): string {
+  return `(select m.role from team_members m where m.team_id = t.id and m.user_id = ${user}) as viewer_role`;
+}
 
 const MEMBER_COLUMNS = 'tm.id, tm.team_id, tm.user_id, tm.role, tm.created_at, u.name as user_name';
 
@@ -34,7 +38,7 @@ export function teamFromRow(row: Row): Team {
 }
 
 function viewFromRow(row: Row): TeamView {
-  return { team: teamFromRow(row), createdBy: row.u_id ? userFromRow(row, 'u_') : null };
+  return { team: teamFromRow(row), createdBy: joinedUserFromRow(row) };
 }
 
 export function teamMemberFromRow(row: Row): TeamMember {
@@ -61,26 +65,18 @@ const listParameters = (scope: TeamListScope) => [
   scope.memberUserId,
 ];
 
-/** Which foreign key a failed insert broke, for rows whose parent was deleted meanwhile. */
-function brokenForeignKey(error: unknown): string | null {
-  const failure = error as { code?: string; constraint?: string } | null;
-  return failure?.code === '23503' ? (failure.constraint ?? '') : null;
-}
-
 export function teamRepository(sql: Sql): TeamRepository {
   return {
     async findBySlug(organizationId, slug) {
-      const [row] = await sql.query(
-        `select ${TEAM_COLUMNS} from ${TEAM_FROM} where t.organization_id = $1 and t.slug = $2`,
-        [organizationId, slug],
-      );
+      const [row] = await sql.query('select * from teams where organization_id = $1 and slug = $2', [
+        organizationId,
+        slug,
+      ]);
       return row ? teamFromRow(row) : null;
     },
     async findForViewer({ organizationId, teamId, userId }) {
       const [row] = await sql.query(
-        `select ${TEAM_COLUMNS},
-           (select m.role from team_members m where m.team_id = t.id and m.user_id = $3) as viewer_role
-         from ${TEAM_FROM} where t.organization_id = $1 and t.id = $2`,
+        `select ${TEAM_COLUMNS}, ${viewerRole('$3')} from ${TEAM_FROM} where t.organization_id = $1 and t.id = $2`,
         [organizationId, teamId, userId],
       );
       if (!row) return null;
@@ -136,9 +132,7 @@ export function teamRepository(sql: Sql): TeamRepository {
         );
         return 'inserted';
       } catch (error) {
-        if (isUniqueViolation(error) && (error as { constraint?: string }).constraint === SLUG_CONSTRAINT) {
-          return 'slug_taken';
-        }
+        if (isUniqueViolation(error, SLUG_CONSTRAINT)) return 'slug_taken';
         throw error;
       }
     },
@@ -172,9 +166,7 @@ export function teamRepository(sql: Sql): TeamRepository {
         );
         return row ? viewFromRow(row) : 'not_found';
       } catch (error) {
-        if (isUniqueViolation(error) && (error as { constraint?: string }).constraint === SLUG_CONSTRAINT) {
-          return 'slug_taken';
-        }
+        if (isUniqueViolation(error, SLUG_CONSTRAINT)) return 'slug_taken';
         throw error;
       }
     },
@@ -254,9 +246,9 @@ export function teamRepository(sql: Sql): TeamRepository {
         if (row?.user_id) return memberFromRow(row);
         return row?.in_organization ? 'taken' : 'not_in_organization';
       } catch (error) {
-        const key = brokenForeignKey(error);
-        if (key === 'team_members_team_id_foreign') return 'team_not_found';
-        if (key === 'team_members_user_id_foreign') return 'not_in_organization';
+        // The team or the user was deleted meanwhile.
+        if (isForeignKeyViolation(error, 'team_members_team_id_foreign')) return 'team_not_found';
+        if (isForeignKeyViolation(error, 'team_members_user_id_foreign')) return 'not_in_organization';
         throw error;
       }
     },
@@ -281,11 +273,10 @@ export function teamRepository(sql: Sql): TeamRepository {
     async listMembersOfTeams(windows) {
       if (windows.every((window) => window.limit === 0)) return [];
       const rows = await sql.query(
-        `select x.* from unnest($1::uuid[], $2::int[], $3::int[]) as w(team_id, off, lim)
-         cross join lateral (
-           select tm.id, tm.team_id, tm.user_id, tm.role, tm.created_at from team_members tm
-           where tm.team_id = w.team_id order by tm.created_at, tm.user_id offset w.off limit w.lim
-         ) x`,
+        inParentWindows(
+          `select tm.id, tm.team_id, tm.user_id, tm.role, tm.created_at from team_members tm
+           where tm.team_id = w.parent_id order by tm.created_at, tm.user_id offset w.off limit w.lim`,
+        ),
         parentWindows(windows),
       );
       return rows.map(teamMemberFromRow);
