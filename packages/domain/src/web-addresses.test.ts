@@ -6,6 +6,7 @@ const API = 'https://api.ci.test';
 
 describe('webAddresses', () => {
   it.each([
+    ['organization', webAddresses.organization(WEB, 'acme'), 'https://ci.test/acme'],
     ['pipeline', webAddresses.pipeline(WEB, 'acme', 'web'), 'https://ci.test/acme/web'],
     ['build', webAddresses.build(WEB, 'acme', 'web', 7), 'https://ci.test/acme/web/builds/7'],
     [

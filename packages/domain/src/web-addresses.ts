@@ -3,6 +3,7 @@
  * in the patterns of the public API's examples. REST's `web_url`s and GraphQL's `url`s are these.
  */
 export const webAddresses = {
+  organization: (web: string, organization: string) => `${web}/${organization}`,
   pipeline: (web: string, organization: string, pipeline: string) => `${web}/${organization}/${pipeline}`,
   build: (web: string, organization: string, pipeline: string, number: number) =>
     `${web}/${organization}/${pipeline}/builds/${number}`,

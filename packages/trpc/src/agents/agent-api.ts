@@ -1,9 +1,9 @@
 import { gunzipSync } from 'node:zlib';
 import type { AgentJobAction, DispatchedJob, UseCases } from '@ci/application';
-import { type Agent, badRequest, formatTimestamp, jobEnvironment } from '@ci/domain';
+import { type Agent, badRequest, formatTimestamp } from '@ci/domain';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { buildWebUrl } from '../builds/build.presenter';
 import { replyWithError } from '../http-errors';
+import { environmentOf } from '../jobs/job-environment';
 import type { PublicUrls } from '../trpc';
 
 /** Sizes the agent is told to keep its log chunks and whole log under. */
@@ -24,16 +24,8 @@ function agentWire(agent: Agent) {
 /** A job as the agent API hands it over: the command travels in the env, as in the public agent API. */
 function jobWire(dispatched: DispatchedJob, urls: PublicUrls) {
   const { view, location, agent } = dispatched;
-  const env = jobEnvironment({
-    job: location.job,
-    build: view.build,
-    pipeline: view.pipeline,
-    organizationSlug: view.organizationSlug,
-    creator: view.creator,
-    agentName: agent.name,
-    buildWebUrl: buildWebUrl({ view, showWebhookUrl: false }, urls),
-  });
   const job = location.job;
+  const env = environmentOf({ view, job, agentName: agent.name, web: urls.web });
   return {
     id: job.id,
     endpoint: `${urls.api}/v3`,
