@@ -44,7 +44,7 @@ export interface PresentBuildOptions {
   jobStateCounts?: boolean;
 }
 
-/** What one call shares between its builds: options read once, gravatar hashes computed once per email. */
+/** What one call shares between its builds: options read once, avatar addresses computed once per user. */
 interface Context {
   api: string;
   web: string;
