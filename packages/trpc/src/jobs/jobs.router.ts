@@ -30,7 +30,10 @@ const jobRef = (input: z.infer<typeof JobKey>): JobRef => ({
 
 function jobApiUrl(ctx: TrpcContext, input: z.infer<typeof JobKey>, result: JobInBuild) {
   const { organizationSlug, pipeline, build } = result.build.view;
-  return apiAddresses.job(apiAddresses.build(ctx.urls.api, organizationSlug, pipeline.slug, build.number), input.job);
+  return apiAddresses.job(
+    apiAddresses.build(ctx.urls.api, organizationSlug, pipeline.slug, build.number),
+    input.job,
+  );
 }
 
 async function log(
