@@ -4,6 +4,7 @@ import { requireScope } from '../auth/authorize';
 import { pipelineAccessOf, usableMemberships } from '../auth/usable-memberships';
 import { type ListPart, type PartRequest, partsOf, windowsOf } from '../page';
 import type { BuildFilter, BuildScope, Deps } from '../ports';
+import { requireStorableFilter } from './build-filter';
 import { asSeenWith, type BuildResult } from './build-result';
 import { scopeOver } from './list-builds';
 
@@ -22,6 +23,7 @@ export const listBuildsOfPipelines =
     filter: BuildFilter,
   ): Promise<Array<ListPart<BuildResult>>> => {
     requireScope(actor, 'listBuilds');
+    requireStorableFilter(filter);
     const wanted = [
       ...new Set(
         requests
@@ -77,6 +79,7 @@ export const listBuildsOfCreators =
     filter: BuildFilter,
   ): Promise<Array<ListPart<BuildResult>>> => {
     requireScope(actor, 'listBuilds');
+    requireStorableFilter(filter);
     const memberships = [...(await usableMemberships(deps, actor)).values()];
     const { scope, accessFor } = await scopeOver(deps, actor, memberships);
     const refusals = new Map<string, DomainError>(

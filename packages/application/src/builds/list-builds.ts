@@ -4,6 +4,7 @@ import { requireOrganization, requirePipeline, requireScope } from '../auth/auth
 import { memberPipelineAccess } from '../auth/member-pipeline-access';
 import { type Page, pageWindow, type RowWindow } from '../page';
 import type { BuildFilter, BuildScope, Deps, OrganizationAccess } from '../ports';
+import { requireStorableFilter } from './build-filter';
 import { asSeenWith, type BuildResult } from './build-result';
 
 export type BuildListTarget =
@@ -49,6 +50,7 @@ export const listBuilds =
     filter: BuildFilter,
     page: Page | RowWindow,
   ): Promise<BuildPage> => {
+    requireStorableFilter(filter);
     let scope: BuildScope;
     let accessFor: (pipelineId: string, organizationId: string) => PipelineAccess;
     if (target.kind === 'pipeline') {
