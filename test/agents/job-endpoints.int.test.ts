@@ -381,6 +381,14 @@ describe('the agent protocol on /v3', () => {
     expect(cancel.body.state).toBe('canceled');
     expect((await v3('GET', `/jobs/${job.id}`, agent)).body).toEqual({ state: 'canceling' });
     expect((await v3('PUT', `/jobs/${job.id}/finish`, agent, { exit_status: 'abc' })).status).toBe(400);
+    const unstorable = await v3('PUT', `/jobs/${job.id}/finish`, agent, {
+      exit_status: '-1',
+      signal: 'SIG\u0000',
+    });
+    expect(unstorable.status).toBe(400);
+    expect(unstorable.body).toEqual({
+      message: "signal can't contain NUL characters or unpaired surrogates",
+    });
     const finish = await v3('PUT', `/jobs/${job.id}/finish`, agent, {
       exit_status: '-1',
       signal: 'SIGTERM',

@@ -431,7 +431,7 @@ describe('connections', () => {
       // Text PostgreSQL refuses even as a parameter (GraphQL's \u escape of a NUL character).
       ['branch: ["a\\u0000b"]', "branch can't contain NUL characters or unpaired surrogates"],
       ['commit: ["\\u0000"]', "commit can't contain NUL characters or unpaired surrogates"],
-      ['metaData: ["release=v\\u0000"]', "metaData can't contain NUL characters or unpaired surrogates"],
+      ['metaData: ["release=v\\u0000"]', "meta_data can't contain NUL characters or unpaired surrogates"],
     ];
     for (const [args, message] of cases) {
       const response = await world.gql(

@@ -51,12 +51,17 @@ async function teamUuid(client: RemoteClient, organization: string, team: string
   return match.id;
 }
 
+/** `--org` with `--page` and `--per-page`: a page of a list within an organization. */
+function organizationPage(options: Options) {
+  return { organization: required(options, 'org'), ...pageOf(options) };
+}
+
+function pipelineKey(options: Options) {
+  return { organization: required(options, 'org'), pipeline: required(options, 'pipeline') };
+}
+
 function buildKey(options: Options) {
-  return {
-    organization: required(options, 'org'),
-    pipeline: required(options, 'pipeline'),
-    number: required(options, 'number'),
-  };
+  return { ...pipelineKey(options), number: required(options, 'number') };
 }
 
 /** `uuid:level,uuid2:level2` → the create-pipeline body's `teams`. */
@@ -95,19 +100,13 @@ export const REMOTE_COMMANDS: Record<string, RemoteCommand> = {
   'member list': {
     usage: 'member list --org S [--page N] [--per-page N]',
     run: async (client, options) => ({
-      members: await client.organizations.listMembers.query({
-        organization: required(options, 'org'),
-        ...pageOf(options),
-      }),
+      members: await client.organizations.listMembers.query(organizationPage(options)),
     }),
   },
   'pipeline list': {
     usage: 'pipeline list --org S [--page N] [--per-page N]',
     run: async (client, options) => ({
-      pipelines: await client.pipelines.list.query({
-        organization: required(options, 'org'),
-        ...pageOf(options),
-      }),
+      pipelines: await client.pipelines.list.query(organizationPage(options)),
     }),
   },
   'pipeline create': {
@@ -130,24 +129,16 @@ export const REMOTE_COMMANDS: Record<string, RemoteCommand> = {
   },
   'pipeline archive': {
     usage: 'pipeline archive --org S --pipeline SLUG',
-    run: async (client, options) =>
-      client.pipelines.archive.mutate({
-        organization: required(options, 'org'),
-        pipeline: required(options, 'pipeline'),
-      }),
+    run: async (client, options) => client.pipelines.archive.mutate(pipelineKey(options)),
   },
   'pipeline unarchive': {
     usage: 'pipeline unarchive --org S --pipeline SLUG',
-    run: async (client, options) =>
-      client.pipelines.unarchive.mutate({
-        organization: required(options, 'org'),
-        pipeline: required(options, 'pipeline'),
-      }),
+    run: async (client, options) => client.pipelines.unarchive.mutate(pipelineKey(options)),
   },
   'pipeline delete': {
     usage: 'pipeline delete --org S --pipeline SLUG',
     run: async (client, options) => {
-      const key = { organization: required(options, 'org'), pipeline: required(options, 'pipeline') };
+      const key = pipelineKey(options);
       await client.pipelines.delete.mutate(key);
       return { ...key, deleted: true };
     },
@@ -155,7 +146,7 @@ export const REMOTE_COMMANDS: Record<string, RemoteCommand> = {
   'team list': {
     usage: 'team list --org S [--page N] [--per-page N]',
     run: async (client, options) => ({
-      teams: await client.teams.list.query({ organization: required(options, 'org'), ...pageOf(options) }),
+      teams: await client.teams.list.query(organizationPage(options)),
     }),
   },
   'team create': {
@@ -223,8 +214,7 @@ export const REMOTE_COMMANDS: Record<string, RemoteCommand> = {
     run: async (client, options) => {
       const message = optional(options, 'message');
       return client.builds.create.mutate({
-        organization: required(options, 'org'),
-        pipeline: required(options, 'pipeline'),
+        ...pipelineKey(options),
         commit: required(options, 'commit'),
         branch: required(options, 'branch'),
         ...(message ? { message } : {}),

@@ -4,14 +4,17 @@ import type { RateLimitCounter, RateLimitStatus } from './rate-limit';
  * The public API's rate-limit headers: `RateLimit-*` for the organization, `RateLimit-User-*` for the
  * user; `Reset` is the seconds until the window resets. Listed by name for CORS (which takes no wildcards).
  */
-export const RATE_LIMIT_HEADERS = [
+export const ORGANIZATION_RATE_LIMIT_HEADERS = [
   'RateLimit-Remaining',
   'RateLimit-Limit',
   'RateLimit-Reset',
+] as const;
+export const USER_RATE_LIMIT_HEADERS = [
   'RateLimit-User-Remaining',
   'RateLimit-User-Limit',
   'RateLimit-User-Reset',
 ] as const;
+export const RATE_LIMIT_HEADERS = [...ORGANIZATION_RATE_LIMIT_HEADERS, ...USER_RATE_LIMIT_HEADERS] as const;
 
 const counterHeaders = (prefix: string, counter: RateLimitCounter): Record<string, string> => ({
   [`${prefix}-Remaining`]: String(counter.remaining),

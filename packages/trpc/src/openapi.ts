@@ -1,4 +1,4 @@
-import { scopeFor } from '@ci/domain';
+import { ORGANIZATION_RATE_LIMIT_HEADERS, scopeFor, USER_RATE_LIMIT_HEADERS } from '@ci/domain';
 import type { AnyRouter } from '@trpc/server';
 import { generateOpenApiDocument } from 'trpc-to-openapi';
 import { AccessTokenWire } from './access-tokens/access-token.wire';
@@ -82,58 +82,49 @@ const ERROR_STATUSES: Record<string, string> = {
 
 const SUCCESS_DESCRIPTIONS: Record<string, string> = { '200': 'OK', '201': 'Created', '204': 'No Content' };
 
+const header = (type: 'string' | 'integer', description: string) => ({ description, schema: { type } });
+const WINDOW_RESET = 'Seconds until the current one-minute window ends and the counts restart';
+
 /** Response headers, documented once and referred to by every response that carries them. */
 const RESPONSE_HEADERS = {
-  'X-OAuth-Scopes': {
-    description: "The token's scopes, comma-separated; empty when the token is missing or unknown",
-    schema: { type: 'string' },
-  },
-  'X-Accepted-OAuth-Scopes': {
-    description: "The scope the operation needs (the role in the operation's security requirement)",
-    schema: { type: 'string' },
-  },
-  'X-Request-Id': {
-    description: "The request's id: the client's `X-Request-Id` when well formed, otherwise a new UUID",
-    schema: { type: 'string' },
-  },
-  'RateLimit-Remaining': {
-    description:
-      "Requests the path's organization may still make in this minute (with rate limiting on, on requests " +
+  'X-OAuth-Scopes': header(
+    'string',
+    "The token's scopes, comma-separated; empty when the token is missing or unknown",
+  ),
+  'X-Accepted-OAuth-Scopes': header(
+    'string',
+    "The scope the operation needs (the role in the operation's security requirement)",
+  ),
+  'X-Request-Id': header(
+    'string',
+    "The request's id: the client's `X-Request-Id` when well formed, otherwise a new UUID",
+  ),
+  'RateLimit-Remaining': header(
+    'integer',
+    "Requests the path's organization may still make in this minute (with rate limiting on, on requests " +
       'naming an organization the user belongs to); 0 once spent',
-    schema: { type: 'integer' },
-  },
-  'RateLimit-Limit': {
-    description: 'Requests per minute allowed to the organization, all its users together',
-    schema: { type: 'integer' },
-  },
-  'RateLimit-Reset': {
-    description: 'Seconds until the current one-minute window ends and the counts restart',
-    schema: { type: 'integer' },
-  },
-  'RateLimit-User-Remaining': {
-    description:
-      "Requests the token's user may still make in this minute (with rate limiting on); 0 once spent",
-    schema: { type: 'integer' },
-  },
-  'RateLimit-User-Limit': {
-    description: 'Requests per minute allowed to the user, in every organization together',
-    schema: { type: 'integer' },
-  },
-  'RateLimit-User-Reset': {
-    description: 'Seconds until the current one-minute window ends and the counts restart',
-    schema: { type: 'integer' },
-  },
-  'Retry-After': {
-    description: 'Seconds to wait before the next request: when the current window ends',
-    schema: { type: 'integer' },
-  },
-  Link: {
-    description:
-      'Pagination (RFC 8288): absolute URLs of the `first` and `prev` pages after page 1, of the `next` and ' +
+  ),
+  'RateLimit-Limit': header(
+    'integer',
+    'Requests per minute allowed to the organization, all its users together',
+  ),
+  'RateLimit-Reset': header('integer', WINDOW_RESET),
+  'RateLimit-User-Remaining': header(
+    'integer',
+    "Requests the token's user may still make in this minute (with rate limiting on); 0 once spent",
+  ),
+  'RateLimit-User-Limit': header(
+    'integer',
+    'Requests per minute allowed to the user, in every organization together',
+  ),
+  'RateLimit-User-Reset': header('integer', WINDOW_RESET),
+  'Retry-After': header('integer', 'Seconds to wait before the next request: when the current window ends'),
+  Link: header(
+    'string',
+    'Pagination (RFC 8288): absolute URLs of the `first` and `prev` pages after page 1, of the `next` and ' +
       '`last` pages before the last one; absent when everything fits on one page',
-    schema: { type: 'string' },
-  },
-} as const;
+  ),
+};
 type HeaderName = keyof typeof RESPONSE_HEADERS;
 
 const headerRefs = (names: readonly HeaderName[]) =>
@@ -144,13 +135,6 @@ const errorResponse = (description: string, headers: readonly HeaderName[], sche
   headers: headerRefs(headers),
   content: { 'application/json': { schema: { $ref: `${SCHEMAS}${schema}` } } },
 });
-
-const ORGANIZATION_RATE_LIMIT: HeaderName[] = ['RateLimit-Remaining', 'RateLimit-Limit', 'RateLimit-Reset'];
-const USER_RATE_LIMIT: HeaderName[] = [
-  'RateLimit-User-Remaining',
-  'RateLimit-User-Limit',
-  'RateLimit-User-Reset',
-];
 
 /**
  * The OpenAPI document of the REST API, generated from the router and adjusted to what the server
@@ -209,7 +193,7 @@ function adjustOperation(operation: Operation, procedure: Procedure | undefined)
     (parameter) => parameter.in === 'path' && parameter.name === 'organization',
   );
   const rateLimit: HeaderName[] = authed
-    ? [...(namesOrganization ? ORGANIZATION_RATE_LIMIT : []), ...USER_RATE_LIMIT]
+    ? [...(namesOrganization ? ORGANIZATION_RATE_LIMIT_HEADERS : []), ...USER_RATE_LIMIT_HEADERS]
     : [];
   const everyResponse: HeaderName[] = [...scopeHeaders, ...rateLimit];
   const success = operation.responses['200'] ?? {};

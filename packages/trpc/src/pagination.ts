@@ -61,15 +61,6 @@ export function linkHeader(input: { url: URL; page: Page; totalCount: number | n
   return links.length ? links.join(', ') : null;
 }
 
-/** The page a list call asks for, on either transport. */
-export function requestedPage(
-  ctx: Pick<TrpcContext, 'rest'>,
-  input: Record<string, unknown>,
-  pathKeys: readonly string[],
-): Page {
-  return parsePage(queryValues(queryParameters(ctx, input, pathKeys)));
-}
-
 /** Sets the `Link` header of a REST list answer (tRPC callers page by number instead). */
 export function advertisePages(
   ctx: Pick<TrpcContext, 'rest' | 'response'>,
@@ -79,4 +70,21 @@ export function advertisePages(
   if (!ctx.rest) return;
   const link = linkHeader({ url: ctx.rest.url, page, totalCount });
   if (link) ctx.response.headers.Link = link;
+}
+
+/**
+ * A list call on either transport: reads the page it asks for, has `fetch` answer that page (with the
+ * call's query parameters, for its filters), and on REST advertises the other pages.
+ */
+export async function listPage<T extends { totalCount: number | null }>(
+  ctx: Pick<TrpcContext, 'rest' | 'response'>,
+  input: Record<string, unknown>,
+  pathKeys: readonly string[],
+  fetch: (page: Page, query: URLSearchParams) => Promise<T>,
+): Promise<T> {
+  const query = queryParameters(ctx, input, pathKeys);
+  const page = parsePage(queryValues(query));
+  const result = await fetch(page, query);
+  advertisePages(ctx, page, result.totalCount);
+  return result;
 }

@@ -209,6 +209,31 @@ describe('the agent protocol', () => {
     ).rejects.toMatchObject({ kind: 'not_found', message: 'No job found' });
   });
 
+  it('refuses a finish whose signal no job can keep, and cuts long ones to what a job keeps', async () => {
+    const w = world([{ label: 'a' }]);
+    const token = await w.register();
+    const id = (await pingAgent(w.deps)(`Token ${token}`)).job?.location.job.id as string;
+    for (const type of ['accept', 'start'] as const)
+      await agentJobAction(w.deps)(`Token ${token}`, id, { type });
+    const finish = (signal: string | null, signalReason: string | null) =>
+      agentJobAction(w.deps)(`Token ${token}`, id, { type: 'finish', exitStatus: -1, signal, signalReason });
+    await expect(finish('SIG\u0000TERM', null)).rejects.toMatchObject({
+      kind: 'bad_request',
+      message: "signal can't contain NUL characters or unpaired surrogates",
+    });
+    await expect(finish('SIGTERM', '\ud800')).rejects.toMatchObject({
+      kind: 'bad_request',
+      message: "signal_reason can't contain NUL characters or unpaired surrogates",
+    });
+    expect(w.jobs()[0]?.state).toBe('running');
+    await finish('S'.repeat(40), 'r'.repeat(80));
+    expect(w.jobs()[0]).toMatchObject({
+      state: 'failed',
+      signal: 'S'.repeat(32),
+      signalReason: 'r'.repeat(64),
+    });
+  });
+
   it('marks lost the jobs of silent agents once, and the build fails', async () => {
     const w = world([{ label: 'a' }, { label: 'b' }]);
     const silent = await w.register();

@@ -223,10 +223,31 @@ function heldBy(agent: Agent) {
   };
 }
 
-export type AgentJobAction =
-  | { type: 'accept' }
-  | { type: 'start' }
-  | { type: 'finish'; exitStatus: number | null; signal: string | null; signalReason: string | null };
+type FinishAction = {
+  type: 'finish';
+  exitStatus: number | null;
+  signal: string | null;
+  signalReason: string | null;
+};
+
+export type AgentJobAction = { type: 'accept' } | { type: 'start' } | FinishAction;
+
+/** The end an agent reports, its texts checked and cut to what a job keeps. */
+function finishTrigger(action: FinishAction): FinishAction {
+  for (const [field, value] of [
+    ['signal', action.signal],
+    ['signal_reason', action.signalReason],
+  ] as const) {
+    if (value !== null && !isStorableText(value)) {
+      throw badRequest('invalid_signal', `${field} can't contain NUL characters or unpaired surrogates`);
+    }
+  }
+  return {
+    ...action,
+    signal: action.signal?.slice(0, 32) || null,
+    signalReason: action.signalReason?.slice(0, 64) || null,
+  };
+}
 
 export const agentJobAction =
   (deps: Deps) =>
@@ -236,14 +257,10 @@ export const agentJobAction =
     action: AgentJobAction,
   ): Promise<DispatchedJob> => {
     const agent = await authenticateAgent(deps)(authorization);
+    const trigger = action.type === 'finish' ? finishTrigger(action) : action;
     await deps.repos.agents.touch(agent.id, deps.clock.now());
     const location = await ownJob(deps, agent, jobId);
-    const job = await changeJob(deps)({
-      buildId: location.buildId,
-      jobId,
-      check: heldBy(agent),
-      trigger: action,
-    });
+    const job = await changeJob(deps)({ buildId: location.buildId, jobId, check: heldBy(agent), trigger });
     return dispatched(deps, { ...location, job }, agent);
   };
 
@@ -256,7 +273,8 @@ export const agentJobState =
     return (await ownJob(deps, agent, jobId)).job;
   };
 
-const MAX_CHUNK_BYTES = 1024 * 1024;
+/** The largest log chunk an agent may send (it is told so when it takes a job). */
+export const MAX_CHUNK_BYTES = 1024 * 1024;
 
 export const appendAgentLog =
   (deps: Deps) =>

@@ -138,8 +138,8 @@ describe('the filter of both lists', () => {
   it.each([
     ['branch', { branches: ['main', 'a\u0000b'] }],
     ['commit', { commits: ['\ud800'] }],
-    ['metaData', { metaData: { release: 'v\u0000' } }],
-    ['metaData', { metaData: { 'k\udc00': 'v1' } }],
+    ['meta_data', { metaData: { release: 'v\u0000' } }],
+    ['meta_data', { metaData: { 'k\udc00': 'v1' } }],
   ])('refuses %s text PostgreSQL cannot take, before anything is read: %j', async (name, filter) => {
     for (const list of [listBuildsOfPipelines, listBuildsOfCreators]) {
       const { deps, asked } = world('admin');

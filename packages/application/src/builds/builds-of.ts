@@ -1,9 +1,10 @@
-import { badRequest, type DomainError, distinctUuids, isStorableText, isUuid, notFound } from '@ci/domain';
+import { type DomainError, distinctUuids, isUuid, notFound } from '@ci/domain';
 import type { Actor } from '../auth/actor';
 import { requireScope } from '../auth/authorize';
 import { usableMemberships, visiblePipelineAccess } from '../auth/usable-memberships';
 import { type ListPart, type PartRequest, partsOf, windowsOf } from '../page';
 import type { BuildFilter, BuildScope, Deps } from '../ports';
+import { requireStorableFilter } from './build-filter';
 import { asSeenWith, type BuildResult } from './build-result';
 import { scopeOver } from './list-builds';
 
@@ -12,23 +13,6 @@ import { scopeOver } from './list-builds';
  * page of pipelines, `User.builds` on a page of users), newest first as the REST lists, with their
  * filters and rules: `read_builds`, then the domain's access rule for every pipeline.
  */
-
-/**
- * Filter texts no build holds and PostgreSQL refuses even as parameters (NUL, unpaired surrogates): a
- * malformed filter, refused as the REST list's parser refuses it, not a failed statement.
- */
-function requireStorableFilter(filter: BuildFilter): void {
-  const texts = {
-    branch: filter.branches ?? [],
-    commit: filter.commits ?? [],
-    metaData: Object.entries(filter.metaData ?? {}).flat(),
-  };
-  for (const [name, values] of Object.entries(texts)) {
-    if (!values.every(isStorableText)) {
-      throw badRequest('invalid_parameter', `${name} can't contain NUL characters or unpaired surrogates`);
-    }
-  }
-}
 
 /** The builds of each pipeline the actor may see; another pipeline is refused with `No pipeline found`. */
 export const listBuildsOfPipelines =

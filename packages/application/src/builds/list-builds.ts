@@ -5,6 +5,7 @@ import { memberPipelineAccess } from '../auth/member-pipeline-access';
 import { adminOrganizationIds, usableMemberships } from '../auth/usable-memberships';
 import { type Page, pageWindow, type RowWindow } from '../page';
 import type { BuildFilter, BuildScope, Deps, OrganizationAccess } from '../ports';
+import { requireStorableFilter } from './build-filter';
 import { asSeenWith, type BuildResult } from './build-result';
 
 export type BuildListTarget =
@@ -50,6 +51,7 @@ export const listBuilds =
     filter: BuildFilter,
     page: Page | RowWindow,
   ): Promise<BuildPage> => {
+    requireStorableFilter(filter);
     let scope: BuildScope;
     let accessFor: (pipelineId: string, organizationId: string) => PipelineAccess;
     if (target.kind === 'pipeline') {

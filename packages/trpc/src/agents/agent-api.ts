@@ -1,13 +1,12 @@
 import { gunzipSync } from 'node:zlib';
-import type { AgentJobAction, DispatchedJob, UseCases } from '@ci/application';
-import { type Agent, badRequest, formatTimestamp, jobEnvironment } from '@ci/domain';
+import { type AgentJobAction, type DispatchedJob, MAX_CHUNK_BYTES, type UseCases } from '@ci/application';
+import { type Agent, badRequest, formatTimestamp } from '@ci/domain';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { buildWebUrl } from '../builds/build.presenter';
 import { replyWithError } from '../http-errors';
+import { environmentOf } from '../jobs/job-environment';
 import type { PublicUrls } from '../trpc';
 
-/** Sizes the agent is told to keep its log chunks and whole log under. */
-const CHUNK_MAX_BYTES = 1024 * 1024;
+/** The size the agent is told to keep its whole log under. */
 const LOG_MAX_BYTES = 100 * 1024 * 1024;
 
 function agentWire(agent: Agent) {
@@ -24,23 +23,15 @@ function agentWire(agent: Agent) {
 /** A job as the agent API hands it over: the command travels in the env, as in the public agent API. */
 function jobWire(dispatched: DispatchedJob, urls: PublicUrls) {
   const { view, location, agent } = dispatched;
-  const env = jobEnvironment({
-    job: location.job,
-    build: view.build,
-    pipeline: view.pipeline,
-    organizationSlug: view.organizationSlug,
-    creator: view.creator,
-    agentName: agent.name,
-    buildWebUrl: buildWebUrl({ view, showWebhookUrl: false }, urls),
-  });
   const job = location.job;
+  const env = environmentOf({ view, job, agentName: agent.name, web: urls.web });
   return {
     id: job.id,
     endpoint: `${urls.api}/v3`,
     state: job.state,
     env,
     step: { key: job.stepKey, label: job.name, command: job.command },
-    chunks_max_size_bytes: CHUNK_MAX_BYTES,
+    chunks_max_size_bytes: MAX_CHUNK_BYTES,
     log_max_size_bytes: LOG_MAX_BYTES,
     exit_status: job.exitStatus === null ? undefined : String(job.exitStatus),
     signal: job.signal ?? undefined,
@@ -87,12 +78,11 @@ function exitStatusOf(body: Body): number | null {
 }
 
 function finishAction(body: Body): AgentJobAction {
-  const signal = str(body.signal)?.slice(0, 32) || null;
   return {
     type: 'finish',
     exitStatus: exitStatusOf(body),
-    signal,
-    signalReason: str(body.signal_reason)?.slice(0, 64) || null,
+    signal: str(body.signal) || null,
+    signalReason: str(body.signal_reason) || null,
   };
 }
 

@@ -4,10 +4,8 @@ import {
   type BuildStateFilter,
   badRequest,
   expandStateFilter,
-  isStorableText,
   isUuid,
   parseTimestamp,
-  UNSTORABLE_TEXT,
 } from '@ci/domain';
 import { parsePage, queryValues } from '../pagination';
 
@@ -29,13 +27,6 @@ function timestamp(name: string, text: string | undefined): Date | undefined {
   const parsed = parseTimestamp(text);
   if (!parsed) throw badRequest('invalid_parameter', `${name} must be an ISO 8601 timestamp`);
   return parsed;
-}
-
-/** No stored build holds such text, and PostgreSQL refuses it even as a parameter: a malformed filter. */
-function storable(name: string, texts: readonly string[]): void {
-  if (!texts.every(isStorableText)) {
-    throw badRequest('invalid_parameter', `${name} ${UNSTORABLE_TEXT}`);
-  }
 }
 
 function flag(text: string | undefined): boolean {
@@ -68,9 +59,6 @@ function buildFilterOf(values: Map<string, string[]>, metaData: Record<string, s
   if (branches?.length) filter.branches = branches;
   const commits = nonEmpty('commit');
   if (commits?.length) filter.commits = commits;
-  storable('branch', branches ?? []);
-  storable('commit', commits ?? []);
-  storable('meta_data', Object.entries(metaData).flat());
   if (states?.length) filter.states = expandStateFilter(states as BuildStateFilter[]);
   if (creator) filter.creatorId = creator.toLowerCase();
   const createdFrom = timestamp('created_from', values.get('created_from')?.[0]);

@@ -9,7 +9,7 @@ import {
   type User,
   webAddresses,
 } from '@ci/domain';
-import { pipelineBadgeUrl, pipelineWebhookUrl } from '../pipelines/pipeline-urls';
+import { apiAddresses } from '../api-addresses';
 import { presentUser } from '../users/user.presenter';
 import type {
   AgentShortWire,
@@ -44,7 +44,7 @@ export interface PresentBuildOptions {
   jobStateCounts?: boolean;
 }
 
-/** What one call shares between its builds: options read once, gravatar hashes computed once per email. */
+/** What one call shares between its builds: options read once, avatar addresses computed once per user. */
 interface Context {
   api: string;
   web: string;
@@ -84,18 +84,13 @@ function buildWire(result: BuildResult, ctx: Context): BuildWire {
   const { view } = result;
   const { build, pipeline } = view;
   const orgSlug = view.organizationSlug;
-  const orgApiUrl = `${ctx.api}/v2/organizations/${orgSlug}`;
-  const pipelineUrl = `${orgApiUrl}/pipelines/${pipeline.slug}`;
-  const buildsUrl = `${pipelineUrl}/builds`;
-  const buildUrl = `${buildsUrl}/${build.number}`;
-  const buildWebUrl = webAddresses.build(ctx.web, orgSlug, pipeline.slug, build.number);
+  const urls = buildUrlsFor(result, ctx);
   const { state, blocked } = presentBuildState(build);
 
   let jobs: JobWire[] | undefined;
   if (!ctx.excludeJobs) {
     const jobViews = view.jobs;
     jobs = new Array<JobWire>(jobViews.length);
-    const urls = jobUrlsFor(result, ctx);
     for (let i = 0; i < jobViews.length; i++) jobs[i] = jobWire(jobViews[i]!, urls, ctx);
   }
 
@@ -105,8 +100,8 @@ function buildWire(result: BuildResult, ctx: Context): BuildWire {
   return {
     id: build.id,
     graphql_id: encodeGraphqlId('Build', build.id),
-    url: buildUrl,
-    web_url: buildWebUrl,
+    url: urls.buildUrl,
+    web_url: urls.buildWebUrl,
     number: build.number,
     state,
     cancel_reason: build.cancelReason,
@@ -128,13 +123,15 @@ function buildWire(result: BuildResult, ctx: Context): BuildWire {
     pull_request: pr ? { id: pr.id, base: pr.base, repository: pr.repository } : {},
     merge_queue: null,
     rebuilt_from: rebuiltFrom
-      ? { id: rebuiltFrom.id, number: rebuiltFrom.number, url: `${buildsUrl}/${rebuiltFrom.number}` }
+      ? {
+          id: rebuiltFrom.id,
+          number: rebuiltFrom.number,
+          url: apiAddresses.build(ctx.api, orgSlug, pipeline.slug, rebuiltFrom.number),
+        }
       : null,
     ...(ctx.excludePipeline
       ? undefined
-      : {
-          pipeline: pipelineWire(view.pipeline, result.showWebhookUrl, orgSlug, pipelineUrl, buildsUrl, ctx),
-        }),
+      : { pipeline: pipelineWire(view.pipeline, result.showWebhookUrl, orgSlug, ctx) }),
   };
 }
 
@@ -144,39 +141,30 @@ function jobStateCounts(jobs: readonly JobView[]): { total: number; states: Reco
   return { total: jobs.length, states };
 }
 
-function jobUrlsFor(result: BuildResult, ctx: Context): JobUrls {
-  const { build, pipeline, organizationSlug: orgSlug } = result.view;
-  const orgApiUrl = `${ctx.api}/v2/organizations/${orgSlug}`;
+/** A build's addresses, computed once per build and shared by its jobs. */
+interface BuildUrls {
+  organizationSlug: string;
+  buildUrl: string;
+  buildWebUrl: string;
+}
+
+function buildUrlsFor(result: BuildResult, ctx: Context): BuildUrls {
+  const { build, pipeline, organizationSlug } = result.view;
   return {
-    orgApiUrl,
-    organizationSlug: orgSlug,
-    buildWebUrl: webAddresses.build(ctx.web, orgSlug, pipeline.slug, build.number),
-    jobApiPrefix: `${orgApiUrl}/pipelines/${pipeline.slug}/builds/${build.number}/jobs/`,
+    organizationSlug,
+    buildUrl: apiAddresses.build(ctx.api, organizationSlug, pipeline.slug, build.number),
+    buildWebUrl: webAddresses.build(ctx.web, organizationSlug, pipeline.slug, build.number),
   };
 }
 
 /** One job of a build, as the job endpoints (retry) answer it. */
 export function presentJob(result: BuildResult, job: JobView, urls: { api: string; web: string }): JobWire {
   const ctx = contextFor({ urls, form: 'single' });
-  return jobWire(job, jobUrlsFor(result, ctx), ctx);
+  return jobWire(job, buildUrlsFor(result, ctx), ctx);
 }
 
-/** The public web address of a build, for the jobs' `BUILDKITE_BUILD_URL`. */
-export function buildWebUrl(result: BuildResult, urls: { web: string }): string {
-  const { build, pipeline, organizationSlug } = result.view;
-  return webAddresses.build(urls.web, organizationSlug, pipeline.slug, build.number);
-}
-
-/** Addresses and URL prefixes computed once per build and shared by its jobs. */
-interface JobUrls {
-  orgApiUrl: string;
-  organizationSlug: string;
-  buildWebUrl: string;
-  jobApiPrefix: string;
-}
-
-function jobWire({ job, agent }: JobView, urls: JobUrls, ctx: Context): JobWire {
-  const logUrl = `${urls.jobApiPrefix}${job.id}/log`;
+function jobWire({ job, agent }: JobView, urls: BuildUrls, ctx: Context): JobWire {
+  const logUrl = `${apiAddresses.job(urls.buildUrl, job.id)}/log`;
   return {
     id: job.id,
     ...(ctx.jobGraphqlIds ? { graphql_id: encodeGraphqlId('Job', job.id) } : undefined),
@@ -217,10 +205,10 @@ function jobWire({ job, agent }: JobView, urls: JobUrls, ctx: Context): JobWire 
 
 function agentWire(
   agent: Agent & { creator: User | null },
-  urls: JobUrls,
+  urls: BuildUrls,
   ctx: Context,
 ): AgentWire | AgentShortWire {
-  const url = `${urls.orgApiUrl}/agents/${agent.id}`;
+  const url = apiAddresses.agent(ctx.api, urls.organizationSlug, agent.id);
   if (ctx.form === 'pipeline-list') return { id: agent.id, url, name: agent.name };
   return {
     id: agent.id,
@@ -241,14 +229,13 @@ function pipelineWire(
   pipeline: BuildResult['view']['pipeline'],
   showWebhookUrl: boolean,
   orgSlug: string,
-  pipelineUrl: string,
-  buildsUrl: string,
   ctx: Context,
 ): PipelineWire {
   const listed = ctx.form === 'pipeline-list';
   const counts = pipeline.counts;
+  const pipelineUrl = apiAddresses.pipeline(ctx.api, orgSlug, pipeline.slug);
   // Rule B2: only viewers who may edit the pipeline see where its webhook delivers.
-  const webhookUrl = showWebhookUrl ? pipelineWebhookUrl(ctx, pipeline.webhookToken) : '';
+  const webhookUrl = showWebhookUrl ? webAddresses.webhook(ctx.web, pipeline.webhookToken) : '';
   return {
     id: pipeline.id,
     graphql_id: encodeGraphqlId('Pipeline', pipeline.id),
@@ -267,8 +254,8 @@ function pipelineWire(
     skip_queued_branch_builds_filter: pipeline.skipQueuedBranchBuildsFilter,
     cancel_running_branch_builds: pipeline.cancelRunningBranchBuilds,
     cancel_running_branch_builds_filter: pipeline.cancelRunningBranchBuildsFilter,
-    builds_url: buildsUrl,
-    badge_url: pipelineBadgeUrl(ctx, pipeline.webhookToken),
+    builds_url: `${pipelineUrl}/builds`,
+    badge_url: webAddresses.badge(ctx.api, pipeline.webhookToken),
     created_at:
       ctx.form === 'single'
         ? formatPipelineCreatedAt(pipeline.createdAt)

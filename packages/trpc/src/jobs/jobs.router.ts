@@ -1,13 +1,15 @@
 import type { JobInBuild, JobRef } from '@ci/application';
-import { encodeGraphqlId, formatTimestamp, jobEnvironment, parseBuildNumber } from '@ci/domain';
+import { encodeGraphqlId, formatTimestamp, isUnblockable, parseBuildNumber } from '@ci/domain';
 import { z } from 'zod';
-import { buildWebUrl, presentJob } from '../builds/build.presenter';
+import { apiAddresses } from '../api-addresses';
+import { presentJob } from '../builds/build.presenter';
 import { JobWire } from '../builds/build.wire';
 import { documented } from '../documented';
 import { organizationSlug } from '../parameters';
 import { authed, router, type TrpcContext } from '../trpc';
 import { presentUser } from '../users/user.presenter';
 import { JobEnvWire, JobLogWire, UnblockedJobWire } from './job.wire';
+import { environmentOf } from './job-environment';
 
 const JOB = '/organizations/{organization}/pipelines/{pipeline}/builds/{number}/jobs/{job}';
 const TAGS = ['Jobs'];
@@ -27,8 +29,11 @@ const jobRef = (input: z.infer<typeof JobKey>): JobRef => ({
 });
 
 function jobApiUrl(ctx: TrpcContext, input: z.infer<typeof JobKey>, result: JobInBuild) {
-  const { organizationSlug: org, pipeline, build } = result.build.view;
-  return `${ctx.urls.api}/v2/organizations/${org}/pipelines/${pipeline.slug}/builds/${build.number}/jobs/${input.job}`;
+  const { organizationSlug, pipeline, build } = result.build.view;
+  return apiAddresses.job(
+    apiAddresses.build(ctx.urls.api, organizationSlug, pipeline.slug, build.number),
+    input.job,
+  );
 }
 
 async function log(
@@ -91,18 +96,13 @@ export const jobsRouter = router({
     .output(documented(JobEnvWire))
     .query(async ({ ctx, input }) => {
       const result = await ctx.useCases.getJobEnv(ctx.actor, jobRef(input));
-      const { view } = result.build;
-      return {
-        env: jobEnvironment({
-          job: result.job.job,
-          build: view.build,
-          pipeline: view.pipeline,
-          organizationSlug: view.organizationSlug,
-          creator: view.creator,
-          agentName: result.job.agent?.name ?? null,
-          buildWebUrl: buildWebUrl(result.build, ctx.urls),
-        }),
-      };
+      const env = environmentOf({
+        view: result.build.view,
+        job: result.job.job,
+        agentName: result.job.agent?.name ?? null,
+        web: ctx.urls.web,
+      });
+      return { env };
     }),
 
   retry: authed
@@ -136,9 +136,9 @@ export const jobsRouter = router({
         state: job.state,
         step_key: job.stepKey,
         web_url: null,
-        unblocked_by: unblockedBy ? presentUser(unblockedBy, new Map()) : null,
+        unblocked_by: unblockedBy ? presentUser(unblockedBy) : null,
         unblocked_at: formatTimestamp(job.unblockedAt),
-        unblockable: job.state === 'blocked',
+        unblockable: isUnblockable(job),
         unblock_url: `${jobApiUrl(ctx, input, result)}/unblock`,
       };
     }),

@@ -1,11 +1,12 @@
 import type { OrganizationMember } from '@ci/application';
 import { encodeGraphqlId, formatTimestamp, type Organization, webAddresses } from '@ci/domain';
+import { apiAddresses } from '../api-addresses';
 import type { PublicUrls } from '../trpc';
 import type { OrganizationMemberWire, OrganizationWire } from './organization.wire';
 
 /** The wire form of an organization (REST and tRPC), its addresses on the configured public URLs. */
 export function presentOrganization(organization: Organization, urls: PublicUrls): OrganizationWire {
-  const url = `${urls.api}/v2/organizations/${organization.slug}`;
+  const url = apiAddresses.organization(urls.api, organization.slug);
   return {
     id: organization.id,
     graphql_id: encodeGraphqlId('Organization', organization.id),

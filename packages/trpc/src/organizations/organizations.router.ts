@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { documented, documentedList } from '../documented';
-import { advertisePages, requestedPage } from '../pagination';
+import { listPage } from '../pagination';
 import { organizationSlug, pageParameters } from '../parameters';
 import { authed, router } from '../trpc';
 import {
@@ -37,10 +37,10 @@ export const organizationsRouter = router({
     .input(ListOrganizationsInput)
     .output(documentedList(OrganizationWire))
     .query(async ({ ctx, input }) => {
-      const page = requestedPage(ctx, input, PATH_KEYS);
-      const result = await ctx.useCases.listOrganizations(ctx.actor, page);
-      advertisePages(ctx, page, result.totalCount);
-      return presentOrganizations(result.items, ctx.urls);
+      const { items } = await listPage(ctx, input, PATH_KEYS, (page) =>
+        ctx.useCases.listOrganizations(ctx.actor, page),
+      );
+      return presentOrganizations(items, ctx.urls);
     }),
 
   get: authed
@@ -68,9 +68,9 @@ export const organizationsRouter = router({
     .input(ListMembersInput)
     .output(documentedList(OrganizationMemberWire))
     .query(async ({ ctx, input }) => {
-      const page = requestedPage(ctx, input, PATH_KEYS);
-      const result = await ctx.useCases.listOrganizationMembers(ctx.actor, input.organization, page);
-      advertisePages(ctx, page, result.totalCount);
-      return result.items.map(presentOrganizationMember);
+      const { items } = await listPage(ctx, input, PATH_KEYS, (page) =>
+        ctx.useCases.listOrganizationMembers(ctx.actor, input.organization, page),
+      );
+      return items.map(presentOrganizationMember);
     }),
 });

@@ -4,11 +4,12 @@ import {
   formatTimestamp,
   presentableProviderSettings,
   type StepDefinition,
+  webAddresses,
 } from '@ci/domain';
+import { apiAddresses } from '../api-addresses';
 import type { PublicUrls } from '../trpc';
 import { presentUser } from '../users/user.presenter';
 import type { PipelineProviderSettingsWire, PipelineStepWire, PipelineWire } from './pipeline.wire';
-import { pipelineApiUrl, pipelineBadgeUrl, pipelineWebhookUrl, pipelineWebUrl } from './pipeline-urls';
 
 /**
  * The wire form of a pipeline (REST and tRPC): one shape for every pipelines endpoint, in the key order of
@@ -22,13 +23,13 @@ export function presentPipeline(
   avatars: Map<string, string> = new Map(),
 ): PipelineWire {
   const { pipeline, createdBy } = result.record;
-  const url = pipelineApiUrl(urls, result.organizationSlug, pipeline.slug);
+  const url = apiAddresses.pipeline(urls.api, result.organizationSlug, pipeline.slug);
   const { counts } = pipeline;
   return {
     id: pipeline.id,
     graphql_id: encodeGraphqlId('Pipeline', pipeline.id),
     url,
-    web_url: pipelineWebUrl(urls, result.organizationSlug, pipeline.slug),
+    web_url: webAddresses.pipeline(urls.web, result.organizationSlug, pipeline.slug),
     name: pipeline.name,
     description: pipeline.description,
     slug: pipeline.slug,
@@ -49,10 +50,10 @@ export function presentPipeline(
         pipeline.repository,
       ) as PipelineProviderSettingsWire,
       // Rule B2: only viewers who may edit the pipeline see where its webhook delivers.
-      webhook_url: result.showWebhookUrl ? pipelineWebhookUrl(urls, pipeline.webhookToken) : '',
+      webhook_url: result.showWebhookUrl ? webAddresses.webhook(urls.web, pipeline.webhookToken) : '',
     },
     builds_url: `${url}/builds`,
-    badge_url: pipelineBadgeUrl(urls, pipeline.webhookToken),
+    badge_url: webAddresses.badge(urls.api, pipeline.webhookToken),
     created_by: createdBy ? presentUser(createdBy, avatars) : null,
     created_at: formatTimestamp(pipeline.createdAt),
     archived_at: formatTimestamp(pipeline.archivedAt),

@@ -1,9 +1,8 @@
 import type { PipelineRef } from '@ci/application';
 import { z } from 'zod';
 import { documented, documentedList } from '../documented';
-import { advertisePages, queryValues, requestedPage } from '../pagination';
+import { listPage, queryValues } from '../pagination';
 import { organizationSlug, pageParameters } from '../parameters';
-import { queryParameters } from '../request-query';
 import { authed, router } from '../trpc';
 import { presentPipeline, presentPipelines } from './pipeline.presenter';
 import { type CreatePipelineRequest, PipelineWire, type UpdatePipelineRequest } from './pipeline.wire';
@@ -45,12 +44,12 @@ export const pipelinesRouter = router({
     .input(ListPipelinesInput)
     .output(documentedList(PipelineWire))
     .query(async ({ ctx, input }) => {
-      const page = requestedPage(ctx, input, PATH_KEYS);
-      const values = queryValues(queryParameters(ctx, input, PATH_KEYS));
-      const query = { name: values.get('name')?.[0], repository: values.get('repository')?.[0] };
-      const result = await ctx.useCases.listPipelines(ctx.actor, input.organization, query, page);
-      advertisePages(ctx, page, result.totalCount);
-      return presentPipelines(result.pipelines, ctx.urls);
+      const { pipelines } = await listPage(ctx, input, PATH_KEYS, (page, query) => {
+        const values = queryValues(query);
+        const search = { name: values.get('name')?.[0], repository: values.get('repository')?.[0] };
+        return ctx.useCases.listPipelines(ctx.actor, input.organization, search, page);
+      });
+      return presentPipelines(pipelines, ctx.urls);
     }),
 
   get: authed

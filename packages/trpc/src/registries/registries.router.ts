@@ -1,7 +1,7 @@
 import type { RegistryRef } from '@ci/application';
 import { z } from 'zod';
 import { documented, documentedList } from '../documented';
-import { advertisePages, requestedPage } from '../pagination';
+import { listPage } from '../pagination';
 import { organizationSlug, pageParameters } from '../parameters';
 import { authed, type Meta, router } from '../trpc';
 import { presentRegistries, presentRegistry } from './registry.presenter';
@@ -63,10 +63,10 @@ export const registriesRouter = router({
     .input(ListRegistriesInput)
     .output(documentedList(RegistryWire))
     .query(async ({ ctx, input }) => {
-      const page = requestedPage(ctx, input, PATH_KEYS);
-      const result = await ctx.useCases.listRegistries(ctx.actor, input.organization, page);
-      advertisePages(ctx, page, result.totalCount);
-      return presentRegistries(result.items, ctx.urls);
+      const { items } = await listPage(ctx, input, PATH_KEYS, (page) =>
+        ctx.useCases.listRegistries(ctx.actor, input.organization, page),
+      );
+      return presentRegistries(items, ctx.urls);
     }),
 
   create: authed

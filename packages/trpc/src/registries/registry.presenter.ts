@@ -1,5 +1,6 @@
 import type { RegistryView } from '@ci/application';
 import { encodeGraphqlId, webAddresses } from '@ci/domain';
+import { apiAddresses } from '../api-addresses';
 import type { PublicUrls } from '../trpc';
 import type { RegistryWire } from './registry.wire';
 
@@ -16,7 +17,7 @@ export function presentRegistry(
     id: registry.id,
     graphql_id: encodeGraphqlId('Registry', registry.id),
     slug: registry.slug,
-    url: `${urls.api}/v2/packages/organizations/${organizationSlug}/registries/${registry.slug}`,
+    url: apiAddresses.registry(urls.api, organizationSlug, registry.slug),
     web_url: webAddresses.registry(urls.web, organizationSlug, registry.slug),
     name: registry.name,
     ecosystem: registry.ecosystem,

@@ -2,7 +2,7 @@ import type { TeamPipelineRef, TeamRef } from '@ci/application';
 import { isJsonObject } from '@ci/domain';
 import { z } from 'zod';
 import { documented, documentedList } from '../documented';
-import { advertisePages, requestedPage } from '../pagination';
+import { listPage } from '../pagination';
 import { organizationSlug, pageParameters } from '../parameters';
 import { authed, router, type TrpcContext } from '../trpc';
 import { presentTeamPipeline, presentTeamPipelines } from './team-pipeline.presenter';
@@ -65,11 +65,11 @@ export const teamPipelinesRouter = router({
     .input(ListTeamPipelinesInput)
     .output(documentedList(TeamPipelineWire))
     .query(async ({ ctx, input }) => {
-      const page = requestedPage(ctx, input, PATH_KEYS);
       const ref = { organization: input.organization, team: input.team };
-      const result = await ctx.useCases.listTeamPipelines(ctx.actor, ref, page);
-      advertisePages(ctx, page, result.totalCount);
-      return presentTeamPipelines(result.teamPipelines, ctx.urls);
+      const { teamPipelines } = await listPage(ctx, input, PATH_KEYS, (page) =>
+        ctx.useCases.listTeamPipelines(ctx.actor, ref, page),
+      );
+      return presentTeamPipelines(teamPipelines, ctx.urls);
     }),
 
   get: authed

@@ -1,9 +1,8 @@
 import type { TeamMemberRef, TeamRef } from '@ci/application';
 import { z } from 'zod';
 import { documented, documentedList } from '../documented';
-import { advertisePages, requestedPage } from '../pagination';
+import { listPage } from '../pagination';
 import { organizationSlug, pageParameters } from '../parameters';
-import { queryParameters } from '../request-query';
 import { authed, router } from '../trpc';
 import { presentTeam, presentTeamMember, presentTeamMembers, presentTeams } from './team.presenter';
 import {
@@ -60,12 +59,11 @@ export const teamsRouter = router({
     .input(ListTeamsInput)
     .output(documentedList(TeamWire))
     .query(async ({ ctx, input }) => {
-      const query = queryParameters(ctx, input, PATH_KEYS);
-      const page = requestedPage(ctx, input, PATH_KEYS);
-      const filter = { userId: query.get('user_id') || null };
-      const result = await ctx.useCases.listTeams(ctx.actor, input.organization, filter, page);
-      advertisePages(ctx, page, result.totalCount);
-      return presentTeams(result.teams);
+      const { teams } = await listPage(ctx, input, PATH_KEYS, (page, query) => {
+        const filter = { userId: query.get('user_id') || null };
+        return ctx.useCases.listTeams(ctx.actor, input.organization, filter, page);
+      });
+      return presentTeams(teams);
     }),
 
   get: authed
@@ -126,11 +124,11 @@ export const teamMembersRouter = router({
     .input(ListTeamMembersInput)
     .output(documentedList(TeamMemberWire))
     .query(async ({ ctx, input }) => {
-      const page = requestedPage(ctx, input, PATH_KEYS);
       const ref = { organization: input.organization, team: input.team };
-      const result = await ctx.useCases.listTeamMembers(ctx.actor, ref, page);
-      advertisePages(ctx, page, result.totalCount);
-      return presentTeamMembers(result.members);
+      const { members } = await listPage(ctx, input, PATH_KEYS, (page) =>
+        ctx.useCases.listTeamMembers(ctx.actor, ref, page),
+      );
+      return presentTeamMembers(members);
     }),
 
   get: authed

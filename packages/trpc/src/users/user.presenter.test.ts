@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { User } from '@ci/domain';
 import { describe, expect, it } from 'vitest';
-import { gravatarUrl, presentUser } from './user.presenter';
+import { presentUser } from './user.presenter';
 import { UserWire } from './user.wire';
 
 // Copies of ../shared/reference/buildkite-examples, kept in the repository so the test is hermetic.
@@ -52,13 +52,13 @@ describe('presentUser', () => {
   });
 });
 
-describe('gravatarUrl', () => {
-  it('remembers addresses in the cache it is given, and answers the same with or without one', () => {
+describe('presentUser with an avatar cache', () => {
+  it('remembers avatars by user in the cache it is given, and answers the same with or without one', () => {
     const cache = new Map<string, string>();
-    const url = gravatarUrl('a@x.test', cache);
-    expect(cache.get('a@x.test')).toBe(url);
-    expect(gravatarUrl('a@x.test')).toBe(url);
-    cache.set('a@x.test', 'cached');
-    expect(gravatarUrl('a@x.test', cache)).toBe('cached');
+    const url = presentUser(user, cache).avatar_url;
+    expect(cache.get(user.id)).toBe(url);
+    expect(presentUser(user).avatar_url).toBe(url);
+    cache.set(user.id, 'cached');
+    expect(presentUser(user, cache).avatar_url).toBe('cached');
   });
 });

@@ -1,10 +1,11 @@
-import { gravatarUrl as gravatarOf } from '@ci/application';
+import { avatarUrl } from '@ci/application';
 import { encodeGraphqlId, formatTimestamp, type User } from '@ci/domain';
 import type { UserWire } from './user.wire';
 
 /**
  * The wire form of a user, wherever one is shown (`GET /user`, a build's creator, an agent's creator).
- * `avatars` caches Gravatar addresses by email for callers that present many users at once.
+ * `avatars` remembers avatar addresses by user id for callers that present many users at once (a
+ * Gravatar address costs an MD5).
  */
 export function presentUser(user: User, avatars?: Map<string, string>): UserWire {
   return {
@@ -12,17 +13,16 @@ export function presentUser(user: User, avatars?: Map<string, string>): UserWire
     graphql_id: encodeGraphqlId('User', user.id),
     name: user.name,
     email: user.email,
-    avatar_url: user.avatarUrl ?? gravatarUrl(user.email, avatars),
+    avatar_url: avatarOf(user, avatars),
     created_at: formatTimestamp(user.createdAt),
   };
 }
 
-/** Gravatar's address for an email: the MD5 of the trimmed, lowercased address. */
-export function gravatarUrl(email: string, cache?: Map<string, string>): string {
-  let url = cache?.get(email);
+function avatarOf(user: User, cache: Map<string, string> | undefined): string {
+  let url = cache?.get(user.id);
   if (url === undefined) {
-    url = gravatarOf(email);
-    cache?.set(email, url);
+    url = avatarUrl(user);
+    cache?.set(user.id, url);
   }
   return url;
 }
