@@ -1,11 +1,7 @@
-import { type ChildProcess, spawn } from 'node:child_process';
-import { resolve } from 'node:path';
+import { EXIT_WITH_PARENT, spawnCollecting } from './child-process';
 import { freshDatabase } from './database';
 import { jsonCaller } from './http';
 import { type ServerProcess, startServerProcess } from './server-process';
-
-const ROOT = resolve(import.meta.dirname, '../..');
-const EXIT_WITH_PARENT = `data:text/javascript,process.on('disconnect',()=>process.exit(1))`;
 
 /** Fast agent timings, so that end-to-end tests take seconds: pings, cancels and lost jobs alike. */
 export const FAST_AGENTS = {
@@ -35,24 +31,17 @@ export function startAgent(options: {
   args.push('--token', options.token, '--endpoint', options.endpoint);
   for (const tag of options.tags ?? []) args.push('--tags', tag);
   if (options.name) args.push('--name', options.name);
-  const child: ChildProcess = spawn(process.execPath, args, {
-    cwd: ROOT,
+  const {
+    child,
+    output,
+    exit: exited,
+  } = spawnCollecting(process.execPath, args, {
     env: { ...process.env },
-    stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
+    ipc: true,
   });
-  let output = '';
-  child.stdout?.on('data', (chunk) => {
-    output += chunk;
-  });
-  child.stderr?.on('data', (chunk) => {
-    output += chunk;
-  });
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolveExit) =>
-    child.once('exit', (code, signal) => resolveExit({ code, signal })),
-  );
   return {
     pid: child.pid ?? 0,
-    output: () => output,
+    output,
     exited,
     stop: async () => {
       child.kill('SIGTERM');
@@ -178,5 +167,3 @@ export async function startAgentsWorld(options: { servers?: number; env?: Record
     },
   };
 }
-
-export { ROOT };
