@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { linksOf } from '../support/answers';
 import { API_URL, startWorld, type World } from '../support/world';
 
 /*
@@ -17,13 +18,10 @@ const builds = (query: string, target = '/v2/organizations/acme/pipelines/web/bu
   world.call('GET', `${target}?${query}`);
 
 /** The rels of a Link header by name, each with its page number. */
-function rels(link: string | null): Record<string, number> {
-  const found: Record<string, number> = {};
-  for (const match of (link ?? '').matchAll(/<([^>]+)>; rel="(\w+)"/g)) {
-    found[match[2]!] = Number(new URL(match[1]!).searchParams.get('page'));
-  }
-  return found;
-}
+const rels = (link: string | null): Record<string, number> =>
+  Object.fromEntries(
+    Object.entries(linksOf(link)).map(([rel, url]) => [rel, Number(new URL(url).searchParams.get('page'))]),
+  );
 
 beforeAll(async () => {
   world = await startWorld({}, { listLimits: { buildCount: BOUND } });

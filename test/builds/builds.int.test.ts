@@ -1,21 +1,14 @@
-import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
 import { BuildWire } from '@ci/trpc';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { example, ISO_MS_Z } from '../support/answers';
 import { API_URL, startWorld, WEB_URL, type World } from '../support/world';
 
 const API = API_URL;
 const WEB = WEB_URL;
 const SHA = (c: string) => c.repeat(40);
-const ISO_MS_Z = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
 // biome-ignore lint/suspicious/noExplicitAny: response bodies are read as the untyped JSON a client sees
 type Json = Record<string, any>;
-const REFERENCE = resolve(import.meta.dirname, '../fixtures/reference');
-const example = (file: string): Json => {
-  const body = JSON.parse(readFileSync(`${REFERENCE}/${file}`, 'utf8'));
-  return Array.isArray(body) ? body[0] : body;
-};
 const keys = (value: unknown) => new Set(Object.keys(value as Json));
 const decode = (id: string) => Buffer.from(id, 'base64').toString('utf8');
 
@@ -456,7 +449,7 @@ describe('rule B2 and key sets', () => {
       rebuild: async () => (await world.call('PUT', path('web', `/${created.number}/rebuild`))).body,
     };
     const ours = await responses[operation]!();
-    const reference = example(file);
+    const reference = example(file) as Json;
     // The spec puts provider.settings only in a pipeline's build list; the create example has `{}`.
     if (operation === 'create') delete reference.pipeline.provider.settings;
     // Documented extras: rebuilt_from on every build (the spec's table has it), the creator's graphql_id,

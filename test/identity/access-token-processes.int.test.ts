@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AUTHENTICATION_REQUIRED } from '../support/answers';
 import { freshDatabase } from '../support/database';
-import { AUTHENTICATION_REQUIRED } from '../support/identity-world';
 import { type ServerProcess, startServerProcess } from '../support/server-process';
 
 /**

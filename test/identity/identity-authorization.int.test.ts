@@ -1,11 +1,7 @@
 import { SCOPES, type Scope } from '@ci/domain';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  AUTHENTICATION_REQUIRED,
-  type IdentityWorld,
-  JSON_TYPE,
-  startIdentityWorld,
-} from '../support/identity-world';
+import { AUTHENTICATION_REQUIRED, expectMessage, expectScopeHeaders } from '../support/answers';
+import { type IdentityWorld, startIdentityWorld } from '../support/identity-world';
 
 /**
  * Who may call the identity endpoints: every operation against every kind of caller and every single
@@ -81,19 +77,6 @@ beforeAll(async () => {
 });
 afterAll(() => world?.close());
 
-type Response = Awaited<ReturnType<IdentityWorld['call']>>;
-
-function expectMessage(response: Response, status: number, message: string) {
-  expect(response.status, response.text).toBe(status);
-  expect(response.body).toEqual({ message });
-  expect(response.headers.get('content-type')).toBe(JSON_TYPE);
-}
-
-function expectScopeHeaders(response: Response, operation: Operation, tokenScopes: readonly string[]) {
-  expect(response.headers.get('x-accepted-oauth-scopes')).toBe(operation.scope ?? '');
-  expect(response.headers.get('x-oauth-scopes')).toBe(tokenScopes.join(', '));
-}
-
 /** A refused request must leave the token that made it working: nothing was revoked. */
 async function expectStillValid(secret: string) {
   expect((await world.call('GET', '/v2/access-token', { token: secret })).status).toBe(200);
@@ -107,7 +90,7 @@ describe.each(OPERATIONS)('$name', (operation) => {
     for (const token of [null, 'nonsense', `bkua_${'0'.repeat(40)}`, 'bkua_short']) {
       const response = await send(token);
       expectMessage(response, 401, AUTHENTICATION_REQUIRED);
-      expectScopeHeaders(response, operation, []);
+      expectScopeHeaders(response, operation.scope, []);
     }
   });
 
@@ -127,7 +110,7 @@ describe.each(OPERATIONS)('$name', (operation) => {
       const token = await world.token('admin', { scopes });
       const response = await send(token);
       expectMessage(response, 403, `Your access token doesn't have the ${scope} scope`);
-      expectScopeHeaders(response, operation, scopes);
+      expectScopeHeaders(response, operation.scope, scopes);
     });
 
     it('answers 403 for the scope before looking at the organization', async () => {
@@ -149,7 +132,7 @@ describe.each(OPERATIONS)('$name', (operation) => {
       const token = await world.token(user, { scopes });
       const response = await send(token);
       expect(response.status, response.text).toBe(operation.success);
-      expectScopeHeaders(response, operation, scopes);
+      expectScopeHeaders(response, operation.scope, scopes);
     },
   );
 

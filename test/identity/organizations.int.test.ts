@@ -1,23 +1,13 @@
-import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
-import { type AppRouter, OrganizationMemberWire, OrganizationWire } from '@ci/trpc';
-import { TRPCClientError } from '@trpc/client';
+import { OrganizationMemberWire, OrganizationWire } from '@ci/trpc';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  API_URL,
-  type IdentityWorld,
-  JSON_TYPE,
-  linksOf,
-  startIdentityWorld,
-  WEB_URL,
-} from '../support/identity-world';
+import { example, JSON_TYPE, linksOf } from '../support/answers';
+import { API_URL, type IdentityWorld, startIdentityWorld, WEB_URL } from '../support/identity-world';
+import { trpcFailure } from '../support/trpc';
 
 /** `GET /v2/organizations`, `GET /v2/organizations/{org}` and `GET /v2/organizations/{org}/members`. */
 
 type Json = Record<string, unknown>;
-const EXAMPLE = JSON.parse(
-  readFileSync(resolve(import.meta.dirname, '../fixtures/reference/organizations-get.json'), 'utf8'),
-) as Json;
+const EXAMPLE = example('organizations-get.json');
 /** The public API's organization member (docs: "Organization member data model"). */
 const MEMBER_KEYS = ['id', 'name', 'email'];
 
@@ -217,12 +207,10 @@ describe('organizations over tRPC', () => {
   });
 
   it('fails with the REST message and status', async () => {
-    const error = await world
-      .trpc(world.tokens.member)
-      .organizations.get.query({ organization: 'other' })
-      .catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(TRPCClientError);
-    expect((error as TRPCClientError<AppRouter>).message).toBe('No organization found');
-    expect((error as TRPCClientError<AppRouter>).data?.httpStatus).toBe(404);
+    const error = await trpcFailure(
+      world.trpc(world.tokens.member).organizations.get.query({ organization: 'other' }),
+    );
+    expect(error.message).toBe('No organization found');
+    expect(error.data?.httpStatus).toBe(404);
   });
 });
