@@ -1,6 +1,6 @@
 import { BuildWire } from '@ci/trpc';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { example, ISO_MS_Z } from '../support/answers';
+import { example, ISO_MS_Z, walkPages } from '../support/answers';
 import { API_URL, startWorld, WEB_URL, type World } from '../support/world';
 
 const API = API_URL;
@@ -363,26 +363,16 @@ describe('lists and filters', () => {
   });
 
   it('walks every page by following Link next to the end', async () => {
-    const seen: number[] = [];
-    let next: string | null =
-      `${world.server.baseUrl}${path(pipeline)}?per_page=3&branch[]=main&branch[]=feature/*`;
-    let pages = 0;
-    while (next) {
-      // Links carry the public API URL; follow them on the test server.
-      const response = await world.call('GET', next.replace(API, '').replace(world.server.baseUrl, ''));
-      expect(response.status).toBe(200);
-      seen.push(...response.body.map((build: Json) => build.number));
-      const link = response.headers.get('link') ?? '';
-      if (pages === 0) {
-        expect(link).toContain(`${API}${path(pipeline)}?branch%5B%5D=main`);
-        expect(link).toContain('page=3&per_page=3>; rel="last"');
-        expect(link).not.toContain('rel="first"');
-      }
-      next = /<([^>]+)>; rel="next"/.exec(link)?.[1] ?? null;
-      pages++;
-    }
-    expect(pages).toBe(3);
-    expect(seen).toEqual([8, 7, 6, 5, 4, 3, 2, 1]);
+    const { pages, items } = await walkPages(
+      (next) => world.call('GET', next),
+      `${path(pipeline)}?per_page=3&branch[]=main&branch[]=feature/*`,
+    );
+    const link = pages[0]?.headers.get('link') ?? '';
+    expect(link).toContain(`${API}${path(pipeline)}?branch%5B%5D=main`);
+    expect(link).toContain('page=3&per_page=3>; rel="last"');
+    expect(link).not.toContain('rel="first"');
+    expect(pages).toHaveLength(3);
+    expect(items.map((build) => (build as Json).number)).toEqual([8, 7, 6, 5, 4, 3, 2, 1]);
   });
 
   it('answers [] past the last page, and no Link when one page holds everything', async () => {

@@ -1,6 +1,6 @@
 import { PipelineWire } from '@ci/trpc';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { example, ISO_MS_Z, JSON_TYPE, linksOf, UUID_V7 } from '../support/answers';
+import { example, ISO_MS_Z, JSON_TYPE, link, linksOf, UUID_V7, walkPages } from '../support/answers';
 import {
   API_URL,
   type PipelinesWorld,
@@ -289,20 +289,15 @@ describe('GET /v2/organizations/{org}/pipelines (list, pagination, filters)', ()
   });
 
   it('walks the pages through Link: every pipeline once, in order, with first, prev, next and last', async () => {
-    const seen: Json[] = [];
-    let next: string | undefined = `${world.pipelinesPath(ORGANIZATION)}?per_page=3`;
-    const rels: string[][] = [];
-    while (next) {
-      const response = await world.call('GET', next);
-      expect(response.status).toBe(200);
-      seen.push(...(response.body as Json[]));
-      const link = linksOf(response.headers.get('link'));
-      rels.push(Object.keys(link));
-      next = link.next?.replace(API_URL, '');
-      if (link.last)
-        expect(link.last).toBe(`${API_URL}${world.pipelinesPath(ORGANIZATION)}?page=3&per_page=3`);
+    const { pages, items, rels } = await walkPages(
+      (path) => world.call('GET', path),
+      `${world.pipelinesPath(ORGANIZATION)}?per_page=3`,
+    );
+    for (const page of pages) {
+      const last = link(page, 'last');
+      if (last) expect(last).toBe(`${API_URL}${world.pipelinesPath(ORGANIZATION)}?page=3&per_page=3`);
     }
-    expect(seen).toEqual(created);
+    expect(items).toEqual(created);
     expect(rels).toEqual([
       ['next', 'last'],
       ['first', 'prev', 'next', 'last'],

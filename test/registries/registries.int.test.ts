@@ -1,6 +1,6 @@
 import { RegistryWire } from '@ci/trpc';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { exampleKeys, JSON_TYPE, linksOf, UUID_V7 } from '../support/answers';
+import { exampleKeys, JSON_TYPE, linksOf, UUID_V7, walkPages } from '../support/answers';
 import { API_URL, type RegistriesWorld, startRegistriesWorld, WEB_URL } from '../support/registries-world';
 import { trpcFailure } from '../support/trpc';
 
@@ -388,26 +388,21 @@ describe('GET /v2/packages/organizations/{org}/registries (pagination)', () => {
   });
 
   it('walks every page by following Link next, each link absolute and page before per_page', async () => {
-    const seen: Json[] = [];
-    let path: string | null = `${LIST}?per_page=3`;
-    const relsByPage: string[][] = [];
-    while (path) {
-      const response = await world.call('GET', path, { token });
-      expect(response.status).toBe(200);
-      seen.push(...response.body);
-      const rels = linksOf(response.headers.get('link'));
-      relsByPage.push(Object.keys(rels));
-      for (const url of Object.values(rels)) {
+    const { pages, items, rels } = await walkPages(
+      (path) => world.call('GET', path, { token }),
+      `${LIST}?per_page=3`,
+    );
+    for (const page of pages) {
+      for (const url of Object.values(linksOf(page.headers.get('link')))) {
         expect(url).toMatch(new RegExp(`^${API_URL}${LIST}\\?page=\\d+&per_page=3$`));
       }
-      path = rels.next ? rels.next.slice(API_URL.length) : null;
     }
-    expect(relsByPage).toEqual([
+    expect(rels).toEqual([
       ['next', 'last'],
       ['first', 'prev', 'next', 'last'],
       ['first', 'prev'],
     ]);
-    expect(seen).toEqual(created);
+    expect(items).toEqual(created);
   });
 
   it('points last at the last page and keeps other parameters', async () => {

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { expect } from 'vitest';
 import type { jsonCaller } from './http';
+import { API_URL } from './world';
 
 /** What the suites check answers against: the reference examples, the shared messages and shapes. */
 
@@ -69,4 +70,27 @@ export function linksOf(header: string | null): Record<string, string> {
 /** The URL of the answer's Link header for `rel`, or undefined. */
 export function link(response: Pick<Reply, 'headers'>, rel: string): string | undefined {
   return linksOf(response.headers.get('link'))[rel];
+}
+
+/**
+ * Follows `Link: rel="next"` from `path` to the end (the links carry the public API URL; `get` asks the
+ * test server): every page's answer, each checked for a 200, with all the items in order and each page's
+ * rels in the header's order.
+ */
+export async function walkPages(get: (path: string) => Promise<Reply>, path: string) {
+  const pages: Reply[] = [];
+  const items: unknown[] = [];
+  const rels: string[][] = [];
+  let next: string | undefined = path;
+  while (next) {
+    const response = await get(next);
+    expect(response.status, response.text).toBe(200);
+    pages.push(response);
+    items.push(...response.body);
+    const links = linksOf(response.headers.get('link'));
+    rels.push(Object.keys(links));
+    next = links.next?.replace(API_URL, '');
+    if (pages.length > 20) throw new Error(`more than 20 pages from ${path}`);
+  }
+  return { pages, items, rels };
 }

@@ -10,10 +10,11 @@ import {
   link,
   type Reply,
   UNKNOWN_UUID,
+  walkPages,
 } from '../support/answers';
 import { expectSafeRefusal } from '../support/refusal';
 import { trpcFailure as failure } from '../support/trpc';
-import { API_URL, startWorld, teamIds, type World } from '../support/world';
+import { startWorld, teamIds, type World } from '../support/world';
 
 /**
  * Team pipelines on /v2 through the real HTTP server on PostgreSQL: every operation and status, the
@@ -768,17 +769,11 @@ describe('team pipelines: pagination', () => {
       pipeline_id: string;
     }>;
     expect(whole).toHaveLength(5);
-    const seen: unknown[] = [];
-    let next: string | undefined = `${teamPipelines(teams.platform!)}?per_page=2`;
-    const rels: string[][] = [];
-    while (next) {
-      const response = await world.call('GET', next.replace(API_URL, ''));
-      expect(response.status, response.text).toBe(200);
-      seen.push(...response.body);
-      rels.push(['first', 'prev', 'next', 'last'].filter((rel) => link(response, rel) !== undefined));
-      next = link(response, 'next');
-    }
-    expect(seen).toEqual(whole);
+    const { items, rels } = await walkPages(
+      (path) => world.call('GET', path),
+      `${teamPipelines(teams.platform!)}?per_page=2`,
+    );
+    expect(items).toEqual(whole);
     expect(rels).toEqual([
       ['next', 'last'],
       ['first', 'prev', 'next', 'last'],

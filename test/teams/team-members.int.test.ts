@@ -1,6 +1,13 @@
 import type { TeamMemberWire } from '@ci/trpc';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectMessage, expectNoContent, link, type Reply, UNKNOWN_UUID } from '../support/answers';
+import {
+  expectMessage,
+  expectNoContent,
+  link,
+  type Reply,
+  UNKNOWN_UUID,
+  walkPages,
+} from '../support/answers';
 import { expectSafeRefusal } from '../support/refusal';
 import { API_URL, expectTeamMember, startTeamsWorld, type TeamsWorld } from '../support/teams-world';
 import { trpcFailure } from '../support/trpc';
@@ -272,17 +279,11 @@ describe('team members: pagination', () => {
       'User d',
       'User e',
     ]);
-    const seen: TeamMemberWire[] = [];
-    const rels: string[][] = [];
-    let next: string | undefined = `${world.membersPath(team)}?per_page=2`;
-    while (next) {
-      const response: Reply = await world.call('GET', next.replace(API_URL, ''));
-      expect(response.status, response.text).toBe(200);
-      seen.push(...response.body);
-      rels.push(['first', 'prev', 'next', 'last'].filter((rel) => link(response, rel) !== undefined));
-      next = link(response, 'next');
-    }
-    expect(seen).toEqual(whole);
+    const { items, rels } = await walkPages(
+      (path) => world.call('GET', path),
+      `${world.membersPath(team)}?per_page=2`,
+    );
+    expect(items).toEqual(whole);
     expect(rels).toEqual([
       ['next', 'last'],
       ['first', 'prev', 'next', 'last'],

@@ -1,6 +1,13 @@
 import type { TeamWire } from '@ci/trpc';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectMessage, expectNoContent, link, type Reply, UNKNOWN_UUID } from '../support/answers';
+import {
+  expectMessage,
+  expectNoContent,
+  link,
+  type Reply,
+  UNKNOWN_UUID,
+  walkPages,
+} from '../support/answers';
 import { expectSafeRefusal } from '../support/refusal';
 import { API_URL, expectTeam, startTeamsWorld, type TeamsWorld } from '../support/teams-world';
 import { trpcFailure as failure } from '../support/trpc';
@@ -341,17 +348,11 @@ describe('teams: pagination and the user_id filter', () => {
   it('walks every page through Link, each team once, in the order of the whole list', async () => {
     const whole = (await world.call('GET', world.teamsPath())).body as TeamWire[];
     expect(whole).toHaveLength(7);
-    const seen: TeamWire[] = [];
-    const rels: string[][] = [];
-    let next: string | undefined = `${world.teamsPath()}?per_page=3`;
-    while (next) {
-      const response: Reply = await world.call('GET', next.replace(API_URL, ''));
-      expect(response.status, response.text).toBe(200);
-      seen.push(...response.body);
-      rels.push(['first', 'prev', 'next', 'last'].filter((rel) => link(response, rel) !== undefined));
-      next = link(response, 'next');
-    }
-    expect(seen).toEqual(whole);
+    const { items, rels } = await walkPages(
+      (path) => world.call('GET', path),
+      `${world.teamsPath()}?per_page=3`,
+    );
+    expect(items).toEqual(whole);
     expect(rels).toEqual([
       ['next', 'last'],
       ['first', 'prev', 'next', 'last'],
