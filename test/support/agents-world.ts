@@ -1,7 +1,7 @@
 import { EXIT_WITH_PARENT, spawnCollecting } from './child-process';
-import { freshDatabase } from './database';
+import { acmeWithAdmin, freshDatabase } from './database';
 import { jsonCaller } from './http';
-import { type ServerProcess, startServerProcess } from './server-process';
+import { type ServerProcess, startServerProcesses } from './server-process';
 
 /** Fast agent timings, so that end-to-end tests take seconds: pings, cancels and lost jobs alike. */
 export const FAST_AGENTS = {
@@ -81,15 +81,13 @@ export async function waitFor<T>(
 export async function startAgentsWorld(options: { servers?: number; env?: Record<string, string> } = {}) {
   const db = await freshDatabase();
   const admin = db.useCases.admin;
-  await admin.createOrganization({ name: 'Acme', slug: 'acme' });
-  const user = await admin.createUser({ name: 'Ada Admin', email: 'admin@acme.test' });
-  await admin.addMember({ organization: 'acme', email: user.email, role: 'admin' });
-  const token = (await admin.createAccessToken({ email: user.email, scopes: 'all' })).secret;
+  const token = await (await acmeWithAdmin(db.useCases)).token();
   const registrationToken = (await admin.createAgentToken({ organization: 'acme' })).secret;
-  const servers: ServerProcess[] = [];
-  for (let i = 0; i < (options.servers ?? 1); i++) {
-    servers.push(await startServerProcess({ DATABASE_URL: db.url, ...FAST_AGENTS, ...options.env }));
-  }
+  const servers = await startServerProcesses(options.servers ?? 1, {
+    DATABASE_URL: db.url,
+    ...FAST_AGENTS,
+    ...options.env,
+  });
   const server = servers[0]!;
   const call = jsonCaller({ fetch: (path, init) => fetch(`${server.baseUrl}${path}`, init) }, () => token);
   const agents: AgentProcess[] = [];

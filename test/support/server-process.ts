@@ -41,3 +41,18 @@ export async function startServerProcess(
     stopGraceMs: 5_000,
   });
 }
+
+/**
+ * `count` server processes with the same `env`, started at once; when one does not start, the others
+ * are stopped and its error is thrown.
+ */
+export async function startServerProcesses(count: number, env: Record<string, string>) {
+  const started = await Promise.allSettled(Array.from({ length: count }, () => startServerProcess(env)));
+  const servers = started.flatMap((result) => (result.status === 'fulfilled' ? [result.value] : []));
+  const failure = started.find((result) => result.status === 'rejected');
+  if (failure) {
+    await Promise.all(servers.map((server) => server.stop()));
+    throw failure.reason;
+  }
+  return servers;
+}
