@@ -1,6 +1,6 @@
-import { type AppRouter, BuildWire } from '@ci/trpc';
-import { createTRPCClient, httpLink, TRPCClientError } from '@trpc/client';
+import { BuildWire } from '@ci/trpc';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { trpcFailure as failure } from './support/trpc';
 import { startWorld, type World } from './support/world';
 
 const SHA = (c: string) => c.repeat(40);
@@ -13,30 +13,8 @@ beforeAll(async () => {
 });
 afterAll(() => world?.close());
 
-/** A typed client of `/trpc`, with the token as a bearer token (none when null). */
-const clientWith = (token: string | null) =>
-  createTRPCClient<AppRouter>({
-    links: [
-      httpLink({
-        url: `${world.server.baseUrl}/trpc`,
-        headers: token ? { Authorization: `Bearer ${token}` } : {},
-      }),
-    ],
-  });
+const clientWith = (token: string | null) => world.trpc(token);
 const admin = () => clientWith(world.tokens.admin);
-
-/** The error a call fails with; every tRPC error is checked to carry no stack. */
-async function failure(call: Promise<unknown>): Promise<TRPCClientError<AppRouter>> {
-  const error = await call.then(
-    () => expect.fail('expected the call to fail'),
-    (error: unknown) => error,
-  );
-  expect(error).toBeInstanceOf(TRPCClientError);
-  const trpcError = error as TRPCClientError<AppRouter>;
-  expect(trpcError.data?.stack).toBeUndefined();
-  expect(JSON.stringify(trpcError.shape)).not.toMatch(/\.ts:\d+|node_modules|at [\w.<>]+ \(/);
-  return trpcError;
-}
 
 /** Where each value sits and of what kind: two bodies with the same shape differ only in their values. */
 function shapeOf(value: unknown): unknown {

@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, resolve } from 'node:path';
+import { spawnCollecting } from '../../test/support/child-process';
 import { ROOT } from './config';
 import { LOAD_DIR } from './reference';
 
@@ -258,26 +259,15 @@ export async function runGraphqlPhase(options: {
             String(options.load.duration),
           ],
         ];
-  const toolChild = spawn(command as string, args as string[], {
-    cwd: ROOT,
-    env,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let toolOut = '';
-  toolChild.stdout.on('data', (chunk) => {
-    toolOut += chunk;
-  });
-  toolChild.stderr.on('data', (chunk) => {
-    toolOut += chunk;
-  });
+  const toolProcess = spawnCollecting(command as string, args as string[], { env });
   const sampler = spawn(
     process.execPath,
     [
       resolve(LOAD_DIR, 'load/sampler.mjs'),
       '--until',
-      String(toolChild.pid),
+      String(toolProcess.child.pid),
       '--load',
-      String(toolChild.pid),
+      String(toolProcess.child.pid),
       '--server',
       String(options.serverPid),
       ...(options.pgPid ? ['--pg', String(options.pgPid)] : []),
@@ -288,10 +278,8 @@ export async function runGraphqlPhase(options: {
   sampler.stdout.on('data', (chunk) => {
     samplerOut += chunk;
   });
-  await Promise.all([
-    new Promise((done) => toolChild.once('exit', done)),
-    new Promise((done) => sampler.once('exit', done)),
-  ]);
+  await Promise.all([toolProcess.exit, new Promise((done) => sampler.once('exit', done))]);
+  const toolOut = toolProcess.output();
   writeFileSync(resolve(outDir, 'graphql.tool'), toolOut);
   writeFileSync(resolve(outDir, 'graphql.sampler'), samplerOut);
   const resultLine = toolOut.split('\n').find((line) => line.startsWith('WRK_JSON '));

@@ -1,5 +1,6 @@
 import type { Scope } from '@ci/domain';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AUTHENTICATION_REQUIRED } from '../support/answers';
 import { startWorld, type World } from '../support/world';
 
 /**
@@ -8,8 +9,6 @@ import { startWorld, type World } from '../support/world';
  * "Authorization model").
  */
 
-const AUTHENTICATION_REQUIRED =
-  'Authentication required. Please supply a valid API Access Token: https://buildkite.com/docs/apis/rest-api#authentication';
 const BUILD_SCOPES: Scope[] = ['read_builds', 'write_builds'];
 
 type BuildScope = 'read_builds' | 'write_builds';

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { API_URL, startWorld, type World } from '../support/world';
+import { linksOf, walkPages } from '../support/answers';
+import { startWorld, type World } from '../support/world';
 
 /*
  * Build lists are counted only so far (docs/compatibility.md, "Performance"): `last` when the list ends
@@ -17,13 +18,10 @@ const builds = (query: string, target = '/v2/organizations/acme/pipelines/web/bu
   world.call('GET', `${target}?${query}`);
 
 /** The rels of a Link header by name, each with its page number. */
-function rels(link: string | null): Record<string, number> {
-  const found: Record<string, number> = {};
-  for (const match of (link ?? '').matchAll(/<([^>]+)>; rel="(\w+)"/g)) {
-    found[match[2]!] = Number(new URL(match[1]!).searchParams.get('page'));
-  }
-  return found;
-}
+const rels = (link: string | null): Record<string, number> =>
+  Object.fromEntries(
+    Object.entries(linksOf(link)).map(([rel, url]) => [rel, Number(new URL(url).searchParams.get('page'))]),
+  );
 
 beforeAll(async () => {
   world = await startWorld({}, { listLimits: { buildCount: BOUND } });
@@ -64,18 +62,17 @@ describe('a build list longer than the count bound', () => {
   });
 
   it('reaches every build once by following next, keeping the query in each link', async () => {
-    const seen: number[] = [];
-    let next: string | null =
-      `${API_URL}/v2/organizations/acme/pipelines/web/builds?per_page=3&state=scheduled`;
-    while (next) {
-      const response = await world.call('GET', next.replace(API_URL, ''));
-      seen.push(...response.body.map((build: Json) => build.number));
-      const link = response.headers.get('link');
+    const { pages, items } = await walkPages(
+      (path) => world.call('GET', path),
+      '/v2/organizations/acme/pipelines/web/builds?per_page=3&state=scheduled',
+    );
+    for (const page of pages) {
+      const link = page.headers.get('link');
       expect(link ?? '').not.toContain('rel="last"');
-      next = /<([^>]+)>; rel="next"/.exec(link ?? '')?.[1] ?? null;
+      const next = linksOf(link).next;
       if (next) expect(next).toContain('state=scheduled&page=');
     }
-    expect(seen).toEqual([8, 7, 6, 5, 4, 3, 2, 1]);
+    expect(items.map((build) => (build as Json).number)).toEqual([8, 7, 6, 5, 4, 3, 2, 1]);
   });
 
   it('counts the organization and all-builds lists the same way', async () => {

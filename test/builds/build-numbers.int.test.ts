@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freshDatabase } from '../support/database';
-import { type ServerProcess, startServerProcess } from '../support/server-process';
+import { acmeWithAdmin, freshDatabase } from '../support/database';
+import { type ServerProcess, startServerProcesses } from '../support/server-process';
 
 const PER_PROCESS = 64;
 const PIPELINE = '/v2/organizations/acme/pipelines/web/builds';
@@ -12,18 +12,14 @@ let token: string;
 async function castIn() {
   const db = await freshDatabase();
   try {
-    const admin = db.useCases.admin;
-    await admin.createOrganization({ name: 'Acme', slug: 'acme' });
-    const user = await admin.createUser({ name: 'Ada Admin', email: 'admin@acme.test' });
-    await admin.addMember({ organization: 'acme', email: user.email, role: 'admin' });
-    await admin.createPipeline({
+    const acme = await acmeWithAdmin(db.useCases);
+    await db.useCases.admin.createPipeline({
       organization: 'acme',
       name: 'web',
       repository: 'git@example.com:acme/web.git',
       steps: 'steps:\n  - label: build\n    command: make build\n',
     });
-    const { secret } = await admin.createAccessToken({ email: user.email, scopes: 'all' });
-    return { url: db.url, token: secret };
+    return { url: db.url, token: await acme.token() };
   } finally {
     await db.close();
   }
@@ -32,12 +28,7 @@ async function castIn() {
 beforeAll(async () => {
   const cast = await castIn();
   token = cast.token;
-  const started = await Promise.allSettled(
-    [0, 1].map(() => startServerProcess({ DATABASE_URL: cast.url, PUBLIC_API_URL: 'https://api.ci.test' })),
-  );
-  servers = started.flatMap((result) => (result.status === 'fulfilled' ? [result.value] : []));
-  const failure = started.find((result) => result.status === 'rejected');
-  if (failure) throw failure.reason;
+  servers = await startServerProcesses(2, { DATABASE_URL: cast.url, PUBLIC_API_URL: 'https://api.ci.test' });
 });
 
 afterAll(async () => {

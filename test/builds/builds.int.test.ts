@@ -1,21 +1,14 @@
-import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
 import { BuildWire } from '@ci/trpc';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { example, ISO_MS_Z, walkPages } from '../support/answers';
 import { API_URL, startWorld, WEB_URL, type World } from '../support/world';
 
 const API = API_URL;
 const WEB = WEB_URL;
 const SHA = (c: string) => c.repeat(40);
-const ISO_MS_Z = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
 // biome-ignore lint/suspicious/noExplicitAny: response bodies are read as the untyped JSON a client sees
 type Json = Record<string, any>;
-const REFERENCE = resolve(import.meta.dirname, '../fixtures/reference');
-const example = (file: string): Json => {
-  const body = JSON.parse(readFileSync(`${REFERENCE}/${file}`, 'utf8'));
-  return Array.isArray(body) ? body[0] : body;
-};
 const keys = (value: unknown) => new Set(Object.keys(value as Json));
 const decode = (id: string) => Buffer.from(id, 'base64').toString('utf8');
 
@@ -370,26 +363,16 @@ describe('lists and filters', () => {
   });
 
   it('walks every page by following Link next to the end', async () => {
-    const seen: number[] = [];
-    let next: string | null =
-      `${world.server.baseUrl}${path(pipeline)}?per_page=3&branch[]=main&branch[]=feature/*`;
-    let pages = 0;
-    while (next) {
-      // Links carry the public API URL; follow them on the test server.
-      const response = await world.call('GET', next.replace(API, '').replace(world.server.baseUrl, ''));
-      expect(response.status).toBe(200);
-      seen.push(...response.body.map((build: Json) => build.number));
-      const link = response.headers.get('link') ?? '';
-      if (pages === 0) {
-        expect(link).toContain(`${API}${path(pipeline)}?branch%5B%5D=main`);
-        expect(link).toContain('page=3&per_page=3>; rel="last"');
-        expect(link).not.toContain('rel="first"');
-      }
-      next = /<([^>]+)>; rel="next"/.exec(link)?.[1] ?? null;
-      pages++;
-    }
-    expect(pages).toBe(3);
-    expect(seen).toEqual([8, 7, 6, 5, 4, 3, 2, 1]);
+    const { pages, items } = await walkPages(
+      (next) => world.call('GET', next),
+      `${path(pipeline)}?per_page=3&branch[]=main&branch[]=feature/*`,
+    );
+    const link = pages[0]?.headers.get('link') ?? '';
+    expect(link).toContain(`${API}${path(pipeline)}?branch%5B%5D=main`);
+    expect(link).toContain('page=3&per_page=3>; rel="last"');
+    expect(link).not.toContain('rel="first"');
+    expect(pages).toHaveLength(3);
+    expect(items.map((build) => (build as Json).number)).toEqual([8, 7, 6, 5, 4, 3, 2, 1]);
   });
 
   it('answers [] past the last page, and no Link when one page holds everything', async () => {
@@ -456,7 +439,7 @@ describe('rule B2 and key sets', () => {
       rebuild: async () => (await world.call('PUT', path('web', `/${created.number}/rebuild`))).body,
     };
     const ours = await responses[operation]!();
-    const reference = example(file);
+    const reference = example(file) as Json;
     // The spec puts provider.settings only in a pipeline's build list; the create example has `{}`.
     if (operation === 'create') delete reference.pipeline.provider.settings;
     // Documented extras: rebuilt_from on every build (the spec's table has it), the creator's graphql_id,

@@ -89,18 +89,6 @@ beforeAll(async () => {
 }, 120_000);
 afterAll(async () => world?.close());
 
-/** The statements of the same operation over a small and a large page; both must succeed. */
-async function pages(query: string, small: number, large: number) {
-  const run = (first: number) => world.countStatements(() => world.gql(query, { first }));
-  const few = await run(small);
-  const many = await run(large);
-  for (const { result } of [few, many]) {
-    expect(result.status, result.text).toBe(200);
-    expect(result.body.errors, result.text).toBeUndefined();
-  }
-  return { few, many };
-}
-
 const BUILDS_PAGE = `query($first: Int!) { pipeline(slug: "acme/gql-count") { builds(first: $first) {
   count
   edges { node { number state blocked
@@ -116,7 +104,7 @@ const BUILDS_PAGE = `query($first: Int!) { pipeline(slug: "acme/gql-count") { bu
 
 describe('a page of builds with jobs agents ran', () => {
   it('costs the same SQL statements for 3 builds as for 30: agents, their work, retry sources, unblockers', async () => {
-    const { few, many } = await pages(BUILDS_PAGE, 3, 30);
+    const { few, many } = await world.pageStatements(BUILDS_PAGE, 3, 30);
     const builds = many.result.body.data.pipeline.builds;
     expect(builds.count).toBe(BUILDS);
     expect(builds.edges).toHaveLength(30);
@@ -157,7 +145,7 @@ const AGENTS_PAGE = `query($first: Int!) { organization(slug: "acme") { agents(f
 
 describe('a page of agents', () => {
   it('costs the same SQL statements for 3 agents as for 30, with what each is doing', async () => {
-    const { few, many } = await pages(AGENTS_PAGE, 3, 30);
+    const { few, many } = await world.pageStatements(AGENTS_PAGE, 3, 30);
     const page = many.result.body.data.organization.agents;
     expect(page.count).toBe(FLEET + 2);
     expect(page.edges.map((edge: { node: { name: string } }) => edge.node.name)).toEqual(

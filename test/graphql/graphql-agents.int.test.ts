@@ -5,6 +5,7 @@ import { schema } from '@ci/graphql';
 import { buildSchema, parse, validate } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { agentProtocol } from '../support/agent-protocol';
+import { UNKNOWN_UUID } from '../support/answers';
 import { type GraphqlWorld, startGraphqlWorld } from '../support/graphql-world';
 
 /**
@@ -13,8 +14,6 @@ import { type GraphqlWorld, startGraphqlWorld } from '../support/graphql-world';
  * REST jobs carry, `Organization.agents`, the job fields an agent's work fills, and
  * `jobTypeCommandRetry` / `jobTypeBlockUnblock` against REST's retry and unblock.
  */
-
-const UNKNOWN_UUID = '0190f3a0-dead-7abc-8def-0123456789ab';
 
 let world: GraphqlWorld;
 let protocol: ReturnType<typeof agentProtocol>;

@@ -1,13 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AUTHENTICATION_REQUIRED } from '../support/answers';
 import { type GraphqlWorld, startGraphqlWorld } from '../support/graphql-world';
 
 /**
  * /graphql over HTTP: who is admitted (the REST bearer tokens, with the `graphql` scope), what a refusal
  * looks like, GraphiQL for a browser, and the transport's own refusals (never a 500).
  */
-
-const AUTHENTICATION_REQUIRED =
-  'Authentication required. Please supply a valid API Access Token: https://buildkite.com/docs/apis/rest-api#authentication';
 
 let world: GraphqlWorld;
 beforeAll(async () => {

@@ -102,19 +102,6 @@ describe('a page of builds', () => {
   });
 });
 
-/** The statements of the same operation over a small and a large page; both must succeed. */
-async function pages(query: string, small: number, large: number, token?: string) {
-  const run = (first: number) =>
-    world.countStatements(() => world.gql(query, { first }, token ? { token } : {}));
-  const few = await run(small);
-  const many = await run(large);
-  for (const { result } of [few, many]) {
-    expect(result.status, result.text).toBe(200);
-    expect(result.body.errors, result.text).toBeUndefined();
-  }
-  return { few, many };
-}
-
 const PIPELINES_PAGE = `query($first: Int!) { organization(slug: "acme") { pipelines(first: $first) {
   count
   edges { node {
@@ -129,7 +116,7 @@ const PIPELINES_PAGE = `query($first: Int!) { organization(slug: "acme") { pipel
 describe('a page of pipelines', () => {
   it('costs the same few SQL statements for 5 pipelines as for 45, with their teams, members and builds', async () => {
     for (const token of [world.tokens.admin, world.tokens.member]) {
-      const { few, many } = await pages(PIPELINES_PAGE, 5, 45, token);
+      const { few, many } = await world.pageStatements(PIPELINES_PAGE, 5, 45, token);
       const pipelines = many.result.body.data.organization.pipelines;
       expect(pipelines.edges).toHaveLength(45);
       const extra = pipelines.edges
@@ -155,7 +142,7 @@ describe('a page of pipelines', () => {
     const query = `query($first: Int!) { pipeline(slug: "acme/web") { builds(first: $first) { count edges { node {
       number createdBy { ... on User { name builds(first: 2) { count } } } rebuiltFrom { number }
       jobs(first: 10) { count } } } } } }`;
-    const { few, many } = await pages(query, 5, 100);
+    const { few, many } = await world.pageStatements(query, 5, 100);
     expect(many.result.body.data.pipeline.builds.edges).toHaveLength(100);
     expect(many.statements).toBe(few.statements);
   });
@@ -169,7 +156,7 @@ describe('a page of teams and of members', () => {
       pipelines(first: 5) { count edges { node { accessLevel pipeline { slug builds(first: 1) { count } } } } }
     } } } } }`;
     for (const token of [world.tokens.admin, world.tokens.member]) {
-      const { few, many } = await pages(query, 5, 40, token);
+      const { few, many } = await world.pageStatements(query, 5, 40, token);
       const teams = many.result.body.data.organization.teams;
       expect(teams.edges).toHaveLength(40);
       expect(many.statements, token).toBe(few.statements);
@@ -180,7 +167,7 @@ describe('a page of teams and of members', () => {
   it('costs the same for 3 members as for 40, with the builds each created', async () => {
     const query = `query($first: Int!) { organization(slug: "acme") { members(first: $first) { count edges { node {
       role user { name builds(first: 2) { count edges { node { number pipeline { slug } } } } } } } } } }`;
-    const { few, many } = await pages(query, 3, 40);
+    const { few, many } = await world.pageStatements(query, 3, 40);
     const members = many.result.body.data.organization.members;
     expect(members.count).toBe(3 + EXTRA);
     expect(members.edges[0].node.user).toMatchObject({

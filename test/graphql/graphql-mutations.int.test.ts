@@ -1,5 +1,6 @@
 import { encodeGraphqlId } from '@ci/domain';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { UNKNOWN_UUID } from '../support/answers';
 import { type GraphqlWorld, startGraphqlWorld } from '../support/graphql-world';
 import { teamIds } from '../support/world';
 
@@ -7,8 +8,6 @@ import { teamIds } from '../support/world';
  * The mutations (Relay input/payload style with clientMutationId) through the real HTTP server on
  * PostgreSQL: each one's result as REST then shows it, and the REST refusals as GraphQL errors.
  */
-
-const UNKNOWN_UUID = '0190f3a0-dead-7abc-8def-0123456789ab';
 
 let world: GraphqlWorld;
 let teams: Record<string, string>;

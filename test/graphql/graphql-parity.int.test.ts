@@ -147,7 +147,7 @@ describe('the same result', () => {
       expect(graphql.body.data).toEqual({ organization: { slug: 'acme', [row.field]: null } });
       expect(graphql.body.errors.map((error: { message: string }) => error.message)).toEqual([row.message]);
     }
-    const outsider = { token: world.tokens.otherAdmin };
+    const outsider = { token: world.tokens.outsider };
     const rest = await world.call('GET', '/v2/organizations/acme/pipelines', outsider);
     expect(rest.body).toEqual({ message: 'No organization found' });
     const graphql = await world.gql('{ organization(slug: "acme") { pipelines { count } } }', {}, outsider);
@@ -289,11 +289,16 @@ describe('the same result', () => {
   });
 });
 
+/** One action through both doors: the REST request and the GraphQL operation, with the field it answers. */
+interface Action {
+  rest: { method: string; path: () => string; body?: () => Record<string, unknown> };
+  graphql: { query: string; variables?: () => Record<string, unknown>; field: string };
+}
+
 interface Case {
   name: string;
   token: () => Promise<string> | string;
-  rest: { method: string; path: string; body?: unknown };
-  graphql: { query: string; variables?: () => Record<string, unknown>; field: string };
+  action: Action;
   status: number;
   message: string;
   /**
@@ -303,266 +308,240 @@ interface Case {
   byIdMessage?: string;
 }
 
-const token = (user: 'admin' | 'member' | 'otherAdmin', scopes?: Scope[]) => () =>
+const token = (user: 'admin' | 'member' | 'outsider', scopes?: Scope[]) => () =>
   scopes ? world.token(user, { scopes }) : world.tokens[user];
+const limitedToOther = () => world.token('admin', { organizations: ['other'] });
 
 const BUILD_CREATE = `mutation($id: ID!) { buildCreate(input: { pipelineID: $id, commit: "HEAD", branch: "main" }) { build { number } } }`;
 const BUILD_CANCEL = `mutation($id: ID!) { buildCancel(input: { id: $id }) { build { number } } }`;
 const BUILD_REBUILD = `mutation($id: ID!) { buildRebuild(input: { id: $id }) { rebuild { number } } }`;
 const TEAM_PIPELINE_CREATE = `mutation($team: ID!, $pipeline: ID!) { teamPipelineCreate(input: { teamID: $team, pipelineID: $pipeline, accessLevel: BUILD_AND_READ }) { teamPipeline { id } } }`;
-const REGISTRY_GET = `{ registry(slug: "acme/gems") { id } }`;
-const PIPELINE_GET = `{ pipeline(slug: "acme/web") { id } }`;
-const ORGANIZATION_GET = `{ organization(slug: "acme") { id } }`;
 const TEAM_GET = `query($slug: ID!) { team(slug: $slug) { id } }`;
+
+const buildsPath = (pipeline: string, rest = '') =>
+  `/v2/organizations/acme/pipelines/${pipeline}/builds${rest}`;
+const READ_BUILD: Action = {
+  rest: { method: 'GET', path: () => buildsPath('web', '/1') },
+  graphql: { query: '{ build(slug: "acme/web/1") { number } }', field: 'build' },
+};
+const createBuild = (pipeline: string): Action => ({
+  rest: {
+    method: 'POST',
+    path: () => buildsPath(pipeline),
+    body: () => ({ commit: 'HEAD', branch: 'main' }),
+  },
+  graphql: { query: BUILD_CREATE, variables: () => ({ id: pipelineId(pipeline) }), field: 'buildCreate' },
+});
+/** `cancel` or `rebuild` build 1 of the pipeline. */
+const changeBuild = (pipeline: string, change: 'cancel' | 'rebuild'): Action => ({
+  rest: { method: 'PUT', path: () => buildsPath(pipeline, `/1/${change}`) },
+  graphql: {
+    query: change === 'cancel' ? BUILD_CANCEL : BUILD_REBUILD,
+    variables: () => ({ id: builds[pipeline].graphql_id }),
+    field: change === 'cancel' ? 'buildCancel' : 'buildRebuild',
+  },
+});
+const ADD_PUBLIC_TO_PLATFORM: Action = {
+  rest: {
+    method: 'POST',
+    path: () => `/v2/organizations/acme/teams/${teams.platform}/pipelines`,
+    body: () => ({ pipeline_id: world.pipelines.public?.id, access_level: 'build_and_read' }),
+  },
+  graphql: {
+    query: TEAM_PIPELINE_CREATE,
+    variables: () => ({
+      team: encodeGraphqlId('Team', teams.platform as string),
+      pipeline: pipelineId('public'),
+    }),
+    field: 'teamPipelineCreate',
+  },
+};
+const readPipeline = (slug: string): Action => ({
+  rest: { method: 'GET', path: () => `/v2/organizations/acme/pipelines/${slug}` },
+  graphql: { query: `{ pipeline(slug: "acme/${slug}") { id } }`, field: 'pipeline' },
+});
+const READ_ORGANIZATION: Action = {
+  rest: { method: 'GET', path: () => '/v2/organizations/acme' },
+  graphql: { query: '{ organization(slug: "acme") { id } }', field: 'organization' },
+};
+const readTeam = (team: 'platform' | 'covert'): Action => ({
+  rest: {
+    method: 'GET',
+    path: () => `/v2/organizations/acme/teams/${team === 'covert' ? covert : teams.platform}`,
+  },
+  graphql: { query: TEAM_GET, variables: () => ({ slug: `acme/${team}` }), field: 'team' },
+});
+const READ_REGISTRY: Action = {
+  rest: { method: 'GET', path: () => '/v2/packages/organizations/acme/registries/gems' },
+  graphql: { query: '{ registry(slug: "acme/gems") { id } }', field: 'registry' },
+};
+
+const withoutScope = (scope: Scope) => ({
+  status: 403,
+  message: `Your access token doesn't have the ${scope} scope`,
+});
+const FORBIDDEN = { status: 403, message: 'Forbidden' };
+const notFound = (what: 'organization' | 'pipeline' | 'team') => ({
+  status: 404,
+  message: `No ${what} found`,
+});
 
 const CASES: Case[] = [
   {
     name: 'reading a build without read_builds',
     token: token('admin', ['graphql', 'write_builds']),
-    rest: { method: 'GET', path: '/v2/organizations/acme/pipelines/web/builds/1' },
-    graphql: { query: '{ build(slug: "acme/web/1") { number } }', field: 'build' },
-    status: 403,
-    message: "Your access token doesn't have the read_builds scope",
+    action: READ_BUILD,
+    ...withoutScope('read_builds'),
   },
   {
     name: 'creating a build without write_builds',
     token: token('admin', ['graphql', 'read_builds']),
-    rest: {
-      method: 'POST',
-      path: '/v2/organizations/acme/pipelines/web/builds',
-      body: { commit: 'HEAD', branch: 'main' },
-    },
-    graphql: { query: BUILD_CREATE, variables: () => ({ id: pipelineId('web') }), field: 'buildCreate' },
-    status: 403,
-    message: "Your access token doesn't have the write_builds scope",
+    action: createBuild('web'),
+    ...withoutScope('write_builds'),
   },
   {
     name: 'canceling a build without write_builds',
     token: token('admin', ['graphql', 'read_builds']),
-    rest: { method: 'PUT', path: '/v2/organizations/acme/pipelines/web/builds/1/cancel' },
-    graphql: { query: BUILD_CANCEL, variables: () => ({ id: builds.web.graphql_id }), field: 'buildCancel' },
-    status: 403,
-    message: "Your access token doesn't have the write_builds scope",
+    action: changeBuild('web', 'cancel'),
+    ...withoutScope('write_builds'),
   },
   {
     name: 'reading a build of another organization',
-    token: token('otherAdmin'),
-    rest: { method: 'GET', path: '/v2/organizations/acme/pipelines/web/builds/1' },
-    graphql: { query: '{ build(slug: "acme/web/1") { number } }', field: 'build' },
-    status: 404,
-    message: 'No organization found',
+    token: token('outsider'),
+    action: READ_BUILD,
+    ...notFound('organization'),
   },
   {
     name: 'creating a build in an organization the token is not allowed',
-    token: () => world.token('admin', { organizations: ['other'] }),
-    rest: {
-      method: 'POST',
-      path: '/v2/organizations/acme/pipelines/web/builds',
-      body: { commit: 'HEAD', branch: 'main' },
-    },
-    graphql: { query: BUILD_CREATE, variables: () => ({ id: pipelineId('web') }), field: 'buildCreate' },
-    status: 404,
-    message: 'No organization found',
+    token: limitedToOther,
+    action: createBuild('web'),
+    ...notFound('organization'),
     byIdMessage: 'No pipeline found',
   },
   {
     name: 'canceling a build of another organization',
-    token: token('otherAdmin'),
-    rest: { method: 'PUT', path: '/v2/organizations/acme/pipelines/web/builds/1/cancel' },
-    graphql: { query: BUILD_CANCEL, variables: () => ({ id: builds.web.graphql_id }), field: 'buildCancel' },
-    status: 404,
-    message: 'No organization found',
+    token: token('outsider'),
+    action: changeBuild('web', 'cancel'),
+    ...notFound('organization'),
     byIdMessage: 'No build found',
   },
   {
     name: 'creating a build on a pipeline the member cannot see',
     token: token('member'),
-    rest: {
-      method: 'POST',
-      path: '/v2/organizations/acme/pipelines/secret/builds',
-      body: { commit: 'HEAD', branch: 'main' },
-    },
-    graphql: { query: BUILD_CREATE, variables: () => ({ id: pipelineId('secret') }), field: 'buildCreate' },
-    status: 404,
-    message: 'No pipeline found',
+    action: createBuild('secret'),
+    ...notFound('pipeline'),
   },
   {
     name: 'canceling a build of a pipeline the member cannot see',
     token: token('member'),
-    rest: { method: 'PUT', path: '/v2/organizations/acme/pipelines/secret/builds/1/cancel' },
-    graphql: {
-      query: BUILD_CANCEL,
-      variables: () => ({ id: builds.secret.graphql_id }),
-      field: 'buildCancel',
-    },
-    status: 404,
-    message: 'No pipeline found',
+    action: changeBuild('secret', 'cancel'),
+    ...notFound('pipeline'),
   },
   {
     name: 'creating a build as a read_only team member',
     token: token('member'),
-    rest: {
-      method: 'POST',
-      path: '/v2/organizations/acme/pipelines/docs/builds',
-      body: { commit: 'HEAD', branch: 'main' },
-    },
-    graphql: { query: BUILD_CREATE, variables: () => ({ id: pipelineId('docs') }), field: 'buildCreate' },
-    status: 403,
-    message: 'Forbidden',
+    action: createBuild('docs'),
+    ...FORBIDDEN,
   },
   {
     name: 'canceling a build as a read_only team member',
     token: token('member'),
-    rest: { method: 'PUT', path: '/v2/organizations/acme/pipelines/docs/builds/1/cancel' },
-    graphql: { query: BUILD_CANCEL, variables: () => ({ id: builds.docs.graphql_id }), field: 'buildCancel' },
-    status: 403,
-    message: 'Forbidden',
+    action: changeBuild('docs', 'cancel'),
+    ...FORBIDDEN,
   },
   {
     name: 'rebuilding a build as a read_only team member',
     token: token('member'),
-    rest: { method: 'PUT', path: '/v2/organizations/acme/pipelines/docs/builds/1/rebuild' },
-    graphql: {
-      query: BUILD_REBUILD,
-      variables: () => ({ id: builds.docs.graphql_id }),
-      field: 'buildRebuild',
-    },
-    status: 403,
-    message: 'Forbidden',
+    action: changeBuild('docs', 'rebuild'),
+    ...FORBIDDEN,
   },
   {
     name: 'adding a pipeline to a team as a member',
     token: token('member'),
-    rest: {
-      method: 'POST',
-      path: '/v2/organizations/acme/teams/{platform}/pipelines',
-      body: { pipeline_id: '{public}', access_level: 'build_and_read' },
-    },
-    graphql: {
-      query: TEAM_PIPELINE_CREATE,
-      variables: () => ({
-        team: encodeGraphqlId('Team', teams.platform as string),
-        pipeline: pipelineId('public'),
-      }),
-      field: 'teamPipelineCreate',
-    },
-    status: 403,
-    message: 'Forbidden',
+    action: ADD_PUBLIC_TO_PLATFORM,
+    ...FORBIDDEN,
   },
   {
     name: 'adding a pipeline to a team without write_teams',
     token: token('admin', ['graphql', 'view_teams']),
-    rest: {
-      method: 'POST',
-      path: '/v2/organizations/acme/teams/{platform}/pipelines',
-      body: { pipeline_id: '{public}', access_level: 'build_and_read' },
-    },
-    graphql: {
-      query: TEAM_PIPELINE_CREATE,
-      variables: () => ({
-        team: encodeGraphqlId('Team', teams.platform as string),
-        pipeline: pipelineId('public'),
-      }),
-      field: 'teamPipelineCreate',
-    },
-    status: 403,
-    message: "Your access token doesn't have the write_teams scope",
+    action: ADD_PUBLIC_TO_PLATFORM,
+    ...withoutScope('write_teams'),
   },
   {
     name: 'reading a pipeline without read_pipelines',
     token: token('member', ['graphql', 'read_builds']),
-    rest: { method: 'GET', path: '/v2/organizations/acme/pipelines/web' },
-    graphql: { query: PIPELINE_GET, field: 'pipeline' },
-    status: 403,
-    message: "Your access token doesn't have the read_pipelines scope",
+    action: readPipeline('web'),
+    ...withoutScope('read_pipelines'),
   },
   {
     name: 'reading a pipeline of another organization',
-    token: token('otherAdmin'),
-    rest: { method: 'GET', path: '/v2/organizations/acme/pipelines/web' },
-    graphql: { query: PIPELINE_GET, field: 'pipeline' },
-    status: 404,
-    message: 'No organization found',
+    token: token('outsider'),
+    action: readPipeline('web'),
+    ...notFound('organization'),
   },
   {
     name: 'reading a pipeline the member cannot see',
     token: token('member'),
-    rest: { method: 'GET', path: '/v2/organizations/acme/pipelines/secret' },
-    graphql: { query: '{ pipeline(slug: "acme/secret") { id } }', field: 'pipeline' },
-    status: 404,
-    message: 'No pipeline found',
+    action: readPipeline('secret'),
+    ...notFound('pipeline'),
   },
   {
     name: 'reading an organization without read_organizations',
     token: token('member', ['graphql', 'read_pipelines']),
-    rest: { method: 'GET', path: '/v2/organizations/acme' },
-    graphql: { query: ORGANIZATION_GET, field: 'organization' },
-    status: 403,
-    message: "Your access token doesn't have the read_organizations scope",
+    action: READ_ORGANIZATION,
+    ...withoutScope('read_organizations'),
   },
   {
     name: 'reading another organization',
-    token: token('otherAdmin'),
-    rest: { method: 'GET', path: '/v2/organizations/acme' },
-    graphql: { query: ORGANIZATION_GET, field: 'organization' },
-    status: 404,
-    message: 'No organization found',
+    token: token('outsider'),
+    action: READ_ORGANIZATION,
+    ...notFound('organization'),
   },
   {
     name: 'reading an organization the token is not allowed',
-    token: () => world.token('admin', { organizations: ['other'] }),
-    rest: { method: 'GET', path: '/v2/organizations/acme' },
-    graphql: { query: ORGANIZATION_GET, field: 'organization' },
-    status: 404,
-    message: 'No organization found',
+    token: limitedToOther,
+    action: READ_ORGANIZATION,
+    ...notFound('organization'),
   },
   {
     name: 'reading a secret team the member is not in',
     token: token('member'),
-    rest: { method: 'GET', path: '/v2/organizations/acme/teams/{covert}' },
-    graphql: { query: TEAM_GET, variables: () => ({ slug: 'acme/covert' }), field: 'team' },
-    status: 404,
-    message: 'No team found',
+    action: readTeam('covert'),
+    ...notFound('team'),
   },
   {
     name: 'reading a team without view_teams',
     token: token('member', ['graphql', 'read_organizations']),
-    rest: { method: 'GET', path: '/v2/organizations/acme/teams/{platform}' },
-    graphql: { query: TEAM_GET, variables: () => ({ slug: 'acme/platform' }), field: 'team' },
-    status: 403,
-    message: "Your access token doesn't have the view_teams scope",
+    action: readTeam('platform'),
+    ...withoutScope('view_teams'),
   },
   {
     name: 'reading a team of another organization',
-    token: token('otherAdmin'),
-    rest: { method: 'GET', path: '/v2/organizations/acme/teams/{platform}' },
-    graphql: { query: TEAM_GET, variables: () => ({ slug: 'acme/platform' }), field: 'team' },
-    status: 404,
-    message: 'No organization found',
+    token: token('outsider'),
+    action: readTeam('platform'),
+    ...notFound('organization'),
   },
   {
     name: 'reading a registry without read_registries',
     token: token('admin', ['graphql']),
-    rest: { method: 'GET', path: '/v2/packages/organizations/acme/registries/gems' },
-    graphql: { query: REGISTRY_GET, field: 'registry' },
-    status: 403,
-    message: "Your access token doesn't have the read_registries scope",
+    action: READ_REGISTRY,
+    ...withoutScope('read_registries'),
   },
 ];
 
 describe('the same refusal', () => {
   it.each(CASES)('$name: REST $status and GraphQL say "$message"', async (row) => {
     const secret = await row.token();
-    const path = row.rest.path.replace('{platform}', teams.platform as string).replace('{covert}', covert);
-    const body = row.rest.body
-      ? JSON.parse(JSON.stringify(row.rest.body).replace('{public}', world.pipelines.public?.id as string))
-      : undefined;
-    const rest = await world.call(row.rest.method, path, { token: secret, ...(body ? { body } : {}) });
+    const { rest: request, graphql: operation } = row.action;
+    const rest = await world.call(request.method, request.path(), {
+      token: secret,
+      ...(request.body ? { body: request.body() } : {}),
+    });
     expect(rest.status, rest.text).toBe(row.status);
     expect(rest.body).toEqual({ message: row.message });
-    const graphql = await world.gql(row.graphql.query, row.graphql.variables?.() ?? {}, { token: secret });
+    const graphql = await world.gql(operation.query, operation.variables?.() ?? {}, { token: secret });
     expect(graphql.status, graphql.text).toBe(200);
-    expect(graphql.body.data, graphql.text).toEqual({ [row.graphql.field]: null });
+    expect(graphql.body.data, graphql.text).toEqual({ [operation.field]: null });
     expect(graphql.body.errors.map((error: { message: string }) => error.message)).toEqual([
       row.byIdMessage ?? row.message,
     ]);

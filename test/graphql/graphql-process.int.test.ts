@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { freshDatabase } from '../support/database';
+import { acmeWithAdmin, freshDatabase } from '../support/database';
 import { type ServerProcess, startServerProcess } from '../support/server-process';
 
 /**
@@ -13,17 +13,14 @@ let token: string;
 beforeAll(async () => {
   const db = await freshDatabase();
   try {
-    const admin = db.useCases.admin;
-    await admin.createOrganization({ name: 'Acme', slug: 'acme' });
-    const user = await admin.createUser({ name: 'Ada Admin', email: 'admin@acme.test' });
-    await admin.addMember({ organization: 'acme', email: user.email, role: 'admin' });
-    await admin.createPipeline({
+    const acme = await acmeWithAdmin(db.useCases);
+    await db.useCases.admin.createPipeline({
       organization: 'acme',
       name: 'web',
       repository: 'git@example.com:acme/web.git',
       steps: 'steps:\n  - label: build\n    command: make build\n',
     });
-    token = (await admin.createAccessToken({ email: user.email, scopes: 'all' })).secret;
+    token = await acme.token();
     server = await startServerProcess({ DATABASE_URL: db.url, PUBLIC_WEB_URL: 'https://ci.test' });
   } finally {
     await db.close();

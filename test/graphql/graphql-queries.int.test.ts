@@ -1,5 +1,6 @@
 import { encodeGraphqlId } from '@ci/domain';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { UNKNOWN_UUID } from '../support/answers';
 import { type GraphqlWorld, startGraphqlWorld, WEB_URL } from '../support/graphql-world';
 
 /**
@@ -7,8 +8,6 @@ import { type GraphqlWorld, startGraphqlWorld, WEB_URL } from '../support/graphq
  * (`Pipeline.builds`, `Team.pipelines`, `Organization.registries`), through the real HTTP server on
  * PostgreSQL. Every id is the REST `graphql_id`.
  */
-
-const UNKNOWN_UUID = '0190f3a0-dead-7abc-8def-0123456789ab';
 
 let world: GraphqlWorld;
 /** REST get-build bodies of builds of `web`: the first, then a second one, then a rebuild of the first. */

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freshDatabase } from '../support/database';
-import { AUTHENTICATION_REQUIRED } from '../support/identity-world';
-import { type ServerProcess, startServerProcess } from '../support/server-process';
+import { AUTHENTICATION_REQUIRED } from '../support/answers';
+import { acmeWithAdmin, freshDatabase } from '../support/database';
+import { type ServerProcess, startServerProcesses } from '../support/server-process';
 
 /**
  * `DELETE /v2/access-token` in one server process revokes the token for every other one: nothing
@@ -17,19 +17,11 @@ beforeAll(async () => {
   const db = await freshDatabase();
   databaseUrl = db.url;
   closeDatabase = db.close;
-  const admin = db.useCases.admin;
-  await admin.createOrganization({ name: 'Acme', slug: 'acme' });
-  const user = await admin.createUser({ name: 'Ada Admin', email: 'admin@acme.test' });
-  await admin.addMember({ organization: 'acme', email: user.email, role: 'admin' });
-  issue = async () => (await admin.createAccessToken({ email: user.email, scopes: 'all' })).secret;
-  const started = await Promise.allSettled(
-    [0, 1].map(() =>
-      startServerProcess({ DATABASE_URL: databaseUrl, PUBLIC_API_URL: 'https://api.ci.test' }),
-    ),
-  );
-  servers = started.flatMap((result) => (result.status === 'fulfilled' ? [result.value] : []));
-  const failure = started.find((result) => result.status === 'rejected');
-  if (failure) throw failure.reason;
+  issue = (await acmeWithAdmin(db.useCases)).token;
+  servers = await startServerProcesses(2, {
+    DATABASE_URL: databaseUrl,
+    PUBLIC_API_URL: 'https://api.ci.test',
+  });
 });
 
 afterAll(async () => {

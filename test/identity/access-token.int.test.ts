@@ -1,21 +1,12 @@
-import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
-import { AccessTokenWire, type AppRouter } from '@ci/trpc';
-import { TRPCClientError } from '@trpc/client';
+import { AccessTokenWire } from '@ci/trpc';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  AUTHENTICATION_REQUIRED,
-  type IdentityWorld,
-  ISO_MS_Z,
-  JSON_TYPE,
-  startIdentityWorld,
-} from '../support/identity-world';
+import { AUTHENTICATION_REQUIRED, example, ISO_MS_Z, JSON_TYPE } from '../support/answers';
+import { type IdentityWorld, startIdentityWorld } from '../support/identity-world';
+import { trpcFailure } from '../support/trpc';
 
 /** `GET /v2/access-token` and `DELETE /v2/access-token` through the real server (decisions.md, "Errors"). */
 
-const EXAMPLE = JSON.parse(
-  readFileSync(resolve(import.meta.dirname, '../fixtures/reference/access-token.json'), 'utf8'),
-) as Record<string, unknown>;
+const EXAMPLE = example('access-token.json');
 const ACCESS_TOKEN = '/v2/access-token';
 
 let world: IdentityWorld;
@@ -193,10 +184,9 @@ describe('the access token over tRPC', () => {
     expect(await trpc.accessToken.get.query()).toEqual(rest.body);
 
     await expect(trpc.accessToken.delete.mutate()).resolves.toBeUndefined();
-    const error = await trpc.accessToken.get.query().catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(TRPCClientError);
-    expect((error as TRPCClientError<AppRouter>).message).toBe(AUTHENTICATION_REQUIRED);
-    expect((error as TRPCClientError<AppRouter>).data?.httpStatus).toBe(401);
+    const error = await trpcFailure(trpc.accessToken.get.query());
+    expect(error.message).toBe(AUTHENTICATION_REQUIRED);
+    expect(error.data?.httpStatus).toBe(401);
     expectUnauthenticated(await world.call('GET', ACCESS_TOKEN, { token: secret }));
   });
 });

@@ -1,11 +1,8 @@
 import { SCOPES, type Scope } from '@ci/domain';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  AUTHENTICATION_REQUIRED,
-  type IdentityWorld,
-  JSON_TYPE,
-  startIdentityWorld,
-} from '../support/identity-world';
+import { expectMessage, expectScopeHeaders } from '../support/answers';
+import { type IdentityWorld, startIdentityWorld } from '../support/identity-world';
+import { itRefusesWhomItMust } from '../support/scope-matrix';
 
 /**
  * Who may call the identity endpoints: every operation against every kind of caller and every single
@@ -81,19 +78,6 @@ beforeAll(async () => {
 });
 afterAll(() => world?.close());
 
-type Response = Awaited<ReturnType<IdentityWorld['call']>>;
-
-function expectMessage(response: Response, status: number, message: string) {
-  expect(response.status, response.text).toBe(status);
-  expect(response.body).toEqual({ message });
-  expect(response.headers.get('content-type')).toBe(JSON_TYPE);
-}
-
-function expectScopeHeaders(response: Response, operation: Operation, tokenScopes: readonly string[]) {
-  expect(response.headers.get('x-accepted-oauth-scopes')).toBe(operation.scope ?? '');
-  expect(response.headers.get('x-oauth-scopes')).toBe(tokenScopes.join(', '));
-}
-
 /** A refused request must leave the token that made it working: nothing was revoked. */
 async function expectStillValid(secret: string) {
   expect((await world.call('GET', '/v2/access-token', { token: secret })).status).toBe(200);
@@ -103,44 +87,20 @@ describe.each(OPERATIONS)('$name', (operation) => {
   const send = (token: string | null, organization = 'acme') =>
     world.call(operation.method, operation.path(organization), { token });
 
-  it('answers 401 without a token, with a malformed one and with one that does not exist', async () => {
-    for (const token of [null, 'nonsense', `bkua_${'0'.repeat(40)}`, 'bkua_short']) {
-      const response = await send(token);
-      expectMessage(response, 401, AUTHENTICATION_REQUIRED);
-      expectScopeHeaders(response, operation, []);
-    }
+  itRefusesWhomItMust({
+    world: () => world,
+    scope: operation.scope,
+    organization: operation.organization,
+    send,
+    organizationCases: [
+      ['a member of acme asking for beta', async () => world.tokens.member, 'beta'],
+      [
+        'a token limited to organizations the user is not in',
+        () => world.token('member', { organizations: ['beta'] }),
+        'acme',
+      ],
+    ],
   });
-
-  it('answers 401 to expired and revoked tokens', async () => {
-    const expired = await world.token('admin', { expiresAt: new Date(Date.now() - 1) });
-    const revoked = await world.issueToken('admin');
-    await world.server.useCases.admin.revokeAccessToken(revoked.token.id);
-    for (const token of [expired, revoked.secret])
-      expectMessage(await send(token), 401, AUTHENTICATION_REQUIRED);
-  });
-
-  if (operation.scope) {
-    const scope = operation.scope;
-
-    it(`answers 403 to a token with every scope but ${scope}`, async () => {
-      const scopes = SCOPES.filter((s) => s !== scope);
-      const token = await world.token('admin', { scopes });
-      const response = await send(token);
-      expectMessage(response, 403, `Your access token doesn't have the ${scope} scope`);
-      expectScopeHeaders(response, operation, scopes);
-    });
-
-    it('answers 403 for the scope before looking at the organization', async () => {
-      const token = await world.token('outsider', { scopes: ['read_builds'] });
-      for (const organization of ['acme', 'nope']) {
-        expectMessage(
-          await send(token, organization),
-          403,
-          `Your access token doesn't have the ${scope} scope`,
-        );
-      }
-    });
-  }
 
   it.each<['admin' | 'member' | 'bystander']>([['admin'], ['member'], ['bystander']])(
     `succeeds for %s with only ${operation.scope ?? 'no scope at all'}`,
@@ -149,7 +109,7 @@ describe.each(OPERATIONS)('$name', (operation) => {
       const token = await world.token(user, { scopes });
       const response = await send(token);
       expect(response.status, response.text).toBe(operation.success);
-      expectScopeHeaders(response, operation, scopes);
+      expectScopeHeaders(response, operation.scope, scopes);
     },
   );
 
@@ -162,36 +122,6 @@ describe.each(OPERATIONS)('$name', (operation) => {
     );
     expect(outcomes).toEqual(expected);
   });
-
-  if (operation.organization) {
-    it.each<[string, () => Promise<string>, string]>([
-      ['a user of another organization', async () => world.tokens.outsider, 'acme'],
-      ['a member of acme asking for beta', async () => world.tokens.member, 'beta'],
-      [
-        'a token limited to another organization',
-        () => world.token('admin', { organizations: ['other'] }),
-        'acme',
-      ],
-      [
-        'a token limited to organizations the user is not in',
-        () => world.token('member', { organizations: ['beta'] }),
-        'acme',
-      ],
-      ['an organization that does not exist', async () => world.tokens.admin, 'nope'],
-    ])('answers 404 "No organization found" to %s', async (_case, token, organization) => {
-      const secret = await token();
-      const response = await send(secret, organization);
-      expectMessage(response, 404, 'No organization found');
-      expect(response.headers.get('x-accepted-oauth-scopes')).toBe(operation.scope);
-    });
-
-    it('answers an organization the token may not use exactly as one that does not exist', async () => {
-      const limited = await world.token('admin', { organizations: ['other'] });
-      const hidden = await send(limited, 'acme');
-      const missing = await send(limited, 'no-such-organization');
-      expect([hidden.status, hidden.text]).toEqual([missing.status, missing.text]);
-    });
-  }
 
   if (operation.method === 'GET') {
     it('never revokes the token it is called with, even when it refuses', async () => {

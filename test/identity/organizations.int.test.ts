@@ -1,23 +1,13 @@
-import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
-import { type AppRouter, OrganizationMemberWire, OrganizationWire } from '@ci/trpc';
-import { TRPCClientError } from '@trpc/client';
+import { OrganizationMemberWire, OrganizationWire } from '@ci/trpc';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  API_URL,
-  type IdentityWorld,
-  JSON_TYPE,
-  linksOf,
-  startIdentityWorld,
-  WEB_URL,
-} from '../support/identity-world';
+import { example, JSON_TYPE, linksOf, walkPages } from '../support/answers';
+import { API_URL, type IdentityWorld, startIdentityWorld, WEB_URL } from '../support/identity-world';
+import { trpcFailure } from '../support/trpc';
 
 /** `GET /v2/organizations`, `GET /v2/organizations/{org}` and `GET /v2/organizations/{org}/members`. */
 
 type Json = Record<string, unknown>;
-const EXAMPLE = JSON.parse(
-  readFileSync(resolve(import.meta.dirname, '../fixtures/reference/organizations-get.json'), 'utf8'),
-) as Json;
+const EXAMPLE = example('organizations-get.json');
 /** The public API's organization member (docs: "Organization member data model"). */
 const MEMBER_KEYS = ['id', 'name', 'email'];
 
@@ -49,21 +39,12 @@ function expected(slug: string): Json {
 
 /** Follows `Link: rel="next"` from `path`, checking every link, and returns every item and each page's rels. */
 async function walk(path: string, token: string) {
-  const items: Json[] = [];
-  const rels: string[][] = [];
-  let next: string | null = path;
-  while (next) {
-    const response = await world.call('GET', next, { token });
-    expect(response.status).toBe(200);
-    items.push(...response.body);
-    const links = linksOf(response.headers.get('link'));
-    rels.push(Object.keys(links));
-    for (const url of Object.values(links))
+  const { pages, items, rels } = await walkPages((next) => world.call('GET', next, { token }), path);
+  for (const page of pages) {
+    for (const url of Object.values(linksOf(page.headers.get('link'))))
       expect(url).toMatch(/^https:\/\/api\.ci\.test\/v2\/.*\?page=\d+&per_page=1$/);
-    next = links.next ? links.next.slice(API_URL.length) : null;
-    if (rels.length > 10) throw new Error('too many pages');
   }
-  return { items, rels };
+  return { items: items as Json[], rels };
 }
 
 describe('GET /v2/organizations', () => {
@@ -217,12 +198,10 @@ describe('organizations over tRPC', () => {
   });
 
   it('fails with the REST message and status', async () => {
-    const error = await world
-      .trpc(world.tokens.member)
-      .organizations.get.query({ organization: 'other' })
-      .catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(TRPCClientError);
-    expect((error as TRPCClientError<AppRouter>).message).toBe('No organization found');
-    expect((error as TRPCClientError<AppRouter>).data?.httpStatus).toBe(404);
+    const error = await trpcFailure(
+      world.trpc(world.tokens.member).organizations.get.query({ organization: 'other' }),
+    );
+    expect(error.message).toBe('No organization found');
+    expect(error.data?.httpStatus).toBe(404);
   });
 });

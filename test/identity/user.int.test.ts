@@ -1,15 +1,12 @@
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
 import { UserWire } from '@ci/trpc';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type IdentityWorld, ISO_MS_Z, JSON_TYPE, startIdentityWorld } from '../support/identity-world';
+import { example, ISO_MS_Z, JSON_TYPE } from '../support/answers';
+import { type IdentityWorld, startIdentityWorld } from '../support/identity-world';
 
 /** `GET /v2/user`: the token's user, in the shape of user-get.json (and of a build's creator). */
 
-const EXAMPLE = JSON.parse(
-  readFileSync(resolve(import.meta.dirname, '../fixtures/reference/user-get.json'), 'utf8'),
-) as Record<string, unknown>;
+const EXAMPLE = example('user-get.json');
 const gravatar = (email: string) =>
   `https://www.gravatar.com/avatar/${createHash('md5').update(email).digest('hex')}`;
 

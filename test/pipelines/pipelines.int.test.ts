@@ -1,14 +1,14 @@
-import { type AppRouter, PipelineWire } from '@ci/trpc';
-import { createTRPCClient, httpLink, TRPCClientError } from '@trpc/client';
+import { PipelineWire } from '@ci/trpc';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { example, ISO_MS_Z, JSON_TYPE, link, linksOf, UUID_V7, walkPages } from '../support/answers';
 import {
   API_URL,
-  example,
   type PipelinesWorld,
   startPipelinesWorld,
   WEB_URL,
   YAML_CONFIGURATION,
 } from '../support/pipelines-world';
+import { trpcFailure } from '../support/trpc';
 
 /**
  * Pipelines on /v2 through the real HTTP server and PostgreSQL: every operation and status, the wire shape
@@ -18,9 +18,6 @@ import {
  */
 
 type Json = Record<string, unknown>;
-const JSON_TYPE = 'application/json; charset=utf-8';
-const UUID_V7 = /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
-const ISO_MS_Z = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 const CREATE_KEYS = Object.keys(example('pipelines-create.json'));
 /** A pipeline defined by a steps list has no `configuration`, like the real archive recording. */
 const STEPS_KEYS = CREATE_KEYS.filter((key) => key !== 'configuration');
@@ -35,18 +32,6 @@ afterAll(() => world?.close());
 function expectPipeline(body: unknown, keys: string[] = CREATE_KEYS) {
   expect(Object.keys(body as Json)).toEqual(keys);
   return PipelineWire.parse(body);
-}
-
-function links(header: string | null): Record<string, string> {
-  return Object.fromEntries(
-    (header ?? '')
-      .split(', ')
-      .filter(Boolean)
-      .map((part) => {
-        const [, url, rel] = /^<([^>]+)>; rel="(\w+)"$/.exec(part) ?? [];
-        return [rel, url];
-      }),
-  );
 }
 
 describe('POST /v2/organizations/{org}/pipelines', () => {
@@ -304,20 +289,15 @@ describe('GET /v2/organizations/{org}/pipelines (list, pagination, filters)', ()
   });
 
   it('walks the pages through Link: every pipeline once, in order, with first, prev, next and last', async () => {
-    const seen: Json[] = [];
-    let next: string | undefined = `${world.pipelinesPath(ORGANIZATION)}?per_page=3`;
-    const rels: string[][] = [];
-    while (next) {
-      const response = await world.call('GET', next);
-      expect(response.status).toBe(200);
-      seen.push(...(response.body as Json[]));
-      const link = links(response.headers.get('link'));
-      rels.push(Object.keys(link));
-      next = link.next?.replace(API_URL, '');
-      if (link.last)
-        expect(link.last).toBe(`${API_URL}${world.pipelinesPath(ORGANIZATION)}?page=3&per_page=3`);
+    const { pages, items, rels } = await walkPages(
+      (path) => world.call('GET', path),
+      `${world.pipelinesPath(ORGANIZATION)}?per_page=3`,
+    );
+    for (const page of pages) {
+      const last = link(page, 'last');
+      if (last) expect(last).toBe(`${API_URL}${world.pipelinesPath(ORGANIZATION)}?page=3&per_page=3`);
     }
-    expect(seen).toEqual(created);
+    expect(items).toEqual(created);
     expect(rels).toEqual([
       ['next', 'last'],
       ['first', 'prev', 'next', 'last'],
@@ -329,7 +309,7 @@ describe('GET /v2/organizations/{org}/pipelines (list, pagination, filters)', ()
     const response = await list('?page=9&per_page=3');
     expect(response.status).toBe(200);
     expect(response.body).toEqual([]);
-    expect(Object.keys(links(response.headers.get('link')))).toEqual(['first', 'prev']);
+    expect(Object.keys(linksOf(response.headers.get('link')))).toEqual(['first', 'prev']);
   });
 
   it.each<[string, (pipeline: Json) => boolean]>([
@@ -348,7 +328,7 @@ describe('GET /v2/organizations/{org}/pipelines (list, pagination, filters)', ()
 
   it('keeps the filters in the Link URLs', async () => {
     const response = await list('?name=a&per_page=1');
-    expect(links(response.headers.get('link')).next).toBe(
+    expect(linksOf(response.headers.get('link')).next).toBe(
       `${API_URL}${world.pipelinesPath(ORGANIZATION)}?name=a&page=2&per_page=1`,
     );
   });
@@ -630,15 +610,8 @@ describe('what a pipeline shows of its builds', () => {
 });
 
 describe('pipelines over tRPC', () => {
-  const clientWith = (token: string) =>
-    createTRPCClient<AppRouter>({
-      links: [
-        httpLink({ url: `${world.server.baseUrl}/trpc`, headers: { Authorization: `Bearer ${token}` } }),
-      ],
-    });
-
   it('creates, gets, lists, updates, archives and deletes with the same bodies as REST', async () => {
-    const client = clientWith(world.tokens.admin);
+    const client = world.trpc(world.tokens.admin);
     const created = await client.pipelines.create.mutate({
       organization: 'acme',
       name: 'Over tRPC',
@@ -673,14 +646,14 @@ describe('pipelines over tRPC', () => {
   });
 
   it('fails with the REST message and status', async () => {
-    const client = clientWith(world.tokens.admin);
-    const error = await client.pipelines.create
-      .mutate({ organization: 'acme', name: '', repository: 'x', configuration: 'steps: [a]' })
-      .then(
-        () => expect.fail('expected a failure'),
-        (e: unknown) => e as TRPCClientError<AppRouter>,
-      );
-    expect(error).toBeInstanceOf(TRPCClientError);
+    const error = await trpcFailure(
+      world.trpc(world.tokens.admin).pipelines.create.mutate({
+        organization: 'acme',
+        name: '',
+        repository: 'x',
+        configuration: 'steps: [a]',
+      }),
+    );
     expect(error.message).toBe('Validation Failed');
     expect(error.data?.httpStatus).toBe(422);
     expect((error.data as { errors?: unknown } | undefined)?.errors).toEqual([

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freshDatabase } from '../support/database';
-import { type ServerProcess, startServerProcess } from '../support/server-process';
+import { type ServerProcess, startServerProcesses } from '../support/server-process';
 
 /**
  * Two real server processes on one database: the counters live in PostgreSQL, so the limits hold
@@ -35,19 +35,12 @@ async function castIn() {
 
 beforeAll(async () => {
   const url = await castIn();
-  const started = await Promise.allSettled(
-    [0, 1].map(() =>
-      startServerProcess({
-        DATABASE_URL: url,
-        RATE_LIMIT_ENABLED: 'true',
-        RATE_LIMIT_ORGANIZATION_PER_MINUTE: String(LIMIT),
-        RATE_LIMIT_USER_PER_MINUTE: '10000',
-      }),
-    ),
-  );
-  servers = started.flatMap((result) => (result.status === 'fulfilled' ? [result.value] : []));
-  const failure = started.find((result) => result.status === 'rejected');
-  if (failure) throw failure.reason;
+  servers = await startServerProcesses(2, {
+    DATABASE_URL: url,
+    RATE_LIMIT_ENABLED: 'true',
+    RATE_LIMIT_ORGANIZATION_PER_MINUTE: String(LIMIT),
+    RATE_LIMIT_USER_PER_MINUTE: '10000',
+  });
 });
 
 afterAll(async () => {

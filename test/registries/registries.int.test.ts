@@ -1,9 +1,8 @@
-import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
-import { type AppRouter, RegistryWire } from '@ci/trpc';
-import { createTRPCClient, httpLink, TRPCClientError } from '@trpc/client';
+import { RegistryWire } from '@ci/trpc';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { exampleKeys, JSON_TYPE, linksOf, UUID_V7, walkPages } from '../support/answers';
 import { API_URL, type RegistriesWorld, startRegistriesWorld, WEB_URL } from '../support/registries-world';
+import { trpcFailure } from '../support/trpc';
 
 /**
  * Package registries on /v2 through the real HTTP server and PostgreSQL: every operation and status, the
@@ -11,16 +10,8 @@ import { API_URL, type RegistriesWorld, startRegistriesWorld, WEB_URL } from '..
  * concurrent creates (api-spec.md "Registries", decisions.md "Registries" and "Errors").
  */
 
-const EXAMPLES = resolve(import.meta.dirname, '../fixtures/reference');
 type Json = Record<string, unknown>;
-const example = (file: string): Json => {
-  const body: unknown = JSON.parse(readFileSync(`${EXAMPLES}/${file}`, 'utf8'));
-  return (Array.isArray(body) ? body[0] : body) as Json;
-};
-const keysOf = (file: string) => Object.keys(example(file));
 
-const UUID_V7 = /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
-const JSON_TYPE = 'application/json; charset=utf-8';
 const TAKEN = 'Validation failed: Name has already been taken';
 
 let world: RegistriesWorld;
@@ -35,7 +26,7 @@ const registryPath = (slug: string, organization = 'acme') =>
 
 /** A response body checked against the wire schema and the key order of a reference example. */
 function expectRegistry(body: unknown, exampleFile: string) {
-  expect(Object.keys(body as Json)).toEqual(keysOf(exampleFile));
+  expect(Object.keys(body as Json)).toEqual(exampleKeys(exampleFile));
   return RegistryWire.parse(body);
 }
 
@@ -386,17 +377,6 @@ describe('GET /v2/packages/organizations/{org}/registries (pagination)', () => {
       created.push(await world.createRegistry({ name }, { token, organization: ORGANIZATION }));
   });
 
-  const links = (header: string | null) =>
-    Object.fromEntries(
-      (header ?? '')
-        .split(', ')
-        .filter(Boolean)
-        .map((part) => {
-          const [, url, rel] = /^<([^>]+)>; rel="(\w+)"$/.exec(part) ?? [];
-          return [rel, url];
-        }),
-    );
-
   it('answers every registry in the shape of the list example, oldest first, without Link on one page', async () => {
     const response = await world.call('GET', LIST, { token });
     expect(response.status).toBe(200);
@@ -408,32 +388,27 @@ describe('GET /v2/packages/organizations/{org}/registries (pagination)', () => {
   });
 
   it('walks every page by following Link next, each link absolute and page before per_page', async () => {
-    const seen: Json[] = [];
-    let path: string | null = `${LIST}?per_page=3`;
-    const relsByPage: string[][] = [];
-    while (path) {
-      const response = await world.call('GET', path, { token });
-      expect(response.status).toBe(200);
-      seen.push(...response.body);
-      const rels = links(response.headers.get('link'));
-      relsByPage.push(Object.keys(rels));
-      for (const url of Object.values(rels)) {
+    const { pages, items, rels } = await walkPages(
+      (path) => world.call('GET', path, { token }),
+      `${LIST}?per_page=3`,
+    );
+    for (const page of pages) {
+      for (const url of Object.values(linksOf(page.headers.get('link')))) {
         expect(url).toMatch(new RegExp(`^${API_URL}${LIST}\\?page=\\d+&per_page=3$`));
       }
-      path = rels.next ? rels.next.slice(API_URL.length) : null;
     }
-    expect(relsByPage).toEqual([
+    expect(rels).toEqual([
       ['next', 'last'],
       ['first', 'prev', 'next', 'last'],
       ['first', 'prev'],
     ]);
-    expect(seen).toEqual(created);
+    expect(items).toEqual(created);
   });
 
   it('points last at the last page and keeps other parameters', async () => {
     const response = await world.call('GET', `${LIST}?foo=bar&page=2&per_page=2`, { token });
     expect(response.body.map((r: Json) => r.name)).toEqual(NAMES.slice(2, 4));
-    expect(links(response.headers.get('link'))).toEqual({
+    expect(linksOf(response.headers.get('link'))).toEqual({
       first: `${API_URL}${LIST}?foo=bar&page=1&per_page=2`,
       prev: `${API_URL}${LIST}?foo=bar&page=1&per_page=2`,
       next: `${API_URL}${LIST}?foo=bar&page=3&per_page=2`,
@@ -610,21 +585,14 @@ describe('concurrency', () => {
 });
 
 describe('registries over tRPC', () => {
-  const client = (token: string) =>
-    createTRPCClient<AppRouter>({
-      links: [
-        httpLink({ url: `${world.server.baseUrl}/trpc`, headers: { Authorization: `Bearer ${token}` } }),
-      ],
-    });
-
   it('creates, reads, lists, updates and deletes with the REST bodies', async () => {
-    const trpc = client(world.tokens.admin);
+    const trpc = world.trpc(world.tokens.admin);
     const created = await trpc.registries.create.mutate({
       organization: 'acme',
       name: 'Over tRPC',
       ecosystem: 'nuget',
     });
-    expect(Object.keys(created)).toEqual(keysOf('registries-create.json'));
+    expect(Object.keys(created)).toEqual(exampleKeys('registries-create.json'));
     const rest = await world.call('GET', registryPath('over-trpc'));
     expect(created).toEqual(rest.body);
     expect(await trpc.registries.get.query({ organization: 'acme', registry: 'over-trpc' })).toEqual(created);
@@ -643,11 +611,12 @@ describe('registries over tRPC', () => {
   });
 
   it('fails with the REST message and status', async () => {
-    const error = await client(world.tokens.admin)
-      .registries.create.mutate({ organization: 'acme', name: '', ecosystem: 'ruby' })
-      .catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(TRPCClientError);
-    expect((error as TRPCClientError<AppRouter>).message).toBe("Validation failed: Name can't be blank");
-    expect((error as TRPCClientError<AppRouter>).data?.httpStatus).toBe(422);
+    const error = await trpcFailure(
+      world
+        .trpc(world.tokens.admin)
+        .registries.create.mutate({ organization: 'acme', name: '', ecosystem: 'ruby' }),
+    );
+    expect(error.message).toBe("Validation failed: Name can't be blank");
+    expect(error.data?.httpStatus).toBe(422);
   });
 });

@@ -1,11 +1,7 @@
-import { type ChildProcess, spawn } from 'node:child_process';
-import { resolve } from 'node:path';
-import { freshDatabase } from './database';
+import { EXIT_WITH_PARENT, spawnCollecting } from './child-process';
+import { acmeWithAdmin, freshDatabase } from './database';
 import { jsonCaller } from './http';
-import { type ServerProcess, startServerProcess } from './server-process';
-
-const ROOT = resolve(import.meta.dirname, '../..');
-const EXIT_WITH_PARENT = `data:text/javascript,process.on('disconnect',()=>process.exit(1))`;
+import { type ServerProcess, startServerProcesses } from './server-process';
 
 /** Fast agent timings, so that end-to-end tests take seconds: pings, cancels and lost jobs alike. */
 export const FAST_AGENTS = {
@@ -35,24 +31,17 @@ export function startAgent(options: {
   args.push('--token', options.token, '--endpoint', options.endpoint);
   for (const tag of options.tags ?? []) args.push('--tags', tag);
   if (options.name) args.push('--name', options.name);
-  const child: ChildProcess = spawn(process.execPath, args, {
-    cwd: ROOT,
+  const {
+    child,
+    output,
+    exit: exited,
+  } = spawnCollecting(process.execPath, args, {
     env: { ...process.env },
-    stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
+    ipc: true,
   });
-  let output = '';
-  child.stdout?.on('data', (chunk) => {
-    output += chunk;
-  });
-  child.stderr?.on('data', (chunk) => {
-    output += chunk;
-  });
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolveExit) =>
-    child.once('exit', (code, signal) => resolveExit({ code, signal })),
-  );
   return {
     pid: child.pid ?? 0,
-    output: () => output,
+    output,
     exited,
     stop: async () => {
       child.kill('SIGTERM');
@@ -92,15 +81,13 @@ export async function waitFor<T>(
 export async function startAgentsWorld(options: { servers?: number; env?: Record<string, string> } = {}) {
   const db = await freshDatabase();
   const admin = db.useCases.admin;
-  await admin.createOrganization({ name: 'Acme', slug: 'acme' });
-  const user = await admin.createUser({ name: 'Ada Admin', email: 'admin@acme.test' });
-  await admin.addMember({ organization: 'acme', email: user.email, role: 'admin' });
-  const token = (await admin.createAccessToken({ email: user.email, scopes: 'all' })).secret;
+  const token = await (await acmeWithAdmin(db.useCases)).token();
   const registrationToken = (await admin.createAgentToken({ organization: 'acme' })).secret;
-  const servers: ServerProcess[] = [];
-  for (let i = 0; i < (options.servers ?? 1); i++) {
-    servers.push(await startServerProcess({ DATABASE_URL: db.url, ...FAST_AGENTS, ...options.env }));
-  }
+  const servers = await startServerProcesses(options.servers ?? 1, {
+    DATABASE_URL: db.url,
+    ...FAST_AGENTS,
+    ...options.env,
+  });
   const server = servers[0]!;
   const call = jsonCaller({ fetch: (path, init) => fetch(`${server.baseUrl}${path}`, init) }, () => token);
   const agents: AgentProcess[] = [];
@@ -178,5 +165,3 @@ export async function startAgentsWorld(options: { servers?: number; env?: Record
     },
   };
 }
-
-export { ROOT };

@@ -66,3 +66,16 @@ export async function freshDatabase(
   });
   return { url, database, useCases, close: () => database.close() } satisfies TestDatabase;
 }
+
+/**
+ * Organization `acme` and its admin (Ada Admin, admin@acme.test), made through the admin use cases, for
+ * the suites that run their own server processes; `token()` issues the admin a new token with every scope.
+ */
+export async function acmeWithAdmin(useCases: UseCases) {
+  const admin = useCases.admin;
+  await admin.createOrganization({ name: 'Acme', slug: 'acme' });
+  const user = await admin.createUser({ name: 'Ada Admin', email: 'admin@acme.test' });
+  await admin.addMember({ organization: 'acme', email: user.email, role: 'admin' });
+  const token = async () => (await admin.createAccessToken({ email: user.email, scopes: 'all' })).secret;
+  return { user, token };
+}

@@ -1,3 +1,4 @@
+import { expect } from 'vitest';
 import { startWorld } from './world';
 
 export { API_URL, WEB_URL } from './world';
@@ -35,7 +36,19 @@ export async function startGraphqlWorld() {
     return { result, statements: statements - before };
   };
 
-  return { ...world, gql, countStatements };
+  /** The statements of the same operation (`$first` the page size) over a small and a large page; both must succeed. */
+  const pageStatements = async (query: string, small: number, large: number, token?: string) => {
+    const run = (first: number) => countStatements(() => gql(query, { first }, token ? { token } : {}));
+    const few = await run(small);
+    const many = await run(large);
+    for (const { result } of [few, many]) {
+      expect(result.status, result.text).toBe(200);
+      expect(result.body.errors, result.text).toBeUndefined();
+    }
+    return { few, many };
+  };
+
+  return { ...world, gql, countStatements, pageStatements };
 }
 
 export type GraphqlWorld = Awaited<ReturnType<typeof startGraphqlWorld>>;

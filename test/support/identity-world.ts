@@ -1,5 +1,3 @@
-import type { AppRouter } from '@ci/trpc';
-import { createTRPCClient, httpLink } from '@trpc/client';
 import { startWorld } from './world';
 
 export { API_URL, WEB_URL } from './world';
@@ -28,22 +26,13 @@ export async function startIdentityWorld() {
   ]);
 
   type Cast = 'admin' | 'member' | 'bystander' | 'outsider';
-  const token = (user: Cast, options?: Parameters<typeof world.token>[1]) =>
-    world.token(user === 'outsider' ? 'otherAdmin' : user, options);
-
-  const emails: Record<Cast, string> = {
-    admin: users.admin.email,
-    member: users.member.email,
-    bystander: users.bystander.email,
-    outsider: users.otherAdmin.email,
-  };
   /** A new token with everything the admin use case can set, returned with its stored form. */
   const issueToken = (
     user: Cast,
     options: Omit<Parameters<typeof admin.createAccessToken>[0], 'email' | 'scopes'> & {
       scopes?: Parameters<typeof admin.createAccessToken>[0]['scopes'];
     } = {},
-  ) => admin.createAccessToken({ email: emails[user], scopes: 'all', ...options });
+  ) => admin.createAccessToken({ email: users[user].email, scopes: 'all', ...options });
 
   /** When the token was revoked, as the database has it (null: never; undefined: no such token). */
   const revokedAt = async (tokenId: string) => {
@@ -70,48 +59,7 @@ export async function startIdentityWorld() {
     return Object.fromEntries(rows.map((row) => [row.slug, row]));
   };
 
-  /** A typed client of `/trpc` with this bearer token. */
-  const trpc = (secret: string) =>
-    createTRPCClient<AppRouter>({
-      links: [httpLink({ url: `${server.baseUrl}/trpc`, headers: { Authorization: `Bearer ${secret}` } })],
-    });
-
-  return {
-    server,
-    trpc,
-    users: { ...users, outsider: users.otherAdmin },
-    memberAvatar,
-    tokens: {
-      admin: world.tokens.admin,
-      member: world.tokens.member,
-      bystander: world.tokens.bystander,
-      outsider: world.tokens.otherAdmin,
-    },
-    token,
-    issueToken,
-    revokedAt,
-    call: world.call,
-    organizationRows,
-    close: () => server.close(),
-  };
+  return { ...world, memberAvatar, issueToken, revokedAt, organizationRows };
 }
 
 export type IdentityWorld = Awaited<ReturnType<typeof startIdentityWorld>>;
-
-/** A `Link` header as `{rel: url}`; `{}` when there is none. */
-export function linksOf(header: string | null): Record<string, string> {
-  return Object.fromEntries(
-    (header ?? '')
-      .split(', ')
-      .filter(Boolean)
-      .map((part) => {
-        const [, url, rel] = /^<([^>]+)>; rel="(\w+)"$/.exec(part) ?? [];
-        return [rel, url];
-      }),
-  );
-}
-
-export const JSON_TYPE = 'application/json; charset=utf-8';
-export const AUTHENTICATION_REQUIRED =
-  'Authentication required. Please supply a valid API Access Token: https://buildkite.com/docs/apis/rest-api#authentication';
-export const ISO_MS_Z = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;

@@ -1,17 +1,6 @@
-import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
 import { startWorld, teamIds } from './world';
 
 export { API_URL, WEB_URL } from './world';
-
-const EXAMPLES = resolve(import.meta.dirname, '../fixtures/reference');
-type Json = Record<string, unknown>;
-
-/** A reference example (the first item of a list example), read from the repository's verbatim copies. */
-export function example(file: string): Json {
-  const body: unknown = JSON.parse(readFileSync(`${EXAMPLES}/${file}`, 'utf8'));
-  return (Array.isArray(body) ? body[0] : body) as Json;
-}
 
 /** A YAML pipeline file: a command step, a wait and a block, and a top-level env. */
 export const YAML_CONFIGURATION = `env:
@@ -42,14 +31,8 @@ steps:
  */
 export async function startPipelinesWorld() {
   const world = await startWorld();
-  const { server, call } = world;
+  const { server, call, tokens } = world;
   const teams = await teamIds(world);
-  const tokens = {
-    admin: world.tokens.admin,
-    member: world.tokens.member,
-    bystander: world.tokens.bystander,
-    outsider: world.tokens.otherAdmin,
-  };
 
   const pipelinesPath = (organization = 'acme') => `/v2/organizations/${organization}/pipelines`;
   const pipelinePath = (slug: string, organization = 'acme') => `${pipelinesPath(organization)}/${slug}`;
@@ -87,7 +70,6 @@ export async function startPipelinesWorld() {
   return {
     ...world,
     teams,
-    tokens,
     pipelinesPath,
     pipelinePath,
     createPipeline,

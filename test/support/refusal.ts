@@ -1,7 +1,7 @@
 import { expect } from 'vitest';
-import type { jsonCaller } from './http';
+import { JSON_TYPE, type Reply } from './answers';
 
-export type Reply = Awaited<ReturnType<ReturnType<typeof jsonCaller>>>;
+export type { Reply };
 
 /** Stack frames, SQL, file paths and dependency names: nothing of the inside reaches a client. */
 export const LEAKS: readonly RegExp[] = [
@@ -24,7 +24,7 @@ export function expectNothingLeaks(text: string, extra: readonly RegExp[] = []) 
 export function expectSafeRefusal(response: Reply, extra: readonly RegExp[] = []) {
   expect(response.status, response.text).toBeGreaterThanOrEqual(400);
   expect(response.status, response.text).toBeLessThan(500);
-  expect(response.headers.get('content-type')).toBe('application/json; charset=utf-8');
+  expect(response.headers.get('content-type')).toBe(JSON_TYPE);
   expect(typeof response.body?.message, response.text).toBe('string');
   expectNothingLeaks(response.text, extra);
 }

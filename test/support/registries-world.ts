@@ -8,15 +8,7 @@ export { API_URL, WEB_URL } from './world';
  */
 export async function startRegistriesWorld() {
   const world = await startWorld();
-  const { server, call, users } = world;
-  type Cast = 'admin' | 'member' | 'outsider';
-  const token = (user: Cast, options?: Parameters<typeof world.token>[1]) =>
-    world.token(user === 'outsider' ? 'otherAdmin' : user, options);
-  const tokens = {
-    admin: world.tokens.admin,
-    member: world.tokens.member,
-    outsider: world.tokens.otherAdmin,
-  };
+  const { server, call, tokens } = world;
 
   const registriesPath = (organization = 'acme') => `/v2/packages/organizations/${organization}/registries`;
 
@@ -40,17 +32,7 @@ export async function startRegistriesWorld() {
        from registries r join organizations o on o.id = r.organization_id order by r.created_at, r.id`,
     );
 
-  return {
-    server,
-    users,
-    tokens,
-    token,
-    call,
-    registriesPath,
-    createRegistry,
-    registryRows,
-    close: () => server.close(),
-  };
+  return { ...world, registriesPath, createRegistry, registryRows };
 }
 
 export type RegistriesWorld = Awaited<ReturnType<typeof startRegistriesWorld>>;

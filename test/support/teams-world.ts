@@ -1,23 +1,16 @@
 import { randomUUID } from 'node:crypto';
-import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
 import { type Scope, TEAM_MEMBER_ROLES } from '@ci/domain';
 import { TeamMemberWire, TeamWire } from '@ci/trpc';
 import { expect } from 'vitest';
+import { exampleKeys, ISO_MS_Z } from './answers';
 import { startWorld, teamIds } from './world';
 
 export { API_URL, WEB_URL } from './world';
 
 /** The keys of the public example of a team (teams-get.json) and of a team member, in their order. */
-export const TEAM_KEYS = Object.keys(
-  JSON.parse(readFileSync(resolve(import.meta.dirname, '../fixtures/reference/teams-get.json'), 'utf8')),
-);
+export const TEAM_KEYS = exampleKeys('teams-get.json');
 export const TEAM_MEMBER_KEYS = ['role', 'created_at', 'user_id', 'user_name'];
 export const USER_KEYS = ['id', 'graphql_id', 'name', 'email', 'avatar_url', 'created_at'];
-export const ISO_MS_Z = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
-export const UNKNOWN_UUID = '0190f3a0-dead-7abc-8def-0123456789ab';
-export const AUTHENTICATION_REQUIRED =
-  'Authentication required. Please supply a valid API Access Token: https://buildkite.com/docs/apis/rest-api#authentication';
 
 /**
  * The shared test world (test/support/world.ts) seen from the teams tests, with a maintainer and a
@@ -44,7 +37,7 @@ export async function startTeamsWorld() {
     at: new Date(),
   });
 
-  const users = { ...world.users, maintainer: maintainerUser, outsider: world.users.otherAdmin };
+  const users = { ...world.users, maintainer: maintainerUser };
   type Cast = keyof typeof users;
   const token = (user: Cast, options?: Parameters<typeof world.token>[1]) =>
     user === 'maintainer'
@@ -55,14 +48,8 @@ export async function startTeamsWorld() {
             ...(options?.organizations ? { organizations: options.organizations } : {}),
           })
           .then((created) => created.secret)
-      : world.token(user === 'outsider' ? 'otherAdmin' : user, options);
-  const tokens = {
-    admin: world.tokens.admin,
-    member: world.tokens.member,
-    bystander: world.tokens.bystander,
-    outsider: world.tokens.otherAdmin,
-    maintainer: await token('maintainer'),
-  };
+      : world.token(user, options);
+  const tokens = { ...world.tokens, maintainer: await token('maintainer') };
 
   const teamsPath = (organization = 'acme') => `/v2/organizations/${organization}/teams`;
   const teamPath = (team: string, rest = '', organization = 'acme') =>
@@ -132,19 +119,6 @@ export async function startTeamsWorld() {
 }
 
 export type TeamsWorld = Awaited<ReturnType<typeof startTeamsWorld>>;
-export type Reply = Awaited<ReturnType<TeamsWorld['call']>>;
-
-export function expectMessage(response: Reply, status: number, message: string) {
-  expect(response.status, response.text).toBe(status);
-  expect(response.body).toEqual({ message });
-  expect(response.headers.get('content-type')).toBe('application/json; charset=utf-8');
-}
-
-export function expectNoContent(response: Reply) {
-  expect(response.status, response.text).toBe(204);
-  expect(response.text).toBe('');
-  expect(response.headers.get('content-type')).toBeNull();
-}
 
 /** A team body: the example's keys in their order, valid against the wire schema, created_by's keys too. */
 export function expectTeam(body: unknown): TeamWire {
@@ -165,13 +139,4 @@ export function expectTeamMember(body: unknown): TeamMemberWire {
   expect(member.created_at).toMatch(ISO_MS_Z);
   expect(TEAM_MEMBER_ROLES).toContain(member.role);
   return member;
-}
-
-/** The URL of the Link header for `rel`, or undefined. */
-export function link(response: Reply, rel: string): string | undefined {
-  const header = response.headers.get('link') ?? '';
-  return header
-    .split(', ')
-    .map((part) => /^<([^>]+)>; rel="(\w+)"$/.exec(part))
-    .find((match) => match?.[2] === rel)?.[1];
 }

@@ -1,6 +1,7 @@
 import type { Scope } from '@ci/domain';
 import { jsonCaller } from './http';
 import { startTestServer } from './server';
+import { trpcClient } from './trpc';
 
 /** The public URLs the world's server builds its `url` and `web_url` fields on. */
 export const API_URL = 'https://api.ci.test';
@@ -26,7 +27,8 @@ const STEPS = `steps:
  * - team `platform` has `web` (manage_build_and_read), `api` (build_and_read), `docs` (read_only)
  * - team `hidden` has `secret`, which `member` cannot see; `public` belongs to no team (members may build)
  * - `releases` only builds branches `main release/*`; `archived` is archived
- * - organization `other` with its own admin and pipeline `elsewhere`
+ * - organization `other` with its own admin and pipeline `elsewhere`; `outsider` is another name for
+ *   that admin (who is not in `acme`), in `users`, `tokens` and `token`
  */
 export async function startWorld(
   env: Record<string, string> = {},
@@ -86,12 +88,12 @@ export async function startWorld(
   await server.database.sql.query(`update pipelines set archived_at = now() where slug = 'archived'`);
 
   const token = async (
-    user: keyof typeof users,
+    user: keyof typeof users | 'outsider',
     options: { scopes?: Scope[] | 'all'; organizations?: string[]; expiresAt?: Date } = {},
   ) =>
     (
       await admin.createAccessToken({
-        email: users[user].email,
+        email: users[user === 'outsider' ? 'otherAdmin' : user].email,
         scopes: options.scopes ?? 'all',
         ...(options.organizations ? { organizations: options.organizations } : {}),
         ...(options.expiresAt ? { expiresAt: options.expiresAt } : {}),
@@ -125,7 +127,20 @@ export async function startWorld(
     return response.body;
   };
 
-  return { server, users, pipelines, tokens, token, call, createBuild, close: () => server.close() };
+  /** A typed client of `/trpc` with this bearer token (none when null). */
+  const trpc = (secret: string | null) => trpcClient(server, secret);
+
+  return {
+    server,
+    users: { ...users, outsider: users.otherAdmin },
+    pipelines,
+    tokens: { ...tokens, outsider: tokens.otherAdmin },
+    token,
+    call,
+    trpc,
+    createBuild,
+    close: () => server.close(),
+  };
 }
 
 export type World = Awaited<ReturnType<typeof startWorld>>;

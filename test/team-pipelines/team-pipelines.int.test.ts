@@ -1,11 +1,20 @@
-import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
 import type { Scope } from '@ci/domain';
-import { type AppRouter, TeamPipelineWire } from '@ci/trpc';
-import { createTRPCClient, httpLink, TRPCClientError } from '@trpc/client';
+import { TeamPipelineWire } from '@ci/trpc';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  AUTHENTICATION_REQUIRED,
+  exampleKeys,
+  expectMessage,
+  expectNoContent,
+  ISO_MS_Z,
+  link,
+  type Reply,
+  UNKNOWN_UUID,
+  walkPages,
+} from '../support/answers';
 import { expectSafeRefusal } from '../support/refusal';
-import { API_URL, startWorld, teamIds, type World } from '../support/world';
+import { trpcFailure as failure } from '../support/trpc';
+import { startWorld, teamIds, type World } from '../support/world';
 
 /**
  * Team pipelines on /v2 through the real HTTP server on PostgreSQL: every operation and status, the
@@ -13,47 +22,25 @@ import { API_URL, startWorld, teamIds, type World } from '../support/world';
  * what an association changes on the builds endpoints at once, pagination, bad input and races.
  */
 
-const EXAMPLES = resolve(import.meta.dirname, '../fixtures/reference');
-const example = (file: string): Record<string, unknown> => {
-  const body: unknown = JSON.parse(readFileSync(`${EXAMPLES}/${file}`, 'utf8'));
-  return (Array.isArray(body) ? body[0] : body) as Record<string, unknown>;
-};
 const KEYS = {
-  get: Object.keys(example('team-pipelines-get.json')),
-  list: Object.keys(example('team-pipelines-list.json')),
-  create: Object.keys(example('team-pipelines-create.json')),
-  update: Object.keys(example('team-pipelines-update.json')),
-  error422: Object.keys(example('error-422-team-pipeline.json')),
+  get: exampleKeys('team-pipelines-get.json'),
+  list: exampleKeys('team-pipelines-list.json'),
+  create: exampleKeys('team-pipelines-create.json'),
+  update: exampleKeys('team-pipelines-update.json'),
+  error422: exampleKeys('error-422-team-pipeline.json'),
 };
 
-const AUTHENTICATION_REQUIRED =
-  'Authentication required. Please supply a valid API Access Token: https://buildkite.com/docs/apis/rest-api#authentication';
-const ISO_MS_Z = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
-const UNKNOWN_UUID = '0190f3a0-dead-7abc-8def-0123456789ab';
 const LAST_TEAM = 'The pipeline must belong to at least one team';
 
-type Reply = Awaited<ReturnType<World['call']>>;
 type CallOptions = NonNullable<Parameters<World['call']>[2]>;
 
 /** `/v2/organizations/{org}/teams/{team}/pipelines{rest}` */
 const teamPipelines = (team: string, rest = '', organization = 'acme') =>
   `/v2/organizations/${organization}/teams/${team}/pipelines${rest}`;
 
-function expectMessage(response: Reply, status: number, message: string) {
-  expect(response.status, response.text).toBe(status);
-  expect(response.body).toEqual({ message });
-  expect(response.headers.get('content-type')).toBe('application/json; charset=utf-8');
-}
-
 function expect422(response: Reply, message: string) {
   expectMessage(response, 422, message);
   expect(Object.keys(response.body)).toEqual(KEYS.error422);
-}
-
-function expectNoContent(response: Reply) {
-  expect(response.status, response.text).toBe(204);
-  expect(response.text).toBe('');
-  expect(response.headers.get('content-type')).toBeNull();
 }
 
 /** A team pipeline body: the example's keys in their order, valid against the wire schema. */
@@ -71,15 +58,6 @@ async function associations(world: World) {
      from team_pipelines tp join teams t on t.id = tp.team_id join pipelines p on p.id = tp.pipeline_id
      order by t.slug, p.slug`,
   );
-}
-
-/** The start of the Link header's URL for `rel`, or undefined. */
-function link(response: Reply, rel: string): string | undefined {
-  const header = response.headers.get('link') ?? '';
-  return header
-    .split(', ')
-    .map((part) => /^<([^>]+)>; rel="(\w+)"$/.exec(part))
-    .find((match) => match?.[2] === rel)?.[1];
 }
 
 describe('team pipelines: the operations', () => {
@@ -791,17 +769,11 @@ describe('team pipelines: pagination', () => {
       pipeline_id: string;
     }>;
     expect(whole).toHaveLength(5);
-    const seen: unknown[] = [];
-    let next: string | undefined = `${teamPipelines(teams.platform!)}?per_page=2`;
-    const rels: string[][] = [];
-    while (next) {
-      const response = await world.call('GET', next.replace(API_URL, ''));
-      expect(response.status, response.text).toBe(200);
-      seen.push(...response.body);
-      rels.push(['first', 'prev', 'next', 'last'].filter((rel) => link(response, rel) !== undefined));
-      next = link(response, 'next');
-    }
-    expect(seen).toEqual(whole);
+    const { items, rels } = await walkPages(
+      (path) => world.call('GET', path),
+      `${teamPipelines(teams.platform!)}?per_page=2`,
+    );
+    expect(items).toEqual(whole);
     expect(rels).toEqual([
       ['next', 'last'],
       ['first', 'prev', 'next', 'last'],
@@ -1040,20 +1012,6 @@ describe('team pipelines over tRPC: the same procedures, bodies and refusals', (
   let world: World;
   let teams: Record<string, string>;
   const id = (pipeline: string) => world.pipelines[pipeline]!.id;
-  const client = (token: string) =>
-    createTRPCClient<AppRouter>({
-      links: [
-        httpLink({ url: `${world.server.baseUrl}/trpc`, headers: { Authorization: `Bearer ${token}` } }),
-      ],
-    });
-  async function failure(call: Promise<unknown>) {
-    const error = await call.then(
-      () => expect.fail('expected the call to fail'),
-      (error: unknown) => error,
-    );
-    expect(error).toBeInstanceOf(TRPCClientError);
-    return error as TRPCClientError<AppRouter>;
-  }
 
   beforeAll(async () => {
     world = await startWorld();
@@ -1062,7 +1020,7 @@ describe('team pipelines over tRPC: the same procedures, bodies and refusals', (
   afterAll(() => world?.close());
 
   it('lists, creates, gets, updates and deletes with the REST bodies', async () => {
-    const admin = client(world.tokens.admin);
+    const admin = world.trpc(world.tokens.admin);
     const key = { organization: 'acme', team: teams.hidden! };
     const rest = (await world.call('GET', teamPipelines(teams.platform!))).body;
     expect(await admin.teamPipelines.list.query({ organization: 'acme', team: teams.platform! })).toEqual(
@@ -1094,7 +1052,7 @@ describe('team pipelines over tRPC: the same procedures, bodies and refusals', (
   it('refuses with the REST messages and statuses', async () => {
     const key = { organization: 'acme', team: teams.platform! };
     const taken = await failure(
-      client(world.tokens.admin).teamPipelines.create.mutate({
+      world.trpc(world.tokens.admin).teamPipelines.create.mutate({
         ...key,
         pipeline_id: id('web'),
         access_level: 'read_only',
@@ -1103,13 +1061,15 @@ describe('team pipelines over tRPC: the same procedures, bodies and refusals', (
     expect(taken.message).toBe('Validation failed: Pipeline has already been taken');
     expect(taken.data?.httpStatus).toBe(422);
     const last = await failure(
-      client(world.tokens.admin).teamPipelines.delete.mutate({ ...key, pipeline: id('docs') }),
+      world.trpc(world.tokens.admin).teamPipelines.delete.mutate({ ...key, pipeline: id('docs') }),
     );
     expect(last.message).toBe(LAST_TEAM);
-    const missing = await failure(client(world.tokens.admin).teamPipelines.deleteByPipelineId.mutate(key));
+    const missing = await failure(
+      world.trpc(world.tokens.admin).teamPipelines.deleteByPipelineId.mutate(key),
+    );
     expect(missing.message).toBe("Validation failed: Pipeline can't be blank");
     const forbidden = await failure(
-      client(world.tokens.member).teamPipelines.update.mutate({
+      world.trpc(world.tokens.member).teamPipelines.update.mutate({
         ...key,
         pipeline: id('web'),
         access_level: 'read_only',
@@ -1118,7 +1078,7 @@ describe('team pipelines over tRPC: the same procedures, bodies and refusals', (
     expect(forbidden.message).toBe('Forbidden');
     expect(forbidden.data?.httpStatus).toBe(403);
     const noTeam = await failure(
-      client(world.tokens.admin).teamPipelines.list.query({ ...key, team: UNKNOWN_UUID }),
+      world.trpc(world.tokens.admin).teamPipelines.list.query({ ...key, team: UNKNOWN_UUID }),
     );
     expect(noTeam.message).toBe('No team found');
     expect(noTeam.data?.httpStatus).toBe(404);

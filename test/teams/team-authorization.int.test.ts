@@ -1,15 +1,8 @@
 import type { Scope } from '@ci/domain';
 import { TeamMemberWire, TeamWire } from '@ci/trpc';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  API_URL,
-  AUTHENTICATION_REQUIRED,
-  expectMessage,
-  expectNoContent,
-  link,
-  startTeamsWorld,
-  type TeamsWorld,
-} from '../support/teams-world';
+import { AUTHENTICATION_REQUIRED, expectMessage, expectNoContent, link } from '../support/answers';
+import { API_URL, startTeamsWorld, type TeamsWorld } from '../support/teams-world';
 
 /**
  * Who may do what with teams, their members and their pipelines on /v2 (docs/compatibility.md):

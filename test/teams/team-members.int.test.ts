@@ -1,18 +1,16 @@
-import type { AppRouter, TeamMemberWire } from '@ci/trpc';
-import { createTRPCClient, httpLink, TRPCClientError } from '@trpc/client';
+import type { TeamMemberWire } from '@ci/trpc';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectSafeRefusal } from '../support/refusal';
 import {
-  API_URL,
   expectMessage,
   expectNoContent,
-  expectTeamMember,
   link,
   type Reply,
-  startTeamsWorld,
-  type TeamsWorld,
   UNKNOWN_UUID,
-} from '../support/teams-world';
+  walkPages,
+} from '../support/answers';
+import { expectSafeRefusal } from '../support/refusal';
+import { API_URL, expectTeamMember, startTeamsWorld, type TeamsWorld } from '../support/teams-world';
+import { trpcFailure } from '../support/trpc';
 
 /**
  * Team members on /v2 through the real HTTP server on PostgreSQL: list, get, add, change the role and
@@ -281,17 +279,11 @@ describe('team members: pagination', () => {
       'User d',
       'User e',
     ]);
-    const seen: TeamMemberWire[] = [];
-    const rels: string[][] = [];
-    let next: string | undefined = `${world.membersPath(team)}?per_page=2`;
-    while (next) {
-      const response: Reply = await world.call('GET', next.replace(API_URL, ''));
-      expect(response.status, response.text).toBe(200);
-      seen.push(...response.body);
-      rels.push(['first', 'prev', 'next', 'last'].filter((rel) => link(response, rel) !== undefined));
-      next = link(response, 'next');
-    }
-    expect(seen).toEqual(whole);
+    const { items, rels } = await walkPages(
+      (path) => world.call('GET', path),
+      `${world.membersPath(team)}?per_page=2`,
+    );
+    expect(items).toEqual(whole);
     expect(rels).toEqual([
       ['next', 'last'],
       ['first', 'prev', 'next', 'last'],
@@ -447,12 +439,6 @@ describe('team members: races', () => {
 
 describe('team members over tRPC: the same procedures, bodies and refusals', () => {
   let world: TeamsWorld;
-  const client = (token: string) =>
-    createTRPCClient<AppRouter>({
-      links: [
-        httpLink({ url: `${world.server.baseUrl}/trpc`, headers: { Authorization: `Bearer ${token}` } }),
-      ],
-    });
 
   beforeAll(async () => {
     world = await startTeamsWorld();
@@ -460,7 +446,7 @@ describe('team members over tRPC: the same procedures, bodies and refusals', () 
   afterAll(() => world?.close());
 
   it('lists, adds, gets, updates and removes with the REST bodies', async () => {
-    const admin = client(world.tokens.admin);
+    const admin = world.trpc(world.tokens.admin);
     const key = { organization: 'acme', team: world.teams.hidden };
     const rest = (await world.call('GET', world.membersPath(world.teams.platform))).body;
     expect(await admin.teamMembers.list.query({ organization: 'acme', team: world.teams.platform })).toEqual(
@@ -483,20 +469,14 @@ describe('team members over tRPC: the same procedures, bodies and refusals', () 
   });
 
   it('refuses with the REST messages and statuses', async () => {
-    const error = await client(world.tokens.admin)
-      .teamMembers.create.mutate({
+    const error = await trpcFailure(
+      world.trpc(world.tokens.admin).teamMembers.create.mutate({
         organization: 'acme',
         team: world.teams.platform,
         user_id: world.users.outsider.id,
-      })
-      .then(
-        () => expect.fail('expected the call to fail'),
-        (failure: unknown) => failure,
-      );
-    expect(error).toBeInstanceOf(TRPCClientError);
-    expect((error as TRPCClientError<AppRouter>).message).toBe(
-      'Validation failed: User must be a member of the organization',
+      }),
     );
-    expect((error as TRPCClientError<AppRouter>).data?.httpStatus).toBe(422);
+    expect(error.message).toBe('Validation failed: User must be a member of the organization');
+    expect(error.data?.httpStatus).toBe(422);
   });
 });

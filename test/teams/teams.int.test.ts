@@ -1,18 +1,16 @@
-import type { AppRouter, TeamWire } from '@ci/trpc';
-import { createTRPCClient, httpLink, TRPCClientError } from '@trpc/client';
+import type { TeamWire } from '@ci/trpc';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectSafeRefusal } from '../support/refusal';
 import {
-  API_URL,
   expectMessage,
   expectNoContent,
-  expectTeam,
   link,
   type Reply,
-  startTeamsWorld,
-  type TeamsWorld,
   UNKNOWN_UUID,
-} from '../support/teams-world';
+  walkPages,
+} from '../support/answers';
+import { expectSafeRefusal } from '../support/refusal';
+import { API_URL, expectTeam, startTeamsWorld, type TeamsWorld } from '../support/teams-world';
+import { trpcFailure as failure } from '../support/trpc';
 
 /**
  * Teams on /v2 through the real HTTP server on PostgreSQL: every operation and status, the key set of
@@ -350,17 +348,11 @@ describe('teams: pagination and the user_id filter', () => {
   it('walks every page through Link, each team once, in the order of the whole list', async () => {
     const whole = (await world.call('GET', world.teamsPath())).body as TeamWire[];
     expect(whole).toHaveLength(7);
-    const seen: TeamWire[] = [];
-    const rels: string[][] = [];
-    let next: string | undefined = `${world.teamsPath()}?per_page=3`;
-    while (next) {
-      const response: Reply = await world.call('GET', next.replace(API_URL, ''));
-      expect(response.status, response.text).toBe(200);
-      seen.push(...response.body);
-      rels.push(['first', 'prev', 'next', 'last'].filter((rel) => link(response, rel) !== undefined));
-      next = link(response, 'next');
-    }
-    expect(seen).toEqual(whole);
+    const { items, rels } = await walkPages(
+      (path) => world.call('GET', path),
+      `${world.teamsPath()}?per_page=3`,
+    );
+    expect(items).toEqual(whole);
     expect(rels).toEqual([
       ['next', 'last'],
       ['first', 'prev', 'next', 'last'],
@@ -636,20 +628,6 @@ describe('teams: races', () => {
 
 describe('teams over tRPC: the same procedures, bodies and refusals', () => {
   let world: TeamsWorld;
-  const client = (token: string) =>
-    createTRPCClient<AppRouter>({
-      links: [
-        httpLink({ url: `${world.server.baseUrl}/trpc`, headers: { Authorization: `Bearer ${token}` } }),
-      ],
-    });
-  async function failure(call: Promise<unknown>) {
-    const error = await call.then(
-      () => expect.fail('expected the call to fail'),
-      (error: unknown) => error,
-    );
-    expect(error).toBeInstanceOf(TRPCClientError);
-    return error as TRPCClientError<AppRouter>;
-  }
 
   beforeAll(async () => {
     world = await startTeamsWorld();
@@ -657,7 +635,7 @@ describe('teams over tRPC: the same procedures, bodies and refusals', () => {
   afterAll(() => world?.close());
 
   it('lists, creates, gets, updates and deletes with the REST bodies', async () => {
-    const admin = client(world.tokens.admin);
+    const admin = world.trpc(world.tokens.admin);
     const rest = (await world.call('GET', world.teamsPath())).body;
     expect(await admin.teams.list.query({ organization: 'acme' })).toEqual(rest);
     expect(await admin.teams.list.query({ organization: 'acme', page: 2, per_page: 1 })).toEqual([rest[1]]);
@@ -681,22 +659,22 @@ describe('teams over tRPC: the same procedures, bodies and refusals', () => {
 
   it('refuses with the REST messages and statuses', async () => {
     const taken = await failure(
-      client(world.tokens.admin).teams.create.mutate({ organization: 'acme', name: 'Platform' }),
+      world.trpc(world.tokens.admin).teams.create.mutate({ organization: 'acme', name: 'Platform' }),
     );
     expect(taken.message).toBe('Validation failed: Name has already been taken');
     expect(taken.data?.httpStatus).toBe(422);
     const forbidden = await failure(
-      client(world.tokens.member).teams.create.mutate({ organization: 'acme', name: 'Mine' }),
+      world.trpc(world.tokens.member).teams.create.mutate({ organization: 'acme', name: 'Mine' }),
     );
     expect(forbidden.message).toBe('Forbidden');
     expect(forbidden.data?.httpStatus).toBe(403);
     const secret = await failure(
-      client(world.tokens.member).teams.get.query({ organization: 'acme', team: world.teams.covert }),
+      world.trpc(world.tokens.member).teams.get.query({ organization: 'acme', team: world.teams.covert }),
     );
     expect(secret.message).toBe('No team found');
     expect(secret.data?.httpStatus).toBe(404);
     const badFilter = await failure(
-      client(world.tokens.admin).teams.list.query({ organization: 'acme', user_id: 'x' }),
+      world.trpc(world.tokens.admin).teams.list.query({ organization: 'acme', user_id: 'x' }),
     );
     expect(badFilter.message).toBe('user_id must be a user UUID');
     expect(badFilter.data?.httpStatus).toBe(400);

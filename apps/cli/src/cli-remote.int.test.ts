@@ -4,10 +4,10 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ROOT } from '../../../test/support/child-process';
 import { startWorld, type World } from '../../../test/support/world';
 
 const run = promisify(execFile);
-const ROOT = resolve(import.meta.dirname, '../../..');
 
 let world: World;
 beforeAll(async () => {
