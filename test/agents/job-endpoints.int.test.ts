@@ -158,14 +158,18 @@ describe('job endpoints on /v2', () => {
       state: 'scheduled',
       retries_count: 1,
       retry_type: 'manual',
+      retry_source: { job_id: jobId, retry_type: 'manual' },
       exit_status: null,
     });
+    const latest = await world.call('GET', `/v2/organizations/acme/pipelines/web/builds/${number}`);
+    const retry = latest.body.jobs.find((job: { id: string }) => job.id === response.body.id);
+    expect(retry.retry_source).toEqual({ job_id: jobId, retry_type: 'manual' });
     const all = await world.call(
       'GET',
       `/v2/organizations/acme/pipelines/web/builds/${number}?include_retried_jobs=true`,
     );
     const old = all.body.jobs.find((job: { id: string }) => job.id === jobId);
-    expect(old).toMatchObject({ retried: true, retried_in_job_id: response.body.id });
+    expect(old).toMatchObject({ retried: true, retried_in_job_id: response.body.id, retry_source: null });
     const again = await world.call('PUT', `${jobPath('web', number, jobId)}/retry`);
     expect(again.status).toBe(422);
     expect(again.body).toEqual({ message: 'This job has already been retried' });

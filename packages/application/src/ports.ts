@@ -343,6 +343,8 @@ export interface PipelineCounts {
 export interface JobView {
   job: Job;
   agent: (Agent & { creator: User | null }) | null;
+  /** For a retry, the job it retried (in the same build); null for a first run. */
+  retrySourceId: string | null;
 }
 
 /** Everything a build response shows, read together. */

@@ -19,7 +19,11 @@ const views: BuildView[] = Object.values(pipelines).map((pipeline, index) => ({
   pipeline: { ...(pipeline as unknown as Pipeline), counts: {} as BuildView['pipeline']['counts'] },
   creator: null,
   jobs: [
-    { job: { id: id(index + 11), buildId: id(index + 1) } as BuildView['jobs'][number]['job'], agent: null },
+    {
+      job: { id: id(index + 11), buildId: id(index + 1) } as BuildView['jobs'][number]['job'],
+      agent: null,
+      retrySourceId: null,
+    },
   ],
   rebuiltFrom: null,
 }));

@@ -65,7 +65,14 @@ export function jobRecords(jobs: readonly Job[]): string {
   return JSON.stringify(jobs.map(jobRecord));
 }
 
-export const JOB_SELECT = `select j.*, ${AGENT_COLUMNS_PREFIXED}
+/**
+ * A build's jobs with their agents and, for a retry (a job with `retries_count`), the job it retried: the
+ * one in the same build whose `retried_in_job_id` names it (read through the build's jobs, indexed).
+ */
+export const JOB_SELECT = `select j.*, ${AGENT_COLUMNS_PREFIXED},
+  case when j.retries_count is not null then (
+    select s.id from jobs s where s.build_id = j.build_id and s.retried_in_job_id = j.id limit 1
+  ) end as retry_source_id
 from jobs j left join agents a on a.id = j.agent_id`;
 
 export function jobFromRow(row: Row): JobView {
@@ -107,7 +114,7 @@ export function jobFromRow(row: Row): JobView {
   const agent: (Agent & { creator: null }) | null = row.a_id
     ? { ...agentFromRow(row, 'a_'), creator: null }
     : null;
-  return { job, agent };
+  return { job, agent, retrySourceId: (row.retry_source_id as string | null | undefined) ?? null };
 }
 
 async function writeJobs(sql: Sql, jobs: readonly Job[]) {

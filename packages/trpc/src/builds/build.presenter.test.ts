@@ -217,8 +217,8 @@ const waiterJob: Job = {
 function viewWith(overrides: { build?: Partial<Build> } & Partial<Omit<BuildView, 'build'>> = {}): BuildView {
   const { build: buildOverrides, ...rest } = overrides;
   const jobs: JobView[] = [
-    { job: scriptJob, agent },
-    { job: waiterJob, agent: null },
+    { job: scriptJob, agent, retrySourceId: null },
+    { job: waiterJob, agent: null, retrySourceId: null },
   ];
   return {
     build: { ...build, ...buildOverrides },
@@ -484,7 +484,12 @@ describe('users', () => {
   it('shows null for a build or agent without a creator', () => {
     const ours = present(
       'single',
-      result(viewWith({ creator: null, jobs: [{ job: scriptJob, agent: { ...agent, creator: null } }] })),
+      result(
+        viewWith({
+          creator: null,
+          jobs: [{ job: scriptJob, agent: { ...agent, creator: null }, retrySourceId: null }],
+        }),
+      ),
     );
     expect(ours.creator).toBeNull();
     expect((ours.jobs[0]!.agent as AgentWire).creator).toBeNull();
@@ -492,6 +497,16 @@ describe('users', () => {
 });
 
 describe('jobs', () => {
+  it("shows a retry's source job and how it was retried, and null for a first run", () => {
+    const retry = { ...scriptJob, id: ids.step.replace(/.$/, 'f'), retriesCount: 1, retryType: 'manual' };
+    const ours = present(
+      'single',
+      result(viewWith({ jobs: [{ job: retry, agent: null, retrySourceId: scriptJob.id }] })),
+    );
+    expect(ours.jobs[0]!.retry_source).toEqual({ job_id: scriptJob.id, retry_type: 'manual' });
+    expect(present('single').jobs[0]!.retry_source).toBeNull();
+  });
+
   it('shows the step, artifact paths and fixed nulls', () => {
     const [script, waiter] = present('single').jobs;
     expect(script!.step).toEqual({ id: ids.step, signature: null });

@@ -163,7 +163,7 @@ export function presentJob(result: BuildResult, job: JobView, urls: { api: strin
   return jobWire(job, buildUrlsFor(result, ctx), ctx);
 }
 
-function jobWire({ job, agent }: JobView, urls: BuildUrls, ctx: Context): JobWire {
+function jobWire({ job, agent, retrySourceId }: JobView, urls: BuildUrls, ctx: Context): JobWire {
   const logUrl = `${apiAddresses.job(urls.buildUrl, job.id)}/log`;
   return {
     id: job.id,
@@ -191,7 +191,7 @@ function jobWire({ job, agent }: JobView, urls: BuildUrls, ctx: Context): JobWir
     retried: job.retried,
     retried_in_job_id: job.retriedInJobId,
     retries_count: job.retriesCount,
-    retry_source: null,
+    retry_source: retrySourceId ? { job_id: retrySourceId, retry_type: job.retryType ?? 'manual' } : null,
     retry_type: job.retryType,
     parallel_group_index: job.parallelGroupIndex,
     parallel_group_total: job.parallelGroupTotal,
