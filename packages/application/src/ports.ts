@@ -29,8 +29,15 @@ export interface Clock {
 }
 
 export interface AccessTokenRepository {
-  /** The token with this hash and its user, revoked and expired ones included (the caller decides). */
-  findByHash(tokenHash: string): Promise<{ token: AccessToken; user: User } | null>;
+  /**
+   * The token with this hash and its user, revoked and expired ones included (the caller decides). With
+   * `readAhead`, also what the user may see of that pipeline (as {@link AccessRepository.pipeline}), read
+   * in the same statement.
+   */
+  findByHash(
+    tokenHash: string,
+    readAhead?: PipelineSlugs,
+  ): Promise<{ token: AccessToken; user: User; pipelineAccess?: PipelineAccessReadAhead } | null>;
   /** The token with this id and its user, revoked and expired ones included. */
   findById(id: string): Promise<{ token: AccessToken; user: User } | null>;
   insert(token: AccessToken): Promise<void>;
@@ -305,6 +312,17 @@ export interface OrganizationAccess {
 }
 
 /** What a user may do on a pipeline, read in one round trip; `pipeline` null when it does not exist. */
+/** A pipeline as a request names it: its organization's slug and its own. */
+export interface PipelineSlugs {
+  organizationSlug: string;
+  pipelineSlug: string;
+}
+
+/** What a user may see of a pipeline, read with their token (null facts: not a member of its organization). */
+export interface PipelineAccessReadAhead extends PipelineSlugs {
+  facts: PipelineAccessFacts | null;
+}
+
 export interface PipelineAccessFacts extends OrganizationAccess {
   pipeline: Pipeline | null;
   teamAccessLevels: AccessLevel[];

@@ -2,13 +2,10 @@ import type { Repositories } from '@ci/application';
 import type pg from 'pg';
 import { startEmbeddedPostgres } from './embedded-postgres';
 import { migrate, type Orm, openOrm } from './orm';
+import { accessTokenRepository } from './repositories/access-token.repository';
 import { agentRepository } from './repositories/agent.repository';
 import { buildRepository } from './repositories/build.repository';
-import {
-  accessTokenRepository,
-  organizationRepository,
-  userRepository,
-} from './repositories/identity.repository';
+import { organizationRepository, userRepository } from './repositories/identity.repository';
 import { jobRepository } from './repositories/job.repository';
 import { lookupRepository } from './repositories/lookup.repository';
 import { organizationMemberRepository } from './repositories/organization-member.repository';

@@ -71,11 +71,19 @@ const domainErrors = t.middleware(async ({ next }) => {
 
 export const publicProcedure = t.procedure.use(domainErrors);
 
-/** The organization slug a call names: the path's `{organization}` on REST, the input's key on tRPC. */
-async function organizationOf(getRawInput: () => Promise<unknown>): Promise<string | null> {
-  const input = await getRawInput().catch(() => undefined);
-  const organization = (input as { organization?: unknown } | null | undefined)?.organization;
-  return typeof organization === 'string' ? organization : null;
+/**
+ * The organization and pipeline slugs a call names: the path's `{organization}` and `{pipeline}` on REST,
+ * the input's keys on tRPC.
+ */
+async function targetOf(
+  getRawInput: () => Promise<unknown>,
+): Promise<{ organization: string | null; pipeline: string | null }> {
+  const input = (await getRawInput().catch(() => undefined)) as
+    | { organization?: unknown; pipeline?: unknown }
+    | null
+    | undefined;
+  const text = (value: unknown) => (typeof value === 'string' ? value : null);
+  return { organization: text(input?.organization), pipeline: text(input?.pipeline) };
 }
 
 /**
@@ -86,10 +94,16 @@ export const authed = publicProcedure.use(async ({ ctx, meta, next, getRawInput 
   const accepted = meta?.operation ? scopeFor(meta.operation) : null;
   ctx.response.headers['X-Accepted-OAuth-Scopes'] = accepted ?? '';
   ctx.response.headers['X-OAuth-Scopes'] = '';
-  const actor: Actor = await ctx.useCases.authenticate(ctx.authorization);
+  const { organization, pipeline } = await targetOf(getRawInput);
+  // A call that names a pipeline reads what the user may see of it with the token, in one round trip.
+  const actor: Actor = await ctx.useCases.authenticate(
+    ctx.authorization,
+    organization !== null && pipeline !== null
+      ? { organizationSlug: organization, pipelineSlug: pipeline }
+      : undefined,
+  );
   ctx.response.headers['X-OAuth-Scopes'] = actor.scopes.join(', ');
   if (ctx.rateLimits) {
-    const organization = await organizationOf(getRawInput);
     const status = await ctx.useCases.countRequest(actor, { organization, policy: ctx.rateLimits });
     Object.assign(ctx.response.headers, rateLimitHeaders(status));
     if (status.exceeded) throw status.exceeded;

@@ -87,11 +87,15 @@ export const requirePipeline =
       throw notFound('pipeline');
     }
     requireComparable(ref.organization, 'organization');
-    const facts = await deps.repos.access.pipeline({
-      userId: actor.user.id,
-      organizationSlug: ref.organization,
-      pipelineSlug: ref.pipeline,
-    });
+    const readAhead = actor.pipelineAccess;
+    const facts =
+      readAhead?.organizationSlug === ref.organization && readAhead.pipelineSlug === ref.pipeline
+        ? readAhead.facts
+        : await deps.repos.access.pipeline({
+            userId: actor.user.id,
+            organizationSlug: ref.organization,
+            pipelineSlug: ref.pipeline,
+          });
     if (!facts || !mayUseOrganization(actor, facts.organization.id)) throw notFound('organization');
     const { pipeline } = facts;
     const access = pipelineAccess(facts);

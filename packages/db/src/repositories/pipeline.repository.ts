@@ -2,6 +2,7 @@ import type {
   AccessRepository,
   OrganizationAccess,
   PipelineAccessEntry,
+  PipelineAccessFacts,
   PipelineListScope,
   PipelineRecord,
   PipelineRepository,
@@ -279,20 +280,46 @@ export function pipelineRepository(sql: Sql): PipelineRepository {
 /** An organization `o` with the role of the user's membership `m`. */
 const ORGANIZATION_ACCESS_COLUMNS = 'o.id, o.slug, o.name, o.created_at, m.role';
 
-function organizationAccessFromRow(row: Row): OrganizationAccess {
-  return { organization: organizationFromRow(row), role: row.role as OrganizationRole };
+function organizationAccessFromRow(row: Row, prefix = ''): OrganizationAccess {
+  return { organization: organizationFromRow(row, prefix), role: row[`${prefix}role`] as OrganizationRole };
 }
 
-/** What the teams of the user `$1` give on the pipeline `p`, and whether it has any team at all. */
-const TEAM_ACCESS_COLUMNS = `coalesce((select array_agg(tp.access_level) from team_pipelines tp
-    join team_members tm on tm.team_id = tp.team_id and tm.user_id = $1
+/** What the teams of the user `user` (an SQL expression) give on the pipeline `p`, and whether it has any team at all. */
+function teamAccessColumns(user: string): string {
+  return `coalesce((select array_agg(tp.access_level) from team_pipelines tp
+    join team_members tm on tm.team_id = tp.team_id and tm.user_id = ${user}
     where tp.pipeline_id = p.id), '{}') as team_access_levels,
   exists (select 1 from team_pipelines tp where tp.pipeline_id = p.id) as pipeline_has_teams`;
+}
 
 function teamAccessFromRow(row: Row): Pick<PipelineAccessEntry, 'teamAccessLevels' | 'pipelineHasTeams'> {
   return {
     teamAccessLevels: row.team_access_levels as AccessLevel[],
     pipelineHasTeams: row.pipeline_has_teams as boolean,
+  };
+}
+
+/**
+ * What the user `user` may see of the pipeline slugged `pipeline` in the organization slugged
+ * `organization` (SQL expressions): the organization with the user's role (columns `o_…`), the pipeline
+ * if any (`p_…`) and what the user's teams give on it, in one row; none when the user is not a member.
+ */
+export function pipelineAccessSelect(user: string, organization: string, pipeline: string): string {
+  return `select o.id as o_id, o.slug as o_slug, o.name as o_name, o.created_at as o_created_at, m.role as o_role,
+    ${PIPELINE_COLUMNS}, ${teamAccessColumns(user)}
+  from organizations o
+  join organization_members m on m.organization_id = o.id and m.user_id = ${user}
+  left join pipelines p on p.organization_id = o.id and p.slug = ${pipeline}
+  where o.slug = ${organization}`;
+}
+
+/** The facts {@link pipelineAccessSelect} reads; null when its row is absent (or all null, from a left join). */
+export function pipelineAccessFactsFromRow(row: Row | undefined): PipelineAccessFacts | null {
+  if (!row?.o_id) return null;
+  return {
+    ...organizationAccessFromRow(row, 'o_'),
+    pipeline: row.p_id ? pipelineFromRow(row) : null,
+    ...teamAccessFromRow(row),
   };
 }
 
@@ -309,20 +336,12 @@ export function accessRepository(sql: Sql): AccessRepository {
     },
     async pipeline({ userId, organizationSlug, pipelineSlug }) {
       // Organization, membership, pipeline and the user's team access levels in one round trip.
-      const [row] = await sql.prepared(
-        `select ${ORGANIZATION_ACCESS_COLUMNS}, ${PIPELINE_COLUMNS}, ${TEAM_ACCESS_COLUMNS}
-         from organizations o
-         join organization_members m on m.organization_id = o.id and m.user_id = $1
-         left join pipelines p on p.organization_id = o.id and p.slug = $3
-         where o.slug = $2`,
-        [userId, organizationSlug, pipelineSlug],
-      );
-      if (!row) return null;
-      return {
-        ...organizationAccessFromRow(row),
-        pipeline: row.p_id ? pipelineFromRow(row) : null,
-        ...teamAccessFromRow(row),
-      };
+      const [row] = await sql.prepared(pipelineAccessSelect('$1', '$2', '$3'), [
+        userId,
+        organizationSlug,
+        pipelineSlug,
+      ]);
+      return pipelineAccessFactsFromRow(row);
     },
     async memberships(userId) {
       const rows = await sql.query(
@@ -331,12 +350,12 @@ export function accessRepository(sql: Sql): AccessRepository {
          where m.user_id = $1 order by o.slug`,
         [userId],
       );
-      return rows.map(organizationAccessFromRow);
+      return rows.map((row) => organizationAccessFromRow(row));
     },
     async pipelineAccessIn({ userId, organizationIds }) {
       if (organizationIds.length === 0) return [];
       const rows = await sql.query(
-        `select p.id, p.organization_id, ${TEAM_ACCESS_COLUMNS}
+        `select p.id, p.organization_id, ${teamAccessColumns('$1')}
          from pipelines p where p.organization_id = any($2::uuid[])`,
         [userId, organizationIds],
       );

@@ -1,0 +1,90 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startWorld, type World } from '../support/world';
+
+/**
+ * A request that names a pipeline reads the token and what its user may see of that pipeline in one
+ * statement (the read-ahead), and every rule still holds on what it read.
+ */
+
+let world: World;
+const statements: string[] = [];
+let number: number;
+beforeAll(async () => {
+  world = await startWorld({}, { onQuery: (sql) => statements.push(sql) });
+  number = (await world.createBuild('web')).number;
+});
+afterAll(async () => {
+  await world?.close();
+});
+
+const BUILDS = '/v2/organizations/acme/pipelines/web/builds';
+
+async function statementsOf(work: () => Promise<{ status: number }>, status: number) {
+  statements.length = 0;
+  const response = await work();
+  expect(response.status).toBe(status);
+  return [...statements];
+}
+
+const readsAccess = (sql: string) => sql.includes('organization_members');
+
+describe('round trips', () => {
+  it('a build costs two statements: the token with the pipeline access, then the build', async () => {
+    const sent = await statementsOf(() => world.call('GET', `${BUILDS}/${number}`), 200);
+    expect(sent).toHaveLength(2);
+    expect(sent[0]).toContain('access_tokens');
+    expect(readsAccess(sent[0]!)).toBe(true);
+    expect(sent.slice(1).filter(readsAccess)).toEqual([]);
+  });
+
+  it('a list and a create read the access with the token too, never again', async () => {
+    for (const [work, status] of [
+      [() => world.call('GET', BUILDS), 200],
+      [() => world.call('POST', BUILDS, { body: { commit: 'HEAD', branch: 'main' } }), 201],
+    ] as const) {
+      const sent = await statementsOf(work, status);
+      expect(readsAccess(sent[0]!)).toBe(true);
+      expect(sent.slice(1).filter(readsAccess)).toEqual([]);
+    }
+  });
+
+  it('reads the access again for a path that names no pipeline', async () => {
+    const sent = await statementsOf(() => world.call('GET', '/v2/organizations/acme/builds'), 200);
+    expect(sent[0]).toContain('access_tokens');
+    expect(readsAccess(sent[0]!)).toBe(false);
+  });
+});
+
+describe('the rules on what was read with the token', () => {
+  it('hides a pipeline of no team of the member, and an organization the user is not in', async () => {
+    const hidden = await world.call('GET', '/v2/organizations/acme/pipelines/secret/builds', {
+      token: world.tokens.member,
+    });
+    expect(hidden.status).toBe(404);
+    expect(hidden.body).toEqual({ message: 'No pipeline found' });
+    const elsewhere = await world.call('GET', BUILDS, { token: world.tokens.outsider });
+    expect(elsewhere.status).toBe(404);
+    expect(elsewhere.body).toEqual({ message: 'No organization found' });
+  });
+
+  it('hides an organization outside the token allow-list', async () => {
+    const limited = await world.token('admin', { organizations: ['other'] });
+    const response = await world.call('GET', BUILDS, { token: limited });
+    expect(response.status).toBe(404);
+    expect(response.body).toEqual({ message: 'No organization found' });
+  });
+
+  it('refuses an expired or revoked token on a pipeline path as anywhere', async () => {
+    const expired = await world.token('admin', { expiresAt: new Date(Date.now() - 1_000) });
+    expect((await world.call('GET', BUILDS, { token: expired })).status).toBe(401);
+    const revoked = await world.token('admin');
+    expect((await world.call('DELETE', '/v2/access-token', { token: revoked })).status).toBe(204);
+    expect((await world.call('GET', `${BUILDS}/${number}`, { token: revoked })).status).toBe(401);
+  });
+
+  it('answers a slug with a NUL as a slug that names nothing, without a database error', async () => {
+    const response = await world.call('GET', '/v2/organizations/acme/pipelines/w%00b/builds');
+    expect(response.status).toBe(404);
+    expect(response.body).toEqual({ message: 'No pipeline found' });
+  });
+});
