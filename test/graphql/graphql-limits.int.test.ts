@@ -222,3 +222,89 @@ describe('limits', () => {
     expect(allowed.body.errors).toBeUndefined();
   });
 });
+
+describe("a connection's count", () => {
+  const WEB_BUILDS = BUILDS + 3;
+  const isCount = (sql: string) => /\bcount\(\*\)/.test(sql);
+  const builds = (selection: string) => `query($first: Int!, $after: String) { pipeline(slug: "acme/web") {
+    builds(first: $first, after: $after) { ${selection} pageInfo { hasNextPage hasPreviousPage endCursor }
+      edges { node { number } } } } }`;
+
+  it.each([
+    ['one shorter than the list', WEB_BUILDS - 1, true],
+    ['as long as the list', WEB_BUILDS, false],
+    ['one longer than the list', WEB_BUILDS + 1, false],
+  ])(
+    'is not counted when not selected, and a page %s still knows exactly whether more follow',
+    async (_, first, hasNextPage) => {
+      const uncounted = await world.countStatements(() => world.gql(builds(''), { first }));
+      expect(uncounted.result.body.errors, uncounted.result.text).toBeUndefined();
+      const page = uncounted.result.body.data.pipeline.builds;
+      expect(page.edges).toHaveLength(Math.min(first, WEB_BUILDS));
+      expect(page.pageInfo).toMatchObject({ hasNextPage, hasPreviousPage: false });
+      expect(uncounted.sql.filter(isCount)).toEqual([]);
+
+      const counted = await world.countStatements(() => world.gql(builds('count'), { first }));
+      expect(counted.result.body.data.pipeline.builds).toEqual({ ...page, count: WEB_BUILDS });
+      expect(counted.sql.filter(isCount)).toHaveLength(1);
+      expect(counted.statements).toBe(uncounted.statements + 1);
+    },
+  );
+
+  it('is not counted for the next page either, whose end is exact', async () => {
+    const first = await world.gql(builds(''), { first: 100 });
+    const { endCursor } = first.body.data.pipeline.builds.pageInfo;
+    const next = await world.countStatements(() =>
+      world.gql(builds(''), { first: WEB_BUILDS - 100, after: endCursor }),
+    );
+    expect(next.result.body.data.pipeline.builds.pageInfo).toMatchObject({
+      hasNextPage: false,
+      hasPreviousPage: true,
+    });
+    // Both pages together are the whole list, each build once.
+    const numbers = [first, next.result].flatMap((page) =>
+      page.body.data.pipeline.builds.edges.map((edge: { node: { number: number } }) => edge.node.number),
+    );
+    expect(numbers.sort((x, y) => x - y)).toEqual(Array.from({ length: WEB_BUILDS }, (_, i) => i + 1));
+    expect(next.sql.filter(isCount)).toEqual([]);
+  });
+
+  it('is counted through a fragment, and once when `last` counts from the end', async () => {
+    const viaFragment = await world.countStatements(() =>
+      world.gql(`{ pipeline(slug: "acme/web") { builds(first: 1) { ...Counted } } }
+        fragment Counted on BuildConnection { ... on Connection { count } }`),
+    );
+    expect(viaFragment.result.body.data.pipeline.builds.count).toBe(WEB_BUILDS);
+    expect(viaFragment.sql.filter(isCount)).toHaveLength(1);
+
+    const last = await world.countStatements(() =>
+      world.gql(`{ pipeline(slug: "acme/web") { builds(last: 2) { count pageInfo { hasNextPage hasPreviousPage }
+        edges { node { number } } } } }`),
+    );
+    expect(last.result.body.data.pipeline.builds).toEqual({
+      count: WEB_BUILDS,
+      pageInfo: { hasNextPage: false, hasPreviousPage: true },
+      edges: [{ node: { number: 2 } }, { node: { number: 1 } }],
+    });
+    expect(last.sql.filter(isCount)).toHaveLength(1);
+  });
+
+  it("is counted for no batched list that does not select it: teams, their members and pipelines, a creator's builds", async () => {
+    const query = `{ pipeline(slug: "acme/web") {
+      teams(first: 5) { pageInfo { hasNextPage } edges { node { team { slug
+        members(first: 5) { pageInfo { hasNextPage } edges { node { role } } }
+        pipelines(first: 1) { pageInfo { hasNextPage } edges { node { accessLevel } } } } } } }
+      builds(first: 1) { edges { node { createdBy { ... on User { builds(first: 1) { pageInfo { hasNextPage } } } } } } } } }`;
+    const { result, sql } = await world.countStatements(() => world.gql(query));
+    expect(result.body.errors, result.text).toBeUndefined();
+    const web = result.body.data.pipeline;
+    expect(web.teams.edges.length).toBeGreaterThan(0);
+    const platform = web.teams.edges.find(
+      (edge: { node: { team: { slug: string } } }) => edge.node.team.slug === 'platform',
+    );
+    // platform has the web pipeline and every extra one: more than one.
+    expect(platform.node.team.pipelines.pageInfo.hasNextPage).toBe(true);
+    expect(web.builds.edges[0].node.createdBy.builds.pageInfo.hasNextPage).toBe(true);
+    expect(sql.filter(isCount)).toEqual([]);
+  });
+});

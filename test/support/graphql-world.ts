@@ -9,11 +9,14 @@ export { API_URL, WEB_URL } from './world';
  */
 export async function startGraphqlWorld() {
   let statements = 0;
+  /** The statements sent, while `countStatements` keeps them. */
+  let kept: string[] | null = null;
   const world = await startWorld(
     {},
     {
-      onQuery: () => {
+      onQuery: (sql: string) => {
         statements += 1;
+        kept?.push(sql);
       },
     },
   );
@@ -29,11 +32,19 @@ export async function startGraphqlWorld() {
       body: { query, variables, ...(options.operationName ? { operationName: options.operationName } : {}) },
     });
 
-  /** How many SQL statements `work` made the server send. */
-  const countStatements = async <T>(work: () => Promise<T>): Promise<{ result: T; statements: number }> => {
+  /** How many SQL statements `work` made the server send, and their texts (`sql`). */
+  const countStatements = async <T>(
+    work: () => Promise<T>,
+  ): Promise<{ result: T; statements: number; sql: string[] }> => {
     const before = statements;
-    const result = await work();
-    return { result, statements: statements - before };
+    const sql: string[] = [];
+    kept = sql;
+    try {
+      const result = await work();
+      return { result, statements: statements - before, sql };
+    } finally {
+      kept = null;
+    }
   };
 
   /** The statements of the same operation (`$first` the page size) over a small and a large page; both must succeed. */

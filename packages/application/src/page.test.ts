@@ -1,10 +1,11 @@
 import { notFound } from '@ci/domain';
 import { describe, expect, it } from 'vitest';
-import { type PartRequest, pageWindow, partsOf, windowsOf } from './page';
+import { type PartRequest, pageWindow, partsOf, totalsOf, windowsOf } from './page';
 
-const request = (parentId: string, offset = 0, limit = 2): PartRequest => ({
+const request = (parentId: string, offset = 0, limit = 2, withTotal = true): PartRequest => ({
   parentId,
   window: { offset, limit },
+  withTotal,
 });
 
 describe('pageWindow', () => {
@@ -63,6 +64,46 @@ describe('partsOf', () => {
         totalCount: 5,
       },
       refusal,
+      { items: [], totalCount: 0 },
+    ]);
+  });
+});
+
+describe('totals', () => {
+  it('are read only for the parents that ask for one and are not refused', async () => {
+    const asked: string[][] = [];
+    const counts = await totalsOf(
+      [request('a'), request('b', 0, 2, false), request('gone'), request('c')],
+      new Map([['gone', notFound('team')]]),
+      async (parentIds) => {
+        asked.push(parentIds);
+        return parentIds.map((parentId) => ({ parentId, count: 3 }));
+      },
+    );
+    expect(asked).toEqual([['a', 'c']]);
+    expect(counts).toEqual([
+      { parentId: 'a', count: 3 },
+      { parentId: 'c', count: 3 },
+    ]);
+  });
+
+  it('are not read at all when no parent asks for one', async () => {
+    const counted = await totalsOf([request('a', 0, 2, false)], new Map(), async () => {
+      throw new Error('counted');
+    });
+    expect(counted).toEqual([]);
+  });
+
+  it('are null in the parts of parents that did not ask for one', () => {
+    const parts = partsOf({
+      requests: [request('a', 0, 2, false), request('b')],
+      refusals: new Map(),
+      items: [{ parent: 'a' }],
+      parentOf: (item) => item.parent,
+      counts: [{ parentId: 'b', count: 0 }],
+    });
+    expect(parts).toEqual([
+      { items: [{ parent: 'a' }], totalCount: null },
       { items: [], totalCount: 0 },
     ]);
   });

@@ -18,18 +18,26 @@ export function pageWindow(page: Page | RowWindow): { offset: number; limit: num
   return { offset: (page.page - 1) * page.perPage, limit: page.perPage };
 }
 
-/** A window of one parent's list (a pipeline's builds, a team's members), when lists are read in batches. */
+/**
+ * A window of one parent's list (a pipeline's builds, a team's members), when lists are read in batches,
+ * and whether the list's total is wanted too: counting a long list costs more than reading its window,
+ * so it is counted only when asked (GraphQL's `count`, or `last` counting from the end).
+ */
 export interface PartRequest {
   parentId: string;
   window: RowWindow;
+  withTotal: boolean;
 }
 
-/** One parent's part of a batched list: its window of items and the list's total, or why it is refused. */
-export type ListPart<T> = { items: T[]; totalCount: number } | DomainError;
+/**
+ * One parent's part of a batched list: its window of items and the list's total (null when not asked),
+ * or why it is refused.
+ */
+export type ListPart<T> = { items: T[]; totalCount: number | null } | DomainError;
 
 /**
  * The parts of a batched list, in the order asked: each parent's items (from one read of them all) and
- * total, or its refusal. Parents without a count have no items.
+ * total when asked (a parent without a count has none), or its refusal.
  */
 export function partsOf<T>(input: {
   requests: readonly PartRequest[];
@@ -47,12 +55,27 @@ export function partsOf<T>(input: {
   }
   const totals = new Map(input.counts.map((count) => [count.parentId, count.count]));
   return input.requests.map(
-    ({ parentId }) =>
+    ({ parentId, withTotal }) =>
       input.refusals.get(parentId) ?? {
         items: byParent.get(parentId) ?? [],
-        totalCount: totals.get(parentId) ?? 0,
+        totalCount: withTotal ? (totals.get(parentId) ?? 0) : null,
       },
   );
+}
+
+/**
+ * The totals of the parents whose requests ask for one and are not refused, by `count` (one read of
+ * them all); no read when none asks.
+ */
+export async function totalsOf(
+  requests: readonly PartRequest[],
+  refusals: ReadonlyMap<string, unknown>,
+  count: (parentIds: string[]) => Promise<Array<{ parentId: string; count: number }>>,
+): Promise<Array<{ parentId: string; count: number }>> {
+  const parentIds = requests
+    .filter(({ parentId, withTotal }) => withTotal && !refusals.has(parentId))
+    .map(({ parentId }) => parentId);
+  return parentIds.length ? count(parentIds) : [];
 }
 
 /** The repository windows of the parents that are not refused. */

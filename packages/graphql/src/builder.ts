@@ -45,7 +45,7 @@ export const builder = new SchemaBuilder<{
     ID: { Input: string; Output: string };
     JSON: { Input: unknown; Output: unknown };
   };
-  Connection: { count: number };
+  Connection: { count: number | null };
   DefaultEdgesNullability: { list: true; items: true };
   DefaultNodeNullability: true;
 }>({

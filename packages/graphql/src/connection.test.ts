@@ -1,5 +1,15 @@
+import type { ListPart, PartRequest } from '@ci/application';
+import { notFound } from '@ci/domain';
+import { type GraphQLResolveInfo, Kind, parse } from 'graphql';
 import { describe, expect, it } from 'vitest';
-import { arrayConnection, cursorFor, resolveConnection, windowFor } from './connection';
+import {
+  arrayConnection,
+  cursorFor,
+  resolveConnection,
+  resolveConnections,
+  selectsCount,
+  windowFor,
+} from './connection';
 
 const at = cursorFor;
 
@@ -78,5 +88,141 @@ describe('connections', () => {
       { offset: 0, limit: 0 },
       { offset: 5, limit: 2 },
     ]);
+  });
+});
+
+describe('batched connections', () => {
+  const lists: Record<string, string[]> = {
+    a: Array.from({ length: 3 }, (_, i) => `a${i}`),
+    b: Array.from({ length: 4 }, (_, i) => `b${i}`),
+  };
+  const reader = () => {
+    const asked: PartRequest[][] = [];
+    const read = async (requests: readonly PartRequest[]): Promise<Array<ListPart<string>>> => {
+      asked.push([...requests]);
+      return requests.map(({ parentId, window, withTotal }) => {
+        const list = lists[parentId];
+        if (!list) return notFound('pipeline');
+        return {
+          items: list.slice(window.offset, window.offset + window.limit),
+          totalCount: withTotal ? list.length : null,
+        };
+      });
+    };
+    return { asked, read };
+  };
+  const summary = (result: Awaited<ReturnType<typeof resolveConnections<string>>>[number]) =>
+    result instanceof Error
+      ? result.message
+      : { nodes: result.edges.map((edge) => edge.node), count: result.count, ...result.pageInfo };
+
+  it.each([
+    ['a list one longer than the page goes on', 3, 'b', true],
+    ['a list as long as the page ends there', 3, 'a', false],
+    ['a list shorter than the page ends there', 5, 'b', false],
+  ])(
+    'without count, reads one row past the window and counts nothing: %s',
+    async (_, first, parentId, next) => {
+      const { asked, read } = reader();
+      const [result] = await resolveConnections({
+        args: { first },
+        parentIds: [parentId],
+        withTotal: false,
+        read,
+      });
+      expect(asked).toEqual([[{ parentId, window: { offset: 0, limit: first + 1 }, withTotal: false }]]);
+      expect(summary(result as never)).toMatchObject({
+        nodes: lists[parentId]?.slice(0, first),
+        count: null,
+        hasNextPage: next,
+        hasPreviousPage: false,
+        endCursor: at(Math.min(first, lists[parentId]?.length ?? 0) - 1),
+      });
+    },
+  );
+
+  it('with count, counts the lists and reads their windows exactly', async () => {
+    const { asked, read } = reader();
+    const results = await resolveConnections({
+      args: { first: 3, after: at(0) },
+      parentIds: ['b', 'a', 'gone'],
+      withTotal: true,
+      read,
+    });
+    expect(asked).toEqual([
+      [
+        { parentId: 'b', window: { offset: 1, limit: 3 }, withTotal: true },
+        { parentId: 'a', window: { offset: 1, limit: 3 }, withTotal: true },
+        { parentId: 'gone', window: { offset: 1, limit: 3 }, withTotal: true },
+      ],
+    ]);
+    expect(results.map((result) => summary(result as never))).toMatchObject([
+      { nodes: ['b1', 'b2', 'b3'], count: 4, hasNextPage: false, hasPreviousPage: true },
+      { nodes: ['a1', 'a2'], count: 3, hasNextPage: false, hasPreviousPage: true },
+      'No pipeline found',
+    ]);
+  });
+
+  it('with last from the end, counts first, then reads the windows without counting again', async () => {
+    const { asked, read } = reader();
+    const results = await resolveConnections({
+      args: { last: 2 },
+      parentIds: ['a', 'b'],
+      withTotal: false,
+      read,
+    });
+    expect(asked).toEqual([
+      [
+        { parentId: 'a', window: { offset: 0, limit: 0 }, withTotal: true },
+        { parentId: 'b', window: { offset: 0, limit: 0 }, withTotal: true },
+      ],
+      [
+        { parentId: 'a', window: { offset: 1, limit: 2 }, withTotal: false },
+        { parentId: 'b', window: { offset: 2, limit: 2 }, withTotal: false },
+      ],
+    ]);
+    expect(results.map((result) => summary(result as never))).toMatchObject([
+      { nodes: ['a1', 'a2'], count: 3, hasNextPage: false, hasPreviousPage: true },
+      { nodes: ['b2', 'b3'], count: 4, hasNextPage: false, hasPreviousPage: true },
+    ]);
+  });
+});
+
+describe('selectsCount', () => {
+  const infoOf = (query: string): GraphQLResolveInfo => {
+    const document = parse(query);
+    const operation = document.definitions.find((d) => d.kind === Kind.OPERATION_DEFINITION);
+    if (operation?.kind !== Kind.OPERATION_DEFINITION) throw new Error('no operation');
+    const pipeline = operation.selectionSet.selections[0];
+    if (pipeline?.kind !== Kind.FIELD) throw new Error('no field');
+    const builds = pipeline.selectionSet?.selections.filter((s) => s.kind === Kind.FIELD);
+    const fragments = Object.fromEntries(
+      document.definitions.flatMap((d) => (d.kind === Kind.FRAGMENT_DEFINITION ? [[d.name.value, d]] : [])),
+    );
+    return { fieldNodes: builds, fragments } as unknown as GraphQLResolveInfo;
+  };
+
+  it.each([
+    ['selected', '{ pipeline { builds { count } } }', true],
+    ['aliased', '{ pipeline { builds { total: count } } }', true],
+    ['in an inline fragment', '{ pipeline { builds { ... on BuildConnection { count } } } }', true],
+    [
+      'through fragments',
+      '{ pipeline { builds { ...A } } } fragment A on BuildConnection { ...B } fragment B on BuildConnection { count }',
+      true,
+    ],
+    ['in one of two merged fields', '{ pipeline { builds { edges { cursor } } builds { count } } }', true],
+    [
+      'not selected',
+      '{ pipeline { builds { pageInfo { hasNextPage } edges { node { jobs { count } } } } } }',
+      false,
+    ],
+    [
+      'not in a fragment',
+      '{ pipeline { builds { ...A } } } fragment A on BuildConnection { edges { cursor } }',
+      false,
+    ],
+  ])('sees count %s', (_, query, expected) => {
+    expect(selectsCount(infoOf(query))).toBe(expected);
   });
 });

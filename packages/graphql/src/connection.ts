@@ -1,5 +1,6 @@
 import type { ListPart, PartRequest, RowWindow } from '@ci/application';
 import { badRequest } from '@ci/domain';
+import { type FieldNode, type GraphQLResolveInfo, Kind, type SelectionSetNode } from 'graphql';
 
 /** The most items a connection gives at once (`first` or `last`), as the public API allows. */
 export const MAX_PAGE_SIZE = 500;
@@ -14,7 +15,8 @@ export interface ConnectionArgs {
 }
 
 export interface ConnectionResult<T> {
-  count: number;
+  /** The list's total; null when it was not counted (`count` not selected). */
+  count: number | null;
   edges: Array<{ cursor: string; node: T }>;
   pageInfo: {
     hasNextPage: boolean;
@@ -128,35 +130,106 @@ function windowWithin(args: ConnectionArgs, totalCount: number): RowWindow {
 }
 
 /**
- * The connections of several parents over one batched use case (`read` answers each parent's window, or
- * its refusal): one call, or two when `last` counts from the end of lists whose lengths are not known
- * yet. Each parent gets its connection or its refusal, in the order given.
+ * A connection over a window read one row past its end, uncounted: the extra row, when there is one,
+ * says that the list goes on (`hasNextPage`) and is not shown.
  */
-export async function resolveConnections<T>(
-  args: ConnectionArgs,
-  parentIds: readonly string[],
-  read: (requests: readonly PartRequest[]) => Promise<Array<ListPart<T>>>,
-): Promise<Array<ConnectionResult<T> | Error>> {
+function lookAheadConnectionOf<T>(items: readonly T[], window: RowWindow): ConnectionResult<T> {
+  const shown = items.length > window.limit ? items.slice(0, window.limit) : items;
+  const edges = shown.map((node, index) => ({ cursor: cursorFor(window.offset + index), node }));
+  return {
+    count: null,
+    edges,
+    pageInfo: {
+      hasPreviousPage: window.offset > 0,
+      hasNextPage: items.length > window.limit,
+      startCursor: edges[0]?.cursor ?? null,
+      endCursor: edges.at(-1)?.cursor ?? null,
+    },
+  };
+}
+
+/** How one parent's connection is read: its window, and its total when already known. */
+type Plan = { window: RowWindow; totalCount: number | null } | Error;
+
+/**
+ * The connections of several parents over one batched use case (`read` answers each parent's window, or
+ * its refusal), in the order given, each its connection or its refusal. The lists are counted only when
+ * the total is wanted (`withTotal`: the client selects `count`); otherwise each window is read one row
+ * past its end, which decides `hasNextPage`. One call, or two when `last` counts from the end of lists
+ * whose lengths are not known yet (the first call counts them).
+ */
+export async function resolveConnections<T>(input: {
+  args: ConnectionArgs;
+  parentIds: readonly string[];
+  withTotal: boolean;
+  read: (requests: readonly PartRequest[]) => Promise<Array<ListPart<T>>>;
+}): Promise<Array<ConnectionResult<T> | Error>> {
+  const { args, parentIds, read } = input;
   const planned = windowFor(args);
-  let windows: Array<RowWindow | Error>;
+  let plans: Plan[];
   if (planned.needsTotal) {
-    const totals = await read(parentIds.map((parentId) => ({ parentId, window: { offset: 0, limit: 0 } })));
-    windows = totals.map((part) => ('items' in part ? windowWithin(args, part.totalCount) : part));
+    const totals = await read(
+      parentIds.map((parentId) => ({ parentId, window: { offset: 0, limit: 0 }, withTotal: true })),
+    );
+    plans = totals.map((part) => {
+      if (!('items' in part)) return part;
+      const totalCount = part.totalCount ?? 0;
+      return { window: windowWithin(args, totalCount), totalCount };
+    });
   } else {
-    windows = parentIds.map(() => planned.window);
+    plans = parentIds.map(() => ({ window: planned.window, totalCount: null }));
   }
   const requests: PartRequest[] = [];
   parentIds.forEach((parentId, index) => {
-    const window = windows[index];
-    if (window && !(window instanceof Error)) requests.push({ parentId, window });
+    const plan = plans[index];
+    if (!plan || plan instanceof Error) return;
+    const { window, totalCount } = plan;
+    if (totalCount !== null || input.withTotal)
+      requests.push({ parentId, window, withTotal: totalCount === null });
+    else
+      requests.push({
+        parentId,
+        window: { offset: window.offset, limit: window.limit + 1 },
+        withTotal: false,
+      });
   });
   const parts = await read(requests);
   const byParent = new Map(requests.map((request, index) => [request.parentId, parts[index]]));
   return parentIds.map((parentId, index) => {
-    const window = windows[index];
+    const plan = plans[index];
     const part = byParent.get(parentId);
-    if (window instanceof Error) return window;
-    if (!window || !part) throw new Error('every readable parent has a part');
-    return 'items' in part ? connectionOf(part.items, window, part.totalCount) : part;
+    if (plan instanceof Error) return plan;
+    if (!plan || !part) throw new Error('every readable parent has a part');
+    if (!('items' in part)) return part;
+    const totalCount = plan.totalCount ?? part.totalCount;
+    return totalCount === null
+      ? lookAheadConnectionOf(part.items, plan.window)
+      : connectionOf(part.items, plan.window, totalCount);
   });
+}
+
+const countSelected = new WeakMap<readonly FieldNode[], boolean>();
+
+/**
+ * Whether the client selects the connection's `count` (directly, in an inline fragment or through a
+ * fragment spread): only then is its list counted. Remembered per field nodes, which every item of a
+ * page shares.
+ */
+export function selectsCount(info: GraphQLResolveInfo): boolean {
+  let found = countSelected.get(info.fieldNodes);
+  if (found === undefined) {
+    const visited = new Set<string>();
+    const inSet = (set: SelectionSetNode | undefined): boolean =>
+      set?.selections.some((selection) => {
+        if (selection.kind === Kind.FIELD) return selection.name.value === 'count';
+        if (selection.kind === Kind.INLINE_FRAGMENT) return inSet(selection.selectionSet);
+        const name = selection.name.value;
+        if (visited.has(name)) return false;
+        visited.add(name);
+        return inSet(info.fragments[name]?.selectionSet);
+      }) ?? false;
+    found = info.fieldNodes.some((node) => inSet(node.selectionSet));
+    countSelected.set(info.fieldNodes, found);
+  }
+  return found;
 }

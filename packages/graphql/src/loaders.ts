@@ -15,11 +15,13 @@ import type {
 } from '@ci/application';
 import type { Agent, Organization, Pipeline, PipelineAccess, Team, User } from '@ci/domain';
 import DataLoader from 'dataloader';
+import type { GraphQLResolveInfo } from 'graphql';
 import {
   type ConnectionArgs,
   type ConnectionResult,
   resolveConnection,
   resolveConnections,
+  selectsCount,
 } from './connection';
 
 /**
@@ -63,13 +65,15 @@ export interface Loaders {
   ): Promise<ConnectionResult<T>>;
   /**
    * The connection `field` with these arguments of every parent a page asks it of, read together: the
-   * use case `read` answers each parent's window at once, so a page costs what one parent costs.
+   * use case `read` answers each parent's window at once, so a page costs what one parent costs. The
+   * lists are counted only when the client selects `count` (seen in `info`).
    */
-  connection<T>(
-    field: string,
-    args: ConnectionArgs,
-    read: (requests: readonly PartRequest[]) => Promise<Array<ListPart<T>>>,
-  ): DataLoader<string, ConnectionResult<T>>;
+  connection<T>(input: {
+    field: string;
+    args: ConnectionArgs;
+    info: GraphQLResolveInfo;
+    read: (requests: readonly PartRequest[]) => Promise<Array<ListPart<T>>>;
+  }): DataLoader<string, ConnectionResult<T>>;
 }
 
 export function createLoaders(useCases: UseCases, actor: Actor): Loaders {
@@ -109,15 +113,22 @@ export function createLoaders(useCases: UseCases, actor: Actor): Loaders {
       }
       return found;
     },
-    connection<T>(
-      field: string,
-      args: ConnectionArgs,
-      read: (requests: readonly PartRequest[]) => Promise<Array<ListPart<T>>>,
-    ): DataLoader<string, ConnectionResult<T>> {
-      const key = `${field}:${JSON.stringify(args)}`;
+    connection<T>({
+      field,
+      args,
+      info,
+      read,
+    }: {
+      field: string;
+      args: ConnectionArgs;
+      info: GraphQLResolveInfo;
+      read: (requests: readonly PartRequest[]) => Promise<Array<ListPart<T>>>;
+    }): DataLoader<string, ConnectionResult<T>> {
+      const withTotal = selectsCount(info);
+      const key = `${field}:${withTotal}:${JSON.stringify(args)}`;
       let loader = connections.get(key) as DataLoader<string, ConnectionResult<T>> | undefined;
       if (!loader) {
-        loader = new DataLoader((parentIds) => resolveConnections(args, parentIds, read));
+        loader = new DataLoader((parentIds) => resolveConnections({ args, parentIds, withTotal, read }));
         connections.set(key, loader as DataLoader<string, unknown>);
       }
       return loader;

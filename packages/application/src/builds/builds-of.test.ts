@@ -90,7 +90,7 @@ describe('listBuildsOfPipelines', () => {
     const { deps, asked } = world('member');
     const answers = await listBuildsOfPipelines(deps)(
       actor(),
-      [id(2), id(1), id(3), 'nope'].map((parentId) => ({ parentId, window })),
+      [id(2), id(1), id(3), 'nope'].map((parentId) => ({ parentId, window, withTotal: true })),
       {},
     );
     expect(parts(answers)).toEqual([
@@ -115,11 +115,25 @@ describe('listBuildsOfPipelines', () => {
     ]);
   });
 
+  it('counts no list when no total is asked', async () => {
+    const { deps, asked } = world('member');
+    const answers = await listBuildsOfPipelines(deps)(
+      actor(),
+      [id(1), id(3)].map((parentId) => ({ parentId, window, withTotal: false })),
+      {},
+    );
+    expect(parts(answers)).toEqual([
+      { slugs: ['teamed#1'], total: null },
+      { slugs: ['elsewhere#1'], total: null },
+    ]);
+    expect(asked.filter((read) => 'count' in read)).toEqual([]);
+  });
+
   it('lets an admin read every pipeline of their organization, and nothing of one the token may not use', async () => {
     const { deps } = world('admin');
     const answers = await listBuildsOfPipelines(deps)(
       actor(['read_builds'], [ACME.id]),
-      [id(2), id(3)].map((parentId) => ({ parentId, window })),
+      [id(2), id(3)].map((parentId) => ({ parentId, window, withTotal: true })),
       {},
     );
     expect(parts(answers)).toEqual([{ slugs: ['hidden#1'], total: 2 }, 'No pipeline found']);
@@ -143,7 +157,9 @@ describe('the filter of both lists', () => {
   ])('refuses %s text PostgreSQL cannot take, before anything is read: %j', async (name, filter) => {
     for (const list of [listBuildsOfPipelines, listBuildsOfCreators]) {
       const { deps, asked } = world('admin');
-      await expect(list(deps)(actor(), [{ parentId: id(1), window }], filter)).rejects.toMatchObject({
+      await expect(
+        list(deps)(actor(), [{ parentId: id(1), window, withTotal: true }], filter),
+      ).rejects.toMatchObject({
         kind: 'bad_request',
         code: 'invalid_parameter',
         message: `${name} can't contain NUL characters or unpaired surrogates`,
@@ -158,7 +174,11 @@ describe('listBuildsOfCreators', () => {
     const { deps, asked } = world('member');
     const answers = await listBuildsOfCreators(deps)(
       actor(),
-      [id(9), 'not a uuid'].map((parentId) => ({ parentId, window: { offset: 0, limit: 10 } })),
+      [id(9), 'not a uuid'].map((parentId) => ({
+        parentId,
+        window: { offset: 0, limit: 10 },
+        withTotal: true,
+      })),
       {},
     );
     expect(parts(answers)).toEqual([

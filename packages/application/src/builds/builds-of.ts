@@ -2,7 +2,7 @@ import { type DomainError, distinctUuids, isUuid, notFound } from '@ci/domain';
 import type { Actor } from '../auth/actor';
 import { requireScope } from '../auth/authorize';
 import { usableMemberships, visiblePipelineAccess } from '../auth/usable-memberships';
-import { type ListPart, type PartRequest, partsOf, windowsOf } from '../page';
+import { type ListPart, type PartRequest, partsOf, totalsOf, windowsOf } from '../page';
 import type { BuildFilter, BuildScope, Deps } from '../ports';
 import { requireStorableFilter } from './build-filter';
 import { asSeenWith, type BuildResult } from './build-result';
@@ -43,7 +43,9 @@ export const listBuildsOfPipelines =
     };
     const [views, counts] = await Promise.all([
       deps.repos.builds.listOfParents({ scope, filter, parent: 'pipeline', windows }),
-      deps.repos.builds.countOfParents({ scope, filter, parent: 'pipeline', parentIds }),
+      totalsOf(requests, refusals, (counted) =>
+        deps.repos.builds.countOfParents({ scope, filter, parent: 'pipeline', parentIds: counted }),
+      ),
     ]);
     return partsOf({
       requests,
@@ -75,10 +77,11 @@ export const listBuildsOfCreators =
         .map(({ parentId }) => [parentId, notFound('user')]),
     );
     const windows = windowsOf(requests, refusals);
-    const parentIds = windows.map((window) => window.parentId);
     const [views, counts] = await Promise.all([
       deps.repos.builds.listOfParents({ scope, filter, parent: 'creator', windows }),
-      deps.repos.builds.countOfParents({ scope, filter, parent: 'creator', parentIds }),
+      totalsOf(requests, refusals, (parentIds) =>
+        deps.repos.builds.countOfParents({ scope, filter, parent: 'creator', parentIds }),
+      ),
     ]);
     return partsOf({
       requests,

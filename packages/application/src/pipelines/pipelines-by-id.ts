@@ -1,9 +1,8 @@
 import { badRequest, canSeeWebhookUrl, distinctUuids, notFound, type Pipeline } from '@ci/domain';
 import type { Actor } from '../auth/actor';
-import { requireScope, requireSlugParts } from '../auth/authorize';
+import { requirePipeline, requireScope, requireSlugParts } from '../auth/authorize';
 import { usableMemberships, visiblePipelineAccess } from '../auth/usable-memberships';
 import type { Deps } from '../ports';
-import { getPipeline } from './get-pipeline';
 import type { PipelineResult } from './pipeline-result';
 
 /** A pipeline as the actor sees it: rule B2 decides whether the webhook URL shows. */
@@ -68,7 +67,13 @@ export const findPipeline =
         count: 2,
         resource: 'pipeline',
       }) as [string, string];
-      return seenFrom(await getPipeline(deps)(actor, { organization, pipeline }));
+      // The REST get's rule (requirePipeline) without its read of the counts, which a PipelineSeen does not show.
+      const target = await requirePipeline(deps)(actor, 'getPipeline', { organization, pipeline }, 'read');
+      return {
+        pipeline: target.pipeline,
+        organizationSlug: target.organization.slug,
+        showWebhookUrl: canSeeWebhookUrl(target.access),
+      };
     }
     throw badRequest('pipeline_key', 'Find a pipeline by either its slug or its uuid');
   };

@@ -117,7 +117,7 @@ function world(role: OrganizationRole) {
 }
 
 const requests = (...ids: string[]) =>
-  ids.map((parentId) => ({ parentId, window: { offset: 0, limit: 10 } }));
+  ids.map((parentId) => ({ parentId, window: { offset: 0, limit: 10 }, withTotal: true }));
 type Parts = Awaited<ReturnType<ReturnType<typeof listTeamPipelinesOfTeams>>>;
 const shown = (parts: Parts) =>
   parts.map((part) =>

@@ -3,7 +3,7 @@ import type { Actor } from '../auth/actor';
 import { requireScope } from '../auth/authorize';
 import { memberPipelineAccess } from '../auth/member-pipeline-access';
 import { adminOrganizationIds, usableMemberships, visiblePipelineAccess } from '../auth/usable-memberships';
-import { type ListPart, type PartRequest, partsOf, windowsOf } from '../page';
+import { type ListPart, type PartRequest, partsOf, totalsOf, windowsOf } from '../page';
 import type { Deps, OrganizationAccess, VisibleAcrossOrganizations } from '../ports';
 import { teamIdsSeenAsMember } from '../teams/team-access';
 import { visibleTeams } from '../teams/teams-by-id';
@@ -44,7 +44,7 @@ export const listTeamPipelinesOfTeams =
     const windows = windowsOf(requests, refusals);
     const [views, counts] = await Promise.all([
       deps.repos.teamPipelines.listOfTeams({ windows, visible }),
-      deps.repos.teamPipelines.countOfTeams({ teamIds: windows.map((window) => window.parentId), visible }),
+      totalsOf(requests, refusals, (teamIds) => deps.repos.teamPipelines.countOfTeams({ teamIds, visible })),
     ]);
     return partsOf({
       requests,
@@ -92,10 +92,9 @@ export const listTeamPipelinesOfPipelines =
     const windows = windowsOf(requests, refusals);
     const [views, counts] = await Promise.all([
       deps.repos.teamPipelines.listOfPipelines({ windows, visible }),
-      deps.repos.teamPipelines.countOfPipelines({
-        pipelineIds: windows.map((window) => window.parentId),
-        visible,
-      }),
+      totalsOf(requests, refusals, (pipelineIds) =>
+        deps.repos.teamPipelines.countOfPipelines({ pipelineIds, visible }),
+      ),
     ]);
     const teams = new Map(
       (await deps.repos.lookups.teams([...new Set(views.map((view) => view.teamPipeline.teamId))])).map(

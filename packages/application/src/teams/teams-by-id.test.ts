@@ -139,7 +139,11 @@ describe('listMembersOfTeams', () => {
     const { deps, reads } = world('member');
     const answers = await listMembersOfTeams(deps)(
       actor(),
-      [id(2), id(1), id(3)].map((parentId) => ({ parentId, window: { offset: 0, limit: 5 } })),
+      [id(2), id(1), id(3)].map((parentId) => ({
+        parentId,
+        window: { offset: 0, limit: 5 },
+        withTotal: true,
+      })),
     );
     expect(answers.map((a) => ('items' in a ? a.items.map((r) => r.team.slug) : a.message))).toEqual([
       'No team found',

@@ -2,7 +2,7 @@ import { type DomainError, distinctUuids, notFound, type Team, type TeamMember }
 import type { Actor } from '../auth/actor';
 import { requireComparable, requireOrganization, requireScope, requireSlugParts } from '../auth/authorize';
 import { usableMemberships } from '../auth/usable-memberships';
-import { type ListPart, type PartRequest, partsOf, windowsOf } from '../page';
+import { type ListPart, type PartRequest, partsOf, totalsOf, windowsOf } from '../page';
 import type { Deps, OrganizationAccess } from '../ports';
 import { requireTeamIn, teamIdsSeenAsMember } from './team-access';
 
@@ -116,7 +116,7 @@ export const listMembersOfTeams =
     const windows = windowsOf(requests, refusals);
     const [members, counts] = await Promise.all([
       deps.repos.teams.listMembersOfTeams(windows),
-      deps.repos.teams.countMembersOfTeams(windows.map((window) => window.parentId)),
+      totalsOf(requests, refusals, (teamIds) => deps.repos.teams.countMembersOfTeams(teamIds)),
     ]);
     return partsOf({
       requests,

@@ -258,12 +258,15 @@ builder.objectField(PipelineRef, 'builds', (t) =>
         metaData: t.arg.stringList({ required: false }),
         state: t.arg({ type: [BuildStates], required: false }),
       },
-      resolve: ({ pipeline }, args, ctx) => {
+      resolve: ({ pipeline }, args, ctx, info) => {
         const filter = buildFilter(args);
         return ctx.loaders
-          .connection('Pipeline.builds', args, (requests) =>
-            ctx.useCases.byId.buildsOfPipelines(ctx.actor, requests, filter),
-          )
+          .connection({
+            field: 'Pipeline.builds',
+            args,
+            info,
+            read: (requests) => ctx.useCases.byId.buildsOfPipelines(ctx.actor, requests, filter),
+          })
           .load(pipeline.id);
       },
     },
@@ -285,12 +288,15 @@ builder.objectField(UserRef, 'builds', (t) =>
       metaData: t.arg.stringList({ required: false }),
       state: t.arg({ type: [BuildStates], required: false }),
     },
-    resolve: (user, args, ctx) => {
+    resolve: (user, args, ctx, info) => {
       const filter = buildFilter(args);
       return ctx.loaders
-        .connection('User.builds', args, (requests) =>
-          ctx.useCases.byId.buildsOfCreators(ctx.actor, requests, filter),
-        )
+        .connection({
+          field: 'User.builds',
+          args,
+          info,
+          read: (requests) => ctx.useCases.byId.buildsOfCreators(ctx.actor, requests, filter),
+        })
         .load(user.id);
     },
   }),
@@ -309,14 +315,17 @@ builder.objectField(ViewerRef, 'builds', (t) =>
       metaData: t.arg.stringList({ required: false }),
       state: t.arg({ type: [BuildStates], required: false }),
     },
-    resolve: ({ viewer }, args, ctx) => {
+    resolve: ({ viewer }, args, ctx, info) => {
       // The user's builds with one branch, so that `viewer { builds user { builds } }` reads them once.
       const asUserArgs = { ...args, branch: args.branch ? [args.branch] : null };
       const filter = buildFilter(asUserArgs);
       return ctx.loaders
-        .connection('User.builds', asUserArgs, (requests) =>
-          ctx.useCases.byId.buildsOfCreators(ctx.actor, requests, filter),
-        )
+        .connection({
+          field: 'User.builds',
+          args: asUserArgs,
+          info,
+          read: (requests) => ctx.useCases.byId.buildsOfCreators(ctx.actor, requests, filter),
+        })
         .load(viewer.id);
     },
   }),

@@ -35,10 +35,17 @@ builder.scalarType('JSON', {
 
 /** The interface every connection implements, as in the reference schema. */
 export const ConnectionInterface = builder
-  .interfaceRef<{ count: number; pageInfo: unknown }>('Connection')
+  .interfaceRef<{ count: number | null; pageInfo: unknown }>('Connection')
   .implement({
     fields: (t) => ({
-      count: t.exposeInt('count', { nullable: false }),
+      count: t.int({
+        nullable: false,
+        // A batched connection counts its list only when `count` is selected (connection.ts selectsCount).
+        resolve: ({ count }) => {
+          if (count === null) throw new Error('a connection whose count is selected was counted');
+          return count;
+        },
+      }),
       pageInfo: t.field({
         type: builder.pageInfoRef(),
         nullable: true,

@@ -34,11 +34,14 @@ builder.objectField(TeamRef, 'members', (t) =>
       type: TeamMemberRef,
       description:
         "The team's members, oldest membership first (as the REST list), read for a page of teams at once",
-      resolve: (team, args, ctx) =>
+      resolve: (team, args, ctx, info) =>
         ctx.loaders
-          .connection('Team.members', args, (requests) =>
-            ctx.useCases.byId.membersOfTeams(ctx.actor, requests),
-          )
+          .connection({
+            field: 'Team.members',
+            args,
+            info,
+            read: (requests) => ctx.useCases.byId.membersOfTeams(ctx.actor, requests),
+          })
           .load(team.id),
     },
     TeamMemberConnection,

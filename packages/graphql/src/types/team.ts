@@ -124,11 +124,14 @@ builder.objectField(TeamRef, 'pipelines', (t) =>
       type: TeamPipelineRef,
       description:
         "The team's pipelines the user may see, oldest association first (as the REST list), read for a page of teams at once",
-      resolve: (team, args, ctx) =>
+      resolve: (team, args, ctx, info) =>
         ctx.loaders
-          .connection('Team.pipelines', args, (requests) =>
-            ctx.useCases.byId.teamPipelinesOfTeams(ctx.actor, requests),
-          )
+          .connection({
+            field: 'Team.pipelines',
+            args,
+            info,
+            read: (requests) => ctx.useCases.byId.teamPipelinesOfTeams(ctx.actor, requests),
+          })
           .load(team.id),
     },
     TeamPipelineConnection,
@@ -141,11 +144,14 @@ builder.objectField(PipelineRef, 'teams', (t) =>
       type: TeamPipelineRef,
       description:
         "The pipeline's teams the user may see (a secret team only its members and admins), oldest association first, read for a page of pipelines at once",
-      resolve: ({ pipeline }, args, ctx) =>
+      resolve: ({ pipeline }, args, ctx, info) =>
         ctx.loaders
-          .connection('Pipeline.teams', args, (requests) =>
-            ctx.useCases.byId.teamPipelinesOfPipelines(ctx.actor, requests),
-          )
+          .connection({
+            field: 'Pipeline.teams',
+            args,
+            info,
+            read: (requests) => ctx.useCases.byId.teamPipelinesOfPipelines(ctx.actor, requests),
+          })
           .load(pipeline.id),
     },
     TeamPipelineConnection,
