@@ -37,6 +37,30 @@ describe('round trips', () => {
     expect(sent.slice(1).filter(readsAccess)).toEqual([]);
   });
 
+  it("a pipeline's list costs three: the token with the access, the page with the counts, the jobs", async () => {
+    const sent = await statementsOf(() => world.call('GET', BUILDS), 200);
+    expect(sent).toHaveLength(3);
+    expect(readsAccess(sent[0]!)).toBe(true);
+    // The pipeline read with the access is the one the builds show: only its counts are read again.
+    expect(sent.slice(1).filter((sql) => /(from|join) pipelines /.test(sql))).toEqual([]);
+    expect(sent[1]).toContain('pipeline_counts');
+  });
+
+  it('a build reads its pipeline once, with the access', async () => {
+    const sent = await statementsOf(() => world.call('GET', `${BUILDS}/${number}`), 200);
+    expect(sent.slice(1).filter((sql) => /(from|join) pipelines /.test(sql))).toEqual([]);
+  });
+
+  it('shows the counts read beside the page: a new scheduled build counts at once', async () => {
+    const before = await world.call('GET', BUILDS);
+    const scheduled = before.body[0].pipeline.scheduled_builds_count as number;
+    await world.createBuild('web');
+    const after = await world.call('GET', BUILDS);
+    expect(after.body[0].pipeline.scheduled_builds_count).toBe(scheduled + 1);
+    const one = await world.call('GET', `${BUILDS}/${after.body[0].number}`);
+    expect(one.body.pipeline.scheduled_builds_count).toBe(scheduled + 1);
+  });
+
   it('a list and a create read the access with the token too, never again', async () => {
     for (const [work, status] of [
       [() => world.call('GET', BUILDS), 200],

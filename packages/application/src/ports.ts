@@ -392,7 +392,12 @@ export interface BuildFilter {
 
 /** Which builds a list covers: one pipeline, or every pipeline the viewer sees in some organizations. */
 export type BuildScope =
-  | { kind: 'pipeline'; pipelineId: string }
+  | {
+      kind: 'pipeline';
+      pipelineId: string;
+      /** the pipeline itself when the caller has read it already: only its counts are read again */
+      pipeline?: Pipeline;
+    }
   | {
       kind: 'organizations';
       /** organizations where the viewer is an admin: every pipeline */
@@ -436,6 +441,8 @@ export interface BuildRepository {
     pipelineId: string;
     number: number;
     includeRetriedJobs: boolean;
+    /** the build's pipeline when the caller has read it already: only its counts are read again */
+    pipeline?: Pipeline;
   }): Promise<BuildView | null>;
   /** Inserts the build with the pipeline's next number and its jobs, atomically; returns the number. */
   create(input: { build: Omit<Build, 'number'>; organizationId: string; jobs: Job[] }): Promise<number>;

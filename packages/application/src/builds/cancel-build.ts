@@ -15,7 +15,7 @@ export const cancelBuild =
   async (actor: Actor, ref: BuildRef): Promise<BuildResult> => {
     const target = await requirePipeline(deps)(actor, 'cancelBuild', ref, 'build');
     const load = () =>
-      loadBuild(deps)({ pipelineId: target.pipeline.id, number: ref.number, access: target.access });
+      loadBuild(deps)({ pipeline: target.pipeline, number: ref.number, access: target.access });
     const { view } = await load();
     await deps.repos.jobs.changeBuild(view.build.id, (work) => {
       const at = deps.clock.now();

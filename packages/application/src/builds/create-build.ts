@@ -56,7 +56,7 @@ export const scheduleBuild =
       organizationId: target.organization.id,
       jobs: progress.jobs,
     });
-    return loadBuild(deps)({ pipelineId: target.pipeline.id, number, access: target.access });
+    return loadBuild(deps)({ pipeline: target.pipeline, number, access: target.access });
   };
 
 export const createBuild =

@@ -18,7 +18,7 @@ export const getBuild =
   ): Promise<BuildResult> => {
     const target = await requirePipeline(deps)(actor, 'getBuild', ref, 'read');
     return loadBuild(deps)({
-      pipelineId: target.pipeline.id,
+      pipeline: target.pipeline,
       number: ref.number,
       access: target.access,
       includeRetriedJobs: options.includeRetriedJobs ?? false,

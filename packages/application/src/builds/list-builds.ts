@@ -56,7 +56,7 @@ export const listBuilds =
     let accessFor: (pipelineId: string, organizationId: string) => PipelineAccess;
     if (target.kind === 'pipeline') {
       const authorized = await requirePipeline(deps)(actor, 'listBuilds', target, 'read');
-      scope = { kind: 'pipeline', pipelineId: authorized.pipeline.id };
+      scope = { kind: 'pipeline', pipelineId: authorized.pipeline.id, pipeline: authorized.pipeline };
       accessFor = () => authorized.access;
     } else if (target.kind === 'organization') {
       const membership = await requireOrganization(deps)(actor, 'listBuilds', target.organization);

@@ -12,7 +12,7 @@ export const rebuildBuild =
   async (actor: Actor, ref: BuildRef): Promise<BuildResult> => {
     const target = await requirePipeline(deps)(actor, 'rebuildBuild', ref, 'build');
     const { view } = await loadBuild(deps)({
-      pipelineId: target.pipeline.id,
+      pipeline: target.pipeline,
       number: ref.number,
       access: target.access,
     });

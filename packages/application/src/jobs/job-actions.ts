@@ -32,7 +32,7 @@ const loadJob =
   async (actor: Actor, ref: JobRef, operation: Operation, action: PipelineAction): Promise<JobInBuild> => {
     const target = await requirePipeline(deps)(actor, operation, ref, action);
     const build = await loadBuild(deps)({
-      pipelineId: target.pipeline.id,
+      pipeline: target.pipeline,
       number: ref.number,
       access: target.access,
       includeRetriedJobs: true,

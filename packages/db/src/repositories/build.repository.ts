@@ -59,6 +59,11 @@ from builds b ${BUILD_JOINS}
 join pipelines p on p.id = b.pipeline_id
 left join pipeline_counts pc on pc.pipeline_id = b.pipeline_id`;
 
+/** Build rows with their pipelines' counts only, for a caller that has read the pipeline already. */
+const BUILD_WITH_COUNTS_SELECT = `select ${BUILD_COLUMNS}, ${PIPELINE_COUNT_COLUMNS}
+from builds b ${BUILD_JOINS}
+left join pipeline_counts pc on pc.pipeline_id = b.pipeline_id`;
+
 type PipelineWithCounts = BuildView['pipeline'];
 
 /** A build row's view, its pipeline apart. */
@@ -227,6 +232,8 @@ export async function complete(
   sql: Sql,
   rows: Row[],
   options: Pick<BuildFilter, 'includeRetriedJobs' | 'excludeJobs'>,
+  /** the one pipeline of every row, with its counts, when the caller has it: not read again */
+  known?: PipelineWithCounts,
 ): Promise<BuildView[]> {
   if (rows.length === 0) return [];
   const [jobs, pipelines] = await Promise.all([
@@ -237,7 +244,9 @@ export async function complete(
           rows.map((row) => row.b_id as string),
           options.includeRetriedJobs ?? false,
         ),
-    pipelinesOf(sql, [...new Set(rows.map((row) => row.b_pipeline_id as string))]),
+    known
+      ? new Map([[known.id, known]])
+      : pipelinesOf(sql, [...new Set(rows.map((row) => row.b_pipeline_id as string))]),
   ]);
   return rows.flatMap((row) => {
     const pipeline = pipelines.get(row.b_pipeline_id as string);
@@ -284,10 +293,14 @@ export function buildRepository(sql: Sql): BuildRepository {
       const where = whereClause(scope, filter, params);
       params.push(limit, offset, countAtMost);
       const [limitParam, offsetParam, countParam] = [params.length - 2, params.length - 1, params.length];
+      // A pipeline's list whose pipeline the caller has read reads only its counts, here.
+      const known = scope.kind === 'pipeline' ? scope.pipeline : undefined;
+      if (known) params.push(known.id);
       // One statement: the bounded count (read once) beside the page, whose rows may be none.
       const rows = await (servedByOrderedIndex(scope, filter) ? sql.prepared : sql.query)(
-        `select counted.n as counted, x.* from
+        `select counted.n as counted, ${known ? `${PIPELINE_COUNT_COLUMNS}, ` : ''}x.* from
            (select count(*)::int as n from (select 1 from builds b where ${where} limit $${countParam}) c) counted
+         ${known ? `left join pipeline_counts pc on pc.pipeline_id = $${params.length}` : ''}
          left join lateral (
            ${BUILD_ROW_SELECT} where ${where} order by b.created_at desc, b.number desc
            limit $${limitParam} offset $${offsetParam}
@@ -298,25 +311,27 @@ export function buildRepository(sql: Sql): BuildRepository {
         sql,
         rows.filter((row) => row.b_id !== null),
         filter,
+        known && rows[0] ? { ...known, counts: countsFromRow(rows[0]) } : undefined,
       );
       return { builds, counted: (rows[0]?.counted as number | undefined) ?? 0 };
     },
-    async findByNumber({ pipelineId, number, includeRetriedJobs }) {
-      // One statement: the build, its pipeline and counts, and its few jobs as a JSON array beside them
-      // (for a page of builds, JSON costs PostgreSQL more than the second statement it saves).
+    async findByNumber({ pipelineId, number, includeRetriedJobs, pipeline }) {
+      // One statement: the build, its pipeline (unless the caller has it) and counts, and its few jobs as
+      // a JSON array beside them (for a page of builds, JSON costs PostgreSQL more than the second
+      // statement it saves).
       const [row] = await sql.prepared(
         `select x.*, (
            select coalesce(json_agg(jr order by jr.position, jr.created_at), '[]') from (
              ${JOB_SELECT} where j.build_id = x.b_id ${includeRetriedJobs ? '' : 'and not j.retried'}
            ) jr
          ) as jobs_json
-         from (${BUILD_SELECT} where b.pipeline_id = $1 and b.number = $2) x`,
+         from (${pipeline ? BUILD_WITH_COUNTS_SELECT : BUILD_SELECT} where b.pipeline_id = $1 and b.number = $2) x`,
         [pipelineId, number],
       );
       if (!row) return null;
       return {
         ...viewFromRow(row),
-        pipeline: pipelineWithCountsFromRow(row),
+        pipeline: pipeline ? { ...pipeline, counts: countsFromRow(row) } : pipelineWithCountsFromRow(row),
         jobs: (row.jobs_json as Row[]).map(jobFromRow),
       };
     },
