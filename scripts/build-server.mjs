@@ -12,8 +12,8 @@ import { build } from 'esbuild';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const ENTRY = resolve(ROOT, 'apps/server/src/main.ts');
-const OUT_FILE = resolve(ROOT, 'apps/server/dist/main.mjs');
-const OUT_DIR = dirname(OUT_FILE);
+const OUT_DIR = resolve(ROOT, 'apps/server/dist');
+const OUT_FILE = resolve(OUT_DIR, 'main.mjs');
 
 /** A specifier for `path` as seen from the output file: `./…` or `../…`, forward slashes. */
 function fromOutput(path) {
@@ -69,7 +69,14 @@ const sourceDirname = {
 const started = Date.now();
 const result = await build({
   entryPoints: [ENTRY],
-  outfile: OUT_FILE,
+  outdir: OUT_DIR,
+  // What the server imports lazily (GraphQL on its first request) goes to its own file, loaded then.
+  splitting: true,
+  entryNames: '[name]',
+  // Chunks sit beside main.mjs (the relative imports above are from that folder) and are never deleted:
+  // a server started from an earlier build may still load its own chunk later.
+  chunkNames: '[name]-[hash]',
+  outExtension: { '.js': '.mjs' },
   bundle: true,
   platform: 'node',
   format: 'esm',
