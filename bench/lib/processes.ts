@@ -1,4 +1,5 @@
 import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { type RunningProcess, startProcess } from '../../test/support/child-process';
 import { freePort } from '../../test/support/free-port';
@@ -26,7 +27,7 @@ export async function startProjectServer(options: {
   return startProcess({
     name: 'project server',
     command: process.execPath,
-    args: [...(options.nodeArgs ?? []), ...(options.fromSources ? sourceEntry() : [builtServer()])],
+    args: [...(options.nodeArgs ?? []), ...(options.fromSources ? sourceEntry() : builtServer())],
     env: {
       ...process.env,
       NODE_ENV: 'production',
@@ -46,10 +47,19 @@ function sourceEntry(): string[] {
   return ['--import', 'tsx', resolve(ROOT, 'apps/server/src/main.ts')];
 }
 
-/** Builds the server as `pnpm start` does and answers the file to run. */
-function builtServer(): string {
+/**
+ * Builds the server as `pnpm start` does and answers what it then runs: the Node options and the file
+ * after `exec node` in the root package.json's `start` script (the heap flag, see docs/performance.md).
+ */
+function builtServer(): string[] {
   execFileSync(process.execPath, [resolve(ROOT, 'scripts/build-server.mjs')], { stdio: 'inherit' });
-  return resolve(ROOT, 'apps/server/dist/main.mjs');
+  const { scripts } = JSON.parse(readFileSync(resolve(ROOT, 'package.json'), 'utf8')) as {
+    scripts: Record<string, string>;
+  };
+  const run = /&& exec node (.+)$/.exec(scripts.start ?? '')?.[1];
+  if (!run)
+    throw new Error(`package.json's start script no longer ends in "&& exec node …": ${scripts.start}`);
+  return run.split(/\s+/).map((arg) => (arg.startsWith('-') ? arg : resolve(ROOT, arg)));
 }
 
 /** The reference server (from its scratch copy) on the same PostgreSQL, its own database. */
