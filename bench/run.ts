@@ -304,6 +304,7 @@ try {
       databaseUrl: postgres.url,
       nodeArgs:
         env.BENCH_CPU_PROF === '1' ? ['--cpu-prof', `--cpu-prof-dir=${resolve(resultsDir, 'cpuprof')}`] : [],
+      fromSources: env.BENCH_CPU_PROF === '1',
     });
     try {
       measured.push(await measure('project', run, project, postgres.postmasterPid));

@@ -1,3 +1,5 @@
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { type RunningProcess, startProcess } from '../../test/support/child-process';
 import { freePort } from '../../test/support/free-port';
@@ -7,23 +9,25 @@ export { freePort, startProcess };
 export type Running = RunningProcess;
 
 /**
- * The project's server as in production, minus the `tsx` wrapper process: one Node process running
- * `apps/server/src/main.ts` with tsx's loader (what `pnpm start` runs, without the parent process that
- * only relays signals), so that its pid's RSS is the server's. Logs at `warn`, rate limits off (see
- * docs/performance.md), no demo seed.
+ * The project's server as in production: what `pnpm start` runs (the compiled server,
+ * `apps/server/dist/main.mjs`, built first by scripts/build-server.mjs), without the pnpm process
+ * that only relays signals, so that its pid's RSS is the server's. Logs at `warn`, rate limits off
+ * (see docs/performance.md), no demo seed. With `fromSources` (the CPU profiles, whose report groups
+ * functions by package folder) it runs `apps/server/src/main.ts` through tsx's loader instead.
  */
 export async function startProjectServer(options: {
   databaseUrl: string;
   env?: NodeJS.ProcessEnv;
   /** extra Node options, e.g. `--cpu-prof` */
   nodeArgs?: string[];
+  fromSources?: boolean;
 }) {
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
   return startProcess({
     name: 'project server',
     command: process.execPath,
-    args: [...(options.nodeArgs ?? []), '--import', 'tsx', resolve(ROOT, 'apps/server/src/main.ts')],
+    args: [...(options.nodeArgs ?? []), ...(options.fromSources ? sourceEntry() : builtServer())],
     env: {
       ...process.env,
       NODE_ENV: 'production',
@@ -37,6 +41,25 @@ export async function startProjectServer(options: {
     },
     baseUrl,
   });
+}
+
+function sourceEntry(): string[] {
+  return ['--import', 'tsx', resolve(ROOT, 'apps/server/src/main.ts')];
+}
+
+/**
+ * Builds the server as `pnpm start` does and answers what it then runs: the Node options and the file
+ * after `exec node` in the root package.json's `start` script (the heap flag, see docs/performance.md).
+ */
+function builtServer(): string[] {
+  execFileSync(process.execPath, [resolve(ROOT, 'scripts/build-server.mjs')], { stdio: 'inherit' });
+  const { scripts } = JSON.parse(readFileSync(resolve(ROOT, 'package.json'), 'utf8')) as {
+    scripts: Record<string, string>;
+  };
+  const run = /&& exec node (.+)$/.exec(scripts.start ?? '')?.[1];
+  if (!run)
+    throw new Error(`package.json's start script no longer ends in "&& exec node …": ${scripts.start}`);
+  return run.split(/\s+/).map((arg) => (arg.startsWith('-') ? arg : resolve(ROOT, arg)));
 }
 
 /** The reference server (from its scratch copy) on the same PostgreSQL, its own database. */

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { UseCases } from '@ci/application';
-import { createGraphqlServer } from '@ci/graphql';
+import type { GraphqlServer } from '@ci/graphql';
 import {
   appRouter,
   openApiDocument,
@@ -103,12 +103,16 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerTrpcApi(app, { prefix: '/trpc', createContext: (request) => createContext(request, false) });
   registerAgentApi(app, { prefix: '/v3', useCases: deps.useCases, urls });
 
+  // GraphQL's modules and schema (~10 MB of heap, and the heap grows in proportion to what it holds)
+  // are loaded on the first /graphql request, not by a server that only answers REST and tRPC.
+  let graphqlServer: Promise<GraphqlServer> | undefined;
+  const graphql = () => {
+    graphqlServer ??= import('@ci/graphql').then(({ createGraphqlServer }) =>
+      createGraphqlServer({ useCases: deps.useCases, urls, rateLimits: deps.config.rateLimits }),
+    );
+    return graphqlServer;
+  };
   // GraphQL reads its own bodies (JSON, or `application/graphql`), so its route takes them as text.
-  const graphql = createGraphqlServer({
-    useCases: deps.useCases,
-    urls,
-    rateLimits: deps.config.rateLimits,
-  });
   await app.register(async (scope) => {
     scope.removeAllContentTypeParsers();
     scope.addContentTypeParser('*', { parseAs: 'string' }, (_request, body, done) => done(null, body));
@@ -123,7 +127,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
           }
         }
         const body = request.method === 'POST' && typeof request.body === 'string' ? request.body : undefined;
-        const response = await graphql.handle(
+        const response = await (await graphql()).handle(
           new Request(`http://localhost${request.url}`, {
             method: request.method,
             headers,
