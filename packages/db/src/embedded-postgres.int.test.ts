@@ -3,11 +3,21 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
-import { startEmbeddedPostgres } from './embedded-postgres';
+import { loadEmbeddedPostgres, startEmbeddedPostgres } from './embedded-postgres';
 
 const dataDir = mkdtempSync(join(tmpdir(), 'ci-embedded-'));
 const port = 54000 + Math.floor(Math.random() * 900);
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+
+describe('loading the package', () => {
+  it("leaves no beforeExit hook behind: a failing process's exit code is not turned into 0", async () => {
+    const before = process.listeners('beforeExit');
+    await loadEmbeddedPostgres();
+    expect(process.listeners('beforeExit')).toEqual(before);
+    // async-exit-hook's listener is `exit.bind(…)`: none may be left, whoever loaded the package first.
+    expect(process.listeners('beforeExit').map((listener) => listener.name)).not.toContain('bound exit');
+  });
+});
 
 async function query(url: string, text: string) {
   const client = new pg.Client({ connectionString: url });

