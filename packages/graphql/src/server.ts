@@ -5,6 +5,7 @@ import { maxAliasesPlugin } from '@escape.tech/graphql-armor-max-aliases';
 import { maxDepthPlugin } from '@escape.tech/graphql-armor-max-depth';
 import { createYoga, shouldRenderGraphiQL, useErrorHandler } from 'graphql-yoga';
 import type { GraphqlContext, PublicUrls } from './builder';
+import { useCompiledQueries } from './compiled-execution';
 import { isUnexpected, maskError, refusal } from './errors';
 import { createLoaders } from './loaders';
 import { useCostLimit } from './query-cost';
@@ -83,6 +84,8 @@ export function createGraphqlServer(options: GraphqlServerOptions) {
       maxDepthPlugin({ n: limits.maxDepth, flattenFragments: true }),
       maxAliasesPlugin({ n: limits.maxAliases }),
       useCostLimit({ maxCost: limits.maxCost }),
+      // After the limits: they refuse before any execution, compiled or not.
+      useCompiledQueries(),
       useErrorHandler(({ errors, context }) => {
         // In the execution phase `context` is graphql-js's execution arguments; the request's is inside.
         const request = ((context as { contextValue?: unknown }).contextValue ??
