@@ -3,7 +3,6 @@ import {
   GraphQLError,
   type GraphQLObjectType,
   type GraphQLScalarType,
-  GraphQLSchema,
   type GraphQLUnionType,
 } from 'graphql';
 import { createYoga } from 'graphql-yoga';
