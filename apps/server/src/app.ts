@@ -120,26 +120,26 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       method: ['GET', 'POST'],
       url: '/graphql',
       handler: async (request, reply) => {
-        const headers = new Headers();
-        for (const [name, value] of Object.entries(request.headers)) {
-          for (const one of Array.isArray(value) ? value : value === undefined ? [] : [value]) {
-            headers.append(name, one);
-          }
-        }
-        const body = request.method === 'POST' && typeof request.body === 'string' ? request.body : undefined;
-        const response = await (await graphql()).handle(
-          new Request(`http://localhost${request.url}`, {
+        // Yoga reads the Node request itself (no WHATWG Request built here); its URL from `raw`, not
+        // from Fastify's parsed query, so repeated parameters read as before.
+        const response = await (await graphql()).handleNode(
+          {
+            raw: request.raw,
             method: request.method,
-            headers,
-            ...(body === undefined ? {} : { body }),
-          }),
+            headers: request.headers,
+            body: typeof request.body === 'string' ? request.body : undefined,
+          },
+          reply.raw,
           { logError: (error) => request.log.error({ err: error }, 'graphql request failed') },
         );
         reply.code(response.status);
         response.headers.forEach((value, name) => {
           reply.header(name, value);
         });
-        return reply.send(Buffer.from(await response.arrayBuffer()));
+        // Yoga's responses carry their body as a string (the result's JSON, GraphiQL's page); one without
+        // a type of its own (a bodyless 415) goes out as bytes, typed application/octet-stream as before.
+        const body = await response.text();
+        return reply.send(response.headers.has('content-type') ? body : Buffer.from(body));
       },
     });
   });

@@ -1,5 +1,5 @@
 import { type DomainError, isDomainError } from '@ci/domain';
-import { GraphQLError } from 'graphql';
+import { GraphQLError, type GraphQLErrorOptions } from 'graphql';
 
 /** The message every unexpected failure shows, as over REST. */
 export const INTERNAL_MESSAGE = 'Internal Server Error';
@@ -16,31 +16,38 @@ function domainCause(error: unknown): DomainError | null {
  */
 export function maskError(error: unknown): Error {
   const located = error instanceof GraphQLError ? error : null;
-  const where = located ? { nodes: located.nodes, path: located.path } : {};
   const domain = domainCause(error);
   if (domain && domain.kind !== 'internal') {
-    return new GraphQLError(domain.message, {
-      ...where,
-      extensions: { code: domain.code, ...(domain.details ? { errors: domain.details.errors } : {}) },
+    return at(located, domain.message, {
+      code: domain.code,
+      ...(domain.details ? { errors: domain.details.errors } : {}),
     });
   }
   if (located && (!located.originalError || located.originalError instanceof GraphQLError)) {
     return withoutCause(located.originalError instanceof GraphQLError ? located.originalError : located);
   }
-  return new GraphQLError(INTERNAL_MESSAGE, { ...where, extensions: { code: 'internal' } });
+  return at(located, INTERNAL_MESSAGE, { code: 'internal' });
+}
+
+/** A new error at the place of `located` (its nodes, or its source positions when it has no nodes). */
+function at(
+  located: GraphQLError | null,
+  message: string,
+  extensions: GraphQLErrorOptions['extensions'],
+): GraphQLError {
+  return new GraphQLError(message, {
+    ...(located
+      ? { nodes: located.nodes, source: located.source, positions: located.positions, path: located.path }
+      : {}),
+    extensions,
+  });
 }
 
 /** GraphQL's own error without the `originalError` extension that would show what a parser said. */
 function withoutCause(error: GraphQLError): GraphQLError {
   if (!error.extensions || !('originalError' in error.extensions)) return error;
   const { originalError: _hidden, ...extensions } = error.extensions;
-  return new GraphQLError(error.message, {
-    nodes: error.nodes,
-    path: error.path,
-    positions: error.positions,
-    source: error.source,
-    extensions,
-  });
+  return at(error, error.message, extensions);
 }
 
 /** Whether a failure is unexpected: one to log with the request id. */

@@ -1,9 +1,11 @@
+import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
 import type { Actor, UseCases } from '@ci/application';
 import { hasScope, isDomainError, missingScope, type RateLimitPolicy, rateLimitHeaders } from '@ci/domain';
 import { maxAliasesPlugin } from '@escape.tech/graphql-armor-max-aliases';
 import { maxDepthPlugin } from '@escape.tech/graphql-armor-max-depth';
 import { createYoga, shouldRenderGraphiQL, useErrorHandler } from 'graphql-yoga';
 import type { GraphqlContext, PublicUrls } from './builder';
+import { useCompiledQueries } from './compiled-execution';
 import { isUnexpected, maskError, refusal } from './errors';
 import { createLoaders } from './loaders';
 import { useCostLimit } from './query-cost';
@@ -34,9 +36,19 @@ export interface GraphqlRequestContext {
   logError: (error: unknown) => void;
 }
 
+/** What `handleNode` reads of a Node request: `raw` for the URL, the body already read as text. */
+export interface NodeGraphqlRequest {
+  raw: IncomingMessage;
+  method: string;
+  headers: IncomingHttpHeaders;
+  body?: string | undefined;
+}
+
 interface ServerContext extends GraphqlRequestContext {
   actor: Actor | null;
 }
+
+type NodeResponse = ServerResponse;
 
 const ACCEPTED_SCOPES = 'graphql';
 
@@ -72,6 +84,8 @@ export function createGraphqlServer(options: GraphqlServerOptions) {
       maxDepthPlugin({ n: limits.maxDepth, flattenFragments: true }),
       maxAliasesPlugin({ n: limits.maxAliases }),
       useCostLimit({ maxCost: limits.maxCost }),
+      // After the limits: they refuse before any execution, compiled or not.
+      useCompiledQueries(),
       useErrorHandler(({ errors, context }) => {
         // In the execution phase `context` is graphql-js's execution arguments; the request's is inside.
         const request = ((context as { contextValue?: unknown }).contextValue ??
@@ -81,39 +95,80 @@ export function createGraphqlServer(options: GraphqlServerOptions) {
     ],
   });
 
+  type Admission = { refused: Response } | { actor: Actor; headers: Record<string, string> };
+
+  /** Who asks, and whether they may: the bearer token, the rate limit, then the `graphql` scope. */
+  async function admit(authorization: string | undefined): Promise<Admission> {
+    let actor: Actor;
+    try {
+      actor = await options.useCases.authenticate(authorization);
+    } catch (error) {
+      if (!isDomainError(error)) throw error;
+      return {
+        refused: refusal(401, error.message, {
+          'X-Accepted-OAuth-Scopes': ACCEPTED_SCOPES,
+          'X-OAuth-Scopes': '',
+        }),
+      };
+    }
+    const headers: Record<string, string> = {
+      'X-Accepted-OAuth-Scopes': ACCEPTED_SCOPES,
+      'X-OAuth-Scopes': actor.scopes.join(', '),
+    };
+    // Counted as REST counts a request that names no organization: against the user's limit.
+    if (options.rateLimits) {
+      const status = await options.useCases.countRequest(actor, {
+        organization: null,
+        policy: options.rateLimits,
+      });
+      Object.assign(headers, rateLimitHeaders(status));
+      if (status.exceeded) {
+        return { refused: refusal(429, status.exceeded.message, headers, status.exceeded.fields) };
+      }
+    }
+    if (!hasScope(actor.scopes, 'graphql')) {
+      return { refused: refusal(403, missingScope('graphql').message, headers) };
+    }
+    return { actor, headers };
+  }
+
+  function withHeaders(response: Response, headers: Record<string, string>): Response {
+    for (const [name, value] of Object.entries(headers)) response.headers.set(name, value);
+    return response;
+  }
+
   return {
+    /** A Fetch request (tests, other runtimes). */
     async handle(request: Request, context: GraphqlRequestContext): Promise<Response> {
       // The browser's GraphiQL page runs nothing; its queries come back as POSTs with a token.
       if (shouldRenderGraphiQL(request)) return yoga.fetch(request, { ...context, actor: null });
-      let actor: Actor;
-      try {
-        actor = await options.useCases.authenticate(request.headers.get('authorization') ?? undefined);
-      } catch (error) {
-        if (!isDomainError(error)) throw error;
-        return refusal(401, error.message, {
-          'X-Accepted-OAuth-Scopes': ACCEPTED_SCOPES,
-          'X-OAuth-Scopes': '',
-        });
+      const admission = await admit(request.headers.get('authorization') ?? undefined);
+      if ('refused' in admission) return admission.refused;
+      return withHeaders(
+        await yoga.fetch(request, { ...context, actor: admission.actor }),
+        admission.headers,
+      );
+    },
+
+    /**
+     * A Node request whose body the HTTP server has already read as text (Fastify's request fits), and
+     * the response it will answer on (its closing aborts the operation). Yoga builds its own light
+     * Fetch request from them; the caller sends the returned response.
+     */
+    async handleNode(
+      request: NodeGraphqlRequest,
+      response: NodeResponse,
+      context: GraphqlRequestContext,
+    ): Promise<Response> {
+      if (request.method === 'GET' && request.headers.accept?.includes('text/html')) {
+        return yoga.handleNodeRequestAndResponse(request, response, { ...context, actor: null });
       }
-      const headers: Record<string, string> = {
-        'X-Accepted-OAuth-Scopes': ACCEPTED_SCOPES,
-        'X-OAuth-Scopes': actor.scopes.join(', '),
-      };
-      // Counted as REST counts a request that names no organization: against the user's limit.
-      if (options.rateLimits) {
-        const status = await options.useCases.countRequest(actor, {
-          organization: null,
-          policy: options.rateLimits,
-        });
-        Object.assign(headers, rateLimitHeaders(status));
-        if (status.exceeded) {
-          return refusal(429, status.exceeded.message, headers, status.exceeded.fields);
-        }
-      }
-      if (!hasScope(actor.scopes, 'graphql')) return refusal(403, missingScope('graphql').message, headers);
-      const response = await yoga.fetch(request, { ...context, actor });
-      for (const [name, value] of Object.entries(headers)) response.headers.set(name, value);
-      return response;
+      const admission = await admit(request.headers.authorization);
+      if ('refused' in admission) return admission.refused;
+      return withHeaders(
+        await yoga.handleNodeRequestAndResponse(request, response, { ...context, actor: admission.actor }),
+        admission.headers,
+      );
     },
   };
 }
