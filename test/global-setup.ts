@@ -1,7 +1,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { migrate, openOrm, startEmbeddedPostgres } from '@ci/db';
+import { startEmbeddedPostgres } from '@ci/db';
+import { migrate, openOrm } from '@ci/db/orm';
 import type { TestProject } from 'vitest/node';
 import { freePort } from './support/free-port';
 

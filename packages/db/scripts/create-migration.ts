@@ -1,6 +1,7 @@
 /**
  * Writes the next migration: the SQL that takes the schema of the committed migrations to the schema of
- * the entities, computed on a throw-away embedded PostgreSQL, and registers it in src/migrations/index.ts.
+ * the entities, computed on a throw-away embedded PostgreSQL, and registers it in src/migrations/index.ts
+ * (the classes) and src/migrations/names.ts (the names the server checks without loading MikroORM).
  * (MikroORM's own generator needs Node 22's fs.globSync; this one runs on Node 20 too.)
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -57,6 +58,9 @@ try {
         return `= [\n  ${items}{ name: '${className}', class: ${className} },\n];`;
       });
     writeFileSync(indexPath, index);
+    const namesPath = join(migrationsDir, 'names.ts');
+    const names = readFileSync(namesPath, 'utf8').replace(/\n\];/, `\n  '${className}',\n];`);
+    writeFileSync(namesPath, names);
     console.log(`Created ${className}.ts`);
   }
 } finally {

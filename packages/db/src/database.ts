@@ -1,7 +1,6 @@
 import type { Repositories } from '@ci/application';
-import type pg from 'pg';
 import { startEmbeddedPostgres } from './embedded-postgres';
-import { migrate, type Orm, openOrm } from './orm';
+import { openPool } from './pool';
 import { accessTokenRepository } from './repositories/access-token.repository';
 import { agentRepository } from './repositories/agent.repository';
 import { buildRepository } from './repositories/build.repository';
@@ -15,6 +14,7 @@ import { registryRepository } from './repositories/registry.repository';
 import { teamRepository } from './repositories/team.repository';
 import { teamPipelineRepository } from './repositories/team-pipeline.repository';
 import { createSql, type Sql } from './sql';
+import { applyPendingMigrations } from './startup-migrations';
 
 export interface DatabaseOptions {
   /** An external PostgreSQL; without it the embedded one in `dataDir` is started (or attached to). */
@@ -28,7 +28,6 @@ export interface DatabaseOptions {
 }
 
 export interface Database {
-  orm: Orm;
   sql: Sql;
   repos: Repositories;
   /** Applied migration names. */
@@ -56,7 +55,11 @@ export function createRepositories(sql: Sql): Repositories {
   };
 }
 
-/** Connects (starting the embedded PostgreSQL when no URL is given), applies migrations, builds the repositories. */
+/**
+ * Connects (starting the embedded PostgreSQL when no URL is given), applies migrations, builds the
+ * repositories over a plain pg pool: MikroORM is loaded only to apply pending migrations, then closed
+ * (`@ci/db/orm`'s `openOrm` for callers that need it, e.g. the schema check of migrations.int.test.ts).
+ */
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
   const server = options.url
     ? { url: options.url, owned: false, stop: async () => {} }
@@ -67,12 +70,16 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
         ...(options.log ? { log: options.log } : {}),
       });
   try {
-    const orm = await openOrm({ url: server.url, ...(options.poolMax ? { poolMax: options.poolMax } : {}) });
-    const migrated = await migrate(orm);
-    const pool = (await orm.em.getConnection().getNativeClient()) as pg.Pool;
+    const pool = openPool({ url: server.url, ...(options.poolMax ? { max: options.poolMax } : {}) });
+    let migrated: string[];
+    try {
+      migrated = await applyPendingMigrations(server.url, pool);
+    } catch (error) {
+      await pool.end();
+      throw error;
+    }
     const sql = createSql(pool, options.onQuery);
     return {
-      orm,
       sql,
       repos: createRepositories(sql),
       migrated,
@@ -80,7 +87,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
         await sql.query('select 1');
       },
       close: async () => {
-        await orm.close(true);
+        await pool.end();
         await server.stop();
       },
     };

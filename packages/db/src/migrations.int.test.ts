@@ -1,23 +1,34 @@
+import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freshDatabase, type TestDatabase } from '../../../test/support/database';
+import { migrate, type Orm, openOrm } from './orm';
+import { pendingMigrations } from './startup-migrations';
 
 let db: TestDatabase;
+// The server does not keep MikroORM open (it loads it only to apply pending migrations): opened here.
+let orm: Orm;
 beforeAll(async () => {
   db = await freshDatabase();
+  orm = await openOrm({ url: db.url, poolMax: 2 });
 });
 afterAll(async () => {
+  await orm?.close(true);
   await db?.close();
 });
 
 describe('the committed migrations', () => {
   it('produce exactly the schema the entities describe', async () => {
-    const diff = await db.database.orm.schema.getUpdateSchemaSQL({ wrap: false });
+    const diff = await orm.schema.getUpdateSchemaSQL({ wrap: false });
     expect(diff.trim()).toBe('');
   });
 
   it('are recorded, so running them again applies nothing', async () => {
-    const { migrate } = await import('../src/orm');
-    expect(await migrate(db.database.orm)).toEqual([]);
+    expect(await migrate(orm)).toEqual([]);
+  });
+
+  it('are all applied by the plain check the server makes before loading MikroORM', async () => {
+    const pool = (await orm.em.getConnection().getNativeClient()) as pg.Pool;
+    expect(await pendingMigrations(pool)).toEqual([]);
   });
 
   it('index every build list by its order', async () => {

@@ -1,0 +1,16 @@
+/**
+ * The committed migrations' names, in order, without their classes (which import MikroORM): the server
+ * compares them with `schema_migrations` at start and loads MikroORM only when one is pending.
+ * names.test.ts checks them equal to index.ts's `migrationsList`; `migration:create` appends to both.
+ */
+export const migrationNames: readonly string[] = [
+  'Migration20261121035716',
+  'Migration20261121120100',
+  'Migration20261121120200',
+  'Migration20261121120300',
+  'Migration20261121120400',
+  'Migration20261121130000',
+  'Migration20261121140000',
+  'Migration20261121150000',
+  'Migration20261121160000',
+];
