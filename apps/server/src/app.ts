@@ -13,6 +13,7 @@ import {
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { ServerConfig } from './config';
 import { applyCors, registerCors } from './cors';
+import { requestSlots } from './request-slots';
 
 export interface AppDeps {
   config: ServerConfig;
@@ -22,6 +23,10 @@ export interface AppDeps {
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,128}$/;
+
+/** The paths of the API's three transports: REST, tRPC and GraphQL. */
+const isApiPath = (url: string) =>
+  url.startsWith('/v2/') || url.startsWith('/trpc/') || url === '/graphql' || url.startsWith('/graphql?');
 
 /** The HTTP server: the one place where transports meet configuration. */
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
@@ -50,6 +55,16 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   app.addHook('onRequest', async (request, reply) => {
     reply.header('X-Request-Id', request.id);
+  });
+
+  // API requests take a slot before any other work, and give it back when their response is done or
+  // their connection closes; health checks, CORS preflights and agents never wait.
+  const slots = requestSlots(deps.config.requestConcurrency);
+  app.addHook('onRequest', async (request, reply) => {
+    if (request.method === 'OPTIONS' || !isApiPath(request.url)) return;
+    await slots.acquire();
+    if (reply.raw.closed) slots.release();
+    else reply.raw.once('close', () => slots.release());
   });
   registerCors(app, deps.config.corsOrigins);
 

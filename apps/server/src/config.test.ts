@@ -42,6 +42,14 @@ describe('readServerConfig', () => {
     expect(() => readServerConfig({ AGENT_LOST_AFTER_SECONDS: 'soon' })).toThrow(/AGENT_LOST_AFTER_SECONDS/);
   });
 
+  it('lets 6 API requests work at once unless REQUEST_CONCURRENCY says otherwise', () => {
+    expect(readServerConfig({}).requestConcurrency).toBe(6);
+    expect(readServerConfig({ REQUEST_CONCURRENCY: '32' }).requestConcurrency).toBe(32);
+    for (const value of ['0', '-1', '1.5', 'many']) {
+      expect(() => readServerConfig({ REQUEST_CONCURRENCY: value })).toThrow(/REQUEST_CONCURRENCY/);
+    }
+  });
+
   it('switches the demo seed off with SEED_DEMO=false', () => {
     expect(readServerConfig({ SEED_DEMO: 'false' }).seedDemo).toBe(false);
   });

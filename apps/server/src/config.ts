@@ -27,6 +27,7 @@ const ServerEnv = DatabaseEnv.extend({
   AGENT_JOB_STATUS_INTERVAL_SECONDS: z.coerce.number().positive().max(3600).default(5),
   AGENT_HEARTBEAT_INTERVAL_SECONDS: z.coerce.number().positive().max(3600).default(30),
   AGENT_LOST_AFTER_SECONDS: z.coerce.number().positive().max(86400).default(120),
+  REQUEST_CONCURRENCY: z.coerce.number().int().min(1).max(10_000).default(6),
   CORS_ORIGINS: z
     .string()
     .default('')
@@ -89,6 +90,8 @@ export function readServerConfig(env: NodeJS.ProcessEnv) {
           userPerMinute: parsed.RATE_LIMIT_USER_PER_MINUTE,
         }
       : null,
+    /** API requests (REST, tRPC, GraphQL) at work at once; the others wait their turn (request-slots.ts) */
+    requestConcurrency: parsed.REQUEST_CONCURRENCY,
     /** origins allowed to call the API from a browser (`*`: any); empty: no CORS headers */
     corsOrigins: parsed.CORS_ORIGINS,
     /** what agents are told at registration, and the silence after which their job is lost */
