@@ -47,6 +47,19 @@ describe('newId', () => {
     expect(ids.size).toBe(1000);
   });
 
+  it('keeps every id a valid v7 with fresh random bits across the random pool refills (one per 409 ids)', () => {
+    const ids = Array.from({ length: 5000 }, () => newId(1_700_000_000_000));
+    expect(new Set(ids).size).toBe(5000);
+    for (const id of ids) {
+      expect(id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+      expect(uuidV7Time(id)).toBe(1_700_000_000_000);
+    }
+    // The random part's nibbles look uniform: every hex digit turns up in each random position.
+    for (const position of [15, 20, 35]) {
+      expect(new Set(ids.map((id) => id[position])).size).toBe(16);
+    }
+  });
+
   it.each([-1, 1.5, 2 ** 48, Number.NaN])('refuses the out-of-range time %s', (time) => {
     expect(() => newId(time)).toThrow(RangeError);
   });
