@@ -278,10 +278,12 @@ export function pipelineRepository(sql: Sql): PipelineRepository {
 }
 
 /** An organization `o` with the role of the user's membership `m`. */
-const ORGANIZATION_ACCESS_COLUMNS = 'o.id, o.slug, o.name, o.created_at, m.role';
+const ORGANIZATION_ACCESS_COLUMNS =
+  'o.id as o_id, o.slug as o_slug, o.name as o_name, o.created_at as o_created_at, m.role as o_role';
 
-function organizationAccessFromRow(row: Row, prefix = ''): OrganizationAccess {
-  return { organization: organizationFromRow(row, prefix), role: row[`${prefix}role`] as OrganizationRole };
+/** The organization and role of a row read with {@link ORGANIZATION_ACCESS_COLUMNS}. */
+function organizationAccessFromRow(row: Row): OrganizationAccess {
+  return { organization: organizationFromRow(row, 'o_'), role: row.o_role as OrganizationRole };
 }
 
 /** What the teams of the user `user` (an SQL expression) give on the pipeline `p`, and whether it has any team at all. */
@@ -305,8 +307,7 @@ function teamAccessFromRow(row: Row): Pick<PipelineAccessEntry, 'teamAccessLevel
  * if any (`p_…`) and what the user's teams give on it, in one row; none when the user is not a member.
  */
 export function pipelineAccessSelect(user: string, organization: string, pipeline: string): string {
-  return `select o.id as o_id, o.slug as o_slug, o.name as o_name, o.created_at as o_created_at, m.role as o_role,
-    ${PIPELINE_COLUMNS}, ${teamAccessColumns(user)}
+  return `select ${ORGANIZATION_ACCESS_COLUMNS}, ${PIPELINE_COLUMNS}, ${teamAccessColumns(user)}
   from organizations o
   join organization_members m on m.organization_id = o.id and m.user_id = ${user}
   left join pipelines p on p.organization_id = o.id and p.slug = ${pipeline}
@@ -317,7 +318,7 @@ export function pipelineAccessSelect(user: string, organization: string, pipelin
 export function pipelineAccessFactsFromRow(row: Row | undefined): PipelineAccessFacts | null {
   if (!row?.o_id) return null;
   return {
-    ...organizationAccessFromRow(row, 'o_'),
+    ...organizationAccessFromRow(row),
     pipeline: row.p_id ? pipelineFromRow(row) : null,
     ...teamAccessFromRow(row),
   };
@@ -350,7 +351,7 @@ export function accessRepository(sql: Sql): AccessRepository {
          where m.user_id = $1 order by o.slug`,
         [userId],
       );
-      return rows.map((row) => organizationAccessFromRow(row));
+      return rows.map(organizationAccessFromRow);
     },
     async pipelineAccessIn({ userId, organizationIds }) {
       if (organizationIds.length === 0) return [];
