@@ -1,5 +1,6 @@
 import type { AnyRouter } from '@trpc/server';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { z } from 'zod';
 import { replyWithError } from './http-errors';
 import type { Meta, TrpcContext } from './trpc';
 
@@ -17,19 +18,16 @@ interface Operation {
   takesInput: boolean;
 }
 
-interface ZodLike {
-  _zod?: { def: { type: string; innerType?: ZodLike } };
-}
-
-/** Whether a procedure takes an input: not when its one input schema is void (or undefined, never). */
-function takesInput(inputs: readonly ZodLike[]): boolean {
-  if (inputs.length !== 1) return true;
-  let def = inputs[0]?._zod?.def;
-  while (def && (def.type === 'optional' || def.type === 'nullable')) def = def.innerType?._zod?.def;
-  return !(def && ['void', 'undefined', 'never'].includes(def.type));
-}
-
 type Call = (input: unknown) => Promise<unknown>;
+
+/** Whether a procedure takes an input: not when its one input schema is `z.void()` (or undefined, never). */
+function takesInput(inputs: readonly unknown[]): boolean {
+  const [only] = inputs;
+  return !(
+    inputs.length === 1 &&
+    (only instanceof z.ZodVoid || only instanceof z.ZodUndefined || only instanceof z.ZodNever)
+  );
+}
 
 /**
  * The router's OpenAPI operations by method, in the router's order (the first whose path matches
@@ -40,7 +38,7 @@ function operationsOf(router: AnyRouter): Map<string, Operation[]> {
   const byMethod = new Map<string, Operation[]>();
   const procedures = router._def.procedures as Record<
     string,
-    { _def: { meta?: Meta; type: string; inputs: ZodLike[] } }
+    { _def: { meta?: Meta; type: string; inputs: unknown[] } }
   >;
   for (const [path, procedure] of Object.entries(procedures)) {
     const meta = procedure._def.meta;
