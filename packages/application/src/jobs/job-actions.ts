@@ -52,6 +52,7 @@ function jobIn(build: BuildResult, jobId: string): JobInBuild {
 async function reload(deps: Deps, result: JobInBuild, jobId: string): Promise<JobInBuild> {
   const view = await deps.repos.builds.findByNumber({
     pipelineId: result.build.view.pipeline.id,
+    pipeline: result.build.view.pipeline,
     number: result.build.view.build.number,
     includeRetriedJobs: true,
   });
