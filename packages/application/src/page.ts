@@ -87,3 +87,22 @@ export function windowsOf(
     .filter(({ parentId }) => !refusals.has(parentId))
     .map(({ parentId, window }) => ({ parentId, offset: window.offset, limit: window.limit }));
 }
+
+/**
+ * The parts of a batched list, read for the parents that are not refused: `list` reads every window at
+ * once, `count` the totals asked for (both together, no count when none is asked); see `partsOf`.
+ */
+export async function readParts<T>(input: {
+  requests: readonly PartRequest[];
+  refusals: ReadonlyMap<string, DomainError>;
+  list: (windows: Array<{ parentId: string; offset: number; limit: number }>) => Promise<readonly T[]>;
+  count: (parentIds: string[]) => Promise<Array<{ parentId: string; count: number }>>;
+  parentOf: (item: T) => string;
+}): Promise<ListPart<T>[]> {
+  const { requests, refusals } = input;
+  const [items, counts] = await Promise.all([
+    input.list(windowsOf(requests, refusals)),
+    totalsOf(requests, refusals, input.count),
+  ]);
+  return partsOf({ requests, refusals, items, parentOf: input.parentOf, counts });
+}

@@ -7,6 +7,7 @@ import {
   getVariableValues,
   Kind,
   type Source,
+  type VariableDefinitionNode,
   visit,
 } from 'graphql';
 import { type CompiledQuery, compileQuery, isCompiledQuery } from 'graphql-jit';
@@ -24,7 +25,7 @@ import type { Plugin } from 'graphql-yoga';
  */
 export function useCompiledQueries(): Plugin {
   /** Per document and operation name: the compiled query, or null when it runs on yoga's executor. */
-  const compiled = new WeakMap<DocumentNode, Map<string, CompiledQuery | null>>();
+  const compiled = new WeakMap<DocumentNode, Map<string, Compiled | null>>();
 
   const compiledFor = (schema: GraphQLSchema, document: DocumentNode, operationName: string | null) => {
     let byName = compiled.get(document);
@@ -43,12 +44,12 @@ export function useCompiledQueries(): Plugin {
 
   return {
     onExecute({ args, setExecuteFn }) {
-      const query = compiledFor(args.schema, args.document, args.operationName ?? null);
-      if (!query) return;
-      const operation = getOperationAST(args.document, args.operationName);
+      const found = compiledFor(args.schema, args.document, args.operationName ?? null);
+      if (!found) return;
+      const { query, variableDefinitions } = found;
       if (
-        operation?.variableDefinitions?.length &&
-        'errors' in getVariableValues(args.schema, operation.variableDefinitions, args.variableValues ?? {})
+        variableDefinitions.length &&
+        'errors' in getVariableValues(args.schema, variableDefinitions, args.variableValues ?? {})
       ) {
         return;
       }
@@ -60,11 +61,21 @@ export function useCompiledQueries(): Plugin {
   };
 }
 
-function compile(schema: GraphQLSchema, document: DocumentNode, operationName: string | null) {
+/** A compiled query, and the variables its operation declares (checked as graphql-js would first). */
+interface Compiled {
+  query: CompiledQuery;
+  variableDefinitions: readonly VariableDefinitionNode[];
+}
+
+function compile(
+  schema: GraphQLSchema,
+  document: DocumentNode,
+  operationName: string | null,
+): Compiled | null {
   const operation = getOperationAST(document, operationName);
   if (operation?.operation !== 'query' || usesDirectives(document)) return null;
-  const result = compileQuery(schema, document, operationName ?? undefined);
-  return isCompiledQuery(result) ? result : null;
+  const query = compileQuery(schema, document, operationName ?? undefined);
+  return isCompiledQuery(query) ? { query, variableDefinitions: operation.variableDefinitions ?? [] } : null;
 }
 
 function usesDirectives(document: DocumentNode): boolean {

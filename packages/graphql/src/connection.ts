@@ -82,13 +82,23 @@ export function connectionOf<T>(
   window: RowWindow,
   totalCount: number,
 ): ConnectionResult<T> {
+  return connectionOver(items, window, totalCount, window.offset + items.length < totalCount);
+}
+
+/** The rows of `window` as edges, with what is known of the list around them. */
+function connectionOver<T>(
+  items: readonly T[],
+  window: RowWindow,
+  count: number | null,
+  hasNextPage: boolean,
+): ConnectionResult<T> {
   const edges = items.map((node, index) => ({ cursor: cursorFor(window.offset + index), node }));
   return {
-    count: totalCount,
+    count,
     edges,
     pageInfo: {
       hasPreviousPage: window.offset > 0,
-      hasNextPage: window.offset + items.length < totalCount,
+      hasNextPage,
       startCursor: edges[0]?.cursor ?? null,
       endCursor: edges.at(-1)?.cursor ?? null,
     },
@@ -103,22 +113,17 @@ export async function resolveConnection<T>(
   args: ConnectionArgs,
   read: (window: RowWindow) => Promise<{ items: readonly T[]; totalCount: number }>,
 ): Promise<ConnectionResult<T>> {
-  let planned = windowFor(args);
-  if (planned.needsTotal) {
-    const { totalCount } = await read({ offset: 0, limit: 0 });
-    planned = windowFor(args, totalCount);
-    if (planned.needsTotal) throw new Error('a window with a known total always resolves');
-  }
-  const { window } = planned;
+  const planned = windowFor(args);
+  const window = planned.needsTotal
+    ? windowWithin(args, (await read({ offset: 0, limit: 0 })).totalCount)
+    : planned.window;
   const { items, totalCount } = await read(window);
   return connectionOf(items, window, totalCount);
 }
 
 /** A connection over a list already in memory (a build's jobs, its meta-data). */
 export function arrayConnection<T>(args: ConnectionArgs, items: readonly T[]): ConnectionResult<T> {
-  const planned = windowFor(args, items.length);
-  if (planned.needsTotal) throw new Error('a window with a known total always resolves');
-  const { window } = planned;
+  const window = windowWithin(args, items.length);
   return connectionOf(items.slice(window.offset, window.offset + window.limit), window, items.length);
 }
 
@@ -134,18 +139,8 @@ function windowWithin(args: ConnectionArgs, totalCount: number): RowWindow {
  * says that the list goes on (`hasNextPage`) and is not shown.
  */
 function lookAheadConnectionOf<T>(items: readonly T[], window: RowWindow): ConnectionResult<T> {
-  const shown = items.length > window.limit ? items.slice(0, window.limit) : items;
-  const edges = shown.map((node, index) => ({ cursor: cursorFor(window.offset + index), node }));
-  return {
-    count: null,
-    edges,
-    pageInfo: {
-      hasPreviousPage: window.offset > 0,
-      hasNextPage: items.length > window.limit,
-      startCursor: edges[0]?.cursor ?? null,
-      endCursor: edges.at(-1)?.cursor ?? null,
-    },
-  };
+  const hasNextPage = items.length > window.limit;
+  return connectionOver(hasNextPage ? items.slice(0, window.limit) : items, window, null, hasNextPage);
 }
 
 /** How one parent's connection is read: its window, and its total when already known. */
@@ -184,14 +179,12 @@ export async function resolveConnections<T>(input: {
     const plan = plans[index];
     if (!plan || plan instanceof Error) return;
     const { window, totalCount } = plan;
-    if (totalCount !== null || input.withTotal)
-      requests.push({ parentId, window, withTotal: totalCount === null });
-    else
-      requests.push({
-        parentId,
-        window: { offset: window.offset, limit: window.limit + 1 },
-        withTotal: false,
-      });
+    const lookAhead = totalCount === null && !input.withTotal;
+    requests.push({
+      parentId,
+      window: lookAhead ? { offset: window.offset, limit: window.limit + 1 } : window,
+      withTotal: totalCount === null && input.withTotal,
+    });
   });
   const parts = await read(requests);
   const byParent = new Map(requests.map((request, index) => [request.parentId, parts[index]]));

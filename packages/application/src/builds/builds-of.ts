@@ -2,7 +2,7 @@ import { type DomainError, distinctUuids, isUuid, notFound } from '@ci/domain';
 import type { Actor } from '../auth/actor';
 import { requireScope } from '../auth/authorize';
 import { usableMemberships, visiblePipelineAccess } from '../auth/usable-memberships';
-import { type ListPart, type PartRequest, partsOf, totalsOf, windowsOf } from '../page';
+import { type ListPart, type PartRequest, readParts } from '../page';
 import type { BuildFilter, BuildScope, Deps } from '../ports';
 import { requireStorableFilter } from './build-filter';
 import { asSeenWith, type BuildResult } from './build-result';
@@ -34,25 +34,21 @@ export const listBuildsOfPipelines =
         .filter(({ parentId }) => !access.has(parentId))
         .map(({ parentId }) => [parentId, notFound('pipeline')]),
     );
-    const windows = windowsOf(requests, refusals);
-    const parentIds = windows.map((window) => window.parentId);
     const scope: BuildScope = {
       kind: 'organizations',
       adminOrganizationIds: [],
-      visiblePipelineIds: parentIds,
+      visiblePipelineIds: requests.map(({ parentId }) => parentId).filter((id) => !refusals.has(id)),
     };
-    const [views, counts] = await Promise.all([
-      deps.repos.builds.listOfParents({ scope, filter, parent: 'pipeline', windows }),
-      totalsOf(requests, refusals, (counted) =>
-        deps.repos.builds.countOfParents({ scope, filter, parent: 'pipeline', parentIds: counted }),
-      ),
-    ]);
-    return partsOf({
+    return readParts({
       requests,
       refusals,
-      items: views.map((view) => asSeenWith(access.get(view.pipeline.id) ?? 'none', view)),
+      list: async (windows) =>
+        (await deps.repos.builds.listOfParents({ scope, filter, parent: 'pipeline', windows })).map((view) =>
+          asSeenWith(access.get(view.pipeline.id) ?? 'none', view),
+        ),
+      count: (parentIds) =>
+        deps.repos.builds.countOfParents({ scope, filter, parent: 'pipeline', parentIds }),
       parentOf: (build) => build.view.pipeline.id,
-      counts,
     });
   };
 
@@ -76,18 +72,14 @@ export const listBuildsOfCreators =
         .filter(({ parentId }) => !isUuid(parentId))
         .map(({ parentId }) => [parentId, notFound('user')]),
     );
-    const windows = windowsOf(requests, refusals);
-    const [views, counts] = await Promise.all([
-      deps.repos.builds.listOfParents({ scope, filter, parent: 'creator', windows }),
-      totalsOf(requests, refusals, (parentIds) =>
-        deps.repos.builds.countOfParents({ scope, filter, parent: 'creator', parentIds }),
-      ),
-    ]);
-    return partsOf({
+    return readParts({
       requests,
       refusals,
-      items: views.map((view) => asSeenWith(accessFor(view.pipeline.id, view.pipeline.organizationId), view)),
+      list: async (windows) =>
+        (await deps.repos.builds.listOfParents({ scope, filter, parent: 'creator', windows })).map((view) =>
+          asSeenWith(accessFor(view.pipeline.id, view.pipeline.organizationId), view),
+        ),
+      count: (parentIds) => deps.repos.builds.countOfParents({ scope, filter, parent: 'creator', parentIds }),
       parentOf: (build) => build.view.build.creatorId ?? '',
-      counts,
     });
   };

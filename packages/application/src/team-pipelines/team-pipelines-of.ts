@@ -3,7 +3,7 @@ import type { Actor } from '../auth/actor';
 import { requireScope } from '../auth/authorize';
 import { memberPipelineAccess } from '../auth/member-pipeline-access';
 import { adminOrganizationIds, usableMemberships, visiblePipelineAccess } from '../auth/usable-memberships';
-import { type ListPart, type PartRequest, partsOf, totalsOf, windowsOf } from '../page';
+import { type ListPart, type PartRequest, readParts } from '../page';
 import type { Deps, OrganizationAccess, VisibleAcrossOrganizations } from '../ports';
 import { teamIdsSeenAsMember } from '../teams/team-access';
 import { visibleTeams } from '../teams/teams-by-id';
@@ -41,23 +41,19 @@ export const listTeamPipelinesOfTeams =
       adminOrganizationIds: adminOrganizationIds(involved),
       visibleIds: [...memberAccess.keys()],
     };
-    const windows = windowsOf(requests, refusals);
-    const [views, counts] = await Promise.all([
-      deps.repos.teamPipelines.listOfTeams({ windows, visible }),
-      totalsOf(requests, refusals, (teamIds) => deps.repos.teamPipelines.countOfTeams({ teamIds, visible })),
-    ]);
-    return partsOf({
+    return readParts({
       requests,
       refusals,
-      items: views.map((view) => {
-        const { team, membership } = teams.get(view.teamPipeline.teamId) as {
-          team: TeamPipelineResult['team'];
-          membership: OrganizationAccess;
-        };
-        return asResult({ organization: membership.organization, team }, view);
-      }),
+      list: async (windows) =>
+        (await deps.repos.teamPipelines.listOfTeams({ windows, visible })).map((view) => {
+          const { team, membership } = teams.get(view.teamPipeline.teamId) as {
+            team: TeamPipelineResult['team'];
+            membership: OrganizationAccess;
+          };
+          return asResult({ organization: membership.organization, team }, view);
+        }),
+      count: (teamIds) => deps.repos.teamPipelines.countOfTeams({ teamIds, visible }),
       parentOf: (result) => result.teamPipeline.teamId,
-      counts,
     });
   };
 
@@ -89,30 +85,26 @@ export const listTeamPipelinesOfPipelines =
       // Where the actor is a member, the teams they may see.
       visibleIds: [...(await teamIdsSeenAsMember(deps, actor.user.id, involved))],
     };
-    const windows = windowsOf(requests, refusals);
-    const [views, counts] = await Promise.all([
-      deps.repos.teamPipelines.listOfPipelines({ windows, visible }),
-      totalsOf(requests, refusals, (pipelineIds) =>
-        deps.repos.teamPipelines.countOfPipelines({ pipelineIds, visible }),
-      ),
-    ]);
-    const teams = new Map(
-      (await deps.repos.lookups.teams([...new Set(views.map((view) => view.teamPipeline.teamId))])).map(
-        (team) => [team.id, team],
-      ),
-    );
-    const items: TeamPipelineResult[] = [];
-    for (const view of views) {
-      const team = teams.get(view.teamPipeline.teamId);
-      const membership = memberships.get(view.pipeline.organizationId);
-      // A team deleted between the two reads is left out, as if the list had been read after.
-      if (team && membership) items.push(asResult({ organization: membership.organization, team }, view));
-    }
-    return partsOf({
+    return readParts({
       requests,
       refusals,
-      items,
+      list: async (windows) => {
+        const views = await deps.repos.teamPipelines.listOfPipelines({ windows, visible });
+        const teams = new Map(
+          (await deps.repos.lookups.teams([...new Set(views.map((view) => view.teamPipeline.teamId))])).map(
+            (team) => [team.id, team],
+          ),
+        );
+        const items: TeamPipelineResult[] = [];
+        for (const view of views) {
+          const team = teams.get(view.teamPipeline.teamId);
+          const membership = memberships.get(view.pipeline.organizationId);
+          // A team deleted between the two reads is left out, as if the list had been read after.
+          if (team && membership) items.push(asResult({ organization: membership.organization, team }, view));
+        }
+        return items;
+      },
+      count: (pipelineIds) => deps.repos.teamPipelines.countOfPipelines({ pipelineIds, visible }),
       parentOf: (result) => result.teamPipeline.pipelineId,
-      counts,
     });
   };

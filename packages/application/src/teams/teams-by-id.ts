@@ -2,7 +2,7 @@ import { type DomainError, distinctUuids, notFound, type Team, type TeamMember }
 import type { Actor } from '../auth/actor';
 import { requireComparable, requireOrganization, requireScope, requireSlugParts } from '../auth/authorize';
 import { usableMemberships } from '../auth/usable-memberships';
-import { type ListPart, type PartRequest, partsOf, totalsOf, windowsOf } from '../page';
+import { type ListPart, type PartRequest, readParts } from '../page';
 import type { Deps, OrganizationAccess } from '../ports';
 import { requireTeamIn, teamIdsSeenAsMember } from './team-access';
 
@@ -113,16 +113,15 @@ export const listMembersOfTeams =
         .filter(({ parentId }) => !teams.has(parentId))
         .map(({ parentId }) => [parentId, notFound('team')]),
     );
-    const windows = windowsOf(requests, refusals);
-    const [members, counts] = await Promise.all([
-      deps.repos.teams.listMembersOfTeams(windows),
-      totalsOf(requests, refusals, (teamIds) => deps.repos.teams.countMembersOfTeams(teamIds)),
-    ]);
-    return partsOf({
+    return readParts({
       requests,
       refusals,
-      items: members.map((member) => ({ member, team: teams.get(member.teamId)?.team as Team })),
+      list: async (windows) =>
+        (await deps.repos.teams.listMembersOfTeams(windows)).map((member) => ({
+          member,
+          team: teams.get(member.teamId)?.team as Team,
+        })),
+      count: (teamIds) => deps.repos.teams.countMembersOfTeams(teamIds),
       parentOf: (result) => result.member.teamId,
-      counts,
     });
   };
