@@ -127,7 +127,7 @@ export function registerRestApi(
         const text = ctx.response.text;
         if (text !== undefined) return reply.type('text/plain; charset=utf-8').send(text);
         if (status === 204 || data === undefined) return reply.send();
-        return reply.type('application/json; charset=utf-8').send(JSON.stringify(data));
+        return reply.type('application/json; charset=utf-8').send(Buffer.from(JSON.stringify(data)));
       },
     });
   });
