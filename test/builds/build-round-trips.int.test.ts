@@ -72,6 +72,50 @@ describe('round trips', () => {
     }
   });
 
+  it('a create costs three: the token with the access, the insert, the counts after it (no read of the build)', async () => {
+    const sent = await statementsOf(
+      () => world.call('POST', BUILDS, { body: { commit: 'HEAD', branch: 'main' } }),
+      201,
+    );
+    expect(sent).toHaveLength(3);
+    expect(sent[1]).toContain('insert into builds');
+    expect(sent[2]).toMatch(/from pipeline_counts pc where/);
+  });
+
+  it('answers a create and a rebuild as a later get reads them, key order of the JSON fields included', async () => {
+    const body = {
+      commit: 'abc123',
+      branch: 'feature/x',
+      message: 'Ünïcode ✓',
+      env: { ZETA: '1', A: '2', MIDDLE_KEY: '3', B: '' },
+      meta_data: { zz: 'last', a: 'first', mm: 'mid' },
+      author: { name: 'Zed', email: 'zed@example.com' },
+    };
+    const created = await world.call('POST', BUILDS, { body });
+    expect(created.status).toBe(201);
+    const read = await world.call('GET', `${BUILDS}/${created.body.number}`);
+    expect(JSON.stringify(created.body)).toBe(JSON.stringify(asCreateAnswers(read.body)));
+    expect(Object.keys(created.body.env)).toEqual(Object.keys(read.body.env));
+
+    const rebuilt = await world.call('PUT', `${BUILDS}/${created.body.number}/rebuild`);
+    expect(rebuilt.status).toBe(200);
+    expect(rebuilt.body.rebuilt_from).toEqual({
+      id: created.body.id,
+      number: created.body.number,
+      url: created.body.url,
+    });
+    const rebuiltRead = await world.call('GET', `${BUILDS}/${rebuilt.body.number}`);
+    const { job_state_counts: _counts, ...rebuiltAsRead } = rebuiltRead.body;
+    expect(JSON.stringify(rebuilt.body)).toBe(JSON.stringify(rebuiltAsRead));
+  });
+
+  /** A get's answer in the create answer's form: no `job_state_counts`, no job `graphql_id` (the examples'). */
+  function asCreateAnswers(build: Record<string, unknown>) {
+    const { job_state_counts: _counts, ...rest } = build;
+    const jobs = rest.jobs as Array<Record<string, unknown>>;
+    return { ...rest, jobs: jobs.map(({ graphql_id: _id, ...job }) => job) };
+  }
+
   it('reads the access again for a path that names no pipeline', async () => {
     const sent = await statementsOf(() => world.call('GET', '/v2/organizations/acme/builds'), 200);
     expect(sent[0]).toContain('access_tokens');

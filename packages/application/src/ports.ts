@@ -375,6 +375,13 @@ export interface BuildView {
   rebuiltFrom: { id: string; number: number } | null;
 }
 
+/** What {@link BuildRepository.create} answers besides the build it was given. */
+export interface CreatedBuild {
+  number: number;
+  stored: Pick<Build, 'env' | 'metaData' | 'author' | 'pullRequest'>;
+  counts: PipelineCounts;
+}
+
 export interface BuildFilter {
   branches?: string[];
   commits?: string[];
@@ -444,8 +451,12 @@ export interface BuildRepository {
     /** the build's pipeline when the caller has read it already: only its counts are read again */
     pipeline?: Pipeline;
   }): Promise<BuildView | null>;
-  /** Inserts the build with the pipeline's next number and its jobs, atomically; returns the number. */
-  create(input: { build: Omit<Build, 'number'>; organizationId: string; jobs: Job[] }): Promise<number>;
+  /**
+   * Inserts the build with the pipeline's next number and its jobs, atomically. Answers the number, the
+   * build's JSON fields as stored (PostgreSQL's `jsonb` orders object keys: what a later read shows) and
+   * the pipeline's counts once the build is counted.
+   */
+  create(input: { build: Omit<Build, 'number'>; organizationId: string; jobs: Job[] }): Promise<CreatedBuild>;
 }
 
 export interface RegistryRepository {

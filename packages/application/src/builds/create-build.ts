@@ -10,7 +10,7 @@ import {
 import type { Actor } from '../auth/actor';
 import { type AuthorizedPipeline, requirePipeline } from '../auth/authorize';
 import type { Deps } from '../ports';
-import { type BuildResult, loadBuild } from './build-result';
+import { asSeenWith, type BuildResult } from './build-result';
 
 export interface PipelineRef {
   organization: string;
@@ -23,7 +23,9 @@ export const scheduleBuild =
   async (
     target: AuthorizedPipeline,
     actor: Actor,
-    fields: Omit<BuildRequest, 'ignorePipelineBranchFilters'> & { rebuiltFromId: string | null },
+    fields: Omit<BuildRequest, 'ignorePipelineBranchFilters'> & {
+      rebuiltFrom: { id: string; number: number } | null;
+    },
   ): Promise<BuildResult> => {
     const now = deps.clock.now();
     const build: Omit<Build, 'number'> = {
@@ -38,7 +40,7 @@ export const scheduleBuild =
       source: 'api',
       author: fields.author ?? { name: actor.user.name, email: actor.user.email },
       creatorId: actor.user.id,
-      rebuiltFromId: fields.rebuiltFromId,
+      rebuiltFromId: fields.rebuiltFrom?.id ?? null,
       pullRequest: fields.pullRequest,
       cleanCheckout: fields.cleanCheckout,
       createdAt: now,
@@ -51,12 +53,21 @@ export const scheduleBuild =
       at: now,
       newId: deps.newId,
     });
-    const number = await deps.repos.builds.create({
+    const created = await deps.repos.builds.create({
       build: { ...build, ...progress.build },
       organizationId: target.organization.id,
       jobs: progress.jobs,
     });
-    return loadBuild(deps)({ pipeline: target.pipeline, number, access: target.access });
+    // The answer is what was written, as a read would show it (the JSON fields as stored, the counts
+    // after): no read of the new build and its jobs.
+    return asSeenWith(target.access, {
+      build: { ...build, ...progress.build, ...created.stored, number: created.number },
+      organizationSlug: target.organization.slug,
+      pipeline: { ...target.pipeline, counts: created.counts },
+      creator: actor.user,
+      jobs: progress.jobs.map((job) => ({ job, agent: null, retrySourceId: null })),
+      rebuiltFrom: fields.rebuiltFrom,
+    });
   };
 
 export const createBuild =
@@ -67,5 +78,5 @@ export const createBuild =
     if (!request.ok) throw request.error;
     const refusal = newBuildRefusal(target.pipeline, request.value);
     if (refusal) throw refusal;
-    return scheduleBuild(deps)(target, actor, { ...request.value, rebuiltFromId: null });
+    return scheduleBuild(deps)(target, actor, { ...request.value, rebuiltFrom: null });
   };

@@ -28,6 +28,6 @@ export const rebuildBuild =
       env: original.env,
       metaData: original.metaData,
       pullRequest: original.pullRequest,
-      rebuiltFromId: original.id,
+      rebuiltFrom: { id: original.id, number: original.number },
     });
   };

@@ -338,7 +338,7 @@ export function buildRepository(sql: Sql): BuildRepository {
     async create({ build, organizationId, jobs }) {
       // One statement: the pipeline's counter row stays locked from the increment to the end of the
       // statement, so concurrent creates (from any number of processes) get distinct numbers.
-      const [row] = await sql.prepared<{ number: number }>(
+      const [row] = await sql.prepared(
         `with allocated as (
            update pipelines set next_build_number = next_build_number + 1
            where id = $2 returning next_build_number - 1 as number
@@ -348,14 +348,14 @@ export function buildRepository(sql: Sql): BuildRepository {
              clean_checkout, created_at, scheduled_at, started_at, failing_at, finished_at)
            select $1, $3, $2, allocated.number, $4, $19, null, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14,
              $15, $16, $17, null, null, $20
-           from allocated returning number
+           from allocated returning number, env, meta_data, author, pull_request
          ), inserted_jobs as (
            insert into jobs (${JOB_COLUMN_NAMES})
            select * from jsonb_to_recordset($18::jsonb) as x(${JOB_RECORD})
            -- No build without its pipeline (deleted meanwhile): then no jobs either.
            where exists (select 1 from inserted)
          )
-         select number from inserted`,
+         select number, env, meta_data, author, pull_request from inserted`,
         [
           build.id,
           build.pipelineId,
@@ -381,7 +381,21 @@ export function buildRepository(sql: Sql): BuildRepository {
       );
       // The pipeline was deleted between the authorization and this statement: it answers as one that is gone.
       if (!row) throw notFound('pipeline');
-      return row.number;
+      // The counters' triggers run at the end of that statement: the counts are read after it.
+      const [counted] = await sql.prepared(
+        `select ${PIPELINE_COUNT_COLUMNS} from pipeline_counts pc where pc.pipeline_id = $1`,
+        [build.pipelineId],
+      );
+      return {
+        number: row.number as number,
+        stored: {
+          env: row.env as Build['env'],
+          metaData: row.meta_data as Build['metaData'],
+          author: (row.author as Build['author']) ?? null,
+          pullRequest: (row.pull_request as Build['pullRequest']) ?? null,
+        },
+        counts: countsFromRow(counted ?? {}),
+      };
     },
   };
 }
