@@ -29,12 +29,24 @@ async function statementsOf(work: () => Promise<{ status: number }>, status: num
 const readsAccess = (sql: string) => sql.includes('organization_members');
 
 describe('round trips', () => {
-  it('a build costs two statements: the token with the pipeline access, then the build', async () => {
+  it('a build costs one statement: the token with the pipeline access and the build', async () => {
     const sent = await statementsOf(() => world.call('GET', `${BUILDS}/${number}`), 200);
-    expect(sent).toHaveLength(2);
+    expect(sent).toHaveLength(1);
     expect(sent[0]).toContain('access_tokens');
     expect(readsAccess(sent[0]!)).toBe(true);
-    expect(sent.slice(1).filter(readsAccess)).toEqual([]);
+    expect(sent[0]).toContain('jobs_json');
+  });
+
+  it('answers a build read with the token as the build read alone (and a missing one as missing)', async () => {
+    const viaToken = await world.call('GET', `${BUILDS}/${number}`);
+    // With retried jobs the build is read again on its own: the same build, the same answer here.
+    const alone = await world.call('GET', `${BUILDS}/${number}?include_retried_jobs=true`);
+    expect(JSON.stringify(viaToken.body)).toBe(JSON.stringify(alone.body));
+    const missing = await statementsOf(() => world.call('GET', `${BUILDS}/99999`), 404);
+    expect(missing).toHaveLength(1);
+    expect((await world.call('GET', `${BUILDS}/99999`)).body).toEqual({ message: 'No build found' });
+    // A number that is not one names no build, without reading one.
+    expect((await world.call('GET', `${BUILDS}/1e3`)).status).toBe(404);
   });
 
   it("a pipeline's list costs three: the token with the access, the page with the counts, the jobs", async () => {
@@ -124,6 +136,20 @@ describe('round trips', () => {
 });
 
 describe('the rules on what was read with the token', () => {
+  it('shows a build read with the token only to whom the rules show it', async () => {
+    await world.createBuild('secret');
+    const hidden = await world.call('GET', '/v2/organizations/acme/pipelines/secret/builds/1', {
+      token: world.tokens.member,
+    });
+    expect(hidden.status).toBe(404);
+    expect(hidden.body).toEqual({ message: 'No pipeline found' });
+    const elsewhere = await world.call('GET', `${BUILDS}/${number}`, { token: world.tokens.outsider });
+    expect(elsewhere.status).toBe(404);
+    expect(elsewhere.body).toEqual({ message: 'No organization found' });
+    const readOnly = await world.token('admin', { scopes: ['read_user'] });
+    expect((await world.call('GET', `${BUILDS}/${number}`, { token: readOnly })).status).toBe(403);
+  });
+
   it('hides a pipeline of no team of the member, and an organization the user is not in', async () => {
     const hidden = await world.call('GET', '/v2/organizations/acme/pipelines/secret/builds', {
       token: world.tokens.member,

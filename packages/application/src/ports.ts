@@ -316,11 +316,18 @@ export interface OrganizationAccess {
 export interface PipelineSlugs {
   organizationSlug: string;
   pipelineSlug: string;
+  /** the build of that pipeline the request reads (a build's GET): it is read with them too */
+  buildNumber?: number;
 }
 
 /** What a user may see of a pipeline, read with their token (null facts: not a member of its organization). */
 export interface PipelineAccessReadAhead extends PipelineSlugs {
   facts: PipelineAccessFacts | null;
+  /**
+   * With `buildNumber`: the build as {@link BuildRepository.findByNumber} reads it without retried jobs;
+   * null when the pipeline is not there or has no such build. Shown only if the rules let the user see it.
+   */
+  build?: BuildView | null;
 }
 
 export interface PipelineAccessFacts extends OrganizationAccess {

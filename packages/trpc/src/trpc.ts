@@ -1,5 +1,12 @@
-import type { Actor, UseCases } from '@ci/application';
-import { isDomainError, type Operation, type RateLimitPolicy, rateLimitHeaders, scopeFor } from '@ci/domain';
+import type { Actor, PipelineSlugs, UseCases } from '@ci/application';
+import {
+  isDomainError,
+  type Operation,
+  parseBuildNumber,
+  type RateLimitPolicy,
+  rateLimitHeaders,
+  scopeFor,
+} from '@ci/domain';
 import { initTRPC, TRPCError } from '@trpc/server';
 import type { OpenApiMeta } from 'trpc-to-openapi';
 import { httpErrorFor, trpcCodeFor } from './http-errors';
@@ -40,6 +47,8 @@ export type Meta = OpenApiMeta<{
    * cannot declare them, the OpenAPI document does (a `deepObject` of strings)
    */
   mapQueryParameters?: Record<string, string>;
+  /** the procedure answers the build its input names (`number`): it is read with the token (ADR 0007) */
+  readsBuild?: true;
 }>;
 
 const t = initTRPC
@@ -77,13 +86,31 @@ export const publicProcedure = t.procedure.use(domainErrors);
  */
 async function targetOf(
   getRawInput: () => Promise<unknown>,
-): Promise<{ organization: string | null; pipeline: string | null }> {
+): Promise<{ organization: string | null; pipeline: string | null; number: string | null }> {
   const input = (await getRawInput().catch(() => undefined)) as
-    | { organization?: unknown; pipeline?: unknown }
+    | { organization?: unknown; pipeline?: unknown; number?: unknown }
     | null
     | undefined;
   const text = (value: unknown) => (typeof value === 'string' ? value : null);
-  return { organization: text(input?.organization), pipeline: text(input?.pipeline) };
+  return {
+    organization: text(input?.organization),
+    pipeline: text(input?.pipeline),
+    number: text(input?.number),
+  };
+}
+
+/** What the call names that is read with the token: the pipeline, and the build when the procedure reads one. */
+function readAheadOf(
+  target: { organization: string | null; pipeline: string | null; number: string | null },
+  meta: Meta | undefined,
+): PipelineSlugs | undefined {
+  if (target.organization === null || target.pipeline === null) return undefined;
+  const buildNumber = meta?.readsBuild && target.number !== null ? parseBuildNumber(target.number) : null;
+  return {
+    organizationSlug: target.organization,
+    pipelineSlug: target.pipeline,
+    ...(buildNumber !== null ? { buildNumber } : {}),
+  };
 }
 
 /**
@@ -94,14 +121,10 @@ export const authed = publicProcedure.use(async ({ ctx, meta, next, getRawInput 
   const accepted = meta?.operation ? scopeFor(meta.operation) : null;
   ctx.response.headers['X-Accepted-OAuth-Scopes'] = accepted ?? '';
   ctx.response.headers['X-OAuth-Scopes'] = '';
-  const { organization, pipeline } = await targetOf(getRawInput);
+  const target = await targetOf(getRawInput);
+  const { organization } = target;
   // A call that names a pipeline reads what the user may see of it with the token, in one round trip.
-  const actor: Actor = await ctx.useCases.authenticate(
-    ctx.authorization,
-    organization !== null && pipeline !== null
-      ? { organizationSlug: organization, pipelineSlug: pipeline }
-      : undefined,
-  );
+  const actor: Actor = await ctx.useCases.authenticate(ctx.authorization, readAheadOf(target, meta));
   ctx.response.headers['X-OAuth-Scopes'] = actor.scopes.join(', ');
   if (ctx.rateLimits) {
     const status = await ctx.useCases.countRequest(actor, { organization, policy: ctx.rateLimits });

@@ -2,6 +2,7 @@ import type { AccessTokenRepository } from '@ci/application';
 import type { AccessToken, Scope, User } from '@ci/domain';
 import { toDate, toDateOrNull } from '../rows';
 import type { Sql } from '../sql';
+import { buildByNumberFromRow, buildByNumberSelect } from './build.repository';
 import { USER_COLUMNS, userFromRow } from './identity.repository';
 import { pipelineAccessFactsFromRow, pipelineAccessSelect } from './pipeline.repository';
 
@@ -10,6 +11,20 @@ type Row = Record<string, unknown>;
 const ACCESS_TOKEN_WITH_USER = `select t.id as t_id, t.user_id, t.token_hash, t.scopes, t.organization_ids, t.description,
          t.created_at as t_created_at, t.expires_at, t.revoked_at, ${USER_COLUMNS}
   from access_tokens t join users u on u.id = t.user_id`;
+
+const TOKEN_AND_ACCESS = `from (${ACCESS_TOKEN_WITH_USER} where t.token_hash = $1) tu
+  left join lateral (${pipelineAccessSelect('tu.user_id', '$2', '$3')}) pa on true`;
+
+/** The token with its user, and what the user may see of the pipeline named by slugs ($2, $3). */
+const WITH_PIPELINE_ACCESS = `select tu.*, pa.* ${TOKEN_AND_ACCESS}`;
+
+/**
+ * The same and that pipeline's build number $4 (without retried jobs; of the pipeline only its counts).
+ * Both halves name the organization's slug `o_slug`: the access comes last, so its value is the row's
+ * (a repeated column keeps its last value) whether or not the build is there.
+ */
+const WITH_PIPELINE_ACCESS_AND_BUILD = `select tu.*, bn.*, pa.* ${TOKEN_AND_ACCESS}
+  left join lateral (${buildByNumberSelect('pa.p_id', '$4', { includeRetriedJobs: false, pipelineKnown: true })}) bn on true`;
 
 function accessTokenWithUserFromRow(row: Row): { token: AccessToken; user: User } {
   const token: AccessToken = {
@@ -33,16 +48,26 @@ export function accessTokenRepository(sql: Sql): AccessTokenRepository {
         const [row] = await sql.prepared(`${ACCESS_TOKEN_WITH_USER} where t.token_hash = $1`, [tokenHash]);
         return row ? accessTokenWithUserFromRow(row) : null;
       }
-      // The token, and beside it what its user may see of the pipeline the request names: one round trip.
+      // The token, and beside it what its user may see of the pipeline the request names (and the build it
+      // reads): one round trip.
+      const readsBuild = readAhead.buildNumber !== undefined;
       const [row] = await sql.prepared(
-        `select tu.*, pa.* from (${ACCESS_TOKEN_WITH_USER} where t.token_hash = $1) tu
-         left join lateral (${pipelineAccessSelect('tu.user_id', '$2', '$3')}) pa on true`,
-        [tokenHash, readAhead.organizationSlug, readAhead.pipelineSlug],
+        readsBuild ? WITH_PIPELINE_ACCESS_AND_BUILD : WITH_PIPELINE_ACCESS,
+        readsBuild
+          ? [tokenHash, readAhead.organizationSlug, readAhead.pipelineSlug, readAhead.buildNumber]
+          : [tokenHash, readAhead.organizationSlug, readAhead.pipelineSlug],
       );
       if (!row) return null;
+      const facts = pipelineAccessFactsFromRow(row);
       return {
         ...accessTokenWithUserFromRow(row),
-        pipelineAccess: { ...readAhead, facts: pipelineAccessFactsFromRow(row) },
+        pipelineAccess: {
+          ...readAhead,
+          facts,
+          ...(readsBuild
+            ? { build: facts?.pipeline && row.b_id ? buildByNumberFromRow(row, facts.pipeline) : null }
+            : {}),
+        },
       };
     },
     async findById(id) {

@@ -7,7 +7,7 @@ import type {
   JobView,
   ParentCount,
 } from '@ci/application';
-import { type Build, type BuildSource, type BuildState, notFound } from '@ci/domain';
+import { type Build, type BuildSource, type BuildState, notFound, type Pipeline } from '@ci/domain';
 import { inParentWindows, parentWindows, prefixedColumns, toDate, toDateOrNull } from '../rows';
 import { likeLiteral, type Sql } from '../sql';
 import { joinedUserFromRow, USER_COLUMNS_PREFIXED } from './identity.repository';
@@ -110,6 +110,41 @@ const pipelineWithCountsFromRow = (row: Row): PipelineWithCounts => ({
   ...pipelineFromRow(row),
   counts: countsFromRow(row),
 });
+
+/**
+ * One build by its pipeline and number (SQL expressions), in one statement: the build, its pipeline
+ * (unless the caller has it) and counts, and its few jobs as a JSON array beside them (for a page of
+ * builds, JSON costs PostgreSQL more than the second statement it saves). Its row: {@link buildByNumberFromRow}.
+ */
+export function buildByNumberSelect(
+  pipelineId: string,
+  number: string,
+  options: { includeRetriedJobs: boolean; pipelineKnown: boolean },
+): string {
+  return `select x.*, (
+      select coalesce(json_agg(jr order by jr.position, jr.created_at), '[]') from (
+        ${JOB_SELECT} where j.build_id = x.b_id ${options.includeRetriedJobs ? '' : 'and not j.retried'}
+      ) jr
+    ) as jobs_json
+    from (${options.pipelineKnown ? BUILD_WITH_COUNTS_SELECT : BUILD_SELECT}
+      where b.pipeline_id = ${pipelineId} and b.number = ${number}) x`;
+}
+
+/** findByNumber's four statements, by `includeRetriedJobs * 2 + pipelineKnown`: built once, not per call. */
+const BY_NUMBER = [false, true].flatMap((includeRetriedJobs) =>
+  [false, true].map((pipelineKnown) =>
+    buildByNumberSelect('$1', '$2', { includeRetriedJobs, pipelineKnown }),
+  ),
+);
+
+/** The view of a {@link buildByNumberSelect} row; `pipeline`: the one the caller had (only its counts were read). */
+export function buildByNumberFromRow(row: Row, pipeline: Pipeline | undefined): BuildView {
+  return {
+    ...viewFromRow(row),
+    pipeline: pipeline ? { ...pipeline, counts: countsFromRow(row) } : pipelineWithCountsFromRow(row),
+    jobs: (row.jobs_json as Row[]).map(jobFromRow),
+  };
+}
 
 /** Pipelines with their counts, by id, one row each. */
 async function pipelinesOf(sql: Sql, ids: string[]): Promise<Map<string, PipelineWithCounts>> {
@@ -316,24 +351,11 @@ export function buildRepository(sql: Sql): BuildRepository {
       return { builds, counted: (rows[0]?.counted as number | undefined) ?? 0 };
     },
     async findByNumber({ pipelineId, number, includeRetriedJobs, pipeline }) {
-      // One statement: the build, its pipeline (unless the caller has it) and counts, and its few jobs as
-      // a JSON array beside them (for a page of builds, JSON costs PostgreSQL more than the second
-      // statement it saves).
       const [row] = await sql.prepared(
-        `select x.*, (
-           select coalesce(json_agg(jr order by jr.position, jr.created_at), '[]') from (
-             ${JOB_SELECT} where j.build_id = x.b_id ${includeRetriedJobs ? '' : 'and not j.retried'}
-           ) jr
-         ) as jobs_json
-         from (${pipeline ? BUILD_WITH_COUNTS_SELECT : BUILD_SELECT} where b.pipeline_id = $1 and b.number = $2) x`,
+        BY_NUMBER[Number(includeRetriedJobs) * 2 + Number(pipeline !== undefined)]!,
         [pipelineId, number],
       );
-      if (!row) return null;
-      return {
-        ...viewFromRow(row),
-        pipeline: pipeline ? { ...pipeline, counts: countsFromRow(row) } : pipelineWithCountsFromRow(row),
-        jobs: (row.jobs_json as Row[]).map(jobFromRow),
-      };
+      return row ? buildByNumberFromRow(row, pipeline) : null;
     },
     async create({ build, organizationId, jobs }) {
       // One statement: the pipeline's counter row stays locked from the increment to the end of the

@@ -147,6 +147,7 @@ export const buildsRouter = router({
     .meta({
       openapi: { method: 'GET', path: BUILD, tags: TAGS, summary: 'Get a build' },
       operation: 'getBuild',
+      readsBuild: true,
     })
     .input(GetBuildInput)
     .output(documented(BuildWire))
