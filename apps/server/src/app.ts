@@ -151,10 +151,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         response.headers.forEach((value, name) => {
           reply.header(name, value);
         });
-        // Yoga's responses carry their body as a string (the result's JSON, GraphiQL's page); one without
-        // a type of its own (a bodyless 415) goes out as bytes, typed application/octet-stream as before.
-        const body = await response.text();
-        return reply.send(response.headers.has('content-type') ? body : Buffer.from(body));
+        // Yoga's responses carry their body as a string (the result's JSON, GraphiQL's page): sent as its
+        // UTF-8 bytes, encoded once (a string would be scanned for its length, then encoded). One without
+        // a type of its own (a bodyless 415) goes out typed application/octet-stream, as Fastify types bytes.
+        return reply.send(Buffer.from(await response.text()));
       },
     });
   });
