@@ -418,6 +418,8 @@ export type BuildScope =
       adminOrganizationIds: string[];
       /** in the other organizations: the pipelines the viewer may see (decided by the domain's access rule) */
       visiblePipelineIds: string[];
+      /** visible pipelines the caller has read already: only their counts are read again */
+      pipelines?: readonly Pipeline[];
     };
 
 /** What the builds of a batched list belong to: their pipeline, or the user who created them. */

@@ -66,20 +66,22 @@ export interface Loaders {
   /**
    * The connection `field` with these arguments of every parent a page asks it of, read together: the
    * use case `read` answers each parent's window at once, so a page costs what one parent costs. The
-   * lists are counted only when the client selects `count` (seen in `info`).
+   * lists are counted only when the client selects `count` (seen in `info`). Parents are their ids,
+   * or objects (`idOf` their id) that `read` gets as the page holds them.
    */
-  connection<T>(input: {
+  connection<T, P = string>(input: {
     field: string;
     args: ConnectionArgs;
     info: GraphQLResolveInfo;
-    read: (requests: readonly PartRequest[]) => Promise<Array<ListPart<T>>>;
-  }): DataLoader<string, ConnectionResult<T>>;
+    read: (requests: readonly PartRequest[], parents: readonly P[]) => Promise<Array<ListPart<T>>>;
+    idOf?: (parent: P) => string;
+  }): DataLoader<P, ConnectionResult<T>, string>;
 }
 
 export function createLoaders(useCases: UseCases, actor: Actor): Loaders {
   const byId = useCases.byId;
   const lists = new Map<string, Promise<unknown>>();
-  const connections = new Map<string, DataLoader<string, unknown>>();
+  const connections = new Map<string, DataLoader<unknown, unknown, string>>();
   return {
     builds: new DataLoader((ids) => byId.builds(actor, ids)),
     jobs: new DataLoader((ids) => byId.jobs(actor, ids)),
@@ -113,23 +115,34 @@ export function createLoaders(useCases: UseCases, actor: Actor): Loaders {
       }
       return found;
     },
-    connection<T>({
+    connection<T, P = string>({
       field,
       args,
       info,
       read,
+      idOf = (parent) => parent as unknown as string,
     }: {
       field: string;
       args: ConnectionArgs;
       info: GraphQLResolveInfo;
-      read: (requests: readonly PartRequest[]) => Promise<Array<ListPart<T>>>;
-    }): DataLoader<string, ConnectionResult<T>> {
+      read: (requests: readonly PartRequest[], parents: readonly P[]) => Promise<Array<ListPart<T>>>;
+      idOf?: (parent: P) => string;
+    }): DataLoader<P, ConnectionResult<T>, string> {
       const withTotal = selectsCount(info);
       const key = `${field}:${withTotal}:${JSON.stringify(args)}`;
-      let loader = connections.get(key) as DataLoader<string, ConnectionResult<T>> | undefined;
+      let loader = connections.get(key) as DataLoader<P, ConnectionResult<T>, string> | undefined;
       if (!loader) {
-        loader = new DataLoader((parentIds) => resolveConnections({ args, parentIds, withTotal, read }));
-        connections.set(key, loader as DataLoader<string, unknown>);
+        loader = new DataLoader<P, ConnectionResult<T>, string>(
+          (parents) =>
+            resolveConnections({
+              args,
+              parentIds: parents.map(idOf),
+              withTotal,
+              read: (requests) => read(requests, parents),
+            }),
+          { cacheKeyFn: idOf },
+        );
+        connections.set(key, loader as DataLoader<unknown, unknown, string>);
       }
       return loader;
     },

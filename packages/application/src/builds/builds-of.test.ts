@@ -1,6 +1,7 @@
 import type { Build, OrganizationRole, Pipeline, Scope } from '@ci/domain';
 import { describe, expect, it } from 'vitest';
 import type { Actor } from '../auth/actor';
+import { establishAccess } from '../auth/established-access';
 import type { ListPart } from '../page';
 import type { BuildRepository, BuildView, Deps, PipelineAccessEntry } from '../ports';
 import { ACME, actorWith, uuid as id, OTHER } from '../use-case.fixture';
@@ -32,6 +33,8 @@ function actor(scopes: Scope[] = ['read_builds'], organizationIds: string[] | nu
 
 function world(role: OrganizationRole) {
   const asked: Array<Record<string, unknown>> = [];
+  /** What the access decision read: the parents' pipelines, the memberships. */
+  const accessReads: string[] = [];
   const entries: PipelineAccessEntry[] = [
     { pipelineId: id(1), organizationId: ACME.id, teamAccessLevels: ['read_only'], pipelineHasTeams: true },
     { pipelineId: id(2), organizationId: ACME.id, teamAccessLevels: [], pipelineHasTeams: true },
@@ -59,19 +62,24 @@ function world(role: OrganizationRole) {
     repos: {
       builds,
       lookups: {
-        pipelines: async (ids: readonly string[]) =>
-          Object.values(PIPELINES).filter((p) => ids.includes(p.id)),
+        pipelines: async (ids: readonly string[]) => {
+          accessReads.push(`pipelines ${ids.join(' ')}`);
+          return Object.values(PIPELINES).filter((p) => ids.includes(p.id));
+        },
       },
       access: {
-        memberships: async () => [
-          { organization: ACME, role },
-          { organization: OTHER, role: 'admin' as const },
-        ],
+        memberships: async () => {
+          accessReads.push('memberships');
+          return [
+            { organization: ACME, role },
+            { organization: OTHER, role: 'admin' as const },
+          ];
+        },
         pipelineAccessIn: async () => entries,
       },
     },
   } as unknown as Deps;
-  return { deps, asked };
+  return { deps, asked, accessReads };
 }
 
 const window = { offset: 0, limit: 1 };
@@ -103,7 +111,13 @@ describe('listBuildsOfPipelines', () => {
     expect(asked).toEqual([
       {
         list: {
-          scope: { kind: 'organizations', adminOrganizationIds: [], visiblePipelineIds: [id(1), id(3)] },
+          scope: {
+            kind: 'organizations',
+            adminOrganizationIds: [],
+            visiblePipelineIds: [id(1), id(3)],
+            // The pipelines read to decide the access: the repository reads only their counts.
+            pipelines: [PIPELINES.teamed, PIPELINES.elsewhere],
+          },
           parent: 'pipeline',
           windows: [
             { parentId: id(1), ...window },
@@ -137,6 +151,61 @@ describe('listBuildsOfPipelines', () => {
       {},
     );
     expect(parts(answers)).toEqual([{ slugs: ['hidden#1'], total: 2 }, 'No pipeline found']);
+  });
+
+  it('keeps the access this request decided for this actor on a known pipeline, and reads none again', async () => {
+    const { deps, asked, accessReads } = world('member');
+    const caller = actor();
+    // As `pipeline(slug:)` decided it: the rule's answer, here one the batch would not give (hidden).
+    const known = [{ pipeline: PIPELINES.hidden, established: establishAccess(caller, id(2), 'admin') }];
+    const answers = await listBuildsOfPipelines(deps)(
+      caller,
+      [{ parentId: id(2), window, withTotal: false }],
+      {},
+      known,
+    );
+    expect(parts(answers)).toEqual([{ slugs: ['hidden#1'], total: null }]);
+    expect(answers[0]).toMatchObject({ items: [{ showWebhookUrl: true }] });
+    expect(accessReads).toEqual([]);
+    expect(asked[0]).toMatchObject({
+      list: { scope: { visiblePipelineIds: [id(2)], pipelines: [PIPELINES.hidden] } },
+    });
+  });
+
+  it("decides again a known pipeline whose access was decided for another request's actor or pipeline", async () => {
+    const caller = actor();
+    for (const established of [
+      establishAccess(actor(), id(2), 'admin'),
+      establishAccess(caller, id(1), 'admin'),
+      undefined,
+    ]) {
+      const { deps, accessReads } = world('member');
+      const answers = await listBuildsOfPipelines(deps)(
+        caller,
+        [{ parentId: id(2), window, withTotal: false }],
+        {},
+        [{ pipeline: PIPELINES.hidden, established }],
+      );
+      expect(parts(answers)).toEqual(['No pipeline found']);
+      expect(accessReads).toEqual([`pipelines ${id(2)}`, 'memberships']);
+    }
+  });
+
+  it('decides in the batch only the parents whose access no earlier use case decided', async () => {
+    const { deps, accessReads } = world('member');
+    const caller = actor();
+    const answers = await listBuildsOfPipelines(deps)(
+      caller,
+      [id(1), id(2), id(3)].map((parentId) => ({ parentId, window, withTotal: false })),
+      {},
+      [{ pipeline: PIPELINES.teamed, established: establishAccess(caller, id(1), 'read_only') }],
+    );
+    expect(parts(answers)).toEqual([
+      { slugs: ['teamed#1'], total: null },
+      'No pipeline found',
+      { slugs: ['elsewhere#1'], total: null },
+    ]);
+    expect(accessReads).toEqual([`pipelines ${id(2)} ${id(3)}`, 'memberships']);
   });
 
   it('needs read_builds before anything is read', async () => {

@@ -1,8 +1,17 @@
-import { type DomainError, distinctUuids, isUuid, notFound } from '@ci/domain';
+import {
+  type DomainError,
+  distinctUuids,
+  isUuid,
+  notFound,
+  type Pipeline,
+  type PipelineAccess,
+} from '@ci/domain';
 import type { Actor } from '../auth/actor';
 import { requireScope } from '../auth/authorize';
+import { accessEstablished } from '../auth/established-access';
 import { usableMemberships, visiblePipelineAccess } from '../auth/usable-memberships';
 import { type ListPart, type PartRequest, readParts } from '../page';
+import type { PipelineSeen } from '../pipelines/pipelines-by-id';
 import type { BuildFilter, BuildScope, Deps } from '../ports';
 import { requireStorableFilter } from './build-filter';
 import { asSeenWith, type BuildResult } from './build-result';
@@ -14,21 +23,48 @@ import { scopeOver } from './list-builds';
  * filters and rules: `read_builds`, then the domain's access rule for every pipeline.
  */
 
-/** The builds of each pipeline the actor may see; another pipeline is refused with `No pipeline found`. */
+/** A parent pipeline as the caller holds it, with the access decided for it in this request, if any. */
+export type KnownPipeline = Pick<PipelineSeen, 'pipeline' | 'established'>;
+
+/**
+ * The builds of each pipeline the actor may see; another pipeline is refused with `No pipeline found`.
+ * A pipeline among `known` whose access this request decided for this actor (`pipeline(slug:)`) keeps
+ * that decision; the others' access is decided here, for the whole batch. Either way the builds read
+ * only their pipelines' counts, beside them, as the REST list does.
+ */
 export const listBuildsOfPipelines =
   (deps: Deps) =>
   async (
     actor: Actor,
     requests: readonly PartRequest[],
     filter: BuildFilter,
+    known: readonly KnownPipeline[] = [],
   ): Promise<Array<ListPart<BuildResult>>> => {
     requireScope(actor, 'listBuilds');
     requireStorableFilter(filter);
-    const [pipelines, memberships] = await Promise.all([
-      deps.repos.lookups.pipelines(distinctUuids(requests.map((request) => request.parentId))),
-      usableMemberships(deps, actor),
-    ]);
-    const access = await visiblePipelineAccess(deps, actor, pipelines, memberships);
+    const parentIds = new Set(requests.map((request) => request.parentId));
+    const access = new Map<string, PipelineAccess>();
+    const read: Pipeline[] = [];
+    for (const { pipeline, established } of known) {
+      const level = accessEstablished(actor, pipeline.id, established);
+      if (!level || !parentIds.has(pipeline.id) || access.has(pipeline.id)) continue;
+      access.set(pipeline.id, level);
+      read.push(pipeline);
+    }
+    const others = distinctUuids([...parentIds].filter((id) => !access.has(id)));
+    if (others.length) {
+      const [pipelines, memberships] = await Promise.all([
+        deps.repos.lookups.pipelines(others),
+        usableMemberships(deps, actor),
+      ]);
+      const visible = await visiblePipelineAccess(deps, actor, pipelines, memberships);
+      for (const pipeline of pipelines) {
+        const level = visible.get(pipeline.id);
+        if (!level) continue;
+        access.set(pipeline.id, level);
+        read.push(pipeline);
+      }
+    }
     const refusals = new Map<string, DomainError>(
       requests
         .filter(({ parentId }) => !access.has(parentId))
@@ -38,6 +74,7 @@ export const listBuildsOfPipelines =
       kind: 'organizations',
       adminOrganizationIds: [],
       visiblePipelineIds: requests.map(({ parentId }) => parentId).filter((id) => !refusals.has(id)),
+      pipelines: read,
     };
     return readParts({
       requests,

@@ -1,15 +1,21 @@
 import { badRequest, canSeeWebhookUrl, distinctUuids, notFound, type Pipeline } from '@ci/domain';
 import type { Actor } from '../auth/actor';
 import { requirePipeline, requireScope, requireSlugParts } from '../auth/authorize';
+import { type EstablishedAccess, establishAccess } from '../auth/established-access';
 import { usableMemberships, visiblePipelineAccess } from '../auth/usable-memberships';
 import type { Deps } from '../ports';
 import type { PipelineResult } from './pipeline-result';
 
-/** A pipeline as the actor sees it: rule B2 decides whether the webhook URL shows. */
+/**
+ * A pipeline as the actor sees it: rule B2 decides whether the webhook URL shows. `established`: the
+ * access the rule decided for this actor in this request, which the pipeline's builds then reuse (absent
+ * when the pipeline comes from elsewhere: they decide it again).
+ */
 export interface PipelineSeen {
   pipeline: Pipeline;
   organizationSlug: string;
   showWebhookUrl: boolean;
+  established?: EstablishedAccess;
 }
 
 /** What a REST pipeline result shows of the pipeline, as a by-id read does. */
@@ -44,6 +50,7 @@ export const getPipelinesById =
         pipeline,
         organizationSlug: membership.organization.slug,
         showWebhookUrl: canSeeWebhookUrl(level),
+        established: establishAccess(actor, pipeline.id, level),
       });
     }
     return ids.map((id) => visible.get(id.toLowerCase()) ?? null);
@@ -73,6 +80,7 @@ export const findPipeline =
         pipeline: target.pipeline,
         organizationSlug: target.organization.slug,
         showWebhookUrl: canSeeWebhookUrl(target.access),
+        established: establishAccess(actor, target.pipeline.id, target.access),
       };
     }
     throw badRequest('pipeline_key', 'Find a pipeline by either its slug or its uuid');

@@ -262,16 +262,22 @@ async function jobsOf(
   return byBuild;
 }
 
-/** Completes build rows ({@link BUILD_ROW_SELECT}) with their jobs and their pipelines, read once per distinct pipeline. */
+/**
+ * Completes build rows ({@link BUILD_ROW_SELECT}) with their jobs and their pipelines, read once per
+ * distinct pipeline, except those the caller has with their counts (`known`): not read again.
+ */
 export async function complete(
   sql: Sql,
   rows: Row[],
   options: Pick<BuildFilter, 'includeRetriedJobs' | 'excludeJobs'>,
-  /** the one pipeline of every row, with its counts, when the caller has it: not read again */
-  known?: PipelineWithCounts,
+  known: readonly PipelineWithCounts[] = [],
 ): Promise<BuildView[]> {
   if (rows.length === 0) return [];
-  const [jobs, pipelines] = await Promise.all([
+  const knownById = new Map(known.map((pipeline) => [pipeline.id, pipeline]));
+  const unknown = [...new Set(rows.map((row) => row.b_pipeline_id as string))].filter(
+    (id) => !knownById.has(id),
+  );
+  const [jobs, read] = await Promise.all([
     options.excludeJobs
       ? new Map<string, JobView[]>()
       : jobsOf(
@@ -279,16 +285,20 @@ export async function complete(
           rows.map((row) => row.b_id as string),
           options.includeRetriedJobs ?? false,
         ),
-    known
-      ? new Map([[known.id, known]])
-      : pipelinesOf(sql, [...new Set(rows.map((row) => row.b_pipeline_id as string))]),
+    unknown.length ? pipelinesOf(sql, unknown) : new Map<string, PipelineWithCounts>(),
   ]);
   return rows.flatMap((row) => {
-    const pipeline = pipelines.get(row.b_pipeline_id as string);
+    const pipeline = knownById.get(row.b_pipeline_id as string) ?? read.get(row.b_pipeline_id as string);
     // A pipeline deleted between the two reads took its builds with it.
     if (!pipeline) return [];
     return [{ ...viewFromRow(row), pipeline, jobs: jobs.get(row.b_id as string) ?? [] }];
   });
+}
+
+/** The pipelines of a scope that the caller has read already (their counts are read with the builds). */
+function knownPipelines(scope: BuildScope): readonly Pipeline[] {
+  if (scope.kind === 'pipeline') return scope.pipeline ? [scope.pipeline] : [];
+  return scope.pipelines ?? [];
 }
 
 /** The column a batched list takes each parent's window on. */
@@ -303,15 +313,22 @@ export function buildRepository(sql: Sql): BuildRepository {
       if (windows.every((window) => window.limit === 0)) return [];
       const params: unknown[] = [...parentWindows(windows)];
       const where = whereClause(scope, filter, params);
+      // Pipelines the caller has read: only their counts are read, here, beside each build.
+      const known = knownPipelines(scope);
       // Each parent's window of the one order every build list has, beside the others in one statement.
       const rows = await sql.query(
         inParentWindows(
-          `${BUILD_ROW_SELECT} where ${where} and ${PARENT_COLUMN[parent]} = w.parent_id
+          `${known.length ? BUILD_WITH_COUNTS_SELECT : BUILD_ROW_SELECT}
+           where ${where} and ${PARENT_COLUMN[parent]} = w.parent_id
            order by b.created_at desc, b.number desc offset w.off limit w.lim`,
         ),
         params,
       );
-      return complete(sql, rows, filter);
+      const withCounts = known.flatMap((pipeline) => {
+        const row = rows.find((candidate) => candidate.b_pipeline_id === pipeline.id);
+        return row ? [{ ...pipeline, counts: countsFromRow(row) }] : [];
+      });
+      return complete(sql, rows, filter, withCounts);
     },
     async countOfParents({ scope, filter, parent, parentIds }) {
       if (parentIds.length === 0) return [];
@@ -346,7 +363,7 @@ export function buildRepository(sql: Sql): BuildRepository {
         sql,
         rows.filter((row) => row.b_id !== null),
         filter,
-        known && rows[0] ? { ...known, counts: countsFromRow(rows[0]) } : undefined,
+        known && rows[0] ? [{ ...known, counts: countsFromRow(rows[0]) }] : [],
       );
       return { builds, counted: (rows[0]?.counted as number | undefined) ?? 0 };
     },

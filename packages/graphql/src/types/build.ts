@@ -5,7 +5,7 @@ import { arrayConnection } from '../connection';
 import { asKeyValues, parseKeyValues } from '../key-values';
 import { JobConnection, type JobStateName, JobStates, JobTypes, JobUnion, jobStateName } from './job';
 import { OrganizationRef, organizationOf } from './organization';
-import { BuildRef, PipelineRef, pipelineOfBuild } from './refs';
+import { BuildRef, PipelineRef, type PipelineShape, pipelineOfBuild } from './refs';
 import { ConnectionInterface } from './scalars';
 import { BuildCreator, UserRef } from './user';
 import { ViewerRef } from './viewer';
@@ -258,16 +258,19 @@ builder.objectField(PipelineRef, 'builds', (t) =>
         metaData: t.arg.stringList({ required: false }),
         state: t.arg({ type: [BuildStates], required: false }),
       },
-      resolve: ({ pipeline }, args, ctx, info) => {
+      resolve: (parent, args, ctx, info) => {
         const filter = buildFilter(args);
+        // The parents go to the use case as they are: one whose access this request decided keeps it.
         return ctx.loaders
           .connection({
             field: 'Pipeline.builds',
             args,
             info,
-            read: (requests) => ctx.useCases.byId.buildsOfPipelines(ctx.actor, requests, filter),
+            idOf: (shape: PipelineShape) => shape.pipeline.id,
+            read: (requests, parents) =>
+              ctx.useCases.byId.buildsOfPipelines(ctx.actor, requests, filter, parents),
           })
-          .load(pipeline.id);
+          .load(parent);
       },
     },
     BuildConnection,

@@ -1,4 +1,4 @@
-import type { BuildResult, JobResult, TeamPipelineResult } from '@ci/application';
+import type { BuildResult, EstablishedAccess, JobResult, TeamPipelineResult } from '@ci/application';
 import type { Agent, Pipeline, Team } from '@ci/domain';
 import { builder } from '../builder';
 
@@ -10,11 +10,15 @@ import { builder } from '../builder';
 /** A build as the actor may see it (rule B2 decides `webhookURL` of its pipeline). */
 export const BuildRef = builder.objectRef<BuildResult>('Build');
 
-/** A pipeline with the organization slug its addresses need; `showWebhookUrl` null: ask (rule B2). */
+/**
+ * A pipeline with the organization slug its addresses need; `showWebhookUrl` null: ask (rule B2).
+ * `established`: the access the application decided for it in this request (its builds reuse it).
+ */
 export interface PipelineShape {
   pipeline: Pipeline;
   organizationSlug: string;
   showWebhookUrl: boolean | null;
+  established?: EstablishedAccess;
 }
 export const PipelineRef = builder.objectRef<PipelineShape>('Pipeline');
 
