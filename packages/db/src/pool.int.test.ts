@@ -81,6 +81,15 @@ describe('the repositories’ plain pool', () => {
     expect(row.jsonb).toStrictEqual({ a: [1, '2', null, 1.5e300], b: { c: true } });
   });
 
+  it('parses array rows as pg parses object rows (array results build no object template)', async () => {
+    const objects = await pool.query(EVERY_TYPE);
+    const arrays = await pool.query({ text: EVERY_TYPE, rowMode: 'array' });
+    expect(arrays.rows[0]).toStrictEqual(Object.values(objects.rows[0] as object));
+    expect(arrays.fields.map((field) => field.name)).toStrictEqual(objects.fields.map((field) => field.name));
+    const prepared = await createSql(pool).prepared(EVERY_TYPE);
+    expect(prepared.map((row) => ({ ...row }))).toStrictEqual(objects.rows);
+  });
+
   it('covers every column type of our tables', async () => {
     const { rows: stored } = await pool.query<{ type: number }>(
       `select distinct a.atttypid::int as type from pg_attribute a join pg_class c on c.oid = a.attrelid

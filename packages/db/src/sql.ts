@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type pg from 'pg';
+import './pg-array-results';
 
 /** Parameterised SQL over the pg pool (pool.ts); `$1`-style placeholders, rows as plain objects. */
 export interface Sql {
@@ -29,7 +30,10 @@ function statementName(text: string): string {
 
 type RowMaker = (values: unknown[]) => Record<string, unknown>;
 
-/** Row makers by their columns' names (joined by NUL): the same columns always the same maker. */
+/**
+ * Row makers by their columns' names (joined by NUL), or by a prepared statement's name: the same
+ * columns always the same maker.
+ */
 const rowMakers = new Map<string, RowMaker>();
 
 /**
@@ -39,10 +43,11 @@ const rowMakers = new Map<string, RowMaker>();
  * column in order, so every row of a statement shares one fast shape. A repeated name keeps its last
  * value, as pg's rows do.
  */
-function rowsOf(result: pg.QueryArrayResult): Record<string, unknown>[] {
+function rowsOf(result: pg.QueryArrayResult, statement?: string): Record<string, unknown>[] {
   const { fields, rows } = result;
   if (rows.length === 0) return [];
-  const key = fields.map((field) => field.name).join('\0');
+  // A prepared statement's columns are the same every time: its name is its columns' key.
+  const key = statement !== undefined ? `\0${statement}` : fields.map((field) => field.name).join('\0');
   let make = rowMakers.get(key);
   if (!make) {
     const body = fields.map((field, index) => `this[${JSON.stringify(field.name)}] = values[${index}];`);
@@ -66,13 +71,9 @@ export function createSql(pool: pg.Pool, onQuery?: (text: string) => void): Sql 
     },
     async prepared<Row>(text: string, params: readonly unknown[] = []) {
       onQuery?.(text);
-      const result = await client.query({
-        name: statementName(text),
-        text,
-        values: params as unknown[],
-        rowMode: 'array',
-      });
-      return rowsOf(result) as Row[];
+      const name = statementName(text);
+      const result = await client.query({ name, text, values: params as unknown[], rowMode: 'array' });
+      return rowsOf(result, name) as Row[];
     },
     async transaction<T>(work: (sql: Sql) => Promise<T>): Promise<T> {
       if (inTransaction) return work(over(client, true));
