@@ -42,8 +42,8 @@ describe('readServerConfig', () => {
     expect(() => readServerConfig({ AGENT_LOST_AFTER_SECONDS: 'soon' })).toThrow(/AGENT_LOST_AFTER_SECONDS/);
   });
 
-  it('lets 6 API requests work at once unless REQUEST_CONCURRENCY says otherwise', () => {
-    expect(readServerConfig({}).requestConcurrency).toBe(6);
+  it('lets 4 API requests work at once unless REQUEST_CONCURRENCY says otherwise', () => {
+    expect(readServerConfig({}).requestConcurrency).toBe(4);
     expect(readServerConfig({ REQUEST_CONCURRENCY: '32' }).requestConcurrency).toBe(32);
     for (const value of ['0', '-1', '1.5', 'many']) {
       expect(() => readServerConfig({ REQUEST_CONCURRENCY: value })).toThrow(/REQUEST_CONCURRENCY/);

@@ -27,7 +27,7 @@ const ServerEnv = DatabaseEnv.extend({
   AGENT_JOB_STATUS_INTERVAL_SECONDS: z.coerce.number().positive().max(3600).default(5),
   AGENT_HEARTBEAT_INTERVAL_SECONDS: z.coerce.number().positive().max(3600).default(30),
   AGENT_LOST_AFTER_SECONDS: z.coerce.number().positive().max(86400).default(120),
-  REQUEST_CONCURRENCY: z.coerce.number().int().min(1).max(10_000).default(6),
+  REQUEST_CONCURRENCY: z.coerce.number().int().min(1).max(10_000).default(4),
   CORS_ORIGINS: z
     .string()
     .default('')
