@@ -3,12 +3,40 @@ export function formatTimestamp(d: Date): string;
 export function formatTimestamp(d: Date | null | undefined): string | null;
 export function formatTimestamp(d: Date | null | undefined): string | null {
   if (!d) return null;
-  // The same text as toISOString, built from cached digit strings: about three times faster, and a list
-  // page writes about a thousand of these. Years outside 1000-9999 and invalid dates take toISOString.
-  const year = d.getUTCFullYear();
-  if (!(year >= 1000 && year <= 9999)) return d.toISOString();
-  return `${year}-${TWO_DIGITS[d.getUTCMonth() + 1]}-${TWO_DIGITS[d.getUTCDate()]}T${TWO_DIGITS[d.getUTCHours()]}:${TWO_DIGITS[d.getUTCMinutes()]}:${TWO_DIGITS[d.getUTCSeconds()]}.${THREE_DIGITS[d.getUTCMilliseconds()]}Z`;
+  // The same text as toISOString, built from cached digit strings and one reading of the time (each
+  // getUTC… call takes the time apart again): several times faster, and a list page writes about a
+  // thousand of these. Years outside 1000-9999 and invalid dates take toISOString.
+  const time = d.getTime();
+  if (!(time >= FIRST_FOUR_DIGIT_YEAR && time < FIRST_FIVE_DIGIT_YEAR)) return d.toISOString();
+  const days = Math.floor(time / DAY);
+  let rest = time - days * DAY;
+  // The civil date of a day number (days since 1970-01-01), in 400-year eras starting on 1 March 0000.
+  const fromEra0 = days + 719_468;
+  const era = Math.floor(fromEra0 / 146_097);
+  const dayOfEra = fromEra0 - era * 146_097;
+  const yearOfEra = Math.floor(
+    (dayOfEra -
+      Math.floor(dayOfEra / 1_460) +
+      Math.floor(dayOfEra / 36_524) -
+      Math.floor(dayOfEra / 146_096)) /
+      365,
+  );
+  const dayOfYear = dayOfEra - (365 * yearOfEra + Math.floor(yearOfEra / 4) - Math.floor(yearOfEra / 100));
+  const fromMarch = Math.floor((5 * dayOfYear + 2) / 153);
+  const day = dayOfYear - Math.floor((153 * fromMarch + 2) / 5) + 1;
+  const month = fromMarch < 10 ? fromMarch + 3 : fromMarch - 9;
+  const year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0);
+  const hour = Math.floor(rest / 3_600_000);
+  rest -= hour * 3_600_000;
+  const minute = Math.floor(rest / 60_000);
+  rest -= minute * 60_000;
+  const second = Math.floor(rest / 1_000);
+  return `${year}-${TWO_DIGITS[month]}-${TWO_DIGITS[day]}T${TWO_DIGITS[hour]}:${TWO_DIGITS[minute]}:${TWO_DIGITS[second]}.${THREE_DIGITS[rest - second * 1_000]}Z`;
 }
+
+const DAY = 86_400_000;
+const FIRST_FOUR_DIGIT_YEAR = Date.UTC(1000, 0, 1);
+const FIRST_FIVE_DIGIT_YEAR = Date.UTC(10000, 0, 1);
 
 const TWO_DIGITS = Array.from({ length: 100 }, (_, i) => String(i).padStart(2, '0'));
 const THREE_DIGITS = Array.from({ length: 1000 }, (_, i) => String(i).padStart(3, '0'));
