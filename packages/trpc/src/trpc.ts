@@ -1,5 +1,6 @@
 import type { Actor, PipelineSlugs, UseCases } from '@ci/application';
 import {
+  type DomainError,
   isDomainError,
   type Operation,
   parseBuildNumber,
@@ -68,17 +69,10 @@ const t = initTRPC
 
 export const router = t.router;
 
-/** Domain errors become tRPC errors of the matching code, so /trpc answers the same status as /v2. */
-const domainErrors = t.middleware(async ({ next }) => {
-  const result = await next();
-  if (!result.ok && isDomainError(result.error.cause)) {
-    const cause = result.error.cause;
-    throw new TRPCError({ code: trpcCodeFor(cause.kind), message: cause.message, cause });
-  }
-  return result;
-});
-
-export const publicProcedure = t.procedure.use(domainErrors);
+/** A domain error as the tRPC error of the matching code, so /trpc answers the same status as /v2. */
+function asTrpcError(cause: DomainError): TRPCError {
+  return new TRPCError({ code: trpcCodeFor(cause.kind), message: cause.message, cause });
+}
 
 /**
  * The organization and pipeline slugs a call names: the path's `{organization}` and `{pipeline}` on REST,
@@ -117,25 +111,43 @@ function readAheadOf(
  * Authenticates, advertises the token's scopes and the scope the operation accepts, and counts the
  * request against the rate limits (before the input is parsed, so a refused request costs no more).
  */
-export const authed = publicProcedure.use(async ({ ctx, meta, next, getRawInput }) => {
+export const authed = t.procedure.use(async ({ ctx, meta, next, getRawInput }) => {
+  let actor: Actor;
+  try {
+    actor = await admit(ctx, meta, getRawInput);
+  } catch (error) {
+    throw isDomainError(error) ? asTrpcError(error) : error;
+  }
+  // One middleware for both: each level of tRPC's chain copies the call's options and context.
+  const result = await next({ ctx: { actor } });
+  if (!result.ok && isDomainError(result.error.cause)) {
+    // A token revoked while the request ran (a concurrent DELETE /access-token) answers 401 as an
+    // unknown token does: without scopes.
+    if (result.error.cause.kind === 'unauthenticated') ctx.response.headers['X-OAuth-Scopes'] = '';
+    throw asTrpcError(result.error.cause);
+  }
+  return result;
+});
+
+async function admit(
+  ctx: TrpcContext,
+  meta: Meta | undefined,
+  getRawInput: () => Promise<unknown>,
+): Promise<Actor> {
   const accepted = meta?.operation ? scopeFor(meta.operation) : null;
   ctx.response.headers['X-Accepted-OAuth-Scopes'] = accepted ?? '';
   ctx.response.headers['X-OAuth-Scopes'] = '';
   const target = await targetOf(getRawInput);
-  const { organization } = target;
   // A call that names a pipeline reads what the user may see of it with the token, in one round trip.
-  const actor: Actor = await ctx.useCases.authenticate(ctx.authorization, readAheadOf(target, meta));
+  const actor = await ctx.useCases.authenticate(ctx.authorization, readAheadOf(target, meta));
   ctx.response.headers['X-OAuth-Scopes'] = actor.scopes.join(', ');
   if (ctx.rateLimits) {
-    const status = await ctx.useCases.countRequest(actor, { organization, policy: ctx.rateLimits });
+    const status = await ctx.useCases.countRequest(actor, {
+      organization: target.organization,
+      policy: ctx.rateLimits,
+    });
     Object.assign(ctx.response.headers, rateLimitHeaders(status));
     if (status.exceeded) throw status.exceeded;
   }
-  const result = await next({ ctx: { ...ctx, actor } });
-  // A token revoked while the request ran (a concurrent DELETE /access-token) answers 401 as an unknown
-  // token does: without scopes.
-  if (!result.ok && isDomainError(result.error.cause) && result.error.cause.kind === 'unauthenticated') {
-    ctx.response.headers['X-OAuth-Scopes'] = '';
-  }
-  return result;
-});
+  return actor;
+}
