@@ -41,6 +41,25 @@ const BUILD_CREATE = `mutation($input: BuildCreateInput!) {
 }`;
 
 describe('buildCreate, buildCancel, buildRebuild', () => {
+  it('answers the pipeline as the create left it, as a later read shows it (its next number too)', async () => {
+    const QUERY = `pipeline { nextBuildNumber slug }`;
+    const created = payload(
+      await world.gql(
+        `mutation($input: BuildCreateInput!) { buildCreate(input: $input) { build { number ${QUERY} } } }`,
+        { input: { pipelineID: pipelineId('docs'), commit: 'd'.repeat(40), branch: 'main' } },
+      ),
+      'buildCreate',
+    );
+    const read = payload(
+      await world.gql(`query($id: ID!) { node(id: $id) { ... on Pipeline { nextBuildNumber slug } } }`, {
+        id: pipelineId('docs'),
+      }),
+      'node',
+    );
+    expect(created.build.pipeline.nextBuildNumber).toBe(created.build.number + 1);
+    expect(created.build.pipeline).toEqual(read);
+  });
+
   it('creates a build on the pipeline the id names, as REST then shows it', async () => {
     const created = payload(
       await world.gql(BUILD_CREATE, {

@@ -85,6 +85,13 @@ describe('the repositories’ plain pool', () => {
     const objects = await pool.query(EVERY_TYPE);
     const arrays = await pool.query({ text: EVERY_TYPE, rowMode: 'array' });
     expect(arrays.rows[0]).toStrictEqual(Object.values(objects.rows[0] as object));
+    // The patch is in place: pg's result (the object `query` answers) has its parsers but no template.
+    // pg renaming these private fields fails here, not silently.
+    const internals = (result: unknown) =>
+      result as { _prebuiltEmptyResultObject: object | null; _parsers: unknown[] | undefined };
+    expect(internals(arrays)._prebuiltEmptyResultObject).toBeNull();
+    expect(internals(arrays)._parsers).toHaveLength(objects.fields.length);
+    expect(internals(objects)._prebuiltEmptyResultObject).not.toBeNull();
     expect(arrays.fields.map((field) => field.name)).toStrictEqual(objects.fields.map((field) => field.name));
     const prepared = await createSql(pool).prepared(EVERY_TYPE);
     expect(prepared.map((row) => ({ ...row }))).toStrictEqual(objects.rows);

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type pg from 'pg';
+// Installed with the Sql that asks pg for arrays: array results skip pg's object template (see the module).
 import './pg-array-results';
 
 /** Parameterised SQL over the pg pool (pool.ts); `$1`-style placeholders, rows as plain objects. */

@@ -15,11 +15,12 @@ export interface EstablishedAccess {
 }
 
 /** The decision to hand on with a pipeline the actor may see; none for one it may not. */
-export function establishAccess(
-  actor: Actor,
-  pipelineId: string,
-  access: PipelineAccess,
-): EstablishedAccess | undefined {
+export function establishAccess(decided: {
+  actor: Actor;
+  pipelineId: string;
+  access: PipelineAccess;
+}): EstablishedAccess | undefined {
+  const { actor, pipelineId, access } = decided;
   return access === 'none' ? undefined : { actor, pipelineId, access };
 }
 
@@ -27,11 +28,12 @@ export function establishAccess(
  * The access decided for this actor on this pipeline in this request, if any: a decision for another
  * actor object (another request) or another pipeline counts for nothing.
  */
-export function accessEstablished(
-  actor: Actor,
-  pipelineId: string,
-  established: EstablishedAccess | undefined,
-): EstablishedAccess['access'] | undefined {
+export function accessEstablished(asked: {
+  actor: Actor;
+  pipelineId: string;
+  established: EstablishedAccess | undefined;
+}): EstablishedAccess['access'] | undefined {
+  const { actor, pipelineId, established } = asked;
   return established?.actor === actor && established.pipelineId === pipelineId
     ? established.access
     : undefined;

@@ -157,7 +157,12 @@ describe('listBuildsOfPipelines', () => {
     const { deps, asked, accessReads } = world('member');
     const caller = actor();
     // As `pipeline(slug:)` decided it: the rule's answer, here one the batch would not give (hidden).
-    const known = [{ pipeline: PIPELINES.hidden, established: establishAccess(caller, id(2), 'admin') }];
+    const known = [
+      {
+        pipeline: PIPELINES.hidden,
+        established: establishAccess({ actor: caller, pipelineId: id(2), access: 'admin' }),
+      },
+    ];
     const answers = await listBuildsOfPipelines(deps)(
       caller,
       [{ parentId: id(2), window, withTotal: false }],
@@ -175,8 +180,8 @@ describe('listBuildsOfPipelines', () => {
   it("decides again a known pipeline whose access was decided for another request's actor or pipeline", async () => {
     const caller = actor();
     for (const established of [
-      establishAccess(actor(), id(2), 'admin'),
-      establishAccess(caller, id(1), 'admin'),
+      establishAccess({ actor: actor(), pipelineId: id(2), access: 'admin' }),
+      establishAccess({ actor: caller, pipelineId: id(1), access: 'admin' }),
       undefined,
     ]) {
       const { deps, accessReads } = world('member');
@@ -198,7 +203,12 @@ describe('listBuildsOfPipelines', () => {
       caller,
       [id(1), id(2), id(3)].map((parentId) => ({ parentId, window, withTotal: false })),
       {},
-      [{ pipeline: PIPELINES.teamed, established: establishAccess(caller, id(1), 'read_only') }],
+      [
+        {
+          pipeline: PIPELINES.teamed,
+          established: establishAccess({ actor: caller, pipelineId: id(1), access: 'read_only' }),
+        },
+      ],
     );
     expect(parts(answers)).toEqual([
       { slugs: ['teamed#1'], total: null },

@@ -46,7 +46,7 @@ export const listBuildsOfPipelines =
     const access = new Map<string, PipelineAccess>();
     const read: Pipeline[] = [];
     for (const { pipeline, established } of known) {
-      const level = accessEstablished(actor, pipeline.id, established);
+      const level = accessEstablished({ actor, pipelineId: pipeline.id, established });
       if (!level || !parentIds.has(pipeline.id) || access.has(pipeline.id)) continue;
       access.set(pipeline.id, level);
       read.push(pipeline);

@@ -63,7 +63,8 @@ export const scheduleBuild =
     return asSeenWith(target.access, {
       build: { ...build, ...progress.build, ...created.stored, number: created.number },
       organizationSlug: target.organization.slug,
-      pipeline: { ...target.pipeline, counts: created.counts },
+      // The pipeline as this create left it: its counter past the new number, its counts after it.
+      pipeline: { ...target.pipeline, nextBuildNumber: created.number + 1, counts: created.counts },
       creator: actor.user,
       jobs: progress.jobs.map((job) => ({ job, agent: null, retrySourceId: null })),
       rebuiltFrom: fields.rebuiltFrom,

@@ -69,6 +69,23 @@ describe('getBuild with the build read with the token', () => {
     expect(reads).toEqual([]);
   });
 
+  it('refuses as the rules decide, the build read with the token or not', async () => {
+    const reads: string[] = [];
+    const hidden = { ...facts, role: 'member' as const, teamAccessLevels: [], pipelineHasTeams: true };
+    const member = {
+      ...actor(viewOf(7)),
+      pipelineAccess: { ...actor(viewOf(7)).pipelineAccess, facts: hidden },
+    };
+    await expect(getBuild(deps(reads))(member, ref)).rejects.toMatchObject({ message: 'No pipeline found' });
+    const elsewhere = { ...actor(viewOf(7)), organizationIds: ['org-2'] };
+    await expect(getBuild(deps(reads))(elsewhere, ref)).rejects.toMatchObject({
+      message: 'No organization found',
+    });
+    const noScope = { ...actor(viewOf(7)), scopes: [] };
+    await expect(getBuild(deps(reads))(noScope, ref)).rejects.toMatchObject({ kind: 'forbidden' });
+    expect(reads).toEqual([]);
+  });
+
   it('reads the build when the read ahead was of another build, of none, or without retried jobs', async () => {
     const reads: string[] = [];
     await getBuild(deps(reads))(actor(viewOf(8), 8), ref);

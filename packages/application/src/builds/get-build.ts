@@ -18,14 +18,13 @@ export const getBuild =
     options: { includeRetriedJobs?: boolean } = {},
   ): Promise<BuildResult> => {
     const target = await requirePipeline(deps)(actor, 'getBuild', ref, 'read');
-    // The build read with the token (a GET of one build names it): the rules above decided on the same read.
-    const readAhead = actor.pipelineAccess;
+    // The build read with the token (a GET of one build names it), when the rules above decided on that
+    // same read.
+    const { readAhead } = target;
     if (
       readAhead?.build !== undefined &&
-      !options.includeRetriedJobs &&
-      readAhead.organizationSlug === ref.organization &&
-      readAhead.pipelineSlug === ref.pipeline &&
-      readAhead.buildNumber === ref.number
+      readAhead.buildNumber === ref.number &&
+      !options.includeRetriedJobs
     ) {
       if (!readAhead.build) throw notFound('build');
       return asSeenWith(target.access, readAhead.build);

@@ -50,7 +50,7 @@ export const getPipelinesById =
         pipeline,
         organizationSlug: membership.organization.slug,
         showWebhookUrl: canSeeWebhookUrl(level),
-        established: establishAccess(actor, pipeline.id, level),
+        established: establishAccess({ actor, pipelineId: pipeline.id, access: level }),
       });
     }
     return ids.map((id) => visible.get(id.toLowerCase()) ?? null);
@@ -80,7 +80,7 @@ export const findPipeline =
         pipeline: target.pipeline,
         organizationSlug: target.organization.slug,
         showWebhookUrl: canSeeWebhookUrl(target.access),
-        established: establishAccess(actor, target.pipeline.id, target.access),
+        established: establishAccess({ actor, pipelineId: target.pipeline.id, access: target.access }),
       };
     }
     throw badRequest('pipeline_key', 'Find a pipeline by either its slug or its uuid');
