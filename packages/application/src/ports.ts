@@ -311,7 +311,6 @@ export interface OrganizationAccess {
   role: OrganizationRole;
 }
 
-/** What a user may do on a pipeline, read in one round trip; `pipeline` null when it does not exist. */
 /** A pipeline as a request names it: its organization's slug and its own. */
 export interface PipelineSlugs {
   organizationSlug: string;
@@ -330,6 +329,7 @@ export interface PipelineAccessReadAhead extends PipelineSlugs {
   build?: BuildView | null;
 }
 
+/** What a user may do on a pipeline, read in one round trip; `pipeline` null when it does not exist. */
 export interface PipelineAccessFacts extends OrganizationAccess {
   pipeline: Pipeline | null;
   teamAccessLevels: AccessLevel[];

@@ -239,7 +239,7 @@ function finishTrigger(action: FinishAction): FinishAction {
     ['signal_reason', action.signalReason],
   ] as const) {
     if (value !== null && !isStorableText(value)) {
-      throw badRequest('invalid_signal', `${field} can't contain NUL characters or unpaired surrogates`);
+      throw badRequest('invalid_signal', `${field} ${UNSTORABLE_TEXT}`);
     }
   }
   return {

@@ -71,11 +71,28 @@ export async function visiblePipelineAccess(
   const memberAccess = await memberPipelineAccess(deps, actor.user.id, involved);
   const visible = new Map<string, PipelineAccess>();
   for (const pipeline of pipelines) {
-    const role = usable.get(pipeline.organizationId)?.role;
-    const access = role === 'admin' ? 'admin' : role ? memberAccess.get(pipeline.id) : undefined;
+    const access = accessAsMember({
+      membership: usable.get(pipeline.organizationId),
+      memberAccess,
+      pipeline,
+    });
     if (access) visible.set(pipeline.id, access);
   }
   return visible;
+}
+
+/**
+ * The access a membership gives to a pipeline of its organization: everything to an admin, otherwise
+ * what the member's teams give (`memberAccess`, from {@link memberPipelineAccess}); none without one.
+ */
+export function accessAsMember(input: {
+  membership: OrganizationAccess | undefined;
+  memberAccess: ReadonlyMap<string, PipelineAccess>;
+  pipeline: Pick<Pipeline, 'id'>;
+}): PipelineAccess | undefined {
+  const { membership, memberAccess, pipeline } = input;
+  if (!membership) return undefined;
+  return membership.role === 'admin' ? 'admin' : memberAccess.get(pipeline.id);
 }
 
 /**

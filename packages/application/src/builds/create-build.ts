@@ -53,15 +53,16 @@ export const scheduleBuild =
       at: now,
       newId: deps.newId,
     });
+    const scheduled = { ...build, ...progress.build };
     const created = await deps.repos.builds.create({
-      build: { ...build, ...progress.build },
+      build: scheduled,
       organizationId: target.organization.id,
       jobs: progress.jobs,
     });
     // The answer is what was written, as a read would show it (the JSON fields as stored, the counts
     // after): no read of the new build and its jobs.
     return asSeenWith(target.access, {
-      build: { ...build, ...progress.build, ...created.stored, number: created.number },
+      build: { ...scheduled, ...created.stored, number: created.number },
       organizationSlug: target.organization.slug,
       // The pipeline as this create left it: its counter past the new number, its counts after it.
       pipeline: { ...target.pipeline, nextBuildNumber: created.number + 1, counts: created.counts },

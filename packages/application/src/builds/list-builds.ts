@@ -2,7 +2,7 @@ import type { PipelineAccess } from '@ci/domain';
 import type { Actor } from '../auth/actor';
 import { requireOrganization, requirePipeline, requireScope } from '../auth/authorize';
 import { memberPipelineAccess } from '../auth/member-pipeline-access';
-import { adminOrganizationIds, usableMemberships } from '../auth/usable-memberships';
+import { accessAsMember, adminOrganizationIds, usableMemberships } from '../auth/usable-memberships';
 import { type Page, pageWindow, type RowWindow } from '../page';
 import type { BuildFilter, BuildScope, Deps, OrganizationAccess } from '../ports';
 import { requireStorableFilter } from './build-filter';
@@ -38,8 +38,13 @@ export async function scopeOver(deps: Deps, actor: Actor, memberships: Organizat
     adminOrganizationIds: adminIds,
     visiblePipelineIds: [...accessByPipeline.keys()],
   };
+  const byOrganization = new Map(memberships.map((membership) => [membership.organization.id, membership]));
   const accessFor = (pipelineId: string, organizationId: string): PipelineAccess =>
-    adminIds.includes(organizationId) ? 'admin' : (accessByPipeline.get(pipelineId) ?? 'none');
+    accessAsMember({
+      membership: byOrganization.get(organizationId),
+      memberAccess: accessByPipeline,
+      pipeline: { id: pipelineId },
+    }) ?? 'none';
   return { scope, accessFor };
 }
 
