@@ -1,6 +1,13 @@
 import type { AnyRouter } from '@trpc/server';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { z } from 'zod';
+import {
+  forEachOpenApiProcedure,
+  getInputOutputParsers,
+  getPathRegExp,
+  instanceofZodTypeLikeVoid,
+  normalizePath,
+  unwrapZodType,
+} from 'trpc-to-openapi';
 import { replyWithError } from './http-errors';
 import type { Meta, TrpcContext } from './trpc';
 
@@ -20,36 +27,26 @@ interface Operation {
 
 type Call = (input: unknown) => Promise<unknown>;
 
-/** Whether a procedure takes an input: not when its one input schema is `z.void()` (or undefined, never). */
-function takesInput(inputs: readonly unknown[]): boolean {
-  const [only] = inputs;
-  return !(
-    inputs.length === 1 &&
-    (only instanceof z.ZodVoid || only instanceof z.ZodUndefined || only instanceof z.ZodNever)
-  );
-}
-
 /**
  * The router's OpenAPI operations by method, in the router's order (the first whose path matches
- * answers), with trpc-to-openapi's path rules: `{name}` matches one segment, undecoded, and paths
- * compare case-insensitively, with or without a trailing slash.
+ * answers), listed and matched with trpc-to-openapi's own functions: the procedures its document shows
+ * (`openapi.enabled` not false), `{name}` one undecoded segment, paths compared case-insensitively with
+ * or without a trailing slash, no input for a `z.void()`-like one.
  */
 function operationsOf(router: AnyRouter): Map<string, Operation[]> {
   const byMethod = new Map<string, Operation[]>();
-  const procedures = router._def.procedures as Record<
-    string,
-    { _def: { meta?: Meta; type: string; inputs: unknown[] } }
-  >;
-  for (const [path, procedure] of Object.entries(procedures)) {
-    const meta = procedure._def.meta;
-    const openapi = meta?.openapi;
-    if (!openapi || procedure._def.type === 'subscription') continue;
-    const normalized = `/${openapi.path.replace(/^\/|\/$/g, '')}`;
-    const pattern = new RegExp(`^${normalized.replace(/\{(.+?)\}/g, (_, key) => `(?<${key}>[^/]+)`)}$`, 'i');
-    const list = byMethod.get(openapi.method) ?? [];
-    list.push({ path, pattern, meta, takesInput: takesInput(procedure._def.inputs) });
-    byMethod.set(openapi.method, list);
-  }
+  forEachOpenApiProcedure<Meta>(router._def.procedures, ({ path, type, procedure, meta }) => {
+    if (type === 'subscription') return;
+    const { inputParser } = getInputOutputParsers(procedure);
+    const list = byMethod.get(meta.openapi.method) ?? [];
+    list.push({
+      path,
+      pattern: getPathRegExp(normalizePath(meta.openapi.path)),
+      meta,
+      takesInput: !instanceofZodTypeLikeVoid(unwrapZodType(inputParser, true)),
+    });
+    byMethod.set(meta.openapi.method, list);
+  });
   return byMethod;
 }
 
@@ -75,7 +72,7 @@ export function registerRestApi(
   const caller = options.router.createCaller as (ctx: TrpcContext) => Record<string, unknown>;
 
   const find = (method: string, pathname: string) => {
-    const path = `/${pathname.replace(/^\/|\/$/g, '')}`;
+    const path = normalizePath(pathname);
     for (const operation of operations.get(method) ?? []) {
       const match = operation.pattern.exec(path);
       if (match) return { operation, params: match.groups ?? {} };
