@@ -11,10 +11,6 @@ import {
 import { replyWithError } from './http-errors';
 import type { Meta, TrpcContext } from './trpc';
 
-/** The procedure's headers that an error answer keeps too: scopes, request id, rate limits (a 429's above all). */
-const keptOnError = (name: string) =>
-  name.startsWith('X-') || name.startsWith('RateLimit-') || name === 'Retry-After';
-
 /** One REST operation: a procedure with OpenAPI metadata, its path as a pattern. */
 interface Operation {
   /** the procedure's dotted path in the router, e.g. `builds.get` */
@@ -113,14 +109,14 @@ export function registerRestApi(
             .reduce<unknown>((node, key) => (node as Record<string, unknown>)[key], caller(ctx)) as Call;
           data = await procedure(input);
         } catch (error) {
-          for (const [name, value] of Object.entries(ctx.response.headers))
-            if (keptOnError(name)) reply.header(name, value);
+          // An error keeps the scopes and rate limits (a 429's above all). `Link` is set only once a
+          // list's page was read, so only a failure in presenting it (a 500) can follow it: no pages then.
+          const { Link: _pages, ...headers } = ctx.response.headers;
+          reply.headers(headers);
           return replyWithError(request, reply, error);
         }
         const status = operation.meta.successStatus ?? 200;
-        reply.code(status);
-        for (const [name, value] of Object.entries(ctx.response.headers))
-          if (name.toLowerCase() !== 'content-type') reply.header(name, value);
+        reply.code(status).headers(ctx.response.headers);
         const text = ctx.response.text;
         if (text !== undefined) return reply.type('text/plain; charset=utf-8').send(text);
         if (status === 204 || data === undefined) return reply.send();
