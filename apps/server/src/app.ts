@@ -96,7 +96,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       rest: rest
         ? {
             query: new URLSearchParams(queryStart === -1 ? '' : request.originalUrl.slice(queryStart + 1)),
-            url: new URL(`${urls.api}${request.originalUrl}`),
+            target: request.originalUrl,
             body: request.body,
             accept: request.headers.accept,
           }

@@ -23,11 +23,12 @@ export interface TrpcContext {
   urls: PublicUrls;
   authorization: string | undefined;
   /**
-   * REST only: the raw query string (every array encoding clients send) and the public URL of the
-   * request, for `Link` headers. Over tRPC both are null and the input carries the parameters.
-   * `body` is the parsed JSON body, for DELETEs: the library hands their procedures none.
+   * REST only: the raw query string (every array encoding clients send) and the request's path and
+   * query as sent (`target`, for `Link` headers: parsed only when a list has other pages). Over tRPC
+   * `rest` is null and the input carries the parameters. `body` is the parsed JSON body, for DELETEs:
+   * the library hands their procedures none.
    */
-  rest: { query: URLSearchParams; url: URL; body: unknown; accept?: string } | null;
+  rest: { query: URLSearchParams; target: string; body: unknown; accept?: string } | null;
   /** `text`: REST answers it as `text/plain` instead of the JSON result (a raw job log) */
   response: { headers: Record<string, string>; text?: string };
   /** the limits every authenticated request counts against; null: rate limiting is off (no query at all) */
