@@ -130,6 +130,7 @@ export const buildsRouter = router({
         summary: 'List builds for a pipeline',
       },
       operation: 'listBuilds',
+      readAhead: 'pipeline',
       mapQueryParameters: MAP_PARAMETERS,
     })
     .input(PipelineBuildsInput)
@@ -147,7 +148,7 @@ export const buildsRouter = router({
     .meta({
       openapi: { method: 'GET', path: BUILD, tags: TAGS, summary: 'Get a build' },
       operation: 'getBuild',
-      readsBuild: true,
+      readAhead: 'build',
     })
     .input(GetBuildInput)
     .output(documented(BuildWire))
@@ -162,6 +163,7 @@ export const buildsRouter = router({
     .meta({
       openapi: { method: 'POST', path: `${PIPELINE}/builds`, tags: TAGS, summary: 'Create a build' },
       operation: 'createBuild',
+      readAhead: 'pipeline',
       successStatus: 201,
       requestBody: 'CreateBuildRequest',
     })
@@ -178,6 +180,7 @@ export const buildsRouter = router({
     .meta({
       openapi: { method: 'PUT', path: `${BUILD}/cancel`, tags: TAGS, summary: 'Cancel a build' },
       operation: 'cancelBuild',
+      readAhead: 'pipeline',
     })
     .input(BuildKey)
     .output(documented(BuildWire))
@@ -189,6 +192,7 @@ export const buildsRouter = router({
     .meta({
       openapi: { method: 'PUT', path: `${BUILD}/rebuild`, tags: TAGS, summary: 'Rebuild a build' },
       operation: 'rebuildBuild',
+      readAhead: 'pipeline',
     })
     .input(BuildKey)
     .output(documented(BuildWire))

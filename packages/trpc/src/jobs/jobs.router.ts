@@ -63,6 +63,7 @@ export const jobsRouter = router({
         summary: "Get a job's log output (JSON; `Accept: text/plain` gives the raw text)",
       },
       operation: 'getJobLog',
+      readAhead: 'pipeline',
     })
     .input(JobKey)
     .output(documented(JobLogWire))
@@ -77,6 +78,7 @@ export const jobsRouter = router({
         summary: "Get a job's log output as text/plain (over tRPC: the JSON form)",
       },
       operation: 'getJobLog',
+      readAhead: 'pipeline',
     })
     .input(JobKey)
     .output(documented(JobLogWire))
@@ -91,6 +93,7 @@ export const jobsRouter = router({
         summary: "Get a job's environment variables",
       },
       operation: 'getJobEnv',
+      readAhead: 'pipeline',
     })
     .input(JobKey)
     .output(documented(JobEnvWire))
@@ -109,6 +112,7 @@ export const jobsRouter = router({
     .meta({
       openapi: { method: 'PUT', path: `${JOB}/retry`, tags: TAGS, summary: 'Retry a job' },
       operation: 'retryJob',
+      readAhead: 'pipeline',
     })
     .input(JobKey)
     .output(documented(JobWire))
@@ -121,6 +125,7 @@ export const jobsRouter = router({
     .meta({
       openapi: { method: 'PUT', path: `${JOB}/unblock`, tags: TAGS, summary: 'Unblock a job' },
       operation: 'unblockJob',
+      readAhead: 'pipeline',
     })
     .input(JobKey)
     .output(documented(UnblockedJobWire))
