@@ -11,6 +11,7 @@ import {
   type TrpcContext,
 } from '@ci/trpc';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import { isApiPath } from './api-path';
 import type { ServerConfig } from './config';
 import { applyCors, registerCors } from './cors';
 import { requestSlots } from './request-slots';
@@ -23,10 +24,6 @@ export interface AppDeps {
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,128}$/;
-
-/** The paths of the API's three transports: REST, tRPC and GraphQL. */
-const isApiPath = (url: string) =>
-  url.startsWith('/v2/') || url.startsWith('/trpc/') || url === '/graphql' || url.startsWith('/graphql?');
 
 /** The HTTP server: the one place where transports meet configuration. */
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
