@@ -119,9 +119,15 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // are loaded on the first /graphql request, not by a server that only answers REST and tRPC.
   let graphqlServer: Promise<GraphqlServer> | undefined;
   const graphql = () => {
-    graphqlServer ??= import('@ci/graphql').then(({ createGraphqlServer }) =>
-      createGraphqlServer({ useCases: deps.useCases, urls, rateLimits: deps.config.rateLimits }),
-    );
+    graphqlServer ??= import('@ci/graphql')
+      .then(({ createGraphqlServer }) =>
+        createGraphqlServer({ useCases: deps.useCases, urls, rateLimits: deps.config.rateLimits }),
+      )
+      .catch((error: unknown) => {
+        // A failed load (a 500 for this request) is tried again by the next one, not kept.
+        graphqlServer = undefined;
+        throw error;
+      });
     return graphqlServer;
   };
   // GraphQL reads its own bodies (JSON, or `application/graphql`), so its route takes them as text.
