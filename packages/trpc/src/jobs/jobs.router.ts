@@ -1,5 +1,11 @@
 import type { JobInBuild, JobRef } from '@ci/application';
-import { encodeGraphqlId, formatTimestamp, isUnblockable, parseBuildNumber } from '@ci/domain';
+import {
+  encodeGraphqlId,
+  formatTimestamp,
+  isUnblockable,
+  jobEnvironment,
+  parseBuildNumber,
+} from '@ci/domain';
 import { z } from 'zod';
 import { apiAddresses } from '../api-addresses';
 import { presentJob } from '../builds/build.presenter';
@@ -9,7 +15,6 @@ import { organizationSlug } from '../parameters';
 import { authed, router, type TrpcContext } from '../trpc';
 import { presentUser } from '../users/user.presenter';
 import { JobEnvWire, JobLogWire, UnblockedJobWire } from './job.wire';
-import { environmentOf } from './job-environment';
 
 const JOB = '/organizations/{organization}/pipelines/{pipeline}/builds/{number}/jobs/{job}';
 const TAGS = ['Jobs'];
@@ -99,8 +104,8 @@ export const jobsRouter = router({
     .output(documented(JobEnvWire))
     .query(async ({ ctx, input }) => {
       const result = await ctx.useCases.getJobEnv(ctx.actor, jobRef(input));
-      const env = environmentOf({
-        view: result.build.view,
+      const env = jobEnvironment({
+        ...result.build.view,
         job: result.job.job,
         agentName: result.job.agent?.name ?? null,
         web: ctx.urls.web,
