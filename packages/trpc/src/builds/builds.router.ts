@@ -64,7 +64,11 @@ const CreateBuildInput = z.looseObject({ organization, pipeline }) as unknown as
 
 type Authed = TrpcContext & { actor: Parameters<TrpcContext['useCases']['listBuilds']>[0] };
 
-async function listPage(
+/**
+ * A build list on either transport: its filters and page from the query (`parseBuildListQuery` reads
+ * both, so pagination.ts's `listPage` is not used), the `Link` header on REST, the builds presented.
+ */
+async function answerBuildList(
   ctx: Authed,
   input: Record<string, unknown>,
   target: BuildListTarget,
@@ -102,7 +106,7 @@ export const buildsRouter = router({
     })
     .input(AllBuildsInput)
     .output(documentedList(BuildWire))
-    .query(({ ctx, input }) => listPage(ctx, input, { kind: 'all' }, 'list')),
+    .query(({ ctx, input }) => answerBuildList(ctx, input, { kind: 'all' }, 'list')),
 
   listForOrganization: authed
     .meta({
@@ -118,7 +122,7 @@ export const buildsRouter = router({
     .input(OrganizationBuildsInput)
     .output(documentedList(BuildWire))
     .query(({ ctx, input }) =>
-      listPage(ctx, input, { kind: 'organization', organization: input.organization }, 'list'),
+      answerBuildList(ctx, input, { kind: 'organization', organization: input.organization }, 'list'),
     ),
 
   listForPipeline: authed
@@ -136,7 +140,7 @@ export const buildsRouter = router({
     .input(PipelineBuildsInput)
     .output(documentedList(BuildWire))
     .query(({ ctx, input }) =>
-      listPage(
+      answerBuildList(
         ctx,
         input,
         { kind: 'pipeline', organization: input.organization, pipeline: input.pipeline },
