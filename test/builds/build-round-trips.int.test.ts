@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startWorld, type World } from '../support/world';
+import { startWorld, teamIds, type World } from '../support/world';
 
 /**
  * A request that names a pipeline reads the token and what its user may see of that pipeline in one
@@ -127,6 +127,23 @@ describe('round trips', () => {
     const jobs = rest.jobs as Array<Record<string, unknown>>;
     return { ...rest, jobs: jobs.map(({ graphql_id: _id, ...job }) => job) };
   }
+
+  it('reads no pipeline access with the token for a team pipeline: its {pipeline} is a UUID, not a slug', async () => {
+    const team = (await teamIds(world)).platform!;
+    const pipeline = world.pipelines.web!.id;
+    const rest = await statementsOf(
+      () => world.call('GET', `/v2/organizations/acme/teams/${team}/pipelines/${pipeline}`),
+      200,
+    );
+    const trpc = await statementsOf(async () => {
+      await world.trpc(world.tokens.admin).teamPipelines.get.query({ organization: 'acme', team, pipeline });
+      return { status: 200 };
+    }, 200);
+    for (const sent of [rest, trpc]) {
+      expect(sent[0]).toContain('access_tokens');
+      expect(readsAccess(sent[0]!)).toBe(false);
+    }
+  });
 
   it('reads the access again for a path that names no pipeline', async () => {
     const sent = await statementsOf(() => world.call('GET', '/v2/organizations/acme/builds'), 200);

@@ -11,6 +11,7 @@ import {
   type TrpcContext,
 } from '@ci/trpc';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import { isApiPath } from './api-path';
 import type { ServerConfig } from './config';
 import { applyCors, registerCors } from './cors';
 import { requestSlots } from './request-slots';
@@ -23,10 +24,6 @@ export interface AppDeps {
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,128}$/;
-
-/** The paths of the API's three transports: REST, tRPC and GraphQL. */
-const isApiPath = (url: string) =>
-  url.startsWith('/v2/') || url.startsWith('/trpc/') || url === '/graphql' || url.startsWith('/graphql?');
 
 /** The HTTP server: the one place where transports meet configuration. */
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
@@ -96,7 +93,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       rest: rest
         ? {
             query: new URLSearchParams(queryStart === -1 ? '' : request.originalUrl.slice(queryStart + 1)),
-            url: new URL(`${urls.api}${request.originalUrl}`),
+            target: request.originalUrl,
             body: request.body,
             accept: request.headers.accept,
           }
@@ -122,9 +119,15 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // are loaded on the first /graphql request, not by a server that only answers REST and tRPC.
   let graphqlServer: Promise<GraphqlServer> | undefined;
   const graphql = () => {
-    graphqlServer ??= import('@ci/graphql').then(({ createGraphqlServer }) =>
-      createGraphqlServer({ useCases: deps.useCases, urls, rateLimits: deps.config.rateLimits }),
-    );
+    graphqlServer ??= import('@ci/graphql')
+      .then(({ createGraphqlServer }) =>
+        createGraphqlServer({ useCases: deps.useCases, urls, rateLimits: deps.config.rateLimits }),
+      )
+      .catch((error: unknown) => {
+        // A failed load (a 500 for this request) is tried again by the next one, not kept.
+        graphqlServer = undefined;
+        throw error;
+      });
     return graphqlServer;
   };
   // GraphQL reads its own bodies (JSON, or `application/graphql`), so its route takes them as text.

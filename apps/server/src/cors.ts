@@ -1,8 +1,6 @@
 import { RATE_LIMIT_HEADERS } from '@ci/domain';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-
-/** The paths browsers may call: REST, tRPC and GraphQL. */
-const API_PATH = /^\/(?:v2|trpc|graphql)(?:\/|$)/;
+import { isApiPath } from './api-path';
 
 /** What a browser script may read of a response; the header takes names only, no wildcards. */
 export const EXPOSED_HEADERS = [
@@ -66,7 +64,6 @@ export function corsPreflightHeaders(
   };
 }
 
-const isApiPath = (url: string) => API_PATH.test(url.split('?')[0] ?? '');
 const header = (request: FastifyRequest, name: string) => {
   const value = request.headers[name];
   return typeof value === 'string' ? value : undefined;

@@ -1,8 +1,10 @@
 import type { Build, Job, Pipeline, User } from './entities';
+import { webAddresses } from './web-addresses';
 
 /**
  * The environment a job runs with: the pipeline's, the build's and the step's variables, then the
  * `BUILDKITE_*` variables the public agent sets (they win, as the public agent protects them).
+ * `web` is the public web URL, which `BUILDKITE_BUILD_URL` is on.
  */
 export function jobEnvironment(input: {
   job: Job;
@@ -11,7 +13,7 @@ export function jobEnvironment(input: {
   organizationSlug: string;
   creator: User | null;
   agentName: string | null;
-  buildWebUrl: string;
+  web: string;
 }): Record<string, string> {
   const { job, build, pipeline } = input;
   const author =
@@ -37,7 +39,7 @@ export function jobEnvironment(input: {
     BUILDKITE_COMMAND: job.command ?? '',
     BUILDKITE_MESSAGE: build.message ?? '',
     BUILDKITE_BUILD_ID: build.id,
-    BUILDKITE_BUILD_URL: input.buildWebUrl,
+    BUILDKITE_BUILD_URL: webAddresses.build(input.web, input.organizationSlug, pipeline.slug, build.number),
     ...(input.agentName ? { BUILDKITE_AGENT_NAME: input.agentName } : {}),
     BUILDKITE_BUILD_NUMBER: String(build.number),
     BUILDKITE_ORGANIZATION_SLUG: input.organizationSlug,

@@ -30,7 +30,7 @@ describe('parsePage', () => {
 });
 
 describe('linkHeader', () => {
-  const url = new URL('https://ci.example.com/v2/builds?branch=main&page=2&per_page=10&state[]=passed');
+  const url = 'https://ci.example.com/v2/builds?branch=main&page=2&per_page=10&state[]=passed';
   const link = (page: number) =>
     `<https://ci.example.com/v2/builds?branch=main&state%5B%5D=passed&page=${page}&per_page=10>`;
 

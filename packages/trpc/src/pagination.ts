@@ -42,33 +42,36 @@ export function parsePage(values: Map<string, string[]>): Page {
  * The `Link` header: absolute URLs keeping every original parameter, `page` before `per_page`; `first`
  * and `prev` after page 1, `next` and `last` before the last page; none when everything fits one page.
  * A `totalCount` of null (a list counted only so far, docs/compatibility.md) means more items after this
- * page, how many unknown: `next` without `last`.
+ * page, how many unknown: `next` without `last`. `url` is the request's public URL, parsed only when
+ * there are links to write.
  */
-export function linkHeader(input: { url: URL; page: Page; totalCount: number | null }): string | null {
+export function linkHeader(input: { url: string; page: Page; totalCount: number | null }): string | null {
   const { page, perPage } = input.page;
   const lastPage = input.totalCount === null ? null : Math.max(1, Math.ceil(input.totalCount / perPage));
-  const at = (target: number) => {
-    const params = new URLSearchParams();
-    for (const [key, value] of input.url.searchParams)
-      if (key !== 'page' && key !== 'per_page') params.append(key, value);
-    const rest = params.toString();
-    return `<${input.url.origin}${input.url.pathname}?${rest ? `${rest}&` : ''}page=${target}&per_page=${perPage}>`;
-  };
-  const links: string[] = [];
-  if (page > 1) links.push(`${at(1)}; rel="first"`, `${at(page - 1)}; rel="prev"`);
-  if (lastPage === null) links.push(`${at(page + 1)}; rel="next"`);
-  else if (page < lastPage) links.push(`${at(page + 1)}; rel="next"`, `${at(lastPage)}; rel="last"`);
-  return links.length ? links.join(', ') : null;
+  const targets: Array<[number, string]> = [];
+  if (page > 1) targets.push([1, 'first'], [page - 1, 'prev']);
+  if (lastPage === null) targets.push([page + 1, 'next']);
+  else if (page < lastPage) targets.push([page + 1, 'next'], [lastPage, 'last']);
+  if (targets.length === 0) return null;
+  const url = new URL(input.url);
+  const params = new URLSearchParams();
+  for (const [key, value] of url.searchParams)
+    if (key !== 'page' && key !== 'per_page') params.append(key, value);
+  const rest = params.toString();
+  const base = `${url.origin}${url.pathname}?${rest ? `${rest}&` : ''}`;
+  return targets
+    .map(([target, rel]) => `<${base}page=${target}&per_page=${perPage}>; rel="${rel}"`)
+    .join(', ');
 }
 
 /** Sets the `Link` header of a REST list answer (tRPC callers page by number instead). */
 export function advertisePages(
-  ctx: Pick<TrpcContext, 'rest' | 'response'>,
+  ctx: Pick<TrpcContext, 'rest' | 'response' | 'urls'>,
   page: Page,
   totalCount: number | null,
 ): void {
   if (!ctx.rest) return;
-  const link = linkHeader({ url: ctx.rest.url, page, totalCount });
+  const link = linkHeader({ url: `${ctx.urls.api}${ctx.rest.target}`, page, totalCount });
   if (link) ctx.response.headers.Link = link;
 }
 
@@ -77,7 +80,7 @@ export function advertisePages(
  * call's query parameters, for its filters), and on REST advertises the other pages.
  */
 export async function listPage<T extends { totalCount: number | null }>(
-  ctx: Pick<TrpcContext, 'rest' | 'response'>,
+  ctx: Pick<TrpcContext, 'rest' | 'response' | 'urls'>,
   input: Record<string, unknown>,
   pathKeys: readonly string[],
   fetch: (page: Page, query: URLSearchParams) => Promise<T>,

@@ -1,12 +1,15 @@
 import type { AnyRouter } from '@trpc/server';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { z } from 'zod';
+import {
+  forEachOpenApiProcedure,
+  getInputOutputParsers,
+  getPathRegExp,
+  instanceofZodTypeLikeVoid,
+  normalizePath,
+  unwrapZodType,
+} from 'trpc-to-openapi';
 import { replyWithError } from './http-errors';
 import type { Meta, TrpcContext } from './trpc';
-
-/** The procedure's headers that an error answer keeps too: scopes, request id, rate limits (a 429's above all). */
-const keptOnError = (name: string) =>
-  name.startsWith('X-') || name.startsWith('RateLimit-') || name === 'Retry-After';
 
 /** One REST operation: a procedure with OpenAPI metadata, its path as a pattern. */
 interface Operation {
@@ -20,36 +23,26 @@ interface Operation {
 
 type Call = (input: unknown) => Promise<unknown>;
 
-/** Whether a procedure takes an input: not when its one input schema is `z.void()` (or undefined, never). */
-function takesInput(inputs: readonly unknown[]): boolean {
-  const [only] = inputs;
-  return !(
-    inputs.length === 1 &&
-    (only instanceof z.ZodVoid || only instanceof z.ZodUndefined || only instanceof z.ZodNever)
-  );
-}
-
 /**
  * The router's OpenAPI operations by method, in the router's order (the first whose path matches
- * answers), with trpc-to-openapi's path rules: `{name}` matches one segment, undecoded, and paths
- * compare case-insensitively, with or without a trailing slash.
+ * answers), listed and matched with trpc-to-openapi's own functions: the procedures its document shows
+ * (`openapi.enabled` not false), `{name}` one undecoded segment, paths compared case-insensitively with
+ * or without a trailing slash, no input for a `z.void()`-like one.
  */
 function operationsOf(router: AnyRouter): Map<string, Operation[]> {
   const byMethod = new Map<string, Operation[]>();
-  const procedures = router._def.procedures as Record<
-    string,
-    { _def: { meta?: Meta; type: string; inputs: unknown[] } }
-  >;
-  for (const [path, procedure] of Object.entries(procedures)) {
-    const meta = procedure._def.meta;
-    const openapi = meta?.openapi;
-    if (!openapi || procedure._def.type === 'subscription') continue;
-    const normalized = `/${openapi.path.replace(/^\/|\/$/g, '')}`;
-    const pattern = new RegExp(`^${normalized.replace(/\{(.+?)\}/g, (_, key) => `(?<${key}>[^/]+)`)}$`, 'i');
-    const list = byMethod.get(openapi.method) ?? [];
-    list.push({ path, pattern, meta, takesInput: takesInput(procedure._def.inputs) });
-    byMethod.set(openapi.method, list);
-  }
+  forEachOpenApiProcedure<Meta>(router._def.procedures, ({ path, type, procedure, meta }) => {
+    if (type === 'subscription') return;
+    const { inputParser } = getInputOutputParsers(procedure);
+    const list = byMethod.get(meta.openapi.method) ?? [];
+    list.push({
+      path,
+      pattern: getPathRegExp(normalizePath(meta.openapi.path)),
+      meta,
+      takesInput: !instanceofZodTypeLikeVoid(unwrapZodType(inputParser, true)),
+    });
+    byMethod.set(meta.openapi.method, list);
+  });
   return byMethod;
 }
 
@@ -75,7 +68,7 @@ export function registerRestApi(
   const caller = options.router.createCaller as (ctx: TrpcContext) => Record<string, unknown>;
 
   const find = (method: string, pathname: string) => {
-    const path = `/${pathname.replace(/^\/|\/$/g, '')}`;
+    const path = normalizePath(pathname);
     for (const operation of operations.get(method) ?? []) {
       const match = operation.pattern.exec(path);
       if (match) return { operation, params: match.groups ?? {} };
@@ -116,14 +109,14 @@ export function registerRestApi(
             .reduce<unknown>((node, key) => (node as Record<string, unknown>)[key], caller(ctx)) as Call;
           data = await procedure(input);
         } catch (error) {
-          for (const [name, value] of Object.entries(ctx.response.headers))
-            if (keptOnError(name)) reply.header(name, value);
+          // An error keeps the scopes and rate limits (a 429's above all). `Link` is set only once a
+          // list's page was read, so only a failure in presenting it (a 500) can follow it: no pages then.
+          const { Link: _pages, ...headers } = ctx.response.headers;
+          reply.headers(headers);
           return replyWithError(request, reply, error);
         }
         const status = operation.meta.successStatus ?? 200;
-        reply.code(status);
-        for (const [name, value] of Object.entries(ctx.response.headers))
-          if (name.toLowerCase() !== 'content-type') reply.header(name, value);
+        reply.code(status).headers(ctx.response.headers);
         const text = ctx.response.text;
         if (text !== undefined) return reply.type('text/plain; charset=utf-8').send(text);
         if (status === 204 || data === undefined) return reply.send();

@@ -23,11 +23,12 @@ export interface TrpcContext {
   urls: PublicUrls;
   authorization: string | undefined;
   /**
-   * REST only: the raw query string (every array encoding clients send) and the public URL of the
-   * request, for `Link` headers. Over tRPC both are null and the input carries the parameters.
-   * `body` is the parsed JSON body, for DELETEs: the library hands their procedures none.
+   * REST only: the raw query string (every array encoding clients send) and the request's path and
+   * query as sent (`target`, for `Link` headers: parsed only when a list has other pages). Over tRPC
+   * `rest` is null and the input carries the parameters. `body` is the parsed JSON body, for DELETEs:
+   * the library hands their procedures none.
    */
-  rest: { query: URLSearchParams; url: URL; body: unknown; accept?: string } | null;
+  rest: { query: URLSearchParams; target: string; body: unknown; accept?: string } | null;
   /** `text`: REST answers it as `text/plain` instead of the JSON result (a raw job log) */
   response: { headers: Record<string, string>; text?: string };
   /** the limits every authenticated request counts against; null: rate limiting is off (no query at all) */
@@ -48,8 +49,12 @@ export type Meta = OpenApiMeta<{
    * cannot declare them, the OpenAPI document does (a `deepObject` of strings)
    */
   mapQueryParameters?: Record<string, string>;
-  /** the procedure answers the build its input names (`number`): it is read with the token (ADR 0007) */
-  readsBuild?: true;
+  /**
+   * What the token's statement reads ahead for the procedure (ADR 0007): `pipeline`, the user's access to
+   * the pipeline its input names by slug (`organization`, `pipeline`); `build`, that and the build its
+   * `number` names. Only procedures whose use case checks that pipeline carry it.
+   */
+  readAhead?: 'pipeline' | 'build';
 }>;
 
 const t = initTRPC
@@ -74,13 +79,14 @@ function asTrpcError(cause: DomainError): TRPCError {
   return new TRPCError({ code: trpcCodeFor(cause.kind), message: cause.message, cause });
 }
 
-/**
- * The organization and pipeline slugs a call names: the path's `{organization}` and `{pipeline}` on REST,
- * the input's keys on tRPC.
- */
-async function targetOf(
-  getRawInput: () => Promise<unknown>,
-): Promise<{ organization: string | null; pipeline: string | null; number: string | null }> {
+/** What a call's input names: the organization (for its rate limit), and the pipeline and build slugs. */
+interface Named {
+  organization: string | null;
+  pipeline: string | null;
+  number: string | null;
+}
+
+async function namedBy(getRawInput: () => Promise<unknown>): Promise<Named> {
   const input = (await getRawInput().catch(() => undefined)) as
     | { organization?: unknown; pipeline?: unknown; number?: unknown }
     | null
@@ -93,16 +99,14 @@ async function targetOf(
   };
 }
 
-/** What the call names that is read with the token: the pipeline, and the build when the procedure reads one. */
-function readAheadOf(
-  target: { organization: string | null; pipeline: string | null; number: string | null },
-  meta: Meta | undefined,
-): PipelineSlugs | undefined {
-  if (target.organization === null || target.pipeline === null) return undefined;
-  const buildNumber = meta?.readsBuild && target.number !== null ? parseBuildNumber(target.number) : null;
+/** What the token's statement reads ahead: what the procedure's `meta.readAhead` asks for, if its input names it. */
+function readAheadOf(named: Named, meta: Meta | undefined): PipelineSlugs | undefined {
+  const readAhead = meta?.readAhead;
+  if (!readAhead || named.organization === null || named.pipeline === null) return undefined;
+  const buildNumber = readAhead === 'build' && named.number !== null ? parseBuildNumber(named.number) : null;
   return {
-    organizationSlug: target.organization,
-    pipelineSlug: target.pipeline,
+    organizationSlug: named.organization,
+    pipelineSlug: named.pipeline,
     ...(buildNumber !== null ? { buildNumber } : {}),
   };
 }
@@ -137,13 +141,13 @@ async function admit(
   const accepted = meta?.operation ? scopeFor(meta.operation) : null;
   ctx.response.headers['X-Accepted-OAuth-Scopes'] = accepted ?? '';
   ctx.response.headers['X-OAuth-Scopes'] = '';
-  const target = await targetOf(getRawInput);
+  const named = await namedBy(getRawInput);
   // A call that names a pipeline reads what the user may see of it with the token, in one round trip.
-  const actor = await ctx.useCases.authenticate(ctx.authorization, readAheadOf(target, meta));
+  const actor = await ctx.useCases.authenticate(ctx.authorization, readAheadOf(named, meta));
   ctx.response.headers['X-OAuth-Scopes'] = actor.scopes.join(', ');
   if (ctx.rateLimits) {
     const status = await ctx.useCases.countRequest(actor, {
-      organization: target.organization,
+      organization: named.organization,
       policy: ctx.rateLimits,
     });
     Object.assign(ctx.response.headers, rateLimitHeaders(status));

@@ -1,9 +1,8 @@
 import { gunzipSync } from 'node:zlib';
 import { type AgentJobAction, type DispatchedJob, MAX_CHUNK_BYTES, type UseCases } from '@ci/application';
-import { type Agent, badRequest, formatTimestamp } from '@ci/domain';
+import { type Agent, badRequest, formatTimestamp, jobEnvironment } from '@ci/domain';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { replyWithError } from '../http-errors';
-import { environmentOf } from '../jobs/job-environment';
 import type { PublicUrls } from '../trpc';
 
 /** The size the agent is told to keep its whole log under. */
@@ -24,7 +23,7 @@ function agentWire(agent: Agent) {
 function jobWire(dispatched: DispatchedJob, urls: PublicUrls) {
   const { view, location, agent } = dispatched;
   const job = location.job;
-  const env = environmentOf({ view, job, agentName: agent.name, web: urls.web });
+  const env = jobEnvironment({ ...view, job, agentName: agent.name, web: urls.web });
   return {
     id: job.id,
     endpoint: `${urls.api}/v3`,

@@ -64,7 +64,11 @@ const CreateBuildInput = z.looseObject({ organization, pipeline }) as unknown as
 
 type Authed = TrpcContext & { actor: Parameters<TrpcContext['useCases']['listBuilds']>[0] };
 
-async function listPage(
+/**
+ * A build list on either transport: its filters and page from the query (`parseBuildListQuery` reads
+ * both, so pagination.ts's `listPage` is not used), the `Link` header on REST, the builds presented.
+ */
+async function answerBuildList(
   ctx: Authed,
   input: Record<string, unknown>,
   target: BuildListTarget,
@@ -102,7 +106,7 @@ export const buildsRouter = router({
     })
     .input(AllBuildsInput)
     .output(documentedList(BuildWire))
-    .query(({ ctx, input }) => listPage(ctx, input, { kind: 'all' }, 'list')),
+    .query(({ ctx, input }) => answerBuildList(ctx, input, { kind: 'all' }, 'list')),
 
   listForOrganization: authed
     .meta({
@@ -118,7 +122,7 @@ export const buildsRouter = router({
     .input(OrganizationBuildsInput)
     .output(documentedList(BuildWire))
     .query(({ ctx, input }) =>
-      listPage(ctx, input, { kind: 'organization', organization: input.organization }, 'list'),
+      answerBuildList(ctx, input, { kind: 'organization', organization: input.organization }, 'list'),
     ),
 
   listForPipeline: authed
@@ -130,12 +134,13 @@ export const buildsRouter = router({
         summary: 'List builds for a pipeline',
       },
       operation: 'listBuilds',
+      readAhead: 'pipeline',
       mapQueryParameters: MAP_PARAMETERS,
     })
     .input(PipelineBuildsInput)
     .output(documentedList(BuildWire))
     .query(({ ctx, input }) =>
-      listPage(
+      answerBuildList(
         ctx,
         input,
         { kind: 'pipeline', organization: input.organization, pipeline: input.pipeline },
@@ -147,7 +152,7 @@ export const buildsRouter = router({
     .meta({
       openapi: { method: 'GET', path: BUILD, tags: TAGS, summary: 'Get a build' },
       operation: 'getBuild',
-      readsBuild: true,
+      readAhead: 'build',
     })
     .input(GetBuildInput)
     .output(documented(BuildWire))
@@ -162,6 +167,7 @@ export const buildsRouter = router({
     .meta({
       openapi: { method: 'POST', path: `${PIPELINE}/builds`, tags: TAGS, summary: 'Create a build' },
       operation: 'createBuild',
+      readAhead: 'pipeline',
       successStatus: 201,
       requestBody: 'CreateBuildRequest',
     })
@@ -178,6 +184,7 @@ export const buildsRouter = router({
     .meta({
       openapi: { method: 'PUT', path: `${BUILD}/cancel`, tags: TAGS, summary: 'Cancel a build' },
       operation: 'cancelBuild',
+      readAhead: 'pipeline',
     })
     .input(BuildKey)
     .output(documented(BuildWire))
@@ -189,6 +196,7 @@ export const buildsRouter = router({
     .meta({
       openapi: { method: 'PUT', path: `${BUILD}/rebuild`, tags: TAGS, summary: 'Rebuild a build' },
       operation: 'rebuildBuild',
+      readAhead: 'pipeline',
     })
     .input(BuildKey)
     .output(documented(BuildWire))

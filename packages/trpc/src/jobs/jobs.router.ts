@@ -1,5 +1,11 @@
 import type { JobInBuild, JobRef } from '@ci/application';
-import { encodeGraphqlId, formatTimestamp, isUnblockable, parseBuildNumber } from '@ci/domain';
+import {
+  encodeGraphqlId,
+  formatTimestamp,
+  isUnblockable,
+  jobEnvironment,
+  parseBuildNumber,
+} from '@ci/domain';
 import { z } from 'zod';
 import { apiAddresses } from '../api-addresses';
 import { presentJob } from '../builds/build.presenter';
@@ -9,7 +15,6 @@ import { organizationSlug } from '../parameters';
 import { authed, router, type TrpcContext } from '../trpc';
 import { presentUser } from '../users/user.presenter';
 import { JobEnvWire, JobLogWire, UnblockedJobWire } from './job.wire';
-import { environmentOf } from './job-environment';
 
 const JOB = '/organizations/{organization}/pipelines/{pipeline}/builds/{number}/jobs/{job}';
 const TAGS = ['Jobs'];
@@ -63,6 +68,7 @@ export const jobsRouter = router({
         summary: "Get a job's log output (JSON; `Accept: text/plain` gives the raw text)",
       },
       operation: 'getJobLog',
+      readAhead: 'pipeline',
     })
     .input(JobKey)
     .output(documented(JobLogWire))
@@ -77,6 +83,7 @@ export const jobsRouter = router({
         summary: "Get a job's log output as text/plain (over tRPC: the JSON form)",
       },
       operation: 'getJobLog',
+      readAhead: 'pipeline',
     })
     .input(JobKey)
     .output(documented(JobLogWire))
@@ -91,13 +98,14 @@ export const jobsRouter = router({
         summary: "Get a job's environment variables",
       },
       operation: 'getJobEnv',
+      readAhead: 'pipeline',
     })
     .input(JobKey)
     .output(documented(JobEnvWire))
     .query(async ({ ctx, input }) => {
       const result = await ctx.useCases.getJobEnv(ctx.actor, jobRef(input));
-      const env = environmentOf({
-        view: result.build.view,
+      const env = jobEnvironment({
+        ...result.build.view,
         job: result.job.job,
         agentName: result.job.agent?.name ?? null,
         web: ctx.urls.web,
@@ -109,6 +117,7 @@ export const jobsRouter = router({
     .meta({
       openapi: { method: 'PUT', path: `${JOB}/retry`, tags: TAGS, summary: 'Retry a job' },
       operation: 'retryJob',
+      readAhead: 'pipeline',
     })
     .input(JobKey)
     .output(documented(JobWire))
@@ -121,6 +130,7 @@ export const jobsRouter = router({
     .meta({
       openapi: { method: 'PUT', path: `${JOB}/unblock`, tags: TAGS, summary: 'Unblock a job' },
       operation: 'unblockJob',
+      readAhead: 'pipeline',
     })
     .input(JobKey)
     .output(documented(UnblockedJobWire))

@@ -56,6 +56,7 @@ export const pipelinesRouter = router({
     .meta({
       openapi: { method: 'GET', path: PIPELINE, tags: TAGS, summary: 'Get a pipeline' },
       operation: 'getPipeline',
+      readAhead: 'pipeline',
     })
     .input(PipelineKey)
     .output(documented(PipelineWire))
@@ -88,6 +89,7 @@ export const pipelinesRouter = router({
     .meta({
       openapi: { method: 'PATCH', path: PIPELINE, tags: TAGS, summary: 'Update a pipeline' },
       operation: 'updatePipeline',
+      readAhead: 'pipeline',
       requestBody: 'UpdatePipelineRequest',
     })
     .input(UpdatePipelineInput)
@@ -108,6 +110,7 @@ export const pipelinesRouter = router({
         description: 'Its builds, their jobs and its team associations are deleted with it.',
       },
       operation: 'deletePipeline',
+      readAhead: 'pipeline',
       successStatus: 204,
     })
     .input(PipelineKey)
@@ -120,6 +123,7 @@ export const pipelinesRouter = router({
     .meta({
       openapi: { method: 'POST', path: `${PIPELINE}/archive`, tags: TAGS, summary: 'Archive a pipeline' },
       operation: 'archivePipeline',
+      readAhead: 'pipeline',
     })
     .input(PipelineKey)
     .output(documented(PipelineWire))
@@ -131,6 +135,7 @@ export const pipelinesRouter = router({
     .meta({
       openapi: { method: 'POST', path: `${PIPELINE}/unarchive`, tags: TAGS, summary: 'Unarchive a pipeline' },
       operation: 'unarchivePipeline',
+      readAhead: 'pipeline',
     })
     .input(PipelineKey)
     .output(documented(PipelineWire))
