@@ -135,12 +135,16 @@ export function buildByNumberSelect(
     ${options.pipelineKnown ? '' : 'join pipelines p on p.id = x.b_pipeline_id'}`;
 }
 
-/** findByNumber's four statements, by `includeRetriedJobs * 2 + pipelineKnown`: built once, not per call. */
-const BY_NUMBER = [false, true].flatMap((includeRetriedJobs) =>
-  [false, true].map((pipelineKnown) =>
-    buildByNumberSelect('$1', '$2', { includeRetriedJobs, pipelineKnown }),
-  ),
-);
+/** findByNumber's statements for either jobs option: with the pipeline, or its counts only (the caller has it). */
+function byNumberStatements(includeRetriedJobs: boolean) {
+  return {
+    pipelineRead: buildByNumberSelect('$1', '$2', { includeRetriedJobs, pipelineKnown: false }),
+    pipelineKnown: buildByNumberSelect('$1', '$2', { includeRetriedJobs, pipelineKnown: true }),
+  };
+}
+
+/** findByNumber's four statements, built once, not per call. */
+const BY_NUMBER = { withRetriedJobs: byNumberStatements(true), latestJobs: byNumberStatements(false) };
 
 /** The view of a {@link buildByNumberSelect} row; `pipeline`: the one the caller had (only its counts were read). */
 export function buildByNumberFromRow(row: Row, pipeline: Pipeline | undefined): BuildView {
@@ -371,10 +375,11 @@ export function buildRepository(sql: Sql): BuildRepository {
       return { builds, counted: (rows[0]?.counted as number | undefined) ?? 0 };
     },
     async findByNumber({ pipelineId, number, includeRetriedJobs, pipeline }) {
-      const [row] = await sql.prepared(
-        BY_NUMBER[Number(includeRetriedJobs) * 2 + Number(pipeline !== undefined)]!,
-        [pipelineId, number],
-      );
+      const statements = includeRetriedJobs ? BY_NUMBER.withRetriedJobs : BY_NUMBER.latestJobs;
+      const [row] = await sql.prepared(pipeline ? statements.pipelineKnown : statements.pipelineRead, [
+        pipelineId,
+        number,
+      ]);
       return row ? buildByNumberFromRow(row, pipeline) : null;
     },
     async create({ build, organizationId, jobs }) {
