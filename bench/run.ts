@@ -15,6 +15,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { resolve } from 'node:path';
 import pg from 'pg';
+import type { RunningProcess } from '../test/support/child-process';
 import {
   BENCH_TOKEN,
   benchSettings,
@@ -34,13 +35,7 @@ import {
   runReferenceLoad,
 } from './lib/load';
 import { startBenchPostgres } from './lib/postgres';
-import {
-  freePort,
-  type Running,
-  startProcess,
-  startProjectServer,
-  startReferenceServer,
-} from './lib/processes';
+import { freePort, startProcess, startProjectServer, startReferenceServer } from './lib/processes';
 import { loadToolDrift, pgParts, prepareReferenceCopy } from './lib/reference';
 
 const env = process.env;
@@ -153,7 +148,7 @@ function vmHwmMb(pid: number, field = 'VmHWM'): number | null {
   }
 }
 
-async function measure(kind: Measured['kind'], run: number, server: Running, pgPid: number | null) {
+async function measure(kind: Measured['kind'], run: number, server: RunningProcess, pgPid: number | null) {
   const token = kind === 'project' ? BENCH_TOKEN : REFERENCE_TOKEN;
   const label = `${kind}-run${run}`;
   console.log(
@@ -165,18 +160,15 @@ async function measure(kind: Measured['kind'], run: number, server: Running, pgP
   const firstPage = await firstPageTime(`${server.baseUrl}${LIST_PATH}`, token);
   console.log(`# idle RSS after start: ${idleRssMb} MB`);
   console.log(`# first page alone (sequential): median ${firstPage.medianMs} ms, p90 ${firstPage.p90Ms} ms`);
-  // run-load.sh runs all of its phases when given none: with only the GraphQL phase asked, it is not run.
-  const rest = restPhases.length
-    ? await runReferenceLoad({
-        base: server.baseUrl,
-        token,
-        label,
-        phases: restPhases,
-        serverPid: server.pid,
-        pgPid,
-        load,
-      })
-    : { label, tool: load.tool, listPage: null, phases: {}, createVerify: 'skipped', peakRssMb: null };
+  const rest = await runReferenceLoad({
+    base: server.baseUrl,
+    token,
+    label,
+    phases: restPhases,
+    serverPid: server.pid,
+    pgPid,
+    load,
+  });
   let graphql: Measured['graphql'] = null;
   let graphqlSkipped: string | null = null;
   if (phases.includes('graphql')) {

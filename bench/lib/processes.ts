@@ -1,12 +1,11 @@
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { type RunningProcess, startProcess } from '../../test/support/child-process';
+import { startProcess } from '../../test/support/child-process';
 import { freePort } from '../../test/support/free-port';
 import { ROOT } from './config';
 
 export { freePort, startProcess };
-export type Running = RunningProcess;
 
 /**
  * The project's server as in production: what `pnpm start` runs (the compiled server,
@@ -47,11 +46,19 @@ function sourceEntry(): string[] {
   return ['--import', 'tsx', resolve(ROOT, 'apps/server/src/main.ts')];
 }
 
+/** {@link buildServer}'s answer: built once per process (the sources do not change between runs). */
+let built: string[] | undefined;
+
+function builtServer(): string[] {
+  built ??= buildServer();
+  return built;
+}
+
 /**
  * Builds the server as `pnpm start` does and answers what it then runs: the Node options and the file
  * after `exec node` in the root package.json's `start` script (the heap flag, see docs/performance.md).
  */
-function builtServer(): string[] {
+function buildServer(): string[] {
   execFileSync(process.execPath, [resolve(ROOT, 'scripts/build-server.mjs')], { stdio: 'inherit' });
   const { scripts } = JSON.parse(readFileSync(resolve(ROOT, 'package.json'), 'utf8')) as {
     scripts: Record<string, string>;

@@ -14,7 +14,7 @@ export interface Spawned {
   child: ChildProcess;
   /** Everything the process wrote to stdout and stderr so far, for failure messages. */
   output(): string;
-  /** Resolves once the process has exited, with how it ended. */
+  /** Resolves once the process has exited, with how it ended; rejects when it could not be spawned. */
   exit: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
   hasExited(): boolean;
 }
@@ -39,10 +39,17 @@ export function spawnCollecting(
     output += chunk;
   });
   const hasExited = () => child.exitCode !== null || child.signalCode !== null;
-  const exit = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolveExit) => {
-    if (hasExited()) resolveExit({ code: child.exitCode, signal: child.signalCode });
-    else child.once('exit', (code, signal) => resolveExit({ code, signal }));
-  });
+  const exit = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>(
+    (resolveExit, rejectExit) => {
+      if (hasExited()) resolveExit({ code: child.exitCode, signal: child.signalCode });
+      else child.once('exit', (code, signal) => resolveExit({ code, signal }));
+      // A process that cannot be spawned (a missing binary) emits `error`, fatal without a listener, and
+      // never `exit`.
+      child.on('error', rejectExit);
+    },
+  );
+  // Rejected before anyone awaits it, it is not an unhandled rejection; who awaits it still gets the error.
+  exit.catch(() => {});
   return { child, output: () => output, exit, hasExited };
 }
 

@@ -5,10 +5,13 @@ import { newId } from '@ci/domain';
 import pg from 'pg';
 import { inject } from 'vitest';
 
-/** A fresh database cloned from the migrated template: each test file owns its data. */
-export async function freshDatabaseUrl(): Promise<string> {
+/**
+ * A fresh database cloned from the migrated template, each test file owning its data; with `template:
+ * 'template0'`, one without any table.
+ */
+export async function freshDatabaseUrl({ template }: { template?: 'template0' } = {}): Promise<string> {
   const templateUrl = new URL(inject('templateDatabaseUrl'));
-  const template = templateUrl.pathname.slice(1);
+  const source = template ?? templateUrl.pathname.slice(1);
   const name = `test_${randomUUID().replaceAll('-', '')}`;
   // Cloning needs the template free of sessions, this one included: two files that each held a session on
   // the template while cloning made each other fail with 55006 on every retry, until the hook timed out.
@@ -20,7 +23,7 @@ export async function freshDatabaseUrl(): Promise<string> {
     // The template must be idle while cloning; files start concurrently, so retry briefly.
     for (let attempt = 0; ; attempt++) {
       try {
-        await admin.query(`create database "${name}" template "${template}"`);
+        await admin.query(`create database "${name}" template "${source}"`);
         break;
       } catch (error) {
         if (attempt > 50 || (error as { code?: string }).code !== '55006') throw error;

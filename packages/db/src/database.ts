@@ -36,7 +36,7 @@ export interface Database {
   close(): Promise<void>;
 }
 
-export function createRepositories(sql: Sql): Repositories {
+function createRepositories(sql: Sql): Repositories {
   return {
     accessTokens: accessTokenRepository(sql),
     users: userRepository(sql),

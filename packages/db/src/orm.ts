@@ -1,14 +1,13 @@
-import { Migrator } from '@mikro-orm/migrations';
-import { MikroORM, type Options } from '@mikro-orm/postgresql';
-import { entities } from './entities';
-import { migrationsList } from './migrations';
-
 /**
  * MikroORM, for what needs it: applying migrations (loaded for that alone at start, startup-migrations.ts),
  * the schema check of the tests, the migration generator. A separate entry point, `@ci/db/orm`: the
  * server's bundle must not load it through `@ci/db` when no migration is pending.
  */
-export { entities };
+
+import { Migrator } from '@mikro-orm/migrations';
+import { MikroORM, type Options } from '@mikro-orm/postgresql';
+import { entities } from './entities';
+import { migrationsList } from './migrations';
 
 export type Orm = MikroORM;
 

@@ -9,7 +9,7 @@ import pg from 'pg';
  * MikroORM parses the arrays with postgres-array 3, pg's `text[]` parser is postgres-array 2: for arrays
  * of these types (quoted elements, NULL, bounds) both give the same strings; pool.int.test.ts checks it.
  */
-export function ormTypeParsers(): pg.CustomTypesConfig {
+function ormTypeParsers(): pg.CustomTypesConfig {
   const types = new pg.TypeOverrides();
   const asText = (text: string) => text;
   // text[]'s oid, absent from pg-types' enum (of scalar types only).
@@ -19,7 +19,7 @@ export function ormTypeParsers(): pg.CustomTypesConfig {
   return types;
 }
 
-export interface PoolOptions {
+interface PoolOptions {
   url: string;
   max?: number;
 }

@@ -45,24 +45,12 @@ function utcTimestamp(text: string): Date | undefined {
   if (minute < 0 || minute > 59 || second < 0 || second > 59) return undefined;
   // A day past the month's end is refused (Date.UTC would roll it over into the next month).
   if (day > 28 && day > daysInMonth(year, month)) return undefined;
-  return new Date(
-    daysSinceEpoch(year, month, day) * 86_400_000 + ((hour * 60 + minute) * 60 + second) * 1_000 + ms,
-  );
+  return new Date(Date.UTC(year, month - 1, day, hour, minute, second, ms));
 }
 
 function daysInMonth(year: number, month: number): number {
   if (month === 2) return (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0 ? 29 : 28;
   return month === 4 || month === 6 || month === 9 || month === 11 ? 30 : 31;
-}
-
-/** The day number (days since 1970-01-01) of a civil date, in 400-year eras starting on 1 March 0000. */
-function daysSinceEpoch(year: number, month: number, day: number): number {
-  const marchYear = month <= 2 ? year - 1 : year;
-  const era = Math.floor(marchYear / 400);
-  const yearOfEra = marchYear - era * 400;
-  const dayOfYear = Math.floor((153 * (month > 2 ? month - 3 : month + 9) + 2) / 5) + day - 1;
-  const dayOfEra = yearOfEra * 365 + Math.floor(yearOfEra / 4) - Math.floor(yearOfEra / 100) + dayOfYear;
-  return era * 146_097 + dayOfEra - 719_468;
 }
 
 /** The decimal value of `length` digits from `start`, or -1 if any is not a digit. */

@@ -1,6 +1,4 @@
-import { randomUUID } from 'node:crypto';
-import pg from 'pg';
-import { afterAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { freshDatabaseUrl } from '../../../test/support/database';
 import { type Database, openDatabase } from './database';
 import { migrationNames } from './migrations/names';
@@ -18,26 +16,9 @@ async function open(url: string): Promise<Database> {
   return database;
 }
 
-/** A new database without any table (not a clone of the migrated template). */
-async function emptyDatabaseUrl(): Promise<string> {
-  const url = new URL(inject('templateDatabaseUrl'));
-  const name = `empty_${randomUUID().replaceAll('-', '')}`;
-  const maintenance = new URL(url);
-  maintenance.pathname = '/postgres';
-  const admin = new pg.Client({ connectionString: maintenance.toString() });
-  await admin.connect();
-  try {
-    await admin.query(`create database "${name}" template template0`);
-  } finally {
-    await admin.end();
-  }
-  url.pathname = `/${name}`;
-  return url.toString();
-}
-
 describe('migrations at start', () => {
   it('apply every committed migration once, however many processes start together', async () => {
-    const url = await emptyDatabaseUrl();
+    const url = await freshDatabaseUrl({ template: 'template0' });
     const pool = openPool({ url, max: 1 });
     try {
       expect(await pendingMigrations(pool)).toEqual(migrationNames);

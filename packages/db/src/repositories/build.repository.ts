@@ -53,16 +53,18 @@ left join builds rb on rb.id = b.rebuilt_from_id`;
  */
 export const BUILD_ROW_SELECT = `select ${BUILD_COLUMNS} from builds b ${BUILD_JOINS}`;
 
-/** Build rows with their pipelines and the pipelines' counts, for one build. */
-const BUILD_SELECT = `select ${BUILD_COLUMNS}, ${PIPELINE_COLUMNS}, ${PIPELINE_COUNT_COLUMNS}
-from builds b ${BUILD_JOINS}
-join pipelines p on p.id = b.pipeline_id
-left join pipeline_counts pc on pc.pipeline_id = b.pipeline_id`;
-
-/** Build rows with their pipelines' counts only, for a caller that has read the pipeline already. */
+/**
+ * Build rows with their pipelines' counts (`pc_`), for a caller that has read the pipelines already: each
+ * known pipeline takes its counts from one of its builds' rows ({@link withCountsFrom}).
+ */
 const BUILD_WITH_COUNTS_SELECT = `select ${BUILD_COLUMNS}, ${PIPELINE_COUNT_COLUMNS}
 from builds b ${BUILD_JOINS}
 left join pipeline_counts pc on pc.pipeline_id = b.pipeline_id`;
+
+/** The build rows of a list whose `known` pipelines the caller has read: with their counts beside if any. */
+function listSelect(known: readonly Pipeline[]): string {
+  return known.length ? BUILD_WITH_COUNTS_SELECT : BUILD_ROW_SELECT;
+}
 
 type PipelineWithCounts = BuildView['pipeline'];
 
@@ -106,42 +108,49 @@ function viewFromRow(row: Row): BuildRowView {
   };
 }
 
-const pipelineWithCountsFromRow = (row: Row): PipelineWithCounts => ({
-  ...pipelineFromRow(row),
+/** A pipeline the caller has read, with the counts read beside one of its builds ({@link BUILD_WITH_COUNTS_SELECT}). */
+const withCountsFrom = (pipeline: Pipeline, row: Row): PipelineWithCounts => ({
+  ...pipeline,
   counts: countsFromRow(row),
 });
 
+const pipelineWithCountsFromRow = (row: Row): PipelineWithCounts => withCountsFrom(pipelineFromRow(row), row);
+
 /**
- * One build by its pipeline and number (SQL expressions), in one statement: the build, its pipeline
- * (unless the caller has it) and counts, and its few jobs as a JSON array beside them (for a page of
- * builds, JSON costs PostgreSQL more than the second statement it saves). Its row: {@link buildByNumberFromRow}.
+ * One build by its pipeline and number (SQL expressions), in one statement: the build, its pipeline's
+ * counts and (unless the caller has it) the pipeline, and its few jobs as a JSON array beside them (for a
+ * page of builds, JSON costs PostgreSQL more than the second statement it saves). Its row: {@link buildByNumberFromRow}.
  */
 export function buildByNumberSelect(
   pipelineId: string,
   number: string,
   options: { includeRetriedJobs: boolean; pipelineKnown: boolean },
 ): string {
-  return `select x.*, (
+  return `select x.*, ${options.pipelineKnown ? '' : `${PIPELINE_COLUMNS}, `}(
       select coalesce(json_agg(jr order by jr.position, jr.created_at), '[]') from (
         ${JOB_SELECT} where j.build_id = x.b_id ${options.includeRetriedJobs ? '' : 'and not j.retried'}
       ) jr
     ) as jobs_json
-    from (${options.pipelineKnown ? BUILD_WITH_COUNTS_SELECT : BUILD_SELECT}
-      where b.pipeline_id = ${pipelineId} and b.number = ${number}) x`;
+    from (${BUILD_WITH_COUNTS_SELECT} where b.pipeline_id = ${pipelineId} and b.number = ${number}) x
+    ${options.pipelineKnown ? '' : 'join pipelines p on p.id = x.b_pipeline_id'}`;
 }
 
-/** findByNumber's four statements, by `includeRetriedJobs * 2 + pipelineKnown`: built once, not per call. */
-const BY_NUMBER = [false, true].flatMap((includeRetriedJobs) =>
-  [false, true].map((pipelineKnown) =>
-    buildByNumberSelect('$1', '$2', { includeRetriedJobs, pipelineKnown }),
-  ),
-);
+/** findByNumber's statements for either jobs option: with the pipeline, or its counts only (the caller has it). */
+function byNumberStatements(includeRetriedJobs: boolean) {
+  return {
+    pipelineRead: buildByNumberSelect('$1', '$2', { includeRetriedJobs, pipelineKnown: false }),
+    pipelineKnown: buildByNumberSelect('$1', '$2', { includeRetriedJobs, pipelineKnown: true }),
+  };
+}
+
+/** findByNumber's four statements, built once, not per call. */
+const BY_NUMBER = { withRetriedJobs: byNumberStatements(true), latestJobs: byNumberStatements(false) };
 
 /** The view of a {@link buildByNumberSelect} row; `pipeline`: the one the caller had (only its counts were read). */
 export function buildByNumberFromRow(row: Row, pipeline: Pipeline | undefined): BuildView {
   return {
     ...viewFromRow(row),
-    pipeline: pipeline ? { ...pipeline, counts: countsFromRow(row) } : pipelineWithCountsFromRow(row),
+    pipeline: pipeline ? withCountsFrom(pipeline, row) : pipelineWithCountsFromRow(row),
     jobs: (row.jobs_json as Row[]).map(jobFromRow),
   };
 }
@@ -263,20 +272,27 @@ async function jobsOf(
 }
 
 /**
- * Completes build rows ({@link BUILD_ROW_SELECT}) with their jobs and their pipelines, read once per
- * distinct pipeline, except those the caller has with their counts (`known`): not read again.
+ * Completes build rows with their jobs and their pipelines: those the caller has read (`known`, the rows
+ * then from {@link listSelect}) with the counts beside their builds, the others read once each.
  */
 export async function complete(
   sql: Sql,
   rows: Row[],
   options: Pick<BuildFilter, 'includeRetriedJobs' | 'excludeJobs'>,
-  known: readonly PipelineWithCounts[] = [],
+  known: readonly Pipeline[] = [],
 ): Promise<BuildView[]> {
   if (rows.length === 0) return [];
   const knownById = new Map(known.map((pipeline) => [pipeline.id, pipeline]));
-  const unknown = [...new Set(rows.map((row) => row.b_pipeline_id as string))].filter(
-    (id) => !knownById.has(id),
-  );
+  // Each pipeline once, known ones with the counts of their first build's row (all read at once).
+  const counted = new Map<string, PipelineWithCounts>();
+  const unknown = new Set<string>();
+  for (const row of rows) {
+    const id = row.b_pipeline_id as string;
+    if (counted.has(id) || unknown.has(id)) continue;
+    const pipeline = knownById.get(id);
+    if (pipeline) counted.set(id, withCountsFrom(pipeline, row));
+    else unknown.add(id);
+  }
   const [jobs, read] = await Promise.all([
     options.excludeJobs
       ? new Map<string, JobView[]>()
@@ -285,17 +301,17 @@ export async function complete(
           rows.map((row) => row.b_id as string),
           options.includeRetriedJobs ?? false,
         ),
-    unknown.length ? pipelinesOf(sql, unknown) : new Map<string, PipelineWithCounts>(),
+    unknown.size ? pipelinesOf(sql, [...unknown]) : new Map<string, PipelineWithCounts>(),
   ]);
   return rows.flatMap((row) => {
-    const pipeline = knownById.get(row.b_pipeline_id as string) ?? read.get(row.b_pipeline_id as string);
+    const pipeline = counted.get(row.b_pipeline_id as string) ?? read.get(row.b_pipeline_id as string);
     // A pipeline deleted between the two reads took its builds with it.
     if (!pipeline) return [];
     return [{ ...viewFromRow(row), pipeline, jobs: jobs.get(row.b_id as string) ?? [] }];
   });
 }
 
-/** The pipelines of a scope that the caller has read already (their counts are read with the builds). */
+/** The pipelines of a scope that the caller has read already (their counts are read with the builds, {@link listSelect}). */
 function knownPipelines(scope: BuildScope): readonly Pipeline[] {
   if (scope.kind === 'pipeline') return scope.pipeline ? [scope.pipeline] : [];
   return scope.pipelines ?? [];
@@ -313,22 +329,16 @@ export function buildRepository(sql: Sql): BuildRepository {
       if (windows.every((window) => window.limit === 0)) return [];
       const params: unknown[] = [...parentWindows(windows)];
       const where = whereClause(scope, filter, params);
-      // Pipelines the caller has read: only their counts are read, here, beside each build.
       const known = knownPipelines(scope);
       // Each parent's window of the one order every build list has, beside the others in one statement.
       const rows = await sql.query(
         inParentWindows(
-          `${known.length ? BUILD_WITH_COUNTS_SELECT : BUILD_ROW_SELECT}
-           where ${where} and ${PARENT_COLUMN[parent]} = w.parent_id
+          `${listSelect(known)} where ${where} and ${PARENT_COLUMN[parent]} = w.parent_id
            order by b.created_at desc, b.number desc offset w.off limit w.lim`,
         ),
         params,
       );
-      const withCounts = known.flatMap((pipeline) => {
-        const row = rows.find((candidate) => candidate.b_pipeline_id === pipeline.id);
-        return row ? [{ ...pipeline, counts: countsFromRow(row) }] : [];
-      });
-      return complete(sql, rows, filter, withCounts);
+      return complete(sql, rows, filter, known);
     },
     async countOfParents({ scope, filter, parent, parentIds }) {
       if (parentIds.length === 0) return [];
@@ -345,16 +355,13 @@ export function buildRepository(sql: Sql): BuildRepository {
       const where = whereClause(scope, filter, params);
       params.push(limit, offset, countAtMost);
       const [limitParam, offsetParam, countParam] = [params.length - 2, params.length - 1, params.length];
-      // A pipeline's list whose pipeline the caller has read reads only its counts, here.
-      const known = scope.kind === 'pipeline' ? scope.pipeline : undefined;
-      if (known) params.push(known.id);
+      const known = knownPipelines(scope);
       // One statement: the bounded count (read once) beside the page, whose rows may be none.
       const rows = await (servedByOrderedIndex(scope, filter) ? sql.prepared : sql.query)(
-        `select counted.n as counted, ${known ? `${PIPELINE_COUNT_COLUMNS}, ` : ''}x.* from
+        `select counted.n as counted, x.* from
            (select count(*)::int as n from (select 1 from builds b where ${where} limit $${countParam}) c) counted
-         ${known ? `left join pipeline_counts pc on pc.pipeline_id = $${params.length}` : ''}
          left join lateral (
-           ${BUILD_ROW_SELECT} where ${where} order by b.created_at desc, b.number desc
+           ${listSelect(known)} where ${where} order by b.created_at desc, b.number desc
            limit $${limitParam} offset $${offsetParam}
          ) x on true`,
         params,
@@ -363,15 +370,16 @@ export function buildRepository(sql: Sql): BuildRepository {
         sql,
         rows.filter((row) => row.b_id !== null),
         filter,
-        known && rows[0] ? [{ ...known, counts: countsFromRow(rows[0]) }] : [],
+        known,
       );
       return { builds, counted: (rows[0]?.counted as number | undefined) ?? 0 };
     },
     async findByNumber({ pipelineId, number, includeRetriedJobs, pipeline }) {
-      const [row] = await sql.prepared(
-        BY_NUMBER[Number(includeRetriedJobs) * 2 + Number(pipeline !== undefined)]!,
-        [pipelineId, number],
-      );
+      const statements = includeRetriedJobs ? BY_NUMBER.withRetriedJobs : BY_NUMBER.latestJobs;
+      const [row] = await sql.prepared(pipeline ? statements.pipelineKnown : statements.pipelineRead, [
+        pipelineId,
+        number,
+      ]);
       return row ? buildByNumberFromRow(row, pipeline) : null;
     },
     async create({ build, organizationId, jobs }) {

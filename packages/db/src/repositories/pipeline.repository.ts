@@ -278,8 +278,7 @@ export function pipelineRepository(sql: Sql): PipelineRepository {
 }
 
 /** An organization `o` with the role of the user's membership `m`. */
-const ORGANIZATION_ACCESS_COLUMNS =
-  'o.id as o_id, o.slug as o_slug, o.name as o_name, o.created_at as o_created_at, m.role as o_role';
+const ORGANIZATION_ACCESS_COLUMNS = `${prefixedColumns('o', ['id', 'slug', 'name', 'created_at'])}, m.role as o_role`;
 
 /** The organization and role of a row read with {@link ORGANIZATION_ACCESS_COLUMNS}. */
 function organizationAccessFromRow(row: Row): OrganizationAccess {
