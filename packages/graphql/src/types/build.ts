@@ -298,6 +298,7 @@ builder.objectField(UserRef, 'builds', (t) =>
           field: 'User.builds',
           args,
           info,
+          idOf: (id: string) => id,
           read: (requests) => ctx.useCases.byId.buildsOfCreators(ctx.actor, requests, filter),
         })
         .load(user.id);
@@ -327,6 +328,7 @@ builder.objectField(ViewerRef, 'builds', (t) =>
           field: 'User.builds',
           args: asUserArgs,
           info,
+          idOf: (id: string) => id,
           read: (requests) => ctx.useCases.byId.buildsOfCreators(ctx.actor, requests, filter),
         })
         .load(viewer.id);
