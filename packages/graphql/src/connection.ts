@@ -77,11 +77,7 @@ export function windowFor(
 }
 
 /** A connection over the rows of `window`, given the list's total. */
-export function connectionOf<T>(
-  items: readonly T[],
-  window: RowWindow,
-  totalCount: number,
-): ConnectionResult<T> {
+function connectionOf<T>(items: readonly T[], window: RowWindow, totalCount: number): ConnectionResult<T> {
   return connectionOver(items, window, totalCount, window.offset + items.length < totalCount);
 }
 
