@@ -195,6 +195,17 @@ describe('batched connections', () => {
     expect(asked).toEqual(expected);
     expect(results.map(summary)).toMatchObject(summaries);
   });
+
+  it.each<[string, ConnectionArgs]>([
+    ['counting for last from the end', { last: 2 }],
+    ['counting because count is selected', { first: 2 }],
+  ])('fails when a part read with its total comes without it: %s', async (_, args) => {
+    const read = async (requests: readonly PartRequest[]): Promise<Array<ListPart<string>>> =>
+      requests.map(() => ({ items: [], totalCount: null }));
+    await expect(resolveConnections({ args, parentIds: ['a'], withTotal: true, read })).rejects.toThrow(
+      'a list part read with its total came without it',
+    );
+  });
 });
 
 describe('selectsCount', () => {
