@@ -1,3 +1,4 @@
+import { notFound } from '@ci/domain';
 import {
   buildSchema,
   GraphQLError,
@@ -6,8 +7,31 @@ import {
   type GraphQLUnionType,
 } from 'graphql';
 import { createYoga } from 'graphql-yoga';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { useCompiledQueries } from './compiled-execution';
+import { maskError } from './errors';
+
+/** How many times a query compiled by graphql-jit ran: the compiled path, as opposed to yoga's executor. */
+const compiledRuns = vi.hoisted(() => ({ count: 0 }));
+
+vi.mock('graphql-jit', async (importOriginal) => {
+  const jit = await importOriginal<typeof import('graphql-jit')>();
+  return {
+    ...jit,
+    compileQuery: (...args: Parameters<typeof jit.compileQuery>) => {
+      const compiled = jit.compileQuery(...args);
+      if (!('query' in compiled)) return compiled;
+      const { query } = compiled;
+      return {
+        ...compiled,
+        query: (...run: Parameters<typeof query>) => {
+          compiledRuns.count++;
+          return query(...run);
+        },
+      };
+    },
+  };
+});
 
 const typeDefs = `
   scalar Stamp
@@ -17,9 +41,11 @@ const typeDefs = `
     strictJobs: [Job!]!
     boom: String
     domainBoom: String
+    refused: String
     stamp(at: Stamp): Stamp
     nested: Nested!
   }
+  type Mutation { touch: String }
   type Nested { deep: Nested! failing: String! ok: String }
   union Job = CommandJob | WaitJob
   type CommandJob { id: ID! label: String! command: String }
@@ -51,70 +77,155 @@ function schema() {
   fields.domainBoom!.resolve = () => {
     throw Object.assign(new Error('No build found'), { extensions: { code: 'not_found' } });
   };
+  fields.refused!.resolve = async () => {
+    throw notFound('build');
+  };
   fields.stamp!.resolve = (_root, args: { at?: string }) => args.at ?? 'now';
   fields.nested!.resolve = () => ({});
   const nested = (built.getType('Nested') as GraphQLObjectType).getFields();
   nested.deep!.resolve = () => ({});
   nested.failing!.resolve = () => null;
   nested.ok!.resolve = () => 'ok';
+  (built.getType('Mutation') as GraphQLObjectType).getFields().touch!.resolve = () => 'touched';
   return built;
 }
 
-function server(compiled: boolean) {
+type Masking = 'unmasked' | 'masked as in production';
+
+function server(compiled: boolean, masking: Masking) {
   return createYoga({
     schema: schema(),
     logging: false,
-    maskedErrors: false,
+    maskedErrors: masking === 'unmasked' ? false : { maskError },
     plugins: compiled ? [useCompiledQueries()] : [],
   });
 }
 
-const compiledServer = server(true);
-const plainServer = server(false);
+const servers = {
+  unmasked: { compiled: server(true, 'unmasked'), plain: server(false, 'unmasked') },
+  'masked as in production': {
+    compiled: server(true, 'masked as in production'),
+    plain: server(false, 'masked as in production'),
+  },
+} satisfies Record<Masking, unknown>;
 
-async function answers(query: string, variables: Record<string, unknown> = {}, operationName?: string) {
+/** The answers of a server with and without the plugin, and which way the one with it ran the operation. */
+async function answers(input: {
+  masking: Masking;
+  query: string;
+  variables?: Record<string, unknown> | undefined;
+  operationName?: string | undefined;
+}) {
   const ask = async (yoga: ReturnType<typeof server>) => {
     const response = await yoga.fetch('http://localhost/graphql', {
       method: 'POST',
       headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({ query, variables, operationName }),
+      body: JSON.stringify({
+        query: input.query,
+        variables: input.variables ?? {},
+        operationName: input.operationName,
+      }),
     });
     return `${response.status} ${await response.text()}`;
   };
-  return { compiled: await ask(compiledServer), plain: await ask(plainServer) };
+  const { compiled, plain } = servers[input.masking];
+  const runsBefore = compiledRuns.count;
+  const compiledAnswer = await ask(compiled);
+  const ran = compiledRuns.count > runsBefore ? 'compiled' : 'on yoga';
+  return { compiled: compiledAnswer, plain: await ask(plain), ran };
 }
 
-describe('compiled queries answer as graphql-js, to the byte', () => {
-  const cases: Array<[string, string, Record<string, unknown>?, string?]> = [
-    [
-      'unions and __typename',
-      '{ jobs { __typename ... on CommandJob { id label command } ... on WaitJob { id } } }',
-    ],
-    ['a null in a non-null field bubbles to the list item', '{ jobs { ... on CommandJob { label } } }'],
-    ['a null in a non-null list item bubbles to the root', '{ strictJobs { ... on CommandJob { label } } }'],
-    [
-      'bubbling through nested non-null fields, with the error path',
-      '{ nested { deep { deep { failing } } } }',
-    ],
-    ['sibling fields keep their values', '{ nested { ok deep { ok } } boom }'],
-    [
-      'a thrown error with extensions, located on a later line',
-      'query Q {\n  jobs { __typename }\n\n    domainBoom\n}',
-    ],
-    ['errors on several fields in order', '{ a: boom b: domainBoom c: boom }'],
-    ['custom scalar output and variables', 'query($at: Stamp) { stamp(at: $at) }', { at: 'x' }],
-    ['a variable that does not coerce', 'query($at: Stamp) { stamp(at: $at) }', { at: 3 }],
-    ['a missing required variable', 'query($id: ID!) { job(id: $id) { __typename } }', {}],
-    [
-      'aliases and fragments',
-      'query { one: job(id: "1") { ...J } two: job(id: "2") { ...J } } fragment J on Job { __typename }',
-    ],
-    ['directives run on graphql-js', '{ jobs { ... on CommandJob @include(if: false) { id } __typename } }'],
-    ['an unknown operation name', 'query A { boom } query B { boom }', {}, 'C'],
-    ['one of several operations', 'query A { boom } query B { jobs { __typename } }', {}, 'B'],
-  ];
-  it.each(cases)('%s', async (_name, query, variables, operationName) => {
-    const { compiled, plain } = await answers(query, variables, operationName);
-    expect(compiled).toBe(plain);
-  });
-});
+interface Case {
+  name: string;
+  query: string;
+  variables?: Record<string, unknown>;
+  operationName?: string;
+  /** which way the operation runs with the plugin */
+  runs: 'compiled' | 'on yoga';
+}
+
+const cases: Case[] = [
+  {
+    name: 'unions and __typename',
+    query: '{ jobs { __typename ... on CommandJob { id label command } ... on WaitJob { id } } }',
+    runs: 'compiled',
+  },
+  {
+    name: 'a null in a non-null field bubbles to the list item',
+    query: '{ jobs { ... on CommandJob { label } } }',
+    runs: 'compiled',
+  },
+  {
+    name: 'a null in a non-null list item bubbles to the root',
+    query: '{ strictJobs { ... on CommandJob { label } } }',
+    runs: 'compiled',
+  },
+  {
+    name: 'bubbling through nested non-null fields, with the error path',
+    query: '{ nested { deep { deep { failing } } } }',
+    runs: 'compiled',
+  },
+  { name: 'sibling fields keep their values', query: '{ nested { ok deep { ok } } boom }', runs: 'compiled' },
+  {
+    name: 'a thrown error with extensions, located on a later line',
+    query: 'query Q {\n  jobs { __typename }\n\n    domainBoom\n}',
+    runs: 'compiled',
+  },
+  {
+    name: 'a domain refusal, located on a later line',
+    query: 'query Q {\n  nested { ok }\n    refused\n}',
+    runs: 'compiled',
+  },
+  { name: 'errors on several fields in order', query: '{ a: boom b: domainBoom c: boom }', runs: 'compiled' },
+  {
+    name: 'custom scalar output and variables',
+    query: 'query($at: Stamp) { stamp(at: $at) }',
+    variables: { at: 'x' },
+    runs: 'compiled',
+  },
+  {
+    name: 'a variable that does not coerce',
+    query: 'query($at: Stamp) { stamp(at: $at) }',
+    variables: { at: 3 },
+    runs: 'on yoga',
+  },
+  {
+    name: 'a missing required variable',
+    query: 'query($id: ID!) { job(id: $id) { __typename } }',
+    runs: 'on yoga',
+  },
+  {
+    name: 'aliases and fragments',
+    query: 'query { one: job(id: "1") { ...J } two: job(id: "2") { ...J } } fragment J on Job { __typename }',
+    runs: 'compiled',
+  },
+  {
+    name: 'directives run on graphql-js',
+    query: '{ jobs { ... on CommandJob @include(if: false) { id } __typename } }',
+    runs: 'on yoga',
+  },
+  { name: 'mutations run on graphql-js', query: 'mutation { touch }', runs: 'on yoga' },
+  {
+    name: 'an unknown operation name',
+    query: 'query A { boom } query B { boom }',
+    operationName: 'C',
+    runs: 'on yoga',
+  },
+  {
+    name: 'one of several operations',
+    query: 'query A { boom } query B { jobs { __typename } }',
+    operationName: 'B',
+    runs: 'compiled',
+  },
+];
+
+describe.each<Masking>(['unmasked', 'masked as in production'])(
+  'compiled queries answer as graphql-js, to the byte (%s)',
+  (masking) => {
+    it.each(cases)('$name (runs $runs)', async ({ query, variables, operationName, runs }) => {
+      const { compiled, plain, ran } = await answers({ masking, query, variables, operationName });
+      expect(compiled).toBe(plain);
+      expect(ran).toBe(runs);
+    });
+  },
+);

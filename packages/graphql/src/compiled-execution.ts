@@ -21,7 +21,8 @@ import type { Plugin } from 'graphql-yoga';
  * mutations (few, and one field each), operations that use directives (graphql-jit's @skip/@include in
  * fragments differ), variables that do not coerce (graphql-js words those errors), and anything
  * graphql-jit cannot compile. Its field errors are turned back into graphql-js errors (they know their
- * place only as line and column), listed before `data` as graphql-js does.
+ * place only as line and column, and a null in a non-null field has no cause), listed before `data` as
+ * graphql-js does.
  */
 export function useCompiledQueries(): Plugin {
   /** Per document and operation name: the compiled query, or null when it runs on yoga's executor. */
@@ -96,13 +97,21 @@ function asGraphqlJs(result: ExecutionResult, source: Source | undefined): Execu
   return { errors, ...rest };
 }
 
+/**
+ * graphql-js raises a null in a non-null field as a plain `Error` located by the executor, so it is
+ * masked and logged as unexpected (a resolver broke its type); graphql-jit raises it without a cause.
+ */
+const NULL_IN_NON_NULL_FIELD = /^Cannot return null for non-nullable field /;
+
 function located(error: GraphQLError, source: Source | undefined): GraphQLError {
   if (error.nodes !== undefined || !error.locations?.length || !source) return error;
   return new GraphQLError(error.message, {
     source,
     positions: error.locations.map((location) => positionOf(source, location)),
     path: error.path,
-    originalError: error.originalError,
+    originalError:
+      error.originalError ??
+      (NULL_IN_NON_NULL_FIELD.test(error.message) ? new Error(error.message) : undefined),
     extensions: error.extensions,
   });
 }

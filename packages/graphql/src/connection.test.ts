@@ -4,6 +4,8 @@ import { type GraphQLResolveInfo, Kind, parse } from 'graphql';
 import { describe, expect, it } from 'vitest';
 import {
   arrayConnection,
+  type ConnectionArgs,
+  type ConnectionResult,
   cursorFor,
   resolveConnection,
   resolveConnections,
@@ -111,7 +113,7 @@ describe('batched connections', () => {
     };
     return { asked, read };
   };
-  const summary = (result: Awaited<ReturnType<typeof resolveConnections<string>>>[number]) =>
+  const summary = (result: ConnectionResult<string> | Error) =>
     result instanceof Error
       ? result.message
       : { nodes: result.edges.map((edge) => edge.node), count: result.count, ...result.pageInfo };
@@ -124,14 +126,11 @@ describe('batched connections', () => {
     'without count, reads one row past the window and counts nothing: %s',
     async (_, first, parentId, next) => {
       const { asked, read } = reader();
-      const [result] = await resolveConnections({
-        args: { first },
-        parentIds: [parentId],
-        withTotal: false,
-        read,
-      });
+      const [result] = (
+        await resolveConnections({ args: { first }, parentIds: [parentId], withTotal: false, read })
+      ).map(summary);
       expect(asked).toEqual([[{ parentId, window: { offset: 0, limit: first + 1 }, withTotal: false }]]);
-      expect(summary(result as never)).toMatchObject({
+      expect(result).toMatchObject({
         nodes: lists[parentId]?.slice(0, first),
         count: null,
         hasNextPage: next,
@@ -141,37 +140,12 @@ describe('batched connections', () => {
     },
   );
 
-  it('with count, counts the lists and reads their windows exactly', async () => {
-    const { asked, read } = reader();
-    const results = await resolveConnections({
-      args: { first: 3, after: at(0) },
-      parentIds: ['b', 'a', 'gone'],
-      withTotal: true,
-      read,
-    });
-    expect(asked).toEqual([
-      [
-        { parentId: 'b', window: { offset: 1, limit: 3 }, withTotal: true },
-        { parentId: 'a', window: { offset: 1, limit: 3 }, withTotal: true },
-        { parentId: 'gone', window: { offset: 1, limit: 3 }, withTotal: true },
-      ],
-    ]);
-    expect(results.map((result) => summary(result as never))).toMatchObject([
-      { nodes: ['b1', 'b2', 'b3'], count: 4, hasNextPage: false, hasPreviousPage: true },
-      { nodes: ['a1', 'a2'], count: 3, hasNextPage: false, hasPreviousPage: true },
-      'No pipeline found',
-    ]);
-  });
-
-  it('with last from the end, counts first, then reads the windows without counting again', async () => {
-    const { asked, read } = reader();
-    const results = await resolveConnections({
-      args: { last: 2 },
-      parentIds: ['a', 'b'],
-      withTotal: false,
-      read,
-    });
-    expect(asked).toEqual([
+  const lastFromTheEnd = (withTotal: boolean) => ({
+    name: `with last from the end${withTotal ? ' and count' : ''}, counts first, then reads the windows without counting again`,
+    args: { last: 2 },
+    parentIds: ['a', 'b'],
+    withTotal,
+    asked: [
       [
         { parentId: 'a', window: { offset: 0, limit: 0 }, withTotal: true },
         { parentId: 'b', window: { offset: 0, limit: 0 }, withTotal: true },
@@ -180,11 +154,57 @@ describe('batched connections', () => {
         { parentId: 'a', window: { offset: 1, limit: 2 }, withTotal: false },
         { parentId: 'b', window: { offset: 2, limit: 2 }, withTotal: false },
       ],
-    ]);
-    expect(results.map((result) => summary(result as never))).toMatchObject([
+    ],
+    results: [
       { nodes: ['a1', 'a2'], count: 3, hasNextPage: false, hasPreviousPage: true },
       { nodes: ['b2', 'b3'], count: 4, hasNextPage: false, hasPreviousPage: true },
-    ]);
+    ],
+  });
+
+  it.each<{
+    name: string;
+    args: ConnectionArgs;
+    parentIds: string[];
+    withTotal: boolean;
+    asked: PartRequest[][];
+    results: unknown[];
+  }>([
+    {
+      name: 'with count, counts the lists and reads their windows exactly',
+      args: { first: 3, after: at(0) },
+      parentIds: ['b', 'a', 'gone'],
+      withTotal: true,
+      asked: [
+        [
+          { parentId: 'b', window: { offset: 1, limit: 3 }, withTotal: true },
+          { parentId: 'a', window: { offset: 1, limit: 3 }, withTotal: true },
+          { parentId: 'gone', window: { offset: 1, limit: 3 }, withTotal: true },
+        ],
+      ],
+      results: [
+        { nodes: ['b1', 'b2', 'b3'], count: 4, hasNextPage: false, hasPreviousPage: true },
+        { nodes: ['a1', 'a2'], count: 3, hasNextPage: false, hasPreviousPage: true },
+        'No pipeline found',
+      ],
+    },
+    lastFromTheEnd(false),
+    lastFromTheEnd(true),
+  ])('$name', async ({ args, parentIds, withTotal, asked: expected, results: summaries }) => {
+    const { asked, read } = reader();
+    const results = await resolveConnections({ args, parentIds, withTotal, read });
+    expect(asked).toEqual(expected);
+    expect(results.map(summary)).toMatchObject(summaries);
+  });
+
+  it.each<[string, ConnectionArgs]>([
+    ['counting for last from the end', { last: 2 }],
+    ['counting because count is selected', { first: 2 }],
+  ])('fails when a part read with its total comes without it: %s', async (_, args) => {
+    const read = async (requests: readonly PartRequest[]): Promise<Array<ListPart<string>>> =>
+      requests.map(() => ({ items: [], totalCount: null }));
+    await expect(resolveConnections({ args, parentIds: ['a'], withTotal: true, read })).rejects.toThrow(
+      'a list part read with its total came without it',
+    );
   });
 });
 

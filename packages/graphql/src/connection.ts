@@ -77,11 +77,7 @@ export function windowFor(
 }
 
 /** A connection over the rows of `window`, given the list's total. */
-export function connectionOf<T>(
-  items: readonly T[],
-  window: RowWindow,
-  totalCount: number,
-): ConnectionResult<T> {
+function connectionOf<T>(items: readonly T[], window: RowWindow, totalCount: number): ConnectionResult<T> {
   return connectionOver(items, window, totalCount, window.offset + items.length < totalCount);
 }
 
@@ -168,7 +164,7 @@ export async function resolveConnections<T>(input: {
     );
     plans = totals.map((part) => {
       if (!('items' in part)) return part;
-      const totalCount = part.totalCount ?? 0;
+      const totalCount = totalOf(part);
       return { window: windowWithin(args, totalCount), totalCount };
     });
   } else {
@@ -178,12 +174,14 @@ export async function resolveConnections<T>(input: {
   parentIds.forEach((parentId, index) => {
     const plan = plans[index];
     if (!plan || plan instanceof Error) return;
-    const { window, totalCount } = plan;
-    const lookAhead = totalCount === null && !input.withTotal;
+    const { window } = plan;
+    // A list not counted yet is counted now when the total is wanted, otherwise read one row further.
+    const uncounted = plan.totalCount === null;
+    const lookAhead = uncounted && !input.withTotal;
     requests.push({
       parentId,
       window: lookAhead ? { offset: window.offset, limit: window.limit + 1 } : window,
-      withTotal: totalCount === null && input.withTotal,
+      withTotal: uncounted && input.withTotal,
     });
   });
   const parts = await read(requests);
@@ -194,11 +192,17 @@ export async function resolveConnections<T>(input: {
     if (plan instanceof Error) return plan;
     if (!plan || !part) throw new Error('every readable parent has a part');
     if (!('items' in part)) return part;
-    const totalCount = plan.totalCount ?? part.totalCount;
-    return totalCount === null
-      ? lookAheadConnectionOf(part.items, plan.window)
-      : connectionOf(part.items, plan.window, totalCount);
+    if (plan.totalCount !== null) return connectionOf(part.items, plan.window, plan.totalCount);
+    return input.withTotal
+      ? connectionOf(part.items, plan.window, totalOf(part))
+      : lookAheadConnectionOf(part.items, plan.window);
   });
+}
+
+/** The total of a part read with `withTotal`: a use case answers it then (`ListPart`), never null. */
+function totalOf(part: { totalCount: number | null }): number {
+  if (part.totalCount === null) throw new Error('a list part read with its total came without it');
+  return part.totalCount;
 }
 
 const countSelected = new WeakMap<readonly FieldNode[], boolean>();

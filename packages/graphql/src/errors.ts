@@ -1,4 +1,4 @@
-import { type DomainError, isDomainError } from '@ci/domain';
+import { type DomainError, HTTP_STATUS, isDomainError } from '@ci/domain';
 import { GraphQLError, type GraphQLErrorOptions } from 'graphql';
 
 /** The message every unexpected failure shows, as over REST. */
@@ -59,18 +59,15 @@ export function isUnexpected(error: unknown): boolean {
 }
 
 /**
- * A refusal before any GraphQL runs (no valid token, no `graphql` scope, the rate limit): a GraphQL-shaped
- * JSON body; `extensions` carry what REST puts beside the message (the 429's scope, limit, current, reset).
+ * A refusal before any GraphQL runs (no valid token, the rate limit, no `graphql` scope): its domain
+ * error as a GraphQL-shaped JSON body with the HTTP status of its kind; `extensions` carry what REST puts
+ * beside the message (the 429's scope, limit, current, reset).
  */
-export function refusal(
-  status: number,
-  message: string,
-  headers: Record<string, string> = {},
-  extensions?: Record<string, unknown>,
-): Response {
-  const error = extensions ? { message, extensions } : { message };
-  return new Response(JSON.stringify({ errors: [error] }), {
-    status,
+export function refusal(error: DomainError, headers: Record<string, string> = {}): Response {
+  const { message, fields } = error;
+  const body = fields ? { message, extensions: fields } : { message };
+  return new Response(JSON.stringify({ errors: [body] }), {
+    status: HTTP_STATUS[error.kind],
     headers: { 'Content-Type': 'application/json; charset=utf-8', ...headers },
   });
 }

@@ -57,25 +57,33 @@ export interface Loaders {
    * The connection `field` of one parent with these arguments, read once per request (a page whose items
    * share a parent, such as builds of one organization, asks for it again with every item).
    */
-  list<T>(
-    field: string,
-    parentId: string,
-    args: ConnectionArgs,
-    read: (window: RowWindow) => Promise<{ items: readonly T[]; totalCount: number }>,
-  ): Promise<ConnectionResult<T>>;
+  list<T>(input: ListInput<T>): Promise<ConnectionResult<T>>;
   /**
    * The connection `field` with these arguments of every parent a page asks it of, read together: the
    * use case `read` answers each parent's window at once, so a page costs what one parent costs. The
-   * lists are counted only when the client selects `count` (seen in `info`). Parents are their ids,
-   * or objects (`idOf` their id) that `read` gets as the page holds them.
+   * lists are counted only when the client selects `count` (seen in `info`).
    */
-  connection<T, P = string>(input: {
-    field: string;
-    args: ConnectionArgs;
-    info: GraphQLResolveInfo;
-    read: (requests: readonly PartRequest[], parents: readonly P[]) => Promise<Array<ListPart<T>>>;
-    idOf?: (parent: P) => string;
-  }): DataLoader<P, ConnectionResult<T>, string>;
+  connection<T, P>(input: ConnectionInput<T, P>): DataLoader<P, ConnectionResult<T>, string>;
+}
+
+/** One parent's connection, read by a use case that answers a window and the list's total. */
+interface ListInput<T> {
+  field: string;
+  parentId: string;
+  args: ConnectionArgs;
+  read: (window: RowWindow) => Promise<{ items: readonly T[]; totalCount: number }>;
+}
+
+/**
+ * The connections of a page's parents, read by one batched use case. Parents are what the page holds
+ * (ids, or objects that `read` gets as they are); `idOf` gives each one's id.
+ */
+interface ConnectionInput<T, P> {
+  field: string;
+  args: ConnectionArgs;
+  info: GraphQLResolveInfo;
+  read: (requests: readonly PartRequest[], parents: readonly P[]) => Promise<Array<ListPart<T>>>;
+  idOf: (parent: P) => string;
 }
 
 export function createLoaders(useCases: UseCases, actor: Actor): Loaders {
@@ -101,12 +109,7 @@ export function createLoaders(useCases: UseCases, actor: Actor): Loaders {
     agents: new DataLoader((ids) => byId.agents(actor, ids)),
     agentWork: new DataLoader((ids) => byId.workOfAgents(actor, ids)),
     retrySources: new DataLoader((ids) => byId.retrySources(actor, ids)),
-    list<T>(
-      field: string,
-      parentId: string,
-      args: ConnectionArgs,
-      read: (window: RowWindow) => Promise<{ items: readonly T[]; totalCount: number }>,
-    ): Promise<ConnectionResult<T>> {
+    list<T>({ field, parentId, args, read }: ListInput<T>): Promise<ConnectionResult<T>> {
       const key = `${field}:${parentId}:${JSON.stringify(args)}`;
       let found = lists.get(key) as Promise<ConnectionResult<T>> | undefined;
       if (!found) {
@@ -115,19 +118,13 @@ export function createLoaders(useCases: UseCases, actor: Actor): Loaders {
       }
       return found;
     },
-    connection<T, P = string>({
+    connection<T, P>({
       field,
       args,
       info,
       read,
-      idOf = (parent) => parent as unknown as string,
-    }: {
-      field: string;
-      args: ConnectionArgs;
-      info: GraphQLResolveInfo;
-      read: (requests: readonly PartRequest[], parents: readonly P[]) => Promise<Array<ListPart<T>>>;
-      idOf?: (parent: P) => string;
-    }): DataLoader<P, ConnectionResult<T>, string> {
+      idOf,
+    }: ConnectionInput<T, P>): DataLoader<P, ConnectionResult<T>, string> {
       const withTotal = selectsCount(info);
       const key = `${field}:${withTotal}:${JSON.stringify(args)}`;
       let loader = connections.get(key) as DataLoader<P, ConnectionResult<T>, string> | undefined;

@@ -37,7 +37,7 @@ export interface GraphqlRequestContext {
 }
 
 /** What `handleNode` reads of a Node request: `raw` for the URL, the body already read as text. */
-export interface NodeGraphqlRequest {
+interface NodeGraphqlRequest {
   raw: IncomingMessage;
   method: string;
   headers: IncomingHttpHeaders;
@@ -47,8 +47,6 @@ export interface NodeGraphqlRequest {
 interface ServerContext extends GraphqlRequestContext {
   actor: Actor | null;
 }
-
-type NodeResponse = ServerResponse;
 
 const ACCEPTED_SCOPES = 'graphql';
 
@@ -105,10 +103,7 @@ export function createGraphqlServer(options: GraphqlServerOptions) {
     } catch (error) {
       if (!isDomainError(error)) throw error;
       return {
-        refused: refusal(401, error.message, {
-          'X-Accepted-OAuth-Scopes': ACCEPTED_SCOPES,
-          'X-OAuth-Scopes': '',
-        }),
+        refused: refusal(error, { 'X-Accepted-OAuth-Scopes': ACCEPTED_SCOPES, 'X-OAuth-Scopes': '' }),
       };
     }
     const headers: Record<string, string> = {
@@ -122,13 +117,9 @@ export function createGraphqlServer(options: GraphqlServerOptions) {
         policy: options.rateLimits,
       });
       Object.assign(headers, rateLimitHeaders(status));
-      if (status.exceeded) {
-        return { refused: refusal(429, status.exceeded.message, headers, status.exceeded.fields) };
-      }
+      if (status.exceeded) return { refused: refusal(status.exceeded, headers) };
     }
-    if (!hasScope(actor.scopes, 'graphql')) {
-      return { refused: refusal(403, missingScope('graphql').message, headers) };
-    }
+    if (!hasScope(actor.scopes, 'graphql')) return { refused: refusal(missingScope('graphql'), headers) };
     return { actor, headers };
   }
 
@@ -137,16 +128,30 @@ export function createGraphqlServer(options: GraphqlServerOptions) {
     return response;
   }
 
+  /**
+   * One request, however it came: GraphiQL's page for a browser (it runs nothing; its queries come back
+   * as POSTs with a token), otherwise admitted first, then run by yoga as the actor, with the admission's
+   * headers on the answer.
+   */
+  async function answer(
+    request: { rendersGraphiql: boolean; authorization: string | undefined },
+    run: (actor: Actor | null) => Response | Promise<Response>,
+  ): Promise<Response> {
+    if (request.rendersGraphiql) return run(null);
+    const admission = await admit(request.authorization);
+    if ('refused' in admission) return admission.refused;
+    return withHeaders(await run(admission.actor), admission.headers);
+  }
+
   return {
     /** A Fetch request (tests, other runtimes). */
-    async handle(request: Request, context: GraphqlRequestContext): Promise<Response> {
-      // The browser's GraphiQL page runs nothing; its queries come back as POSTs with a token.
-      if (shouldRenderGraphiQL(request)) return yoga.fetch(request, { ...context, actor: null });
-      const admission = await admit(request.headers.get('authorization') ?? undefined);
-      if ('refused' in admission) return admission.refused;
-      return withHeaders(
-        await yoga.fetch(request, { ...context, actor: admission.actor }),
-        admission.headers,
+    handle(request: Request, context: GraphqlRequestContext): Promise<Response> {
+      return answer(
+        {
+          rendersGraphiql: shouldRenderGraphiQL(request),
+          authorization: request.headers.get('authorization') ?? undefined,
+        },
+        (actor) => yoga.fetch(request, { ...context, actor }),
       );
     },
 
@@ -155,19 +160,17 @@ export function createGraphqlServer(options: GraphqlServerOptions) {
      * the response it will answer on (its closing aborts the operation). Yoga builds its own light
      * Fetch request from them; the caller sends the returned response.
      */
-    async handleNode(
+    handleNode(
       request: NodeGraphqlRequest,
-      response: NodeResponse,
+      response: ServerResponse,
       context: GraphqlRequestContext,
     ): Promise<Response> {
-      if (request.method === 'GET' && request.headers.accept?.includes('text/html')) {
-        return yoga.handleNodeRequestAndResponse(request, response, { ...context, actor: null });
-      }
-      const admission = await admit(request.headers.authorization);
-      if ('refused' in admission) return admission.refused;
-      return withHeaders(
-        await yoga.handleNodeRequestAndResponse(request, response, { ...context, actor: admission.actor }),
-        admission.headers,
+      return answer(
+        {
+          rendersGraphiql: request.method === 'GET' && request.headers.accept?.includes('text/html') === true,
+          authorization: request.headers.authorization,
+        },
+        (actor) => yoga.handleNodeRequestAndResponse(request, response, { ...context, actor }),
       );
     },
   };

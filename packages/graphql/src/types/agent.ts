@@ -108,14 +108,18 @@ builder.objectField(OrganizationRef, 'agents', (t) =>
         }),
       },
       resolve: (organization, args, ctx) =>
-        ctx.loaders.list('Organization.agents', organization.id, args, (window) =>
-          ctx.useCases.listAgents(
-            ctx.actor,
-            organization.slug,
-            { search: args.search, metaData: args.metaData, isRunningJob: args.isRunningJob },
-            window,
-          ),
-        ),
+        ctx.loaders.list({
+          field: 'Organization.agents',
+          parentId: organization.id,
+          args,
+          read: (window) =>
+            ctx.useCases.listAgents(
+              ctx.actor,
+              organization.slug,
+              { search: args.search, metaData: args.metaData, isRunningJob: args.isRunningJob },
+              window,
+            ),
+        }),
     },
     AgentConnection,
   ),

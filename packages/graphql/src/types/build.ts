@@ -217,6 +217,12 @@ export const BuildConnection = builder.connectionObject(
   { name: 'BuildEdge' },
 );
 
+/** GraphQL's `["key=value"]` meta-data filter as the REST filter's object. */
+const metaDataFilter = (entries: readonly string[]) =>
+  parseKeyValues(entries, (entry) =>
+    badRequest('invalid_meta_data', `metaData filters are "key=value", got "${entry}"`),
+  );
+
 /** The filters of the build lists, in the reference's names, as the REST list's filter. */
 function buildFilter(args: {
   branch?: readonly string[] | null;
@@ -233,13 +239,7 @@ function buildFilter(args: {
     ...(args.commit ? { commits: [...args.commit] } : {}),
     ...(args.createdAtFrom ? { createdFrom: args.createdAtFrom } : {}),
     ...(args.createdAtTo ? { createdTo: args.createdAtTo } : {}),
-    ...(args.metaData
-      ? {
-          metaData: parseKeyValues(args.metaData, (entry) =>
-            badRequest('invalid_meta_data', `metaData filters are "key=value", got "${entry}"`),
-          ),
-        }
-      : {}),
+    ...(args.metaData ? { metaData: metaDataFilter(args.metaData) } : {}),
     ...(args.state ? { states: [...args.state] } : {}),
   };
 }
@@ -298,6 +298,7 @@ builder.objectField(UserRef, 'builds', (t) =>
           field: 'User.builds',
           args,
           info,
+          idOf: (id: string) => id,
           read: (requests) => ctx.useCases.byId.buildsOfCreators(ctx.actor, requests, filter),
         })
         .load(user.id);
@@ -327,6 +328,7 @@ builder.objectField(ViewerRef, 'builds', (t) =>
           field: 'User.builds',
           args: asUserArgs,
           info,
+          idOf: (id: string) => id,
           read: (requests) => ctx.useCases.byId.buildsOfCreators(ctx.actor, requests, filter),
         })
         .load(viewer.id);

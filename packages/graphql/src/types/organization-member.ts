@@ -42,9 +42,12 @@ builder.objectField(OrganizationRef, 'members', (t) =>
       type: OrganizationMemberRef,
       description: 'The members of this organization, longest-standing first (as the REST list)',
       resolve: (organization, args, ctx) =>
-        ctx.loaders.list('Organization.members', organization.id, args, (window) =>
-          ctx.useCases.listOrganizationMembers(ctx.actor, organization.slug, window),
-        ),
+        ctx.loaders.list({
+          field: 'Organization.members',
+          parentId: organization.id,
+          args,
+          read: (window) => ctx.useCases.listOrganizationMembers(ctx.actor, organization.slug, window),
+        }),
     },
     OrganizationMemberConnection,
   ),

@@ -133,18 +133,23 @@ builder.objectField(OrganizationRef, 'pipelines', (t) =>
         }),
       },
       resolve: (organization, args, ctx) =>
-        ctx.loaders.list('Organization.pipelines', organization.id, args, async (window) => {
-          const page = await ctx.useCases.listPipelines(
-            ctx.actor,
-            organization.slug,
-            {
-              name: args.search ?? undefined,
-              repository: args.repository?.url,
-              archived: args.archived ?? undefined,
-            },
-            window,
-          );
-          return { items: page.pipelines.map(seenFrom), totalCount: page.totalCount };
+        ctx.loaders.list({
+          field: 'Organization.pipelines',
+          parentId: organization.id,
+          args,
+          read: async (window) => {
+            const page = await ctx.useCases.listPipelines(
+              ctx.actor,
+              organization.slug,
+              {
+                name: args.search ?? undefined,
+                repository: args.repository?.url,
+                archived: args.archived ?? undefined,
+              },
+              window,
+            );
+            return { items: page.pipelines.map(seenFrom), totalCount: page.totalCount };
+          },
         }),
     },
     PipelineConnection,

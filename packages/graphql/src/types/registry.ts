@@ -52,9 +52,12 @@ builder.objectField(OrganizationRef, 'registries', (t) =>
       type: RegistryRef,
       description: 'The registries of this organization, oldest first (as the REST list)',
       resolve: (organization, args, ctx) =>
-        ctx.loaders.list('Organization.registries', organization.id, args, (window) =>
-          ctx.useCases.listRegistries(ctx.actor, organization.slug, window),
-        ),
+        ctx.loaders.list({
+          field: 'Organization.registries',
+          parentId: organization.id,
+          args,
+          read: (window) => ctx.useCases.listRegistries(ctx.actor, organization.slug, window),
+        }),
     },
     RegistryConnection,
   ),

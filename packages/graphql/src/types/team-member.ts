@@ -40,6 +40,7 @@ builder.objectField(TeamRef, 'members', (t) =>
             field: 'Team.members',
             args,
             info,
+            idOf: (id: string) => id,
             read: (requests) => ctx.useCases.byId.membersOfTeams(ctx.actor, requests),
           })
           .load(team.id),

@@ -75,9 +75,14 @@ builder.objectField(OrganizationRef, 'teams', (t) =>
       description:
         'The teams of this organization the user may see (a secret team only its members and admins), oldest first (as the REST list)',
       resolve: (organization, args, ctx) =>
-        ctx.loaders.list('Organization.teams', organization.id, args, async (window) => {
-          const page = await ctx.useCases.listTeams(ctx.actor, organization.slug, { userId: null }, window);
-          return { items: page.teams.map((view) => view.team), totalCount: page.totalCount };
+        ctx.loaders.list({
+          field: 'Organization.teams',
+          parentId: organization.id,
+          args,
+          read: async (window) => {
+            const page = await ctx.useCases.listTeams(ctx.actor, organization.slug, { userId: null }, window);
+            return { items: page.teams.map((view) => view.team), totalCount: page.totalCount };
+          },
         }),
     },
     TeamConnection,
@@ -130,6 +135,7 @@ builder.objectField(TeamRef, 'pipelines', (t) =>
             field: 'Team.pipelines',
             args,
             info,
+            idOf: (id: string) => id,
             read: (requests) => ctx.useCases.byId.teamPipelinesOfTeams(ctx.actor, requests),
           })
           .load(team.id),
@@ -150,6 +156,7 @@ builder.objectField(PipelineRef, 'teams', (t) =>
             field: 'Pipeline.teams',
             args,
             info,
+            idOf: (id: string) => id,
             read: (requests) => ctx.useCases.byId.teamPipelinesOfPipelines(ctx.actor, requests),
           })
           .load(pipeline.id),
