@@ -11,22 +11,6 @@ export type ErrorKind =
   | 'rate_limited'
   | 'internal';
 
-/**
- * The HTTP status of each kind, the same wherever a transport answers one: REST (/v2), tRPC's HTTP
- * answers, and GraphQL's refusals before any operation runs (401, 429, 403).
- */
-export const HTTP_STATUS: Readonly<Record<ErrorKind, number>> = {
-  unauthenticated: 401,
-  forbidden: 403,
-  not_found: 404,
-  bad_request: 400,
-  unprocessable: 422,
-  conflict: 409,
-  payload_too_large: 413,
-  rate_limited: 429,
-  internal: 500,
-};
-
 export type FieldErrorCode = 'missing' | 'invalid' | 'too_long' | 'taken';
 
 export interface FieldError {

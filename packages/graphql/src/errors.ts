@@ -1,4 +1,4 @@
-import { type DomainError, HTTP_STATUS, isDomainError } from '@ci/domain';
+import { type DomainError, type ErrorKind, isDomainError } from '@ci/domain';
 import { GraphQLError, type GraphQLErrorOptions } from 'graphql';
 
 /** The message every unexpected failure shows, as over REST. */
@@ -59,6 +59,16 @@ export function isUnexpected(error: unknown): boolean {
 }
 
 /**
+ * The HTTP status of each refusal GraphQL answers before running anything: its one translation of domain
+ * errors into statuses (STYLE.md: one place per transport; REST's is trpc's http-errors.ts).
+ */
+const REFUSAL_STATUS: Partial<Record<ErrorKind, number>> = {
+  unauthenticated: 401,
+  forbidden: 403,
+  rate_limited: 429,
+};
+
+/**
  * A refusal before any GraphQL runs (no valid token, the rate limit, no `graphql` scope): its domain
  * error as a GraphQL-shaped JSON body with the HTTP status of its kind; `extensions` carry what REST puts
  * beside the message (the 429's scope, limit, current, reset).
@@ -67,7 +77,7 @@ export function refusal(error: DomainError, headers: Record<string, string> = {}
   const { message, fields } = error;
   const body = fields ? { message, extensions: fields } : { message };
   return new Response(JSON.stringify({ errors: [body] }), {
-    status: HTTP_STATUS[error.kind],
+    status: REFUSAL_STATUS[error.kind] ?? 500,
     headers: { 'Content-Type': 'application/json; charset=utf-8', ...headers },
   });
 }

@@ -1,4 +1,4 @@
-import { type DomainError, type ErrorKind, HTTP_STATUS, isDomainError } from '@ci/domain';
+import { type DomainError, type ErrorKind, isDomainError } from '@ci/domain';
 import { type TRPC_ERROR_CODE_KEY, TRPCError } from '@trpc/server';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 
@@ -6,6 +6,18 @@ export interface HttpError {
   status: number;
   body: Record<string, unknown>;
 }
+
+const STATUS: Record<ErrorKind, number> = {
+  unauthenticated: 401,
+  forbidden: 403,
+  not_found: 404,
+  bad_request: 400,
+  unprocessable: 422,
+  conflict: 409,
+  payload_too_large: 413,
+  rate_limited: 429,
+  internal: 500,
+};
 
 const TRPC_CODE: Record<ErrorKind, TRPC_ERROR_CODE_KEY> = {
   unauthenticated: 'UNAUTHORIZED',
@@ -30,7 +42,7 @@ function fromDomain(error: DomainError): HttpError {
   if (error.kind === 'internal') return INTERNAL;
   const body: Record<string, unknown> = { message: error.message, ...error.fields };
   if (error.details) body.errors = error.details.errors;
-  return { status: HTTP_STATUS[error.kind], body };
+  return { status: STATUS[error.kind], body };
 }
 
 /** Fastify's own refusals (body parsing, size) that reach us before any procedure runs. */
