@@ -7,10 +7,9 @@ import { startWorld, type World } from '../support/world';
  */
 
 let world: World;
-const statements: string[] = [];
 let number: number;
 beforeAll(async () => {
-  world = await startWorld({}, { onQuery: (sql) => statements.push(sql) });
+  world = await startWorld();
   number = (await world.createBuild('web')).number;
 });
 afterAll(async () => {
@@ -19,11 +18,11 @@ afterAll(async () => {
 
 const BUILDS = '/v2/organizations/acme/pipelines/web/builds';
 
+/** The statements `work` sent, once its answer has this status. */
 async function statementsOf(work: () => Promise<{ status: number }>, status: number) {
-  statements.length = 0;
-  const response = await work();
-  expect(response.status).toBe(status);
-  return [...statements];
+  const { result, sql } = await world.countStatements(work);
+  expect(result.status).toBe(status);
+  return sql;
 }
 
 const readsAccess = (sql: string) => sql.includes('organization_members');
