@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectNoContent } from './support/answers';
+import { expectNoContent, JSON_TYPE } from './support/answers';
 import { startWorld, type World } from './support/world';
 
 /**
@@ -66,6 +66,6 @@ describe('the REST dispatcher', () => {
     });
     expect(created.status).toBe(201);
     expect(created.headers.get('x-accepted-oauth-scopes')).toBe('write_builds');
-    expect(created.headers.get('content-type')).toBe('application/json; charset=utf-8');
+    expect(created.headers.get('content-type')).toBe(JSON_TYPE);
   });
 });
