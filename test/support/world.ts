@@ -7,8 +7,6 @@ import { trpcClient } from './trpc';
 export const API_URL = 'https://api.ci.test';
 export const WEB_URL = 'https://ci.test';
 
-export type TestServer = Awaited<ReturnType<typeof startTestServer>>;
-
 const STEPS = `steps:
   - label: ":hammer: Build"
     key: build
