@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { JSON_TYPE } from './support/answers';
 import { startTestServer } from './support/server';
 
 const PUBLIC_API_URL = 'https://ci.example.test';
@@ -15,7 +16,7 @@ describe('GET /v2/openapi.json', () => {
   it('answers the OpenAPI document as JSON without a token', async () => {
     const response = await server.fetch('/v2/openapi.json');
     expect(response.status).toBe(200);
-    expect(response.headers.get('content-type')).toBe('application/json; charset=utf-8');
+    expect(response.headers.get('content-type')).toBe(JSON_TYPE);
     const document = (await response.json()) as { openapi: string; paths: Record<string, unknown> };
     expect(document.openapi).toBe('3.1.0');
     expect(Object.keys(document.paths)).toContain(

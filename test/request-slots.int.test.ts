@@ -1,5 +1,7 @@
 import { request } from 'node:http';
+import { connect, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { waitFor } from './support/wait-for';
 import { startWorld, type World } from './support/world';
 
 /**
@@ -19,6 +21,35 @@ afterAll(async () => {
 
 const BUILDS = '/v2/organizations/acme/pipelines/web/builds';
 
+/** Waits until the server counts `active` requests at work and `waiting` ones waiting for a slot. */
+const slotsAre = (active: number, waiting: number) =>
+  waitFor(`${active} requests at work and ${waiting} waiting`, async () => {
+    const slots = world.server.slots();
+    return slots.active === active && slots.waiting === waiting;
+  });
+
+/**
+ * Takes the only slot and keeps it: a create whose body never finishes arriving (the slot is taken as
+ * the request arrives, before its body is read). Destroying the socket gives the slot back.
+ */
+async function holdTheSlot(): Promise<Socket> {
+  const { port } = new URL(world.server.baseUrl);
+  const socket = connect(Number(port), '127.0.0.1').on('error', () => {});
+  socket.write(
+    [
+      `POST ${BUILDS} HTTP/1.1`,
+      `host: 127.0.0.1:${port}`,
+      `authorization: Bearer ${world.tokens.admin}`,
+      'content-type: application/json',
+      'content-length: 100',
+      '',
+      '{"commit":',
+    ].join('\r\n'),
+  );
+  await slotsAre(1, 0);
+  return socket;
+}
+
 describe('request slots', () => {
   it('answer every one of many concurrent requests, REST, tRPC and GraphQL', async () => {
     const calls = Array.from({ length: 30 }, (_, i) =>
@@ -37,8 +68,9 @@ describe('request slots', () => {
 
   it('are given back when clients give up, waiting or at work', async () => {
     const { port } = new URL(world.server.baseUrl);
-    // Raw connections, each closed by the client once its request has reached the server: one request
-    // at work, the others waiting for the slot.
+    // One request at work (it holds the slot), and raw connections whose requests wait for it; then
+    // every client gives up.
+    const atWork = await holdTheSlot();
     const sockets = Array.from({ length: 60 }, () =>
       request({
         host: '127.0.0.1',
@@ -49,14 +81,22 @@ describe('request slots', () => {
       }).on('error', () => {}),
     );
     for (const socket of sockets) socket.end();
-    await new Promise((resolve) => setTimeout(resolve, 10));
+    await slotsAre(1, 60);
+    atWork.destroy();
     for (const socket of sockets) socket.destroy();
+    await slotsAre(0, 0);
     const after = await Promise.all(Array.from({ length: 5 }, () => world.call('GET', BUILDS)));
     expect(after.map((response) => response.status)).toEqual([200, 200, 200, 200, 200]);
   });
 
   it('never hold back health checks', async () => {
-    const response = await world.server.fetch('/healthz');
-    expect(response.status).toBe(200);
+    const holder = await holdTheSlot();
+    try {
+      const response = await world.server.fetch('/healthz');
+      expect(response.status).toBe(200);
+    } finally {
+      holder.destroy();
+    }
+    await slotsAre(0, 0);
   });
 });

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectNoContent, JSON_TYPE } from './support/answers';
 import { startWorld, type World } from './support/world';
 
 /**
@@ -49,10 +50,14 @@ describe('the REST dispatcher', () => {
     }
   });
 
-  it('calls a procedure without input with none, whatever the body', async () => {
+  it('calls a procedure without input with none, whatever the query or the body', async () => {
     const response = await world.call('GET', '/v2/user?x=1');
     expect(response.status).toBe(200);
     expect(response.body.email).toBe(world.users.admin.email);
+    const token = await world.token('admin');
+    const revoked = await world.call('DELETE', '/v2/access-token', { token, body: { description: 'x' } });
+    expectNoContent(revoked);
+    expect((await world.call('GET', '/v2/user', { token })).status).toBe(401);
   });
 
   it('answers the success status of the procedure and its headers', async () => {
@@ -61,6 +66,6 @@ describe('the REST dispatcher', () => {
     });
     expect(created.status).toBe(201);
     expect(created.headers.get('x-accepted-oauth-scopes')).toBe('write_builds');
-    expect(created.headers.get('content-type')).toBe('application/json; charset=utf-8');
+    expect(created.headers.get('content-type')).toBe(JSON_TYPE);
   });
 });

@@ -1,6 +1,6 @@
 import { BuildWire } from '@ci/trpc';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { trpcFailure as failure } from './support/trpc';
+import { trpcFailure } from './support/trpc';
 import { startWorld, type World } from './support/world';
 
 const SHA = (c: string) => c.repeat(40);
@@ -13,8 +13,7 @@ beforeAll(async () => {
 });
 afterAll(() => world?.close());
 
-const clientWith = (token: string | null) => world.trpc(token);
-const admin = () => clientWith(world.tokens.admin);
+const admin = () => world.trpc(world.tokens.admin);
 
 /** Where each value sits and of what kind: two bodies with the same shape differ only in their values. */
 function shapeOf(value: unknown): unknown {
@@ -90,7 +89,7 @@ describe('builds over tRPC', () => {
     expect(canceled.finished_at).not.toBeNull();
     expect(canceled.jobs?.map((job) => job.state)).toEqual(created.jobs?.map(() => 'canceled'));
 
-    const again = await failure(client.builds.cancel.mutate(key));
+    const again = await trpcFailure(client.builds.cancel.mutate(key));
     expect(again.data?.httpStatus).toBe(422);
     expect(again.data?.code).toBe('UNPROCESSABLE_CONTENT');
     expect(again.message).toMatch(/already/);
@@ -132,20 +131,22 @@ describe('tRPC errors', () => {
     const rest = await world.call('GET', restPath(), { token: null });
     expect(rest.status).toBe(401);
 
-    const error = await failure(clientWith(null).builds.listForPipeline.query(PIPELINE));
+    const error = await trpcFailure(world.trpc(null).builds.listForPipeline.query(PIPELINE));
     expect(error.data?.httpStatus).toBe(401);
     expect(error.data?.code).toBe('UNAUTHORIZED');
     expect(error.message).toBe(rest.body.message);
   });
 
   it('answers an unknown build with 404 No build found', async () => {
-    const error = await failure(admin().builds.get.query({ ...PIPELINE, number: '999999' }));
+    const error = await trpcFailure(admin().builds.get.query({ ...PIPELINE, number: '999999' }));
     expect(error.data?.httpStatus).toBe(404);
     expect(error.message).toBe('No build found');
   });
 
   it('refuses an invalid create body with 422 Validation Failed, as REST does', async () => {
-    const error = await failure(admin().builds.create.mutate({ ...PIPELINE, commit: '', branch: 'main' }));
+    const error = await trpcFailure(
+      admin().builds.create.mutate({ ...PIPELINE, commit: '', branch: 'main' }),
+    );
     expect(error.data?.httpStatus).toBe(422);
     expect(error.message).toBe('Validation Failed');
     const rest = await world.call('POST', restPath(), { body: { commit: '', branch: 'main' } });
@@ -155,7 +156,7 @@ describe('tRPC errors', () => {
   });
 
   it('answers input of the wrong type with 400 naming the field, without a stack', async () => {
-    const error = await failure(
+    const error = await trpcFailure(
       admin().builds.listForPipeline.query({ ...PIPELINE, per_page: 'many' as unknown as number }),
     );
     expect(error.data?.httpStatus).toBe(400);

@@ -1,8 +1,6 @@
 import { existsSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
-
-/** The repository root. */
-export const ROOT = resolve(import.meta.dirname, '../..');
+import { ROOT } from '../../test/support/child-process';
 
 /**
  * The benchmark's known token: `bkua_` and 40 hex digits like every real token (the reference's own

@@ -1,7 +1,6 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, resolve } from 'node:path';
-import { spawnCollecting } from '../../test/support/child-process';
-import { ROOT } from './config';
+import { ROOT, spawnCollecting } from '../../test/support/child-process';
 import { LOAD_DIR } from './reference';
 
 export interface PhaseResult {

@@ -1,9 +1,8 @@
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { startProcess } from '../../test/support/child-process';
+import { ROOT, startProcess } from '../../test/support/child-process';
 import { freePort } from '../../test/support/free-port';
-import { ROOT } from './config';
 
 export { freePort, startProcess };
 

@@ -3,7 +3,8 @@ import { createHash } from 'node:crypto';
 import { cpSync, existsSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { resolve } from 'node:path';
 import pg from 'pg';
-import { type BenchSettings, ROOT } from './config';
+import { ROOT } from '../../test/support/child-process';
+import type { BenchSettings } from './config';
 
 /** The reference's load tools, copied verbatim into `bench/reference-load/` (see its SOURCE.md). */
 export const LOAD_DIR = resolve(ROOT, 'bench/reference-load');

@@ -2,7 +2,8 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startAgentsWorld, waitFor } from '../support/agents-world';
+import { startAgentsWorld } from '../support/agents-world';
+import { waitFor } from '../support/wait-for';
 
 type World = Awaited<ReturnType<typeof startAgentsWorld>>;
 

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FAST_AGENTS, waitFor } from '../support/agents-world';
+import { FAST_AGENTS } from '../support/agents-world';
 import { freshDatabaseUrl } from '../support/database';
 import { type ServerProcess, startServerProcess } from '../support/server-process';
+import { waitFor } from '../support/wait-for';
 
 let server: ServerProcess;
 let databaseUrl: string;

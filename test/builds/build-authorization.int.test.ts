@@ -1,6 +1,6 @@
 import type { Scope } from '@ci/domain';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AUTHENTICATION_REQUIRED } from '../support/answers';
+import { AUTHENTICATION_REQUIRED, JSON_TYPE, UNKNOWN_TOKEN } from '../support/answers';
 import { startWorld, type World } from '../support/world';
 
 /**
@@ -139,7 +139,7 @@ const CALLERS: Caller[] = [
   },
   {
     name: 'an unknown token',
-    authorization: () => `Bearer bkua_${'0'.repeat(40)}`,
+    authorization: () => `Bearer ${UNKNOWN_TOKEN}`,
     pipeline: 'web',
     oauthScopes: noScopes,
     outcome: () => UNAUTHENTICATED,
@@ -288,7 +288,7 @@ describe('the builds scope matrix', () => {
         expect(response.status, response.text).toBe(outcome.status);
         expect(response.body).toEqual({ message: outcome.message });
       }
-      expect(response.headers.get('content-type')).toBe('application/json; charset=utf-8');
+      expect(response.headers.get('content-type')).toBe(JSON_TYPE);
       expect(response.headers.get('x-accepted-oauth-scopes')).toBe(operation.scope);
       expect(response.headers.get('x-oauth-scopes')).toBe(caller.oauthScopes(operation));
       expect(response.headers.get('x-request-id')).toBeTruthy();

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { JSON_TYPE } from '../support/answers';
 import { expectNothingLeaks } from '../support/refusal';
 import { startWorld, type World } from '../support/world';
 
@@ -30,7 +31,7 @@ let witness: Record<string, unknown>;
 function expectSafe(response: Reply, options: { exactContentType?: boolean } = {}) {
   expect(response.status, response.text).toBeLessThan(500);
   if (options.exactContentType ?? true) {
-    expect(response.headers.get('content-type')).toBe('application/json; charset=utf-8');
+    expect(response.headers.get('content-type')).toBe(JSON_TYPE);
   } else {
     expect(response.headers.get('content-type')).toMatch(/^application\/json\b/);
   }

@@ -1,6 +1,6 @@
 import { BuildWire } from '@ci/trpc';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { example, ISO_MS_Z, walkPages } from '../support/answers';
+import { example, ISO_MS_Z, JSON_TYPE, walkPages } from '../support/answers';
 import { API_URL, startWorld, WEB_URL, type World } from '../support/world';
 
 const API = API_URL;
@@ -27,7 +27,7 @@ describe('create', () => {
       body: { commit: SHA('c'), branch: 'main', message: 'First' },
     });
     expect(response.status).toBe(201);
-    expect(response.headers.get('content-type')).toBe('application/json; charset=utf-8');
+    expect(response.headers.get('content-type')).toBe(JSON_TYPE);
     const build = response.body;
     expect(build).toMatchObject({
       number: 1,

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AUTHENTICATION_REQUIRED } from '../support/answers';
+import { AUTHENTICATION_REQUIRED, JSON_TYPE, UNKNOWN_TOKEN } from '../support/answers';
 import { type GraphqlWorld, startGraphqlWorld } from '../support/graphql-world';
 
 /**
@@ -16,12 +16,12 @@ afterAll(async () => world?.close());
 describe('authentication', () => {
   it('answers 401 with the REST message and a GraphQL error body, before looking at the operation', async () => {
     const expired = await world.token('admin', { expiresAt: new Date(Date.now() - 1000) });
-    for (const token of [null, 'bkua_0000000000000000000000000000000000000000', 'garbage', expired]) {
+    for (const token of [null, UNKNOWN_TOKEN, 'garbage', expired]) {
       for (const query of ['{ __typename }', '{ not valid']) {
         const response = await world.gql(query, {}, { token });
         expect(response.status).toBe(401);
         expect(response.body).toEqual({ errors: [{ message: AUTHENTICATION_REQUIRED }] });
-        expect(response.headers.get('content-type')).toBe('application/json; charset=utf-8');
+        expect(response.headers.get('content-type')).toBe(JSON_TYPE);
         expect(response.headers.get('x-accepted-oauth-scopes')).toBe('graphql');
       }
     }

@@ -1,6 +1,6 @@
 import { AccessTokenWire } from '@ci/trpc';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AUTHENTICATION_REQUIRED, example, ISO_MS_Z, JSON_TYPE } from '../support/answers';
+import { AUTHENTICATION_REQUIRED, example, ISO_MS_Z, JSON_TYPE, UNKNOWN_TOKEN } from '../support/answers';
 import { type IdentityWorld, startIdentityWorld } from '../support/identity-world';
 import { trpcFailure } from '../support/trpc';
 
@@ -78,7 +78,7 @@ describe('GET /v2/access-token', () => {
   it.each<[string, () => Promise<string | null>]>([
     ['no token', async () => null],
     ['a malformed token', async () => 'nonsense'],
-    ['an unknown token', async () => `bkua_${'0'.repeat(40)}`],
+    ['an unknown token', async () => UNKNOWN_TOKEN],
     [
       'an expired token',
       async () => (await world.issueToken('admin', { expiresAt: new Date(Date.now() - 1000) })).secret,

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Reply } from '../support/answers';
 import { type PipelinesWorld, startPipelinesWorld } from '../support/pipelines-world';
-import { expectSafeRefusal, type Reply } from '../support/refusal';
+import { expectSafeRefusal } from '../support/refusal';
 
 /**
  * Bad input on the pipelines endpoints: malformed bodies, parameters and paths answer a 4xx `{message}`

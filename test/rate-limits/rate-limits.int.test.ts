@@ -1,5 +1,6 @@
 import { RateLimitErrorWire } from '@ci/trpc';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { JSON_TYPE } from '../support/answers';
 import { startWorld, type World } from '../support/world';
 
 /**
@@ -8,43 +9,48 @@ import { startWorld, type World } from '../support/world';
  */
 const START = new Date('2026-11-21T10:04:05.000Z');
 const REGISTRIES = '/v2/packages/organizations/acme/registries';
+/** The same list through tRPC. */
+const TRPC_REGISTRIES = `/trpc/registries.list?input=${encodeURIComponent('{"organization":"acme"}')}`;
 const RATE_LIMIT = /^ratelimit-/;
 const MESSAGE = (seconds: number) =>
   `You have exceeded your API rate limit. Please wait ${seconds} seconds before making more requests.`;
 
-/** A clock the test sets: `time.at = …`. */
-function clock() {
+/**
+ * A world with these limits for the calling `describe` (started before its tests, closed after them),
+ * on a clock its tests set: `time.at = …`.
+ */
+function withLimits(limits: { organization: number; user: number }) {
   const time = { at: START, now: () => time.at };
-  return time;
-}
-
-async function worldWith(limits: { organization: number; user: number }, now: () => Date) {
-  return startWorld(
-    {
-      RATE_LIMIT_ENABLED: 'true',
-      RATE_LIMIT_ORGANIZATION_PER_MINUTE: String(limits.organization),
-      RATE_LIMIT_USER_PER_MINUTE: String(limits.user),
-    },
-    { now },
-  );
+  let started: World | undefined;
+  beforeAll(async () => {
+    started = await startWorld(
+      {
+        RATE_LIMIT_ENABLED: 'true',
+        RATE_LIMIT_ORGANIZATION_PER_MINUTE: String(limits.organization),
+        RATE_LIMIT_USER_PER_MINUTE: String(limits.user),
+      },
+      { now: time.now },
+    );
+  });
+  afterAll(async () => {
+    await started?.close();
+  });
+  const world = () => {
+    if (!started) throw new Error('the world is started before the tests');
+    return started;
+  };
+  return { world, time };
 }
 
 const rateLimitHeadersOf = (headers: Headers) =>
   Object.fromEntries([...headers].filter(([name]) => RATE_LIMIT.test(name) || name === 'retry-after'));
 
 describe('the organization limit', () => {
-  let world: World;
-  const time = clock();
-  beforeAll(async () => {
-    world = await worldWith({ organization: 200, user: 1000 }, time.now);
-  });
-  afterAll(async () => {
-    await world?.close();
-  });
+  const { world, time } = withLimits({ organization: 200, user: 1000 });
 
   it('counts down on every response and answers the 201st request of the minute 429 with the public body', async () => {
     for (let i = 1; i <= 200; i++) {
-      const response = await world.call('GET', REGISTRIES);
+      const response = await world().call('GET', REGISTRIES);
       expect(response.status).toBe(200);
       expect(rateLimitHeadersOf(response.headers)).toEqual({
         'ratelimit-limit': '200',
@@ -55,9 +61,9 @@ describe('the organization limit', () => {
         'ratelimit-user-reset': '55',
       });
     }
-    const refused = await world.call('GET', REGISTRIES);
+    const refused = await world().call('GET', REGISTRIES);
     expect(refused.status).toBe(429);
-    expect(refused.headers.get('content-type')).toBe('application/json; charset=utf-8');
+    expect(refused.headers.get('content-type')).toBe(JSON_TYPE);
     expect(refused.body).toEqual({
       message: MESSAGE(55),
       scope: 'rest',
@@ -83,25 +89,25 @@ describe('the organization limit', () => {
 
   it('refuses every member of the organization, on every endpoint of it, for the rest of the minute', async () => {
     time.at = new Date('2026-11-21T10:04:50.000Z');
-    const member = await world.call('GET', '/v2/organizations/acme/pipelines/web/builds', {
-      token: world.tokens.member,
+    const member = await world().call('GET', '/v2/organizations/acme/pipelines/web/builds', {
+      token: world().tokens.member,
     });
     expect(member.status).toBe(429);
     expect(member.body).toEqual({ message: MESSAGE(10), scope: 'rest', limit: 200, current: 202, reset: 10 });
     expect(member.headers.get('ratelimit-user-remaining')).toBe('999');
     // Refused before the body is looked at: a create that would answer 422 (no commit, no branch) gets the 429.
-    const create = await world.call('POST', '/v2/organizations/acme/pipelines/web/builds', { body: {} });
+    const create = await world().call('POST', '/v2/organizations/acme/pipelines/web/builds', { body: {} });
     expect(create.status).toBe(429);
   });
 
   it('leaves other organizations and requests that name none alone', async () => {
-    const other = await world.call('GET', '/v2/packages/organizations/other/registries', {
-      token: world.tokens.otherAdmin,
+    const other = await world().call('GET', '/v2/packages/organizations/other/registries', {
+      token: world().tokens.otherAdmin,
     });
     expect(other.status).toBe(200);
     expect(other.headers.get('ratelimit-remaining')).toBe('199');
     // Listing every build names no organization: only the user's counter applies and is shown.
-    const everywhere = await world.call('GET', '/v2/builds');
+    const everywhere = await world().call('GET', '/v2/builds');
     expect(everywhere.status).toBe(200);
     expect(rateLimitHeadersOf(everywhere.headers)).toEqual({
       'ratelimit-user-limit': '1000',
@@ -112,7 +118,7 @@ describe('the organization limit', () => {
 
   it('starts afresh when the next minute starts', async () => {
     time.at = new Date('2026-11-21T10:05:00.000Z');
-    const response = await world.call('GET', REGISTRIES);
+    const response = await world().call('GET', REGISTRIES);
     expect(response.status).toBe(200);
     expect(response.headers.get('ratelimit-remaining')).toBe('199');
     expect(response.headers.get('ratelimit-reset')).toBe('60');
@@ -121,24 +127,17 @@ describe('the organization limit', () => {
 });
 
 describe('the user limit', () => {
-  let world: World;
-  const time = clock();
-  beforeAll(async () => {
-    world = await worldWith({ organization: 1000, user: 200 }, time.now);
-  });
-  afterAll(async () => {
-    await world?.close();
-  });
+  const { world } = withLimits({ organization: 1000, user: 200 });
 
   it("answers a user's 201st request 429 `rest_user`, whatever the endpoint, while another user of the organization goes on", async () => {
     for (let i = 1; i <= 200; i++) {
       const path = i % 2 ? REGISTRIES : '/v2/packages/organizations/other/registries';
-      const response = await world.call('GET', path);
+      const response = await world().call('GET', path);
       // Other is not Admin's organization: 404, counted against Admin all the same.
       expect(response.status).toBe(i % 2 ? 200 : 404);
       expect(response.headers.get('ratelimit-user-remaining')).toBe(String(200 - i));
     }
-    const refused = await world.call('GET', REGISTRIES);
+    const refused = await world().call('GET', REGISTRIES);
     expect(refused.status).toBe(429);
     expect(refused.body).toEqual({
       message: MESSAGE(55),
@@ -151,25 +150,22 @@ describe('the user limit', () => {
     expect(refused.headers.get('ratelimit-remaining')).toBe(String(1000 - 101));
     expect(refused.headers.get('retry-after')).toBe('55');
 
-    const member = await world.call('GET', REGISTRIES, { token: world.tokens.member });
+    const member = await world().call('GET', REGISTRIES, { token: world().tokens.member });
     expect(member.status).toBe(200);
     expect(member.headers.get('ratelimit-user-remaining')).toBe('199');
     expect(member.headers.get('ratelimit-remaining')).toBe(String(1000 - 102));
   });
 
   it('counts every token of a user together', async () => {
-    const second = await world.token('admin');
-    const response = await world.call('GET', REGISTRIES, { token: second });
+    const second = await world().token('admin');
+    const response = await world().call('GET', REGISTRIES, { token: second });
     expect(response.status).toBe(429);
     expect(response.body.scope).toBe('rest_user');
     expect(response.body.current).toBe(202);
   });
 
   it('answers 429 over tRPC too, with the same headers and the body in the error', async () => {
-    const response = await world.call(
-      'GET',
-      `/trpc/registries.list?input=${encodeURIComponent('{"organization":"acme"}')}`,
-    );
+    const response = await world().call('GET', TRPC_REGISTRIES);
     expect(response.status).toBe(429);
     expect(response.body.error.message).toBe(MESSAGE(55));
     expect(response.body.error.data).toMatchObject({
@@ -186,25 +182,18 @@ describe('the user limit', () => {
 });
 
 describe('what counts against an organization', () => {
-  let world: World;
-  const time = clock();
-  beforeAll(async () => {
-    world = await worldWith({ organization: 5, user: 1000 }, time.now);
-  });
-  afterAll(async () => {
-    await world?.close();
-  });
+  const { world } = withLimits({ organization: 5, user: 1000 });
 
   const organizationRows = async () =>
     (
-      await world.server.database.sql.query<{ count: number }>(
+      await world().server.database.sql.query<{ count: number }>(
         "select count(*)::int as count from rate_limit_windows where subject_kind = 'organization'",
       )
     )[0]?.count;
 
   it('answers an unknown organization, and one the user is not in, alike: 404 with the user headers only, and no counter', async () => {
-    const unknown = await world.call('GET', '/v2/packages/organizations/no-such-org/registries');
-    const foreign = await world.call('GET', '/v2/packages/organizations/other/registries');
+    const unknown = await world().call('GET', '/v2/packages/organizations/no-such-org/registries');
+    const foreign = await world().call('GET', '/v2/packages/organizations/other/registries');
     for (const response of [unknown, foreign]) {
       expect(response.status).toBe(404);
       expect(response.body).toEqual({ message: 'No organization found' });
@@ -219,45 +208,45 @@ describe('what counts against an organization', () => {
 
   it("cannot spend another organization's requests", async () => {
     for (let i = 0; i < 10; i++) {
-      expect((await world.call('GET', '/v2/packages/organizations/other/registries')).status).toBe(404);
+      expect((await world().call('GET', '/v2/packages/organizations/other/registries')).status).toBe(404);
     }
-    const owner = await world.call('GET', '/v2/packages/organizations/other/registries', {
-      token: world.tokens.otherAdmin,
+    const owner = await world().call('GET', '/v2/packages/organizations/other/registries', {
+      token: world().tokens.otherAdmin,
     });
     expect(owner.status).toBe(200);
     expect(owner.headers.get('ratelimit-remaining')).toBe('4');
   });
 
   it('counts an organization a token is limited away from as none', async () => {
-    const limited = await world.token('admin', { organizations: ['other'] });
-    const response = await world.call('GET', REGISTRIES, { token: limited });
+    const limited = await world().token('admin', { organizations: ['other'] });
+    const response = await world().call('GET', REGISTRIES, { token: limited });
     expect(response.status).toBe(404);
     expect(response.headers.get('ratelimit-remaining')).toBeNull();
   });
 
   it('counts the organization of a path whatever the request becomes: 403, 404, 400 and 422 included', async () => {
-    const readOnly = await world.token('admin', { scopes: ['read_builds'] });
+    const readOnly = await world().token('admin', { scopes: ['read_builds'] });
     const answers = [
-      (await world.call('GET', REGISTRIES, { token: readOnly })).status,
-      (await world.call('GET', '/v2/packages/organizations/acme/registries/nope')).status,
-      (await world.call('GET', `${REGISTRIES}?page=x`)).status,
-      (await world.call('POST', REGISTRIES, { body: {} })).status,
+      (await world().call('GET', REGISTRIES, { token: readOnly })).status,
+      (await world().call('GET', '/v2/packages/organizations/acme/registries/nope')).status,
+      (await world().call('GET', `${REGISTRIES}?page=x`)).status,
+      (await world().call('POST', REGISTRIES, { body: {} })).status,
     ];
     expect(answers).toEqual([403, 404, 400, 422]);
-    const fifth = await world.call('GET', REGISTRIES);
+    const fifth = await world().call('GET', REGISTRIES);
     expect(fifth.status).toBe(200);
     expect(fifth.headers.get('ratelimit-remaining')).toBe('0');
-    expect((await world.call('GET', REGISTRIES)).status).toBe(429);
+    expect((await world().call('GET', REGISTRIES)).status).toBe(429);
   });
 
   it('gives no rate-limit headers to a request without a valid token, and does not count it', async () => {
-    const response = await world.call('GET', REGISTRIES, { token: null });
+    const response = await world().call('GET', REGISTRIES, { token: null });
     expect(response.status).toBe(401);
     expect(rateLimitHeadersOf(response.headers)).toEqual({});
   });
 
   it('names no organization when the slug is text PostgreSQL cannot take', async () => {
-    const response = await world.call('GET', '/v2/packages/organizations/ac%00me/registries');
+    const response = await world().call('GET', '/v2/packages/organizations/ac%00me/registries');
     expect(response.status).toBe(404);
     expect(response.headers.get('ratelimit-remaining')).toBeNull();
     expect(response.headers.get('ratelimit-user-remaining')).not.toBeNull();
@@ -266,53 +255,40 @@ describe('what counts against an organization', () => {
 
 describe('with rate limiting switched off', () => {
   let world: World;
-  const statements: string[] = [];
   beforeAll(async () => {
-    world = await startWorld(
-      {
-        RATE_LIMIT_ENABLED: 'false',
-        RATE_LIMIT_ORGANIZATION_PER_MINUTE: '1',
-        RATE_LIMIT_USER_PER_MINUTE: '1',
-      },
-      { onQuery: (sql) => statements.push(sql) },
-    );
+    world = await startWorld({
+      RATE_LIMIT_ENABLED: 'false',
+      RATE_LIMIT_ORGANIZATION_PER_MINUTE: '1',
+      RATE_LIMIT_USER_PER_MINUTE: '1',
+    });
   });
   afterAll(async () => {
     await world?.close();
   });
 
   it('sends no rate-limit header, never answers 429 and asks the database nothing about it', async () => {
-    statements.length = 0;
-    for (let i = 0; i < 5; i++) {
-      const response = await world.call('GET', REGISTRIES);
-      expect(response.status).toBe(200);
-      expect(rateLimitHeadersOf(response.headers)).toEqual({});
-    }
-    const trpc = await world.call(
-      'GET',
-      `/trpc/registries.list?input=${encodeURIComponent('{"organization":"acme"}')}`,
-    );
-    expect(trpc.status).toBe(200);
-    expect(rateLimitHeadersOf(trpc.headers)).toEqual({});
-    expect(statements.length).toBeGreaterThan(0);
-    expect(statements.filter((sql) => sql.includes('rate_limit_windows'))).toEqual([]);
+    const { sql } = await world.countStatements(async () => {
+      for (let i = 0; i < 5; i++) {
+        const response = await world.call('GET', REGISTRIES);
+        expect(response.status).toBe(200);
+        expect(rateLimitHeadersOf(response.headers)).toEqual({});
+      }
+      const trpc = await world.call('GET', TRPC_REGISTRIES);
+      expect(trpc.status).toBe(200);
+      expect(rateLimitHeadersOf(trpc.headers)).toEqual({});
+    });
+    expect(sql.length).toBeGreaterThan(0);
+    expect(sql.filter((text) => text.includes('rate_limit_windows'))).toEqual([]);
   });
 });
 
 describe('GraphQL', () => {
-  let world: World;
-  const time = clock();
-  beforeAll(async () => {
-    world = await worldWith({ organization: 1000, user: 3 }, time.now);
-  });
-  afterAll(async () => {
-    await world?.close();
-  });
+  const { world } = withLimits({ organization: 1000, user: 3 });
 
-  const query = () => world.call('POST', '/graphql', { body: { query: '{ viewer { user { name } } }' } });
+  const query = () => world().call('POST', '/graphql', { body: { query: '{ viewer { user { name } } }' } });
 
   it("counts each request against the user's limit, shared with REST, and answers 429 past it", async () => {
-    const rest = await world.call('GET', REGISTRIES);
+    const rest = await world().call('GET', REGISTRIES);
     expect(rest.headers.get('ratelimit-user-remaining')).toBe('2');
     for (const remaining of ['1', '0']) {
       const response = await query();

@@ -2,6 +2,7 @@ import { EXIT_WITH_PARENT, spawnCollecting } from './child-process';
 import { acmeWithAdmin, freshDatabase } from './database';
 import { jsonCaller } from './http';
 import { type ServerProcess, startServerProcesses } from './server-process';
+import { waitFor } from './wait-for';
 
 /** Fast agent timings, so that end-to-end tests take seconds: pings, cancels and lost jobs alike. */
 export const FAST_AGENTS = {
@@ -52,26 +53,6 @@ export function startAgent(options: {
       await exited;
     },
   };
-}
-
-export async function waitFor<T>(
-  what: string,
-  probe: () => Promise<T | undefined | null | false>,
-  timeoutMs = 20_000,
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  let last: unknown;
-  for (;;) {
-    try {
-      const value = await probe();
-      if (value) return value;
-    } catch (error) {
-      last = error;
-    }
-    if (Date.now() > deadline)
-      throw new Error(`timed out waiting for ${what}${last ? `: ${String(last)}` : ''}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
 }
 
 /**

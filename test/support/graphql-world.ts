@@ -4,22 +4,11 @@ import { startWorld } from './world';
 export { API_URL, WEB_URL } from './world';
 
 /**
- * The shared test world (test/support/world.ts) with a GraphQL caller and a count of the SQL statements
- * the repositories send, for the tests of /graphql.
+ * The shared test world (test/support/world.ts) with a GraphQL caller, and the statements of a page of
+ * two sizes, for the tests of /graphql.
  */
 export async function startGraphqlWorld() {
-  let statements = 0;
-  /** The statements sent, while `countStatements` keeps them. */
-  let kept: string[] | null = null;
-  const world = await startWorld(
-    {},
-    {
-      onQuery: (sql: string) => {
-        statements += 1;
-        kept?.push(sql);
-      },
-    },
-  );
+  const world = await startWorld();
 
   /** POSTs an operation to /graphql; `token` undefined: the admin's, null: none. */
   const gql = async (
@@ -32,24 +21,9 @@ export async function startGraphqlWorld() {
       body: { query, variables, ...(options.operationName ? { operationName: options.operationName } : {}) },
     });
 
-  /** How many SQL statements `work` made the server send, and their texts (`sql`). */
-  const countStatements = async <T>(
-    work: () => Promise<T>,
-  ): Promise<{ result: T; statements: number; sql: string[] }> => {
-    const before = statements;
-    const sql: string[] = [];
-    kept = sql;
-    try {
-      const result = await work();
-      return { result, statements: statements - before, sql };
-    } finally {
-      kept = null;
-    }
-  };
-
   /** The statements of the same operation (`$first` the page size) over a small and a large page; both must succeed. */
   const pageStatements = async (query: string, small: number, large: number, token?: string) => {
-    const run = (first: number) => countStatements(() => gql(query, { first }, token ? { token } : {}));
+    const run = (first: number) => world.countStatements(() => gql(query, { first }, token ? { token } : {}));
     const few = await run(small);
     const many = await run(large);
     for (const { result } of [few, many]) {
@@ -59,7 +33,7 @@ export async function startGraphqlWorld() {
     return { few, many };
   };
 
-  return { ...world, gql, countStatements, pageStatements };
+  return { ...world, gql, pageStatements };
 }
 
 export type GraphqlWorld = Awaited<ReturnType<typeof startGraphqlWorld>>;

@@ -1,10 +1,8 @@
 import { expect } from 'vitest';
 import { JSON_TYPE, type Reply } from './answers';
 
-export type { Reply };
-
 /** Stack frames, SQL, file paths and dependency names: nothing of the inside reaches a client. */
-export const LEAKS: readonly RegExp[] = [
+const LEAKS: readonly RegExp[] = [
   /\bat (?:\S+ \()?(?:file:\/\/|\/|node:)\S*:\d+:\d+/,
   /node_modules/,
   /\bselect\b/i,

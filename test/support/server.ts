@@ -1,4 +1,4 @@
-import { buildApp } from '../../apps/server/src/app';
+import { type AppDeps, buildApp } from '../../apps/server/src/app';
 import { readServerConfig } from '../../apps/server/src/config';
 import { freshDatabase } from './database';
 
@@ -6,7 +6,7 @@ import { freshDatabase } from './database';
  * The real HTTP server on a fresh database, listening on a free loopback port. Rate limiting is off
  * unless `env` turns it on (`RATE_LIMIT_ENABLED: 'true'`): suites that make many requests fast would
  * otherwise meet the limits. `now` is the application's clock (the rate-limit window follows it);
- * `onQuery` sees every SQL statement.
+ * `onQuery` sees every SQL statement; `slots` counts the API requests at work and waiting.
  */
 export async function startTestServer(
   env: Record<string, string> = {},
@@ -20,7 +20,15 @@ export async function startTestServer(
     ...env,
     DATABASE_URL: db.url,
   });
-  const app = await buildApp({ config, useCases: db.useCases, pingDatabase: db.database.ping });
+  let slots: Parameters<NonNullable<AppDeps['watchSlots']>>[0] | undefined;
+  const app = await buildApp({
+    config,
+    useCases: db.useCases,
+    pingDatabase: db.database.ping,
+    watchSlots: (watched) => {
+      slots = watched;
+    },
+  });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : 0;
@@ -29,6 +37,7 @@ export async function startTestServer(
     ...db,
     app,
     baseUrl,
+    slots: () => ({ active: slots?.active ?? 0, waiting: slots?.waiting ?? 0 }),
     fetch: (path: string, init?: RequestInit) => fetch(`${baseUrl}${path}`, init),
     close: async () => {
       await app.close();

@@ -8,9 +8,9 @@ import { startWorld, teamIds } from './world';
 export { API_URL, WEB_URL } from './world';
 
 /** The keys of the public example of a team (teams-get.json) and of a team member, in their order. */
-export const TEAM_KEYS = exampleKeys('teams-get.json');
-export const TEAM_MEMBER_KEYS = ['role', 'created_at', 'user_id', 'user_name'];
-export const USER_KEYS = ['id', 'graphql_id', 'name', 'email', 'avatar_url', 'created_at'];
+const TEAM_KEYS = exampleKeys('teams-get.json');
+const TEAM_MEMBER_KEYS = ['role', 'created_at', 'user_id', 'user_name'];
+const USER_KEYS = ['id', 'graphql_id', 'name', 'email', 'avatar_url', 'created_at'];
 
 /**
  * The shared test world (test/support/world.ts) seen from the teams tests, with a maintainer and a

@@ -7,8 +7,6 @@ import { trpcClient } from './trpc';
 export const API_URL = 'https://api.ci.test';
 export const WEB_URL = 'https://ci.test';
 
-export type TestServer = Awaited<ReturnType<typeof startTestServer>>;
-
 const STEPS = `steps:
   - label: ":hammer: Build"
     key: build
@@ -29,18 +27,29 @@ const STEPS = `steps:
  * - `releases` only builds branches `main release/*`; `archived` is archived
  * - organization `other` with its own admin and pipeline `elsewhere`; `outsider` is another name for
  *   that admin (who is not in `acme`), in `users`, `tokens` and `token`
+ *
+ * `countStatements` counts the SQL statements the repositories send.
  */
 export async function startWorld(
   env: Record<string, string> = {},
-  options: Parameters<typeof startTestServer>[1] = {},
+  options: Omit<Parameters<typeof startTestServer>[1], 'onQuery'> = {},
 ) {
+  let statements = 0;
+  /** The statements sent, while `countStatements` keeps them. */
+  let kept: string[] | null = null;
   const server = await startTestServer(
     {
       PUBLIC_API_URL: API_URL,
       PUBLIC_WEB_URL: WEB_URL,
       ...env,
     },
-    options,
+    {
+      ...options,
+      onQuery: (sql) => {
+        statements += 1;
+        kept?.push(sql);
+      },
+    },
   );
   const admin = server.useCases.admin;
   await admin.createOrganization({ name: 'Acme', slug: 'acme' });
@@ -127,6 +136,21 @@ export async function startWorld(
     return response.body;
   };
 
+  /** How many SQL statements `work` made the server send, and their texts (`sql`). */
+  const countStatements = async <T>(
+    work: () => Promise<T>,
+  ): Promise<{ result: T; statements: number; sql: string[] }> => {
+    const before = statements;
+    const sql: string[] = [];
+    kept = sql;
+    try {
+      const result = await work();
+      return { result, statements: statements - before, sql };
+    } finally {
+      kept = null;
+    }
+  };
+
   /** A typed client of `/trpc` with this bearer token (none when null). */
   const trpc = (secret: string | null) => trpcClient(server, secret);
 
@@ -139,6 +163,7 @@ export async function startWorld(
     call,
     trpc,
     createBuild,
+    countStatements,
     close: () => server.close(),
   };
 }

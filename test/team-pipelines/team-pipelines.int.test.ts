@@ -7,8 +7,10 @@ import {
   expectMessage,
   expectNoContent,
   ISO_MS_Z,
+  JSON_TYPE,
   link,
   type Reply,
+  UNKNOWN_TOKEN,
   UNKNOWN_UUID,
   walkPages,
 } from '../support/answers';
@@ -75,7 +77,7 @@ describe('team pipelines: the operations', () => {
   it("lists a team's pipelines, oldest association first, with the list example's keys and no Link", async () => {
     const response = await call('GET', teamPipelines(teams.platform!));
     expect(response.status, response.text).toBe(200);
-    expect(response.headers.get('content-type')).toBe('application/json; charset=utf-8');
+    expect(response.headers.get('content-type')).toBe(JSON_TYPE);
     expect(response.headers.get('link')).toBeNull();
     const list = response.body as unknown[];
     for (const item of list) expectTeamPipeline(item, KEYS.list);
@@ -119,7 +121,7 @@ describe('team pipelines: the operations', () => {
       body: { pipeline_id: id('public'), access_level: 'read_only' },
     });
     expect(response.status, response.text).toBe(201);
-    expect(response.headers.get('content-type')).toBe('application/json; charset=utf-8');
+    expect(response.headers.get('content-type')).toBe(JSON_TYPE);
     expect(response.headers.get('x-accepted-oauth-scopes')).toBe('write_teams');
     const wire = expectTeamPipeline(response.body, KEYS.create);
     expect(wire).toEqual({
@@ -568,7 +570,7 @@ describe('team pipelines: the scope matrix', () => {
     },
     {
       name: 'an unknown token',
-      authorization: () => `Bearer bkua_${'0'.repeat(40)}`,
+      authorization: () => `Bearer ${UNKNOWN_TOKEN}`,
       outcome: () => ({ status: 401, message: AUTHENTICATION_REQUIRED }),
     },
     {

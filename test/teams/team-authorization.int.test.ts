@@ -1,7 +1,13 @@
 import type { Scope } from '@ci/domain';
 import { TeamMemberWire, TeamWire } from '@ci/trpc';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AUTHENTICATION_REQUIRED, expectMessage, expectNoContent, link } from '../support/answers';
+import {
+  AUTHENTICATION_REQUIRED,
+  expectMessage,
+  expectNoContent,
+  link,
+  UNKNOWN_TOKEN,
+} from '../support/answers';
 import { API_URL, startTeamsWorld, type TeamsWorld } from '../support/teams-world';
 
 /**
@@ -200,7 +206,7 @@ describe('teams and team members: the scope and role matrix', () => {
 
   const authorization = (caller: Caller, op: Operation): string | null => {
     if (caller === 'none') return null;
-    if (caller === 'unknown') return `Bearer bkua_${'0'.repeat(40)}`;
+    if (caller === 'unknown') return `Bearer ${UNKNOWN_TOKEN}`;
     if (caller === 'withoutScope' || caller === 'onlyScope')
       return `Bearer ${secrets[`${caller} ${op.scope}`]}`;
     return `Bearer ${secrets[caller]}`;

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   expectMessage,
   expectNoContent,
+  JSON_TYPE,
   link,
   type Reply,
   UNKNOWN_UUID,
@@ -33,7 +34,7 @@ describe('team members: the operations', () => {
   it("lists a team's members, oldest first, with the public API's keys and no Link", async () => {
     const response = await call('GET', world.membersPath(world.teams.platform));
     expect(response.status, response.text).toBe(200);
-    expect(response.headers.get('content-type')).toBe('application/json; charset=utf-8');
+    expect(response.headers.get('content-type')).toBe(JSON_TYPE);
     expect(response.headers.get('link')).toBeNull();
     expect(response.headers.get('x-accepted-oauth-scopes')).toBe('view_teams');
     for (const member of response.body) expectTeamMember(member);

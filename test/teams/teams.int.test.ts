@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   expectMessage,
   expectNoContent,
+  JSON_TYPE,
   link,
   type Reply,
   UNKNOWN_UUID,
@@ -32,7 +33,7 @@ describe('teams: the operations', () => {
   it("lists the organization's teams, oldest first, with the example's keys and no Link", async () => {
     const response = await call('GET', world.teamsPath());
     expect(response.status, response.text).toBe(200);
-    expect(response.headers.get('content-type')).toBe('application/json; charset=utf-8');
+    expect(response.headers.get('content-type')).toBe(JSON_TYPE);
     expect(response.headers.get('link')).toBeNull();
     expect(response.headers.get('x-accepted-oauth-scopes')).toBe('view_teams');
     const list = response.body as unknown[];

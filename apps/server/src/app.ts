@@ -14,13 +14,15 @@ import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest }
 import { isApiPath } from './api-path';
 import type { ServerConfig } from './config';
 import { applyCors, registerCors } from './cors';
-import { requestSlots } from './request-slots';
+import { type RequestSlots, requestSlots } from './request-slots';
 
 export interface AppDeps {
   config: ServerConfig;
   useCases: UseCases;
   /** Throws when the database cannot answer. */
   pingDatabase: () => Promise<void>;
+  /** Given the request slots' counts to watch (the tests wait on them); read only. */
+  watchSlots?: (slots: Pick<RequestSlots, 'active' | 'waiting'>) => void;
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,128}$/;
@@ -57,6 +59,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // API requests take a slot before any other work, and give it back when their response is done or
   // their connection closes; health checks, CORS preflights and agents never wait.
   const slots = requestSlots(deps.config.requestConcurrency);
+  deps.watchSlots?.(slots);
   app.addHook('onRequest', async (request, reply) => {
     if (request.method === 'OPTIONS' || !isApiPath(request.url)) return;
     await slots.acquire();
