@@ -9,6 +9,7 @@ import { jobRepository } from './repositories/job.repository';
 import { lookupRepository } from './repositories/lookup.repository';
 import { organizationMemberRepository } from './repositories/organization-member.repository';
 import { accessRepository, pipelineRepository } from './repositories/pipeline.repository';
+import { pipelineMemory } from './repositories/pipeline-memory';
 import { rateLimitRepository } from './repositories/rate-limit.repository';
 import { registryRepository } from './repositories/registry.repository';
 import { teamRepository } from './repositories/team.repository';
@@ -37,14 +38,16 @@ export interface Database {
 }
 
 function createRepositories(sql: Sql): Repositories {
+  // The pipelines read through the access statements, with their revisions (ADR 0009).
+  const pipelines = pipelineMemory();
   return {
-    accessTokens: accessTokenRepository(sql),
+    accessTokens: accessTokenRepository(sql, pipelines),
     users: userRepository(sql),
     organizations: organizationRepository(sql),
     teams: teamRepository(sql),
     pipelines: pipelineRepository(sql),
     teamPipelines: teamPipelineRepository(sql),
-    access: accessRepository(sql),
+    access: accessRepository(sql, pipelines),
     builds: buildRepository(sql),
     registries: registryRepository(sql),
     rateLimits: rateLimitRepository(sql),

@@ -35,6 +35,11 @@ export const PipelineEntity = defineEntity({
     /** The YAML the steps were read from; null for pipelines defined by a list of steps. */
     configuration: p.text().nullable(),
     createdBy: () => p.manyToOne(UserEntity).nullable().deleteRule('set null').index(),
+    /**
+     * Taken from the sequence `pipeline_revisions` (`next_pipeline_revision()`) on insert and whenever any column but the build counter
+     * changes (the trigger of Migration20261121170000): what a server's memory of a pipeline is checked against.
+     */
+    revision: p.bigint().defaultRaw('next_pipeline_revision()'),
   },
 });
 

@@ -4,7 +4,8 @@ import { toDate, toDateOrNull } from '../rows';
 import type { Sql } from '../sql';
 import { buildByNumberFromRow, buildByNumberSelect } from './build.repository';
 import { USER_COLUMNS, userFromRow } from './identity.repository';
-import { pipelineAccessFactsFromRow, pipelineAccessSelect } from './pipeline.repository';
+import { pipelineAccessFactsFromRow, pipelineAccessSelect, rememberedParams } from './pipeline.repository';
+import type { PipelineMemory } from './pipeline-memory';
 
 type Row = Record<string, unknown>;
 
@@ -12,19 +13,25 @@ const ACCESS_TOKEN_WITH_USER = `select t.id as t_id, t.user_id, t.token_hash, t.
          t.created_at as t_created_at, t.expires_at, t.revoked_at, ${USER_COLUMNS}
   from access_tokens t join users u on u.id = t.user_id`;
 
+/** The pipeline remembered for the slugs is named by $4 and $5 (pipeline.repository.ts `rememberedParams`). */
 const TOKEN_AND_ACCESS = `from (${ACCESS_TOKEN_WITH_USER} where t.token_hash = $1) tu
-  left join lateral (${pipelineAccessSelect('tu.user_id', '$2', '$3')}) pa on true`;
+  left join lateral (${pipelineAccessSelect({
+    user: 'tu.user_id',
+    organization: '$2',
+    pipeline: '$3',
+    remembered: { id: '$4::uuid', revision: '$5::bigint' },
+  })}) pa on true`;
 
 /** The token with its user, and what the user may see of the pipeline named by slugs ($2, $3). */
 const WITH_PIPELINE_ACCESS = `select tu.*, pa.* ${TOKEN_AND_ACCESS}`;
 
 /**
- * The same and that pipeline's build number $4 (without retried jobs; of the pipeline only its counts).
+ * The same and that pipeline's build number $6 (without retried jobs; of the pipeline only its counts).
  * Both halves name the organization's slug `o_slug`: the access comes last, so its value is the row's
  * (a repeated column keeps its last value) whether or not the build is there.
  */
 const WITH_PIPELINE_ACCESS_AND_BUILD = `select tu.*, bn.*, pa.* ${TOKEN_AND_ACCESS}
-  left join lateral (${buildByNumberSelect('pa.p_id', '$4', { includeRetriedJobs: false, pipelineKnown: true })}) bn on true`;
+  left join lateral (${buildByNumberSelect('pa.p_id', '$6', { includeRetriedJobs: false, pipelineKnown: true })}) bn on true`;
 
 function accessTokenWithUserFromRow(row: Row): { token: AccessToken; user: User } {
   const token: AccessToken = {
@@ -41,7 +48,7 @@ function accessTokenWithUserFromRow(row: Row): { token: AccessToken; user: User 
   return { token, user: userFromRow(row) };
 }
 
-export function accessTokenRepository(sql: Sql): AccessTokenRepository {
+export function accessTokenRepository(sql: Sql, memory: PipelineMemory): AccessTokenRepository {
   return {
     async findByHash(tokenHash, readAhead) {
       if (!readAhead) {
@@ -51,14 +58,15 @@ export function accessTokenRepository(sql: Sql): AccessTokenRepository {
       // The token, and beside it what its user may see of the pipeline the request names (and the build it
       // reads): one round trip.
       const readsBuild = readAhead.buildNumber !== undefined;
+      const { organizationSlug, pipelineSlug } = readAhead;
+      const remembered = memory.recall(organizationSlug, pipelineSlug);
+      const params = [tokenHash, organizationSlug, pipelineSlug, ...rememberedParams(remembered)];
       const [row] = await sql.prepared(
         readsBuild ? WITH_PIPELINE_ACCESS_AND_BUILD : WITH_PIPELINE_ACCESS,
-        readsBuild
-          ? [tokenHash, readAhead.organizationSlug, readAhead.pipelineSlug, readAhead.buildNumber]
-          : [tokenHash, readAhead.organizationSlug, readAhead.pipelineSlug],
+        readsBuild ? [...params, readAhead.buildNumber] : params,
       );
       if (!row) return null;
-      const facts = pipelineAccessFactsFromRow(row);
+      const facts = pipelineAccessFactsFromRow(row, { memory, organizationSlug, pipelineSlug, remembered });
       return {
         ...accessTokenWithUserFromRow(row),
         pipelineAccess: {

@@ -19,6 +19,7 @@ import { prefixedColumns, toDate, toDateOrNull } from '../rows';
 import { isForeignKeyViolation, isUniqueViolation, likeLiteral, type Sql } from '../sql';
 import { joinedUserFromRow, organizationFromRow, USER_COLUMNS_PREFIXED } from './identity.repository';
 import { countsFromRow, PIPELINE_COUNT_COLUMNS } from './pipeline-counts';
+import type { PipelineMemory, RememberedPipeline } from './pipeline-memory';
 import { viewerRole } from './team.repository';
 
 type Row = Record<string, unknown>;
@@ -300,30 +301,104 @@ function teamAccessFromRow(row: Row): Pick<PipelineAccessEntry, 'teamAccessLevel
   };
 }
 
+/** The columns a remembered pipeline is read afresh with: its identity, and its build counter. */
+const ALWAYS_READ: ReadonlySet<PipelineColumn> = new Set([
+  'id',
+  'organization_id',
+  'slug',
+  'next_build_number',
+]);
+
 /**
- * What the user `user` may see of the pipeline slugged `pipeline` in the organization slugged
- * `organization` (SQL expressions): the organization with the user's role (columns `o_…`), the pipeline
- * if any (`p_…`) and what the user's teams give on it, in one row; none when the user is not a member.
+ * Pipeline `p` for a reader that may remember it: its identity, build counter and revision as columns
+ * (`p_id`, …, `p_revision`), and its other columns as one JSON object of the same names (`p_columns`),
+ * null when `p` is the pipeline remembered as id `remembered.id` at revision `remembered.revision` (SQL
+ * expressions; null when none). One column, not one each: each column of a row costs both servers on every
+ * execution, even null (its description, its value), more than the JSON costs when it is sent.
  */
-export function pipelineAccessSelect(user: string, organization: string, pipeline: string): string {
-  return `select ${ORGANIZATION_ACCESS_COLUMNS}, ${PIPELINE_COLUMNS}, ${teamAccessColumns(user)}
-  from organizations o
-  join organization_members m on m.organization_id = o.id and m.user_id = ${user}
-  left join pipelines p on p.organization_id = o.id and p.slug = ${pipeline}
-  where o.slug = ${organization}`;
+function rememberedColumns(remembered: { id: string; revision: string }): string {
+  const others = PIPELINE_COLUMN_NAMES.filter((column) => !ALWAYS_READ.has(column));
+  return `${[...ALWAYS_READ].map((column) => `p.${column} as p_${column}`).join(', ')}, p.revision as p_revision,
+  case when p.id = ${remembered.id} and p.revision = ${remembered.revision} then null
+    else json_build_object(${others.map((column) => `'p_${column}', p.${column}`).join(', ')}) end as p_columns`;
 }
 
-/** The facts {@link pipelineAccessSelect} reads; null when its row is absent (or all null, from a left join). */
-export function pipelineAccessFactsFromRow(row: Row | undefined): PipelineAccessFacts | null {
+/**
+ * What the user `user` may see of the pipeline slugged `pipeline` in the organization slugged
+ * `organization`: the organization with the user's role (columns `o_…`), the pipeline if any (`p_…`, most
+ * of it left out when it is the one `remembered`, {@link rememberedColumns}) and what the user's teams give on
+ * it, in one row; none when the user is not a member. Every argument is an SQL expression.
+ */
+export function pipelineAccessSelect(options: {
+  user: string;
+  organization: string;
+  pipeline: string;
+  remembered: { id: string; revision: string };
+}): string {
+  return `select ${ORGANIZATION_ACCESS_COLUMNS}, ${rememberedColumns(options.remembered)}, ${teamAccessColumns(options.user)}
+  from organizations o
+  join organization_members m on m.organization_id = o.id and m.user_id = ${options.user}
+  left join pipelines p on p.organization_id = o.id and p.slug = ${options.pipeline}
+  where o.slug = ${options.organization}`;
+}
+
+/** The parameters that name a remembered pipeline for {@link rememberedColumns}: nulls for none. */
+export function rememberedParams(remembered: RememberedPipeline | undefined): [string | null, string | null] {
+  return remembered ? [remembered.id, remembered.revision] : [null, null];
+}
+
+/** What a row read with {@link rememberedColumns} is read against: the memory, and what the statement was given. */
+export interface RememberedRead {
+  memory: PipelineMemory;
+  organizationSlug: string;
+  pipelineSlug: string;
+  /** What `memory` held for the slugs when the statement's parameters were taken. */
+  remembered: RememberedPipeline | undefined;
+}
+
+/**
+ * The pipeline of a row read with {@link rememberedColumns}: the remembered one (with the build counter just
+ * read) when the row is it at the same revision; otherwise the row's, remembered from now on.
+ */
+function pipelineFromRememberedRow(row: Row, read: RememberedRead): Pipeline {
+  const { remembered } = read;
+  if (remembered && remembered.id === row.p_id && remembered.revision === row.p_revision) {
+    return { ...remembered.pipeline, nextBuildNumber: row.p_next_build_number as number };
+  }
+  // JSON's timestamps are ISO 8601 (`toDate` reads both forms); every other value reads as the column's.
+  const pipeline = pipelineFromRow({ ...row, ...(row.p_columns as Row) });
+  read.memory.remember(read.organizationSlug, read.pipelineSlug, {
+    id: pipeline.id,
+    revision: row.p_revision as string,
+    pipeline,
+  });
+  return pipeline;
+}
+
+/**
+ * The facts {@link pipelineAccessSelect} reads; null when its row is absent (or all null, from a left
+ * join). The pipeline is the remembered one when the row says it is unchanged.
+ */
+export function pipelineAccessFactsFromRow(
+  row: Row | undefined,
+  read: RememberedRead,
+): PipelineAccessFacts | null {
   if (!row?.o_id) return null;
   return {
     ...organizationAccessFromRow(row),
-    pipeline: row.p_id ? pipelineFromRow(row) : null,
+    pipeline: row.p_id ? pipelineFromRememberedRow(row, read) : null,
     ...teamAccessFromRow(row),
   };
 }
 
-export function accessRepository(sql: Sql): AccessRepository {
+const ACCESS_SELECT = pipelineAccessSelect({
+  user: '$1',
+  organization: '$2',
+  pipeline: '$3',
+  remembered: { id: '$4::uuid', revision: '$5::bigint' },
+});
+
+export function accessRepository(sql: Sql, memory: PipelineMemory): AccessRepository {
   return {
     async organization({ userId, organizationSlug }) {
       const [row] = await sql.query(
@@ -336,12 +411,14 @@ export function accessRepository(sql: Sql): AccessRepository {
     },
     async pipeline({ userId, organizationSlug, pipelineSlug }) {
       // Organization, membership, pipeline and the user's team access levels in one round trip.
-      const [row] = await sql.prepared(pipelineAccessSelect('$1', '$2', '$3'), [
+      const remembered = memory.recall(organizationSlug, pipelineSlug);
+      const [row] = await sql.prepared(ACCESS_SELECT, [
         userId,
         organizationSlug,
         pipelineSlug,
+        ...rememberedParams(remembered),
       ]);
-      return pipelineAccessFactsFromRow(row);
+      return pipelineAccessFactsFromRow(row, { memory, organizationSlug, pipelineSlug, remembered });
     },
     async memberships(userId) {
       const rows = await sql.query(
