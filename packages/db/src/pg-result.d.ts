@@ -3,3 +3,9 @@ declare module 'pg/lib/result.js' {
   const Result: { prototype: { addFields(fieldDescriptions: unknown[]): void } };
   export default Result;
 }
+
+/** pg's value conversion for statement parameters (pg/lib/utils.js), as pg-described-statements.ts binds them. */
+declare module 'pg/lib/utils.js' {
+  const utils: { prepareValue(value: unknown): unknown };
+  export default utils;
+}

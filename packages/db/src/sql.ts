@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type pg from 'pg';
 // Installed with the Sql that asks pg for arrays: array results skip pg's object template (see the module).
 import './pg-array-results';
+import { executeDescribedOnce } from './pg-described-statements';
 
 /** Parameterised SQL over the pg pool (pool.ts); `$1`-style placeholders, rows as plain objects. */
 export interface Sql {
@@ -10,7 +11,8 @@ export interface Sql {
    * The same as a named prepared statement: parsed once per connection, and planned once when PostgreSQL
    * finds a generic plan as good as the custom ones (after five executions). For the hot statements of
    * fixed shape, whose planning costs more than their execution; not for statements whose best plan
-   * depends on the values (a generic plan would then be kept for all of them).
+   * depends on the values (a generic plan would then be kept for all of them). Its rows are described
+   * once per connection (pg-described-statements.ts).
    */
   prepared<Row = Record<string, unknown>>(text: string, params?: readonly unknown[]): Promise<Row[]>;
   transaction<T>(work: (sql: Sql) => Promise<T>): Promise<T>;
@@ -73,7 +75,7 @@ export function createSql(pool: pg.Pool, onQuery?: (text: string) => void): Sql 
     async prepared<Row>(text: string, params: readonly unknown[] = []) {
       onQuery?.(text);
       const name = statementName(text);
-      const result = await client.query({ name, text, values: params as unknown[], rowMode: 'array' });
+      const result = await executeDescribedOnce(client, { name, text, values: params as unknown[] });
       return rowsOf(result, name) as Row[];
     },
     async transaction<T>(work: (sql: Sql) => Promise<T>): Promise<T> {
