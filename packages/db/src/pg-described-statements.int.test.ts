@@ -41,14 +41,18 @@ describe('statements described once per connection', () => {
       const config = { name: 'described_types', text: TYPES, values: [7, ['a', 'b,c']] };
       const expected = await client.query({ ...config, name: 'pg_types', rowMode: 'array' });
       const before = describes.count;
+      const parsers = new Set<unknown>();
       for (let i = 0; i < 3; i++) {
         const result = await executeDescribedOnce(client, config);
+        parsers.add((result as unknown as { _parsers: unknown })._parsers);
         expect(result.rows).toEqual(expected.rows);
         expect(result.fields.map((field) => [field.name, field.dataTypeID])).toEqual(
           expected.fields.map((field) => [field.name, field.dataTypeID]),
         );
       }
       expect(describes.count - before).toBe(1);
+      // The parsers looked up for the description once (pg-array-results.ts).
+      expect(parsers.size).toBe(1);
     } finally {
       client.release();
     }

