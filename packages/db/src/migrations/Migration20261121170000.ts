@@ -57,8 +57,10 @@ begin
   new.revision := next_pipeline_revision();
   return new;
 end $$;`);
-    this.addSql(`create trigger pipelines_revised before update on pipelines
-  for each row when (${row('old')} is distinct from ${row('new')})
+    // Only an update that names one of these columns fires it (a build taking a number never does), and
+    // only one that changes a value makes a revision.
+    this.addSql(`create trigger pipelines_revised before update of ${REVISED.map((column) => `"${column}"`).join(', ')}
+  on pipelines for each row when (${row('old')} is distinct from ${row('new')})
   execute function pipelines_revised();`);
   }
 

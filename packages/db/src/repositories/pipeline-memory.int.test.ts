@@ -151,7 +151,10 @@ describe('remembered pipelines', () => {
       .map((column) => column.column_name)
       .filter((name) => name !== 'next_build_number' && name !== 'revision');
     expect(watched.length).toBeGreaterThan(20);
-    for (const name of watched) expect(trigger?.definition).toContain(`old.${name}`);
+    for (const name of watched) {
+      expect(trigger?.definition).toContain(`old.${name}`);
+      expect(trigger?.definition).toMatch(new RegExp(`UPDATE OF [^O]*\\b${name}\\b`));
+    }
     expect(trigger?.definition).not.toContain('next_build_number');
   });
 });
