@@ -22,6 +22,14 @@ describe('toDate', () => {
     ['0999-06-01 00:00:00+00', '0999-06-01T00:00:00.000Z'],
     ['0050-06-01 00:00:00+00', '0050-06-01T00:00:00.000Z'],
     ['2026-01-02T03:04:05.000Z', '2026-01-02T03:04:05.000Z'],
+    // As JSON shows them (json_build_object, json_agg, in a UTC session).
+    ['2026-01-02T03:04:05+00:00', '2026-01-02T03:04:05.000Z'],
+    ['2026-01-02T03:04:05.6+00:00', '2026-01-02T03:04:05.600Z'],
+    ['2026-01-02T03:04:05.678+00:00', '2026-01-02T03:04:05.678Z'],
+    ['2026-01-02T03:04:05.678999+00:00', '2026-01-02T03:04:05.678Z'],
+    ['2024-02-29T12:00:00+00:00', '2024-02-29T12:00:00.000Z'],
+    ['2026-01-02T03:04:05+02:00', '2026-01-02T01:04:05.000Z'],
+    ['2026-01-02T03:04:05.5-05:30', '2026-01-02T08:34:05.500Z'],
   ])('reads %s', (text, iso) => {
     expect(toDate(text).toISOString()).toBe(iso);
   });
@@ -33,6 +41,7 @@ describe('toDate', () => {
     '2026-01-32 00:00:00+00',
     'infinity',
     '',
+    '2026-01-01T00:00:00.+00:00',
   ])('refuses %j', (text) => {
     expect(() => toDate(text)).toThrow(/Unreadable timestamp/);
   });
@@ -43,9 +52,12 @@ describe('toDate', () => {
       const iso = new Date(from + Math.floor(Math.random() * (to - from))).toISOString();
       const micros = String(Math.floor(Math.random() * 1e6)).padStart(6, '0');
       const places = Math.floor(Math.random() * 7);
-      const text = `${iso.slice(0, 10)} ${iso.slice(11, 19)}${places ? `.${micros.slice(0, places)}` : ''}+00`;
-      const expected = new Date(`${iso.slice(0, 19)}${places ? `.${micros.slice(0, places)}` : ''}Z`);
+      const fraction = places ? `.${micros.slice(0, places)}` : '';
+      const text = `${iso.slice(0, 10)} ${iso.slice(11, 19)}${fraction}+00`;
+      const inJson = `${iso.slice(0, 10)}T${iso.slice(11, 19)}${fraction}+00:00`;
+      const expected = new Date(`${iso.slice(0, 19)}${fraction}Z`);
       expect(toDate(text).getTime(), text).toBe(expected.getTime());
+      expect(toDate(inJson).getTime(), inJson).toBe(expected.getTime());
     }
   });
 

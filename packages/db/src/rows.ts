@@ -14,18 +14,27 @@ export function toDate(value: unknown): Date {
 }
 
 /**
- * The form every timestamp takes in a UTC session (`2026-01-02 03:04:05.678901+00`), read digit by digit: a
- * list page reads about a thousand, and building an ISO string for `Date` to parse again costs several
- * times more. Anything else (another zone, years before 1000, out-of-range fields) answers undefined.
+ * The forms every timestamp takes in a UTC session, read digit by digit: as text (`2026-01-02
+ * 03:04:05.678901+00`) and inside JSON (`2026-01-02T03:04:05.678901+00:00`). A list page reads about a
+ * thousand, and building an ISO string for `Date` to parse again costs several times more. Anything else
+ * (another zone, years before 1000, out-of-range fields) answers undefined.
  */
 function utcTimestamp(text: string): Date | undefined {
   const n = text.length;
-  if (n < 22 || n > 29 || text.charCodeAt(n - 3) !== 43 /* + */ || text.charCodeAt(n - 2) !== 48)
+  // The zone: `+00` as text, `+00:00` in JSON (with `T` between date and time).
+  const json = text.charCodeAt(10) === 84; /* T */
+  const zone = json ? 6 : 3;
+  const end = n - zone;
+  if (n < 19 + zone || n > 26 + zone || text.charCodeAt(end) !== 43 /* + */) return undefined;
+  if (text.charCodeAt(end + 1) !== 48 || text.charCodeAt(end + 2) !== 48) return undefined;
+  if (
+    json &&
+    (text.charCodeAt(end + 3) !== 58 || text.charCodeAt(end + 4) !== 48 || text.charCodeAt(end + 5) !== 48)
+  )
     return undefined;
-  if (text.charCodeAt(n - 1) !== 48 || text.charCodeAt(4) !== 45 || text.charCodeAt(7) !== 45)
-    return undefined;
-  if (text.charCodeAt(10) !== 32 || text.charCodeAt(13) !== 58 || text.charCodeAt(16) !== 58)
-    return undefined;
+  if (!json && text.charCodeAt(10) !== 32) return undefined;
+  if (text.charCodeAt(4) !== 45 || text.charCodeAt(7) !== 45) return undefined;
+  if (text.charCodeAt(13) !== 58 || text.charCodeAt(16) !== 58) return undefined;
   const year = digits(text, 0, 4);
   const month = digits(text, 5, 2);
   const day = digits(text, 8, 2);
@@ -33,12 +42,12 @@ function utcTimestamp(text: string): Date | undefined {
   const minute = digits(text, 14, 2);
   const second = digits(text, 17, 2);
   let ms = 0;
-  if (n > 22) {
+  if (end > 19) {
     // A fraction of 1 to 6 digits; milliseconds are its first three (truncated, as Date's parser does).
-    if (text.charCodeAt(19) !== 46 /* . */ || n < 24) return undefined;
-    const fraction = digits(text, 20, n - 23);
+    if (text.charCodeAt(19) !== 46 /* . */ || end < 21) return undefined;
+    const places = end - 20;
+    const fraction = digits(text, 20, places);
     if (fraction < 0) return undefined;
-    const places = n - 23;
     ms = places >= 3 ? Math.floor(fraction / 10 ** (places - 3)) : fraction * 10 ** (3 - places);
   }
   if (year < 1000 || month < 1 || month > 12 || day < 1 || hour < 0 || hour > 23) return undefined;

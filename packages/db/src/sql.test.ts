@@ -2,13 +2,23 @@ import type pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { createSql, isForeignKeyViolation, isUniqueViolation, likeLiteral } from './sql';
 
-/** A pool answering every statement with these columns and rows of values, as pg's array mode does. */
+/**
+ * A client answering every statement with these columns and rows of values, as pg's array mode does: a
+ * query object it was handed (a prepared statement's, pg-described-statements.ts) through its callback.
+ */
 function poolAnswering(names: string[], rows: unknown[][]) {
   const asked: Array<{ rowMode?: string; name?: string }> = [];
   const pool = {
-    query: async (config: { rowMode?: string; name?: string }) => {
-      asked.push(config);
-      return { fields: names.map((name) => ({ name })), rows };
+    query: async (config: {
+      rowMode?: string;
+      _rowMode?: string;
+      name?: string;
+      callback?: (error: null, result: unknown) => void;
+    }) => {
+      asked.push({ rowMode: config.rowMode ?? config._rowMode, name: config.name });
+      const result = { fields: names.map((name) => ({ name })), rows };
+      config.callback?.(null, result);
+      return result;
     },
   } as unknown as pg.Pool;
   return { sql: createSql(pool), asked };
