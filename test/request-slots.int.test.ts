@@ -12,7 +12,7 @@ import { startWorld, type World } from './support/world';
 
 let world: World;
 beforeAll(async () => {
-  world = await startWorld({ REQUEST_CONCURRENCY: '1' });
+  world = await startWorld({ REQUEST_CONCURRENCY: '1', REQUEST_QUEUE_LIMIT: '60' });
   await world.createBuild('web');
 });
 afterAll(async () => {
@@ -87,6 +87,24 @@ describe('request slots', () => {
     await slotsAre(0, 0);
     const after = await Promise.all(Array.from({ length: 5 }, () => world.call('GET', BUILDS)));
     expect(after.map((response) => response.status)).toEqual([200, 200, 200, 200, 200]);
+  });
+
+  it('turn a request away with 503 once as many wait as REQUEST_QUEUE_LIMIT allows, and answer the others', async () => {
+    const atWork = await holdTheSlot();
+    const waiting = Array.from({ length: 60 }, () => world.call('GET', BUILDS));
+    await slotsAre(1, 60);
+    const refused = await world.call('GET', BUILDS);
+    expect(refused.status).toBe(503);
+    expect(refused.body).toEqual({
+      message: 'Service Unavailable: too many requests are waiting, try again shortly',
+    });
+    expect(refused.headers.get('retry-after')).toBe('1');
+    // Health checks still pass; the refused request took no slot and no place.
+    expect((await world.server.fetch('/healthz')).status).toBe(200);
+    await slotsAre(1, 60);
+    atWork.destroy();
+    expect((await Promise.all(waiting)).map((response) => response.status)).toEqual(Array(60).fill(200));
+    await slotsAre(0, 0);
   });
 
   it('never hold back health checks', async () => {

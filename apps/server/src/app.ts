@@ -57,12 +57,19 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
 
   // API requests take a slot before any other work, and give it back when their response is done or
-  // their connection closes; health checks, CORS preflights and agents never wait.
-  const slots = requestSlots(deps.config.requestConcurrency);
+  // their connection closes; health checks, CORS preflights and agents never wait. Past the waiting
+  // requests' limit, a request is turned away at once (its client may try again in a second).
+  const slots = requestSlots(deps.config.requestConcurrency, deps.config.requestQueueLimit);
   deps.watchSlots?.(slots);
   app.addHook('onRequest', async (request, reply) => {
     if (request.method === 'OPTIONS' || !isApiPath(request.url)) return;
-    await slots.acquire();
+    if (!(await slots.acquire())) {
+      applyCors(deps.config.corsOrigins, request, reply);
+      return reply
+        .code(503)
+        .header('Retry-After', '1')
+        .send({ message: 'Service Unavailable: too many requests are waiting, try again shortly' });
+    }
     if (reply.raw.closed) slots.release();
     else reply.raw.once('close', () => slots.release());
   });

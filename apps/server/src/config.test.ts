@@ -42,9 +42,12 @@ describe('readServerConfig', () => {
     expect(() => readServerConfig({ AGENT_LOST_AFTER_SECONDS: 'soon' })).toThrow(/AGENT_LOST_AFTER_SECONDS/);
   });
 
-  it('lets 4 API requests work at once unless REQUEST_CONCURRENCY says otherwise', () => {
+  it('lets 4 API requests work at once and 1,000 wait unless REQUEST_CONCURRENCY, REQUEST_QUEUE_LIMIT say otherwise', () => {
     expect(readServerConfig({}).requestConcurrency).toBe(4);
     expect(readServerConfig({ REQUEST_CONCURRENCY: '32' }).requestConcurrency).toBe(32);
+    expect(readServerConfig({}).requestQueueLimit).toBe(1000);
+    expect(readServerConfig({ REQUEST_QUEUE_LIMIT: '0' }).requestQueueLimit).toBe(0);
+    expect(() => readServerConfig({ REQUEST_QUEUE_LIMIT: '-1' })).toThrow();
     for (const value of ['0', '-1', '1.5', 'many']) {
       expect(() => readServerConfig({ REQUEST_CONCURRENCY: value })).toThrow(/REQUEST_CONCURRENCY/);
     }

@@ -28,6 +28,7 @@ const ServerEnv = DatabaseEnv.extend({
   AGENT_HEARTBEAT_INTERVAL_SECONDS: z.coerce.number().positive().max(3600).default(30),
   AGENT_LOST_AFTER_SECONDS: z.coerce.number().positive().max(86400).default(120),
   REQUEST_CONCURRENCY: z.coerce.number().int().min(1).max(10_000).default(4),
+  REQUEST_QUEUE_LIMIT: z.coerce.number().int().min(0).max(1_000_000).default(1000),
   CORS_ORIGINS: z
     .string()
     .default('')
@@ -92,6 +93,8 @@ export function readServerConfig(env: NodeJS.ProcessEnv) {
       : null,
     /** API requests (REST, tRPC, GraphQL) at work at once; the others wait their turn (request-slots.ts) */
     requestConcurrency: parsed.REQUEST_CONCURRENCY,
+    /** API requests that may wait for a slot; past them the server answers 503 at once */
+    requestQueueLimit: parsed.REQUEST_QUEUE_LIMIT,
     /** origins allowed to call the API from a browser (`*`: any); empty: no CORS headers */
     corsOrigins: parsed.CORS_ORIGINS,
     /** what agents are told at registration, and the silence after which their job is lost */

@@ -52,7 +52,42 @@ describe('requestSlots', () => {
     expect(slots.active).toBe(0);
   });
 
+  it('turns a request away at once when `waitLimit` wait already, taking no slot', async () => {
+    const slots = requestSlots(1, 2);
+    const outcomes: boolean[] = [];
+    for (let i = 0; i < 4; i++) void slots.acquire().then((started) => outcomes.push(started));
+    await tick();
+    // One at work, two waiting, the fourth refused.
+    expect(outcomes).toEqual([true, false]);
+    expect([slots.active, slots.waiting]).toEqual([1, 2]);
+    slots.release();
+    await tick();
+    expect(outcomes).toEqual([true, false, true]);
+    // A place in the queue is free again.
+    void slots.acquire().then((started) => outcomes.push(started));
+    slots.release();
+    slots.release();
+    await tick();
+    expect(outcomes).toEqual([true, false, true, true, true]);
+    slots.release();
+    expect([slots.active, slots.waiting]).toEqual([0, 0]);
+  });
+
+  it('with no room to wait, starts only what a slot takes', async () => {
+    const slots = requestSlots(2, 0);
+    expect(await Promise.all([slots.acquire(), slots.acquire(), slots.acquire()])).toEqual([
+      true,
+      true,
+      false,
+    ]);
+    expect([slots.active, slots.waiting]).toEqual([2, 0]);
+  });
+
   it.each([0, -1, 1.5, Number.NaN])('refuses a size of %s', (size) => {
     expect(() => requestSlots(size)).toThrow(/positive integer/);
+  });
+
+  it.each([-1, 1.5, Number.NaN])('refuses a waiting limit of %s', (limit) => {
+    expect(() => requestSlots(1, limit)).toThrow(/whole number/);
   });
 });
