@@ -12,7 +12,8 @@ import { type GraphqlWorld, startGraphqlWorld } from '../support/graphql-world';
  * Agents and the job lifecycle through GraphQL, with real job data: agents register and run jobs
  * through the /v3 agent protocol, driven from the test. The `agent` root field, `node` on the Agent ids
  * REST jobs carry, `Organization.agents`, the job fields an agent's work fills, and
- * `jobTypeCommandRetry` / `jobTypeBlockUnblock` against REST's retry and unblock.
+ * `jobTypeCommandRetry` / `jobTypeBlockUnblock` against REST's retry and unblock, and
+ * `jobTypeCommandCancel`.
  */
 
 let world: GraphqlWorld;
@@ -54,6 +55,19 @@ const GATED = `steps:
       queue: QUEUE
 `;
 
+const TWO_COMMANDS = `steps:
+  - label: ":mag: Lint"
+    key: lint
+    command: "make lint"
+    agents:
+      queue: QUEUE
+  - label: ":test_tube: Test"
+    key: test
+    command: "make test"
+    agents:
+      queue: QUEUE
+`;
+
 async function register(options: Parameters<typeof protocol.register>[0] = {}) {
   const agent = await protocol.register(options);
   registered.push(agent);
@@ -69,6 +83,12 @@ beforeAll(async () => {
   await pipelineOn('gql-runs', 'runs', ONE_COMMAND);
   await pipelineOn('gql-deploy', 'deploy', GATED);
   await pipelineOn('gql-hidden', 'hidden', ONE_COMMAND);
+  await pipelineOn('gql-pair', 'pair', TWO_COMMANDS);
+  await pipelineOn(
+    'gql-soft',
+    'pair',
+    TWO_COMMANDS.replace('    key: lint\n', '    key: lint\n    soft_fail: true\n'),
+  );
   // Only the team `hidden` has it: `member` may not see its builds.
   await admin.addTeamPipeline({
     organization: 'acme',
@@ -652,6 +672,111 @@ describe('jobs an agent failed, and their retries', () => {
       signalReason: null,
       canceledAt: null,
     });
+  });
+});
+
+describe('a command job canceled on its own', () => {
+  const CANCEL = `mutation($id: ID!, $clientMutationId: String) {
+    jobTypeCommandCancel(input: { id: $id, clientMutationId: $clientMutationId }) {
+      clientMutationId
+      jobTypeCommand { uuid label state passed canceledAt build { state } }
+    }
+  }`;
+  let worker: { token: string; uuid: string };
+
+  beforeAll(async () => {
+    worker = await register({ name: 'worker', tags: ['queue=pair'] });
+  });
+
+  it('cancels a job no agent holds at once; the build goes on and fails at the end', async () => {
+    const { number } = await world.createBuild('gql-pair');
+    const [lint, test] = (await restBuild('gql-pair', number)).jobs;
+    const payload = data(
+      await world.gql(CANCEL, { id: lint.graphql_id, clientMutationId: 'cancel-1' }),
+    ).jobTypeCommandCancel;
+    expect(payload).toEqual({
+      clientMutationId: 'cancel-1',
+      jobTypeCommand: {
+        uuid: lint.id,
+        label: ':mag: Lint',
+        state: 'CANCELED',
+        passed: false,
+        canceledAt: expect.any(String),
+        // Failing already, as after a failed job, while its other job still runs.
+        build: { state: 'FAILING' },
+      },
+    });
+    // Only the other job is left for agents; it passes, and the build fails for the canceled one.
+    expect(await protocol.run(worker.token, 0)).toBe(test.id);
+    const build = await restBuild('gql-pair', number);
+    expect(build.state).toBe('failed');
+    expect(build.jobs.map((job: { state: string }) => job.state)).toEqual(['canceled', 'passed']);
+    expect(await protocol.drain(worker.token)).toEqual([]);
+  });
+
+  it('has the agent stop a job it runs, then the build fails', async () => {
+    const { number } = await world.createBuild('gql-pair');
+    const started = await protocol.start(worker.token);
+    const job = (await restBuild('gql-pair', number)).jobs.find(
+      (each: { id: string }) => each.id === started,
+    );
+    const payload = data(await world.gql(CANCEL, { id: job.graphql_id })).jobTypeCommandCancel;
+    expect(payload.jobTypeCommand).toMatchObject({ uuid: started, state: 'CANCELING', canceledAt: null });
+    expect(await protocol.jobState(worker.token, started)).toBe('canceling');
+    await protocol.finish(worker.token, started, {
+      exitStatus: -1,
+      signal: 'SIGTERM',
+      signalReason: 'cancel',
+    });
+    await protocol.run(worker.token, 0);
+    const build = await restBuild('gql-pair', number);
+    expect(build.jobs.find((each: { id: string }) => each.id === started).state).toBe('canceled');
+    expect(build.state).toBe('failed');
+  });
+
+  it('lets the build pass when the canceled job may soft-fail', async () => {
+    const { number } = await world.createBuild('gql-soft');
+    const [lint] = (await restBuild('gql-soft', number)).jobs;
+    expect(
+      data(await world.gql(CANCEL, { id: lint.graphql_id })).jobTypeCommandCancel.jobTypeCommand.state,
+    ).toBe('CANCELED');
+    await protocol.run(worker.token, 0);
+    expect((await restBuild('gql-soft', number)).state).toBe('passed');
+  });
+
+  it('refuses a finished job, a block step, a token without write_builds, and an unknown id', async () => {
+    const { number } = await world.createBuild('gql-pair');
+    await protocol.run(worker.token, 0);
+    await protocol.run(worker.token, 1);
+    const [passed] = (await restBuild('gql-pair', number)).jobs;
+    expect(errorsOf(await world.gql(CANCEL, { id: passed.graphql_id }))).toEqual([
+      'A job cannot be canceled when it is passed',
+    ]);
+    // A block step, whatever its state (the build is canceled after: no agent of this file runs it).
+    const gated = await world.createBuild('gql-deploy');
+    const gate = (await restBuild('gql-deploy', gated.number)).jobs[1];
+    expect(errorsOf(await world.gql(CANCEL, { id: gate.graphql_id }))).toEqual([
+      'Only command jobs can be canceled',
+    ]);
+    const canceled = await world.call(
+      'PUT',
+      `/v2/organizations/acme/pipelines/gql-deploy/builds/${gated.number}/cancel`,
+    );
+    expect(canceled.status, canceled.text).toBe(200);
+    const pending = await world.createBuild('gql-pair');
+    const [first] = (await restBuild('gql-pair', pending.number)).jobs;
+    const reader = await world.token('admin', { scopes: ['graphql', 'read_builds'] });
+    expect(errorsOf(await world.gql(CANCEL, { id: first.graphql_id }, { token: reader }))).toEqual([
+      "Your access token doesn't have the write_builds scope",
+    ]);
+    expect(
+      errorsOf(
+        await world.gql(CANCEL, { id: encodeGraphqlId('Job', '00000000-0000-4000-8000-000000000000') }),
+      ),
+    ).toEqual(['No job found']);
+    // Nothing was changed by the refusals.
+    expect((await restBuild('gql-pair', pending.number)).jobs[0].state).toBe('scheduled');
+    expect(await protocol.drain(worker.token)).toHaveLength(2);
   });
 });
 

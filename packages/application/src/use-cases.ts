@@ -36,7 +36,7 @@ import { getBuild } from './builds/get-build';
 import { listBuilds } from './builds/list-builds';
 import { rebuildBuild } from './builds/rebuild-build';
 import { getJobEnv, getJobLog, retryJob, unblockJob } from './jobs/job-actions';
-import { getRetrySourcesOf, retryJobById, unblockJobById } from './jobs/jobs-by-id';
+import { cancelJobById, getRetrySourcesOf, retryJobById, unblockJobById } from './jobs/jobs-by-id';
 import { getOrganization } from './organizations/get-organization';
 import { listOrganizationMembers } from './organizations/list-organization-members';
 import { listOrganizations } from './organizations/list-organizations';
@@ -176,6 +176,7 @@ export function createUseCases(deps: Deps) {
       retrySources: getRetrySourcesOf(deps),
       retryJob: retryJobById(deps),
       unblockJob: unblockJobById(deps),
+      cancelJob: cancelJobById(deps),
     },
     getJobLog: getJobLog(deps),
     getJobEnv: getJobEnv(deps),

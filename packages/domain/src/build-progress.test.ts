@@ -209,6 +209,58 @@ describe('progressBuild', () => {
     expect(progressBuild({ build: canceling.value, jobs: finished, at, newId }).build.state).toBe('canceled');
   });
 
+  /** Cancels the named job on its own (the build is not canceled) and lets the build progress. */
+  const cancelJob = (state: { build: BuildSnapshot; jobs: Job[] }, name: string) => {
+    const jobs = state.jobs.map((job) => {
+      if (job.name !== name) return job;
+      const next = jobTransition(job, { type: 'cancel' }, at);
+      if (!next.ok) throw next.error;
+      return next.value;
+    });
+    return progressBuild({ build: state.build, jobs, at, newId });
+  };
+
+  it('fails a build whose command job was canceled on its own, once the others finish', () => {
+    let state = newBuild([cmd('a'), cmd('b')]);
+    state = cancelJob(state, 'a');
+    expect(stateOf(state, 'a')).toEqual(['canceled']);
+    state = run(state, 'b', 'passed');
+    expect(state.build.state).toBe('failed');
+  });
+
+  it('lets a running job canceled on its own finish on its agent, then fails the build', () => {
+    let state = newBuild([cmd('a')]);
+    state = act(state, 'a', ['assigned', 'running']);
+    state = cancelJob(state, 'a');
+    expect(stateOf(state, 'a')).toEqual(['canceling']);
+    expect(state.build.state).toBe('running');
+    const jobs = state.jobs.map((job) => {
+      const next = jobTransition(
+        job,
+        { type: 'finish', exitStatus: -1, signal: 'SIGTERM', signalReason: null },
+        at,
+      );
+      return next.ok ? next.value : job;
+    });
+    const finished = progressBuild({ build: state.build, jobs, at, newId });
+    expect(stateOf(finished, 'a')).toEqual(['canceled']);
+    expect(finished.build.state).toBe('failed');
+  });
+
+  it('passes a build whose canceled job belongs to a step that may soft-fail', () => {
+    let state = newBuild([cmd('a', { softFail: true }), cmd('b')]);
+    state = cancelJob(state, 'a');
+    state = run(state, 'b', 'passed');
+    expect(state.build.state).toBe('passed');
+  });
+
+  it('stops at a wait after a job canceled on its own, as after a failure', () => {
+    let state = newBuild([cmd('a'), wait(), cmd('c')]);
+    state = cancelJob(state, 'a');
+    expect(stateOf(state, 'c')).toEqual(['broken']);
+    expect(state.build.state).toBe('failed');
+  });
+
   it('reopens a failed build whose failed job is retried, and the retry decides', () => {
     let state = newBuild([cmd('a'), cmd('b')]);
     state = run(state, 'a', 'failed');

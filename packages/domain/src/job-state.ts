@@ -30,9 +30,16 @@ export function isFinishedJob(state: JobState): boolean {
   return (FINISHED_JOB_STATES as readonly JobState[]).includes(state);
 }
 
-/** A failure that fails the build: soft-failed jobs and jobs stopped by a cancel do not. */
-export function isHardFailure(job: Pick<Job, 'state' | 'softFailed' | 'retried'>): boolean {
+/**
+ * A failure that fails the build: soft-failed jobs do not. A command job canceled on its own fails its
+ * build unless its step may soft-fail, as the public API's does ("manually cancel a step, which will
+ * cause the build to fail"); a canceled build ends `canceled` whatever its jobs (`progressBuild`).
+ */
+export function isHardFailure(
+  job: Pick<Job, 'type' | 'state' | 'softFailed' | 'softFail' | 'retried'>,
+): boolean {
   if (job.retried || job.softFailed) return false;
+  if (job.state === 'canceled') return job.type === 'script' && !job.softFail;
   return (
     job.state === 'failed' || job.state === 'lost' || job.state === 'timed_out' || job.state === 'expired'
   );

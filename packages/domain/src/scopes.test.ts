@@ -48,6 +48,7 @@ describe('scopeFor', () => {
     ['getJobEnv', 'read_job_env'],
     ['retryJob', 'write_builds'],
     ['unblockJob', 'write_builds'],
+    ['cancelJob', 'write_builds'],
     ['listAgents', 'read_agents'],
     ['getAgent', 'read_agents'],
   ])('requires %s to carry %s', (op, scope) => {

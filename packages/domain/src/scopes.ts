@@ -80,6 +80,7 @@ export const OPERATIONS = {
   getJobEnv: 'read_job_env',
   retryJob: 'write_builds',
   unblockJob: 'write_builds',
+  cancelJob: 'write_builds',
 
   listAgents: 'read_agents',
   getAgent: 'read_agents',

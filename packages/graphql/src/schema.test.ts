@@ -140,12 +140,13 @@ describe('the schema against the public API reference subset', () => {
     expect(referenceFields.filter((name) => !queryFields.includes(name))).toEqual([]);
   });
 
-  it('has every mutation of the reference on jobs but jobTypeCommandCancel', () => {
+  it('has every mutation of the reference on jobs', () => {
     const ours = Object.keys(schema.getMutationType()?.getFields() ?? {});
     const theirs = Object.keys(REFERENCE.getMutationType()?.getFields() ?? {}).filter((name) =>
       name.startsWith('job'),
     );
-    expect(theirs.filter((name) => !ours.includes(name))).toEqual(['jobTypeCommandCancel']);
+    expect(theirs).toContain('jobTypeCommandCancel');
+    expect(theirs.filter((name) => !ours.includes(name))).toEqual([]);
   });
 
   it('gives every Node type an id that the graphql_id codec reads back', () => {

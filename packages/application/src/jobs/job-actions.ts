@@ -123,3 +123,23 @@ export const unblockJob =
     });
     return reload(deps, result, result.job.job.id);
   };
+
+/**
+ * Cancels a command job on its own: one an agent holds becomes `canceling` (its agent stops it at its next
+ * job-state poll and reports it `canceled`), one no agent holds yet is `canceled` at once. The build goes
+ * on with its other jobs and fails at the end, unless the job's step may soft-fail (`isHardFailure`).
+ */
+export const cancelJob =
+  (deps: Deps) =>
+  async (actor: Actor, ref: JobRef): Promise<JobInBuild> => {
+    const result = await loadJob(deps)(actor, ref, 'cancelJob', 'build');
+    if (result.job.job.type !== 'script') {
+      throw unprocessable('invalid_job_type', 'Only command jobs can be canceled');
+    }
+    await changeJob(deps)({
+      buildId: result.build.view.build.id,
+      jobId: result.job.job.id,
+      trigger: { type: 'cancel' },
+    });
+    return reload(deps, result, result.job.job.id);
+  };

@@ -4,7 +4,7 @@ import { requireScope } from '../auth/authorize';
 import { usableById } from '../auth/usable-memberships';
 import { type JobResult, jobsInBuilds } from '../builds/builds-by-id';
 import type { Deps } from '../ports';
-import { type JobInBuild, type JobRef, retryJob, unblockJob } from './job-actions';
+import { cancelJob, type JobInBuild, type JobRef, retryJob, unblockJob } from './job-actions';
 
 /**
  * The job use cases for a transport that names jobs by UUID (GraphQL): the changes find the job's REST
@@ -77,4 +77,13 @@ export const unblockJobById =
     requireScope(actor, 'unblockJob');
     const ref = await addressJob(deps, actor, jobId);
     return asResult(await unblockJob(deps)(actor, ref));
+  };
+
+/** Cancels the command job with this UUID on its own (`jobTypeCommandCancel`): REST's rules, {@link cancelJob}. */
+export const cancelJobById =
+  (deps: Deps) =>
+  async (actor: Actor, jobId: string | null): Promise<JobResult> => {
+    requireScope(actor, 'cancelJob');
+    const ref = await addressJob(deps, actor, jobId);
+    return asResult(await cancelJob(deps)(actor, ref));
   };
