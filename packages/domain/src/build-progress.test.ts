@@ -283,6 +283,37 @@ describe('progressBuild', () => {
     expect(state.build.state).toBe('passed');
   });
 
+  it('fails a canceled build reopened by a retry while another of its jobs stays canceled', () => {
+    let state = newBuild([cmd('a'), cmd('b')]);
+    const canceled = transition(state.build, { type: 'cancel' }, at);
+    if (!canceled.ok) throw canceled.error;
+    state = {
+      ...state,
+      build: canceled.value,
+      jobs: state.jobs.map((job) => {
+        const next = jobTransition(job, { type: 'cancel' }, at);
+        return next.ok ? next.value : job;
+      }),
+    };
+    expect(state.jobs.map((job) => job.state)).toEqual(['canceled', 'canceled']);
+    const reopened = reopenBuild({ build: state.build, jobs: state.jobs, at });
+    if (!reopened.ok) throw reopened.error;
+    const index = reopened.value.jobs.findIndex((job) => job.name === 'a');
+    const original = reopened.value.jobs[index]!;
+    const retried = jobTransition(original, { type: 'retried', newJobId: 'ra' }, at);
+    if (!retried.ok) throw retried.error;
+    const retry = retryOf(original, { id: 'ra', at, retryType: 'manual' });
+    state = progressBuild({
+      build: reopened.value.build,
+      jobs: [...reopened.value.jobs.map((job, i) => (i === index ? retried.value : job)), retry],
+      at,
+      newId,
+    });
+    state = run(state, 'a', 'passed');
+    // `b` was canceled and not retried: the build fails, as a build with a job canceled on its own does.
+    expect(state.build.state).toBe('failed');
+  });
+
   it('reopens the steps a failure stopped when the failed job is retried, and runs them if it passes', () => {
     let state = newBuild([cmd('a'), wait(), cmd('b'), block()]);
     state = run(state, 'a', 'failed');
