@@ -481,3 +481,48 @@ describe('team members over tRPC: the same procedures, bodies and refusals', () 
     expect(error.data?.httpStatus).toBe(422);
   });
 });
+
+describe('default teams', () => {
+  let world: TeamsWorld;
+  beforeAll(async () => {
+    world = await startTeamsWorld();
+  });
+  afterAll(() => world?.close());
+
+  const membersOf = async (team: string) =>
+    ((await world.call('GET', world.membersPath(team))).body as TeamMemberWire[]).map((member) => ({
+      user_id: member.user_id,
+      role: member.role,
+    }));
+
+  it("are joined by every new member of the organization, with the team's default role; other teams are not", async () => {
+    const joined = await world.createTeam({
+      name: 'Everyone',
+      is_default_team: true,
+      default_member_role: 'maintainer',
+    });
+    const plain = await world.createTeam({ name: 'Not default' });
+    const admin = world.server.useCases.admin;
+    const newcomer = await admin.createUser({ name: 'Nina Newcomer', email: 'newcomer@acme.test' });
+    await admin.addMember({ organization: 'acme', email: newcomer.email, role: 'member' });
+    expect(await membersOf(joined.id)).toEqual([{ user_id: newcomer.id, role: 'maintainer' }]);
+    expect(await membersOf(plain.id)).toEqual([]);
+    // A member whose organization role changes is no new member: their teams stay as they are.
+    await world.call('DELETE', `${world.membersPath(joined.id)}/${newcomer.id}`);
+    await admin.addMember({ organization: 'acme', email: newcomer.email, role: 'admin' });
+    expect(await membersOf(joined.id)).toEqual([]);
+    // Another organization's default teams are not joined by members of this one.
+    const elsewhere = await world.createTeam(
+      { name: 'Other default', is_default_team: true },
+      { organization: 'other', token: world.tokens.outsider },
+    );
+    const second = await admin.createUser({ name: 'Sam Second', email: 'second@acme.test' });
+    await admin.addMember({ organization: 'acme', email: second.email, role: 'member' });
+    expect(await membersOf(joined.id)).toEqual([{ user_id: second.id, role: 'maintainer' }]);
+    const otherMembers = await world.call('GET', world.membersPath(elsewhere.id, '', 'other'), {
+      token: world.tokens.outsider,
+    });
+    expect(otherMembers.status, otherMembers.text).toBe(200);
+    expect(otherMembers.body).toEqual([]);
+  });
+});

@@ -53,14 +53,14 @@ export interface UserRepository {
 export interface OrganizationRepository {
   findBySlug(slug: string): Promise<Organization | null>;
   insert(organization: Organization): Promise<void>;
-  /** Adds the user, or changes the role of an existing member (`id` names a new membership). */
+  /** Adds the user (`added`), or changes the role of an existing member (`id` names a new membership). */
   putMember(input: {
     id: string;
     organizationId: string;
     userId: string;
     role: OrganizationRole;
     at: Date;
-  }): Promise<void>;
+  }): Promise<'added' | 'changed'>;
   countAll(): Promise<number>;
 }
 
@@ -127,6 +127,8 @@ export interface TeamRepository {
    * pipelines (then how many), deciding under the same pipeline row locks as removing an association.
    */
   deleteUnlessLastTeam(teamId: string): Promise<'deleted' | 'not_found' | { lastTeamOf: number }>;
+  /** The organization's default teams (`is_default_team`), which new members of the organization join. */
+  defaultTeams(organizationId: string): Promise<Team[]>;
   /** Adds the user, or changes the role of an existing member (CLI and seed; `id` names a new membership). */
   putMember(input: {
     id: string;

@@ -50,12 +50,26 @@ export const addMember =
   (deps: Deps) => async (input: { organization: string; email: string; role: OrganizationRole }) => {
     const organization = await findOrganization(deps)(input.organization);
     const user = await findUser(deps)(input.email);
-    await deps.repos.organizations.putMember({
+    const at = deps.clock.now();
+    const membership = await deps.repos.organizations.putMember({
       id: deps.newId(),
       organizationId: organization.id,
       userId: user.id,
       role: input.role,
-      at: deps.clock.now(),
+      at,
     });
+    // A new member joins the organization's default teams, with each team's default role (the public
+    // API's `is_default_team` and `default_member_role`); a member whose role changes keeps their teams.
+    if (membership === 'added') {
+      for (const team of await deps.repos.teams.defaultTeams(organization.id)) {
+        await deps.repos.teams.putMember({
+          id: deps.newId(),
+          teamId: team.id,
+          userId: user.id,
+          role: team.defaultMemberRole,
+          at,
+        });
+      }
+    }
     return { organization, user, role: input.role };
   };

@@ -69,11 +69,14 @@ export function organizationRepository(sql: Sql): OrganizationRepository {
       ]);
     },
     async putMember({ id, organizationId, userId, role, at }) {
-      await sql.query(
+      // A row the statement inserted has no deleting transaction (`xmax` 0); an updated one has this one's.
+      const [row] = await sql.query<{ added: boolean }>(
         `insert into organization_members (id, organization_id, user_id, role, created_at) values ($5, $1, $2, $3, $4)
-         on conflict (organization_id, user_id) do update set role = excluded.role`,
+         on conflict (organization_id, user_id) do update set role = excluded.role
+         returning (xmax = 0) as added`,
         [organizationId, userId, role, at, id],
       );
+      return row?.added ? 'added' : 'changed';
     },
     async countAll() {
       const [row] = await sql.query<{ count: string }>('select count(*) from organizations');

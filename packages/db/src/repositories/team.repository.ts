@@ -195,6 +195,13 @@ export function teamRepository(sql: Sql): TeamRepository {
         return 'deleted';
       });
     },
+    async defaultTeams(organizationId) {
+      const rows = await sql.query(
+        'select * from teams where organization_id = $1 and is_default_team order by created_at, id',
+        [organizationId],
+      );
+      return rows.map(teamFromRow);
+    },
     async putMember({ id, teamId, userId, role, at }) {
       await sql.query(
         `insert into team_members (id, team_id, user_id, role, created_at) values ($5, $1, $2, $3, $4)
