@@ -70,20 +70,21 @@ export const retryJobById =
     return { job: asResult({ build: retry.build, job }), retry: asResult(retry) };
   };
 
-/** Unblocks the block step with this UUID as `PUT …/jobs/{id}/unblock` does. */
-export const unblockJobById =
+/**
+ * A change of one job, named by UUID, made by its REST use case `act` under `operation`'s scope: the job
+ * as it is after.
+ */
+const changeJobById =
+  (operation: 'unblockJob' | 'cancelJob', act: typeof unblockJob) =>
   (deps: Deps) =>
   async (actor: Actor, jobId: string | null): Promise<JobResult> => {
-    requireScope(actor, 'unblockJob');
+    requireScope(actor, operation);
     const ref = await addressJob(deps, actor, jobId);
-    return asResult(await unblockJob(deps)(actor, ref));
+    return asResult(await act(deps)(actor, ref));
   };
 
+/** Unblocks the block step with this UUID as `PUT …/jobs/{id}/unblock` does. */
+export const unblockJobById = changeJobById('unblockJob', unblockJob);
+
 /** Cancels the command job with this UUID on its own (`jobTypeCommandCancel`): REST's rules, {@link cancelJob}. */
-export const cancelJobById =
-  (deps: Deps) =>
-  async (actor: Actor, jobId: string | null): Promise<JobResult> => {
-    requireScope(actor, 'cancelJob');
-    const ref = await addressJob(deps, actor, jobId);
-    return asResult(await cancelJob(deps)(actor, ref));
-  };
+export const cancelJobById = changeJobById('cancelJob', cancelJob);

@@ -4,7 +4,12 @@ import { toDate, toDateOrNull } from '../rows';
 import type { Sql } from '../sql';
 import { buildByNumberFromRow, buildByNumberSelect } from './build.repository';
 import { USER_COLUMNS, userFromRow } from './identity.repository';
-import { pipelineAccessFactsFromRow, pipelineAccessSelect, rememberedParams } from './pipeline.repository';
+import {
+  pipelineAccessFactsFromRow,
+  pipelineAccessSelect,
+  recallPipeline,
+  rememberedParams,
+} from './pipeline.repository';
 import type { PipelineMemory } from './pipeline-memory';
 
 type Row = Record<string, unknown>;
@@ -15,12 +20,7 @@ const ACCESS_TOKEN_WITH_USER = `select t.id as t_id, t.user_id, t.token_hash, t.
 
 /** The pipeline remembered for the slugs is named by $4 and $5 (pipeline.repository.ts `rememberedParams`). */
 const TOKEN_AND_ACCESS = `from (${ACCESS_TOKEN_WITH_USER} where t.token_hash = $1) tu
-  left join lateral (${pipelineAccessSelect({
-    user: 'tu.user_id',
-    organization: '$2',
-    pipeline: '$3',
-    remembered: { id: '$4::uuid', revision: '$5::bigint' },
-  })}) pa on true`;
+  left join lateral (${pipelineAccessSelect({ user: 'tu.user_id', organization: '$2', pipeline: '$3' })}) pa on true`;
 
 /** The token with its user, and what the user may see of the pipeline named by slugs ($2, $3). */
 const WITH_PIPELINE_ACCESS = `select tu.*, pa.* ${TOKEN_AND_ACCESS}`;
@@ -58,15 +58,19 @@ export function accessTokenRepository(sql: Sql, memory: PipelineMemory): AccessT
       // The token, and beside it what its user may see of the pipeline the request names (and the build it
       // reads): one round trip.
       const readsBuild = readAhead.buildNumber !== undefined;
-      const { organizationSlug, pipelineSlug } = readAhead;
-      const remembered = memory.recall(organizationSlug, pipelineSlug);
-      const params = [tokenHash, organizationSlug, pipelineSlug, ...rememberedParams(remembered)];
+      const read = recallPipeline(memory, readAhead);
+      const params = [
+        tokenHash,
+        readAhead.organizationSlug,
+        readAhead.pipelineSlug,
+        ...rememberedParams(read),
+      ];
       const [row] = await sql.prepared(
         readsBuild ? WITH_PIPELINE_ACCESS_AND_BUILD : WITH_PIPELINE_ACCESS,
         readsBuild ? [...params, readAhead.buildNumber] : params,
       );
       if (!row) return null;
-      const facts = pipelineAccessFactsFromRow(row, { memory, organizationSlug, pipelineSlug, remembered });
+      const facts = pipelineAccessFactsFromRow(row, read);
       return {
         ...accessTokenWithUserFromRow(row),
         pipelineAccess: {

@@ -326,25 +326,21 @@ function rememberedColumns(remembered: { id: string; revision: string }): string
 /**
  * What the user `user` may see of the pipeline slugged `pipeline` in the organization slugged
  * `organization`: the organization with the user's role (columns `o_…`), the pipeline if any (`p_…`, most
- * of it left out when it is the one `remembered`, {@link rememberedColumns}) and what the user's teams give on
- * it, in one row; none when the user is not a member. Every argument is an SQL expression.
+ * of it left out when it is the one remembered, {@link rememberedColumns}) and what the user's teams give on
+ * it, in one row; none when the user is not a member. Every argument is an SQL expression; the remembered
+ * pipeline is named by the parameters `$4` and `$5` ({@link rememberedParams}).
  */
 export function pipelineAccessSelect(options: {
   user: string;
   organization: string;
   pipeline: string;
-  remembered: { id: string; revision: string };
 }): string {
-  return `select ${ORGANIZATION_ACCESS_COLUMNS}, ${rememberedColumns(options.remembered)}, ${teamAccessColumns(options.user)}
+  return `select ${ORGANIZATION_ACCESS_COLUMNS}, ${rememberedColumns({ id: '$4::uuid', revision: '$5::bigint' })},
+    ${teamAccessColumns(options.user)}
   from organizations o
   join organization_members m on m.organization_id = o.id and m.user_id = ${options.user}
   left join pipelines p on p.organization_id = o.id and p.slug = ${options.pipeline}
   where o.slug = ${options.organization}`;
-}
-
-/** The parameters that name a remembered pipeline for {@link rememberedColumns}: nulls for none. */
-export function rememberedParams(remembered: RememberedPipeline | undefined): [string | null, string | null] {
-  return remembered ? [remembered.id, remembered.revision] : [null, null];
 }
 
 /** What a row read with {@link rememberedColumns} is read against: the memory, and what the statement was given. */
@@ -354,6 +350,25 @@ export interface RememberedRead {
   pipelineSlug: string;
   /** What `memory` held for the slugs when the statement's parameters were taken. */
   remembered: RememberedPipeline | undefined;
+}
+
+/** What `memory` holds for the slugs now: one statement's parameters ({@link rememberedParams}) and row are read against it. */
+export function recallPipeline(
+  memory: PipelineMemory,
+  slugs: { organizationSlug: string; pipelineSlug: string },
+): RememberedRead {
+  const { organizationSlug, pipelineSlug } = slugs;
+  return {
+    memory,
+    organizationSlug,
+    pipelineSlug,
+    remembered: memory.recall(organizationSlug, pipelineSlug),
+  };
+}
+
+/** The parameters `$4` and `$5` of {@link pipelineAccessSelect}: the remembered pipeline, nulls for none. */
+export function rememberedParams(read: RememberedRead): [string | null, string | null] {
+  return read.remembered ? [read.remembered.id, read.remembered.revision] : [null, null];
 }
 
 /**
@@ -391,12 +406,7 @@ export function pipelineAccessFactsFromRow(
   };
 }
 
-const ACCESS_SELECT = pipelineAccessSelect({
-  user: '$1',
-  organization: '$2',
-  pipeline: '$3',
-  remembered: { id: '$4::uuid', revision: '$5::bigint' },
-});
+const ACCESS_SELECT = pipelineAccessSelect({ user: '$1', organization: '$2', pipeline: '$3' });
 
 export function accessRepository(sql: Sql, memory: PipelineMemory): AccessRepository {
   return {
@@ -411,14 +421,14 @@ export function accessRepository(sql: Sql, memory: PipelineMemory): AccessReposi
     },
     async pipeline({ userId, organizationSlug, pipelineSlug }) {
       // Organization, membership, pipeline and the user's team access levels in one round trip.
-      const remembered = memory.recall(organizationSlug, pipelineSlug);
+      const read = recallPipeline(memory, { organizationSlug, pipelineSlug });
       const [row] = await sql.prepared(ACCESS_SELECT, [
         userId,
         organizationSlug,
         pipelineSlug,
-        ...rememberedParams(remembered),
+        ...rememberedParams(read),
       ]);
-      return pipelineAccessFactsFromRow(row, { memory, organizationSlug, pipelineSlug, remembered });
+      return pipelineAccessFactsFromRow(row, read);
     },
     async memberships(userId) {
       const rows = await sql.query(
