@@ -53,13 +53,17 @@ export interface UserRepository {
 export interface OrganizationRepository {
   findBySlug(slug: string): Promise<Organization | null>;
   insert(organization: Organization): Promise<void>;
-  /** Adds the user (`added`), or changes the role of an existing member (`id` names a new membership). */
+  /**
+   * Adds the user (`added`), or changes the role of an existing member (`id` names a new membership). A new
+   * member also joins `teamsIfNew` in the same statement; an existing one's teams stay as they are.
+   */
   putMember(input: {
     id: string;
     organizationId: string;
     userId: string;
     role: OrganizationRole;
     at: Date;
+    teamsIfNew?: ReadonlyArray<{ id: string; teamId: string; role: TeamMemberRole }>;
   }): Promise<'added' | 'changed'>;
   countAll(): Promise<number>;
 }

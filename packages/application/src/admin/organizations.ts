@@ -50,26 +50,20 @@ export const addMember =
   (deps: Deps) => async (input: { organization: string; email: string; role: OrganizationRole }) => {
     const organization = await findOrganization(deps)(input.organization);
     const user = await findUser(deps)(input.email);
-    const at = deps.clock.now();
-    const membership = await deps.repos.organizations.putMember({
+    // A new member joins the organization's default teams, with each team's default role (the public
+    // API's `is_default_team` and `default_member_role`); a member whose role changes keeps their teams.
+    const defaultTeams = await deps.repos.teams.defaultTeams(organization.id);
+    await deps.repos.organizations.putMember({
       id: deps.newId(),
       organizationId: organization.id,
       userId: user.id,
       role: input.role,
-      at,
+      at: deps.clock.now(),
+      teamsIfNew: defaultTeams.map((team) => ({
+        id: deps.newId(),
+        teamId: team.id,
+        role: team.defaultMemberRole,
+      })),
     });
-    // A new member joins the organization's default teams, with each team's default role (the public
-    // API's `is_default_team` and `default_member_role`); a member whose role changes keeps their teams.
-    if (membership === 'added') {
-      for (const team of await deps.repos.teams.defaultTeams(organization.id)) {
-        await deps.repos.teams.putMember({
-          id: deps.newId(),
-          teamId: team.id,
-          userId: user.id,
-          role: team.defaultMemberRole,
-          at,
-        });
-      }
-    }
     return { organization, user, role: input.role };
   };

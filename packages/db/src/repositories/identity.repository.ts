@@ -68,13 +68,32 @@ export function organizationRepository(sql: Sql): OrganizationRepository {
         organization.createdAt,
       ]);
     },
-    async putMember({ id, organizationId, userId, role, at }) {
-      // A row the statement inserted has no deleting transaction (`xmax` 0); an updated one has this one's.
+    async putMember({ id, organizationId, userId, role, at, teamsIfNew = [] }) {
+      // One statement: a new membership (a row the insert made has no deleting transaction, `xmax` 0) and
+      // the teams it joins are written together, or neither is.
       const [row] = await sql.query<{ added: boolean }>(
-        `insert into organization_members (id, organization_id, user_id, role, created_at) values ($5, $1, $2, $3, $4)
-         on conflict (organization_id, user_id) do update set role = excluded.role
-         returning (xmax = 0) as added`,
-        [organizationId, userId, role, at, id],
+        `with member as (
+           insert into organization_members (id, organization_id, user_id, role, created_at) values ($5, $1, $2, $3, $4)
+           on conflict (organization_id, user_id) do update set role = excluded.role
+           returning (xmax = 0) as added
+         ), joined as (
+           insert into team_members (id, team_id, user_id, role, created_at)
+           select t.id, t.team_id, $2, t.role, $4
+           from unnest($6::uuid[], $7::uuid[], $8::text[]) as t(id, team_id, role), member
+           where member.added
+           on conflict (team_id, user_id) do nothing
+         )
+         select added from member`,
+        [
+          organizationId,
+          userId,
+          role,
+          at,
+          id,
+          teamsIfNew.map((team) => team.id),
+          teamsIfNew.map((team) => team.teamId),
+          teamsIfNew.map((team) => team.role),
+        ],
       );
       return row?.added ? 'added' : 'changed';
     },
