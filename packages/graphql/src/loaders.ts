@@ -1,8 +1,6 @@
 import type {
   Actor,
   AgentWork,
-  BuildResult,
-  JobResult,
   ListPart,
   OrganizationMember,
   PartRequest,
@@ -23,6 +21,8 @@ import {
   resolveConnections,
   selectsCount,
 } from './connection';
+import { BuildNode } from './types/build-node';
+import { JobNode } from './types/job-node';
 
 /**
  * One set per request: each batches the ids a resolver level asks for into one use case call, and
@@ -30,8 +30,8 @@ import {
  * The use cases decide visibility; a loader only batches them.
  */
 export interface Loaders {
-  builds: DataLoader<string, BuildResult | null>;
-  jobs: DataLoader<string, JobResult | null>;
+  builds: DataLoader<string, BuildNode | null>;
+  jobs: DataLoader<string, JobNode | null>;
   registries: DataLoader<string, RegistryView | null>;
   teamPipelines: DataLoader<string, TeamPipelineResult | null>;
   /** The actor's organizations, for objects that show theirs (no scope of their own, as REST embeds them). */
@@ -52,7 +52,7 @@ export interface Loaders {
   /** What agents do: whether each holds a job, and the job when the actor may see it. */
   agentWork: DataLoader<string, AgentWork>;
   /** The run each job retried (`retrySource`). */
-  retrySources: DataLoader<string, JobResult | null>;
+  retrySources: DataLoader<string, JobNode | null>;
   /**
    * The connection `field` of one parent with these arguments, read once per request (a page whose items
    * share a parent, such as builds of one organization, asks for it again with every item).
@@ -91,8 +91,10 @@ export function createLoaders(useCases: UseCases, actor: Actor): Loaders {
   const lists = new Map<string, Promise<unknown>>();
   const connections = new Map<string, DataLoader<unknown, unknown, string>>();
   return {
-    builds: new DataLoader((ids) => byId.builds(actor, ids)),
-    jobs: new DataLoader((ids) => byId.jobs(actor, ids)),
+    builds: new DataLoader(async (ids) =>
+      (await byId.builds(actor, ids)).map((build) => BuildNode.of(build)),
+    ),
+    jobs: new DataLoader(async (ids) => (await byId.jobs(actor, ids)).map((job) => JobNode.of(job))),
     registries: new DataLoader((ids) => byId.registries(actor, ids)),
     teamPipelines: new DataLoader((ids) => byId.teamPipelines(actor, ids)),
     organizations: new DataLoader((ids) => byId.organizations(actor, ids)),
@@ -108,7 +110,9 @@ export function createLoaders(useCases: UseCases, actor: Actor): Loaders {
     }),
     agents: new DataLoader((ids) => byId.agents(actor, ids)),
     agentWork: new DataLoader((ids) => byId.workOfAgents(actor, ids)),
-    retrySources: new DataLoader((ids) => byId.retrySources(actor, ids)),
+    retrySources: new DataLoader(async (ids) =>
+      (await byId.retrySources(actor, ids)).map((job) => JobNode.of(job)),
+    ),
     list<T>({ field, parentId, args, read }: ListInput<T>): Promise<ConnectionResult<T>> {
       const key = `${field}:${parentId}:${JSON.stringify(args)}`;
       let found = lists.get(key) as Promise<ConnectionResult<T>> | undefined;

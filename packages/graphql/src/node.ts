@@ -1,8 +1,8 @@
-import type { JobResult } from '@ci/application';
 import { type GraphqlType, isGraphqlType } from '@ci/domain';
 import { brandWithType } from '@pothos/core';
 import type { GraphqlContext } from './builder';
 import { JOB_TYPE_NAMES } from './job-kinds';
+import type { JobNode } from './types/job-node';
 
 type NodeLoad = (id: string, ctx: GraphqlContext) => Promise<object | null> | object | null;
 
@@ -35,7 +35,7 @@ export async function nodeById(
   if (!isGraphqlType(typename)) return null;
   const node = await NODES[typename](id, ctx);
   if (node) {
-    const type = typename === 'Job' ? JOB_TYPE_NAMES[(node as JobResult).job.type] : typename;
+    const type = typename === 'Job' ? JOB_TYPE_NAMES[(node as JobNode).job.type] : typename;
     // A type's name is a brand Pothos resolves (its typing asks for the type's ref, which would import
     // the type modules into the builder's).
     brandWithType(node, type as never);

@@ -1,5 +1,6 @@
 import { notFound } from '@ci/domain';
 import { builder } from './builder';
+import { BuildNode } from './types/build-node';
 import { JobUnion } from './types/job';
 import { OrganizationRef } from './types/organization';
 import { AgentRef, BuildRef, PipelineRef, TeamRef } from './types/refs';
@@ -34,7 +35,7 @@ builder.queryFields((t) => ({
       }),
       uuid: t.arg.id({ required: false, description: 'The UUID of the build' }),
     },
-    resolve: (_root, args, ctx) => ctx.useCases.byId.findBuild(ctx.actor, args),
+    resolve: async (_root, args, ctx) => BuildNode.of(await ctx.useCases.byId.findBuild(ctx.actor, args)),
   }),
   job: t.field({
     type: JobUnion,

@@ -1,5 +1,6 @@
 import { builder } from '../builder';
 import { JobUnion } from './job';
+import { JobNode } from './job-node';
 import { OrganizationRef, organizationOf } from './organization';
 import { AgentRef } from './refs';
 import { ConnectionInterface } from './scalars';
@@ -72,7 +73,7 @@ builder.node(AgentRef, {
       type: JobUnion,
       nullable: true,
       description: 'The job this agent holds, when the user may see it',
-      resolve: async (agent, _args, ctx) => (await ctx.loaders.agentWork.load(agent.id)).job,
+      resolve: async (agent, _args, ctx) => JobNode.of((await ctx.loaders.agentWork.load(agent.id)).job),
     }),
     organization: t.field({
       type: OrganizationRef,

@@ -1,11 +1,13 @@
-import type { BuildFilter, JobResult } from '@ci/application';
+import type { BuildFilter } from '@ci/application';
 import { type BuildSource, type BuildState, badRequest, webAddresses } from '@ci/domain';
 import { builder } from '../builder';
 import { arrayConnection } from '../connection';
-import { asKeyValues, parseKeyValues } from '../key-values';
-import { JobConnection, type JobStateName, JobStates, JobTypes, JobUnion, jobStateName } from './job';
+import { parseKeyValues } from '../key-values';
+import { BuildNode } from './build-node';
+import { JobConnection, JobStates, JobTypes, JobUnion } from './job';
+import { JobNode, type JobStateName, jobStateName } from './job-node';
 import { OrganizationRef, organizationOf } from './organization';
-import { BuildRef, PipelineRef, type PipelineShape, pipelineOfBuild } from './refs';
+import { BuildRef, PipelineRef, type PipelineShape } from './refs';
 import { ConnectionInterface } from './scalars';
 import { BuildCreator, UserRef } from './user';
 import { ViewerRef } from './viewer';
@@ -89,14 +91,14 @@ const JobStepSearch = builder.inputType('JobStepSearch', {
 });
 
 function jobsMatching(
-  jobs: JobResult[],
+  jobs: JobNode[],
   filter: {
     state?: readonly JobStateName[] | null;
     type?: readonly string[] | null;
     step?: { key?: readonly string[] | null } | null;
     agentQueryRules?: readonly string[] | null;
   },
-): JobResult[] {
+): JobNode[] {
   return jobs.filter(
     ({ job }) =>
       // The latest run of each step, as REST's default (a job found by uuid loads its retried runs too).
@@ -112,58 +114,43 @@ builder.node(BuildRef, {
   description: 'A build from a pipeline',
   id: { resolve: ({ view }) => view.build.id },
   fields: (t) => ({
-    uuid: t.string({ nullable: false, resolve: ({ view }) => view.build.id }),
-    number: t.int({ nullable: false, resolve: ({ view }) => view.build.number }),
-    state: t.field({ type: BuildStates, nullable: false, resolve: ({ view }) => view.build.state }),
-    blocked: t.boolean({
+    uuid: t.exposeString('uuid', { nullable: false }),
+    number: t.exposeInt('number', { nullable: false }),
+    state: t.expose('state', { type: BuildStates, nullable: false }),
+    blocked: t.exposeBoolean('blocked', {
       nullable: false,
       description: 'Whether the build is blocked (an extension: REST `blocked`)',
-      resolve: ({ view }) => view.build.state === 'blocked',
     }),
-    blockedState: t.field({
+    blockedState: t.expose('blockedState', {
       type: BuildBlockedStates,
       nullable: true,
       description: 'The state a blocked build reports (rule B1)',
-      resolve: ({ view }) => (view.build.state === 'blocked' ? view.build.blockedState : null),
     }),
-    message: t.string({ nullable: true, resolve: ({ view }) => view.build.message }),
-    commit: t.string({ nullable: false, resolve: ({ view }) => view.build.commit }),
-    branch: t.string({ nullable: false, resolve: ({ view }) => view.build.branch }),
-    cancelReason: t.string({ nullable: true, resolve: ({ view }) => view.build.cancelReason }),
-    env: t.stringList({ nullable: true, resolve: ({ view }) => asKeyValues(view.build.env) }),
-    source: t.field({
-      type: BuildSourceInterface,
-      nullable: false,
-      resolve: ({ view }) => ({ source: view.build.source }),
-    }),
+    message: t.exposeString('message', { nullable: true }),
+    commit: t.exposeString('commit', { nullable: false }),
+    branch: t.exposeString('branch', { nullable: false }),
+    cancelReason: t.exposeString('cancelReason', { nullable: true }),
+    env: t.exposeStringList('env', { nullable: true }),
+    source: t.expose('source', { type: BuildSourceInterface, nullable: false }),
     url: t.string({
       nullable: false,
       description: "The build's address (REST `web_url`)",
       resolve: ({ view }, _args, ctx) =>
         webAddresses.build(ctx.urls.web, view.organizationSlug, view.pipeline.slug, view.build.number),
     }),
-    createdAt: t.field({ type: 'DateTime', nullable: true, resolve: ({ view }) => view.build.createdAt }),
-    scheduledAt: t.field({ type: 'DateTime', nullable: true, resolve: ({ view }) => view.build.scheduledAt }),
-    startedAt: t.field({ type: 'DateTime', nullable: true, resolve: ({ view }) => view.build.startedAt }),
-    failingAt: t.field({ type: 'DateTime', nullable: true, resolve: ({ view }) => view.build.failingAt }),
-    finishedAt: t.field({ type: 'DateTime', nullable: true, resolve: ({ view }) => view.build.finishedAt }),
-    canceledAt: t.field({
-      type: 'DateTime',
-      nullable: true,
-      resolve: ({ view }) => (view.build.state === 'canceled' ? view.build.finishedAt : null),
-    }),
-    pullRequest: t.field({
-      type: PullRequest,
-      nullable: true,
-      resolve: ({ view }) => (view.build.pullRequest ? { id: view.build.pullRequest.id } : null),
-    }),
-    createdBy: t.field({
+    createdAt: t.expose('createdAt', { type: 'DateTime', nullable: true }),
+    scheduledAt: t.expose('scheduledAt', { type: 'DateTime', nullable: true }),
+    startedAt: t.expose('startedAt', { type: 'DateTime', nullable: true }),
+    failingAt: t.expose('failingAt', { type: 'DateTime', nullable: true }),
+    finishedAt: t.expose('finishedAt', { type: 'DateTime', nullable: true }),
+    canceledAt: t.expose('canceledAt', { type: 'DateTime', nullable: true }),
+    pullRequest: t.expose('pullRequest', { type: PullRequest, nullable: true }),
+    createdBy: t.expose('createdBy', {
       type: BuildCreator,
       nullable: true,
       description: 'The user who created the build, else the author it was created with',
-      resolve: ({ view }) => view.creator ?? view.build.author,
     }),
-    pipeline: t.field({ type: PipelineRef, nullable: false, resolve: pipelineOfBuild }),
+    pipeline: t.expose('pipeline', { type: PipelineRef, nullable: false }),
     organization: t.field({
       type: OrganizationRef,
       nullable: false,
@@ -202,7 +189,7 @@ builder.node(BuildRef, {
           arrayConnection(
             args,
             jobsMatching(
-              build.view.jobs.map((job) => ({ ...job, build })),
+              build.view.jobs.map((job) => new JobNode(job, build)),
               args,
             ),
           ),
@@ -267,8 +254,10 @@ builder.objectField(PipelineRef, 'builds', (t) =>
             args,
             info,
             idOf: (shape: PipelineShape) => shape.pipeline.id,
-            read: (requests, parents) =>
-              ctx.useCases.byId.buildsOfPipelines(ctx.actor, requests, filter, parents),
+            read: async (requests, parents) =>
+              BuildNode.parts(
+                await ctx.useCases.byId.buildsOfPipelines(ctx.actor, requests, filter, parents),
+              ),
           })
           .load(parent);
       },
@@ -299,7 +288,8 @@ builder.objectField(UserRef, 'builds', (t) =>
           args,
           info,
           idOf: (id: string) => id,
-          read: (requests) => ctx.useCases.byId.buildsOfCreators(ctx.actor, requests, filter),
+          read: async (requests) =>
+            BuildNode.parts(await ctx.useCases.byId.buildsOfCreators(ctx.actor, requests, filter)),
         })
         .load(user.id);
     },
@@ -329,7 +319,8 @@ builder.objectField(ViewerRef, 'builds', (t) =>
           args: asUserArgs,
           info,
           idOf: (id: string) => id,
-          read: (requests) => ctx.useCases.byId.buildsOfCreators(ctx.actor, requests, filter),
+          read: async (requests) =>
+            BuildNode.parts(await ctx.useCases.byId.buildsOfCreators(ctx.actor, requests, filter)),
         })
         .load(viewer.id);
     },

@@ -1,8 +1,9 @@
-import type { JobResult } from '@ci/application';
-import { isUnblockable, type JobState, type JobType, webAddresses } from '@ci/domain';
+import { type JobType, webAddresses } from '@ci/domain';
 import type { ObjectFieldsShape } from '@pothos/core';
 import { builder, type Types } from '../builder';
 import { JOB_TYPE_NAMES, type JobTypeName } from '../job-kinds';
+import { BuildNode } from './build-node';
+import { JOB_STATE_NAMES, type JobNode, SIGNAL_REASONS } from './job-node';
 import {
   AgentRef,
   BuildRef,
@@ -16,46 +17,9 @@ import {
 import { ConnectionInterface } from './scalars';
 import { UserRef } from './user';
 
-/**
- * The public API's GraphQL name of each job state. REST's `passed`, `failed` and `lost` are all
- * `FINISHED` here (`passed` tells them apart, as in the public API); the others keep their name.
- */
-const STATE_NAMES = {
-  pending: 'PENDING',
-  waiting: 'WAITING',
-  waiting_failed: 'WAITING_FAILED',
-  blocked: 'BLOCKED',
-  blocked_failed: 'BLOCKED_FAILED',
-  unblocked: 'UNBLOCKED',
-  unblocked_failed: 'UNBLOCKED_FAILED',
-  limiting: 'LIMITING',
-  limited: 'LIMITED',
-  scheduled: 'SCHEDULED',
-  assigned: 'ASSIGNED',
-  accepted: 'ACCEPTED',
-  running: 'RUNNING',
-  passed: 'FINISHED',
-  failed: 'FINISHED',
-  canceling: 'CANCELING',
-  canceled: 'CANCELED',
-  timing_out: 'TIMING_OUT',
-  timed_out: 'TIMED_OUT',
-  skipped: 'SKIPPED',
-  broken: 'BROKEN',
-  expired: 'EXPIRED',
-  lost: 'FINISHED',
-} as const satisfies Record<JobState, string>;
-
-/** The public API's states that no job here is ever in (its platform limits and reservations). */
-const UNUSED_STATE_NAMES = ['PLATFORM_LIMITED', 'PLATFORM_LIMITING', 'RESERVED'] as const;
-
-export type JobStateName = (typeof STATE_NAMES)[JobState] | (typeof UNUSED_STATE_NAMES)[number];
-
-export const jobStateName = (state: JobState): JobStateName => STATE_NAMES[state];
-
 export const JobStates = builder.enumType('JobStates', {
   description: 'All the possible states a job can be in',
-  values: [...new Set<JobStateName>([...Object.values(STATE_NAMES), ...UNUSED_STATE_NAMES])].sort(),
+  values: JOB_STATE_NAMES,
 });
 
 export const JobTypes = builder.enumType('JobTypes', {
@@ -68,28 +32,10 @@ export const JobTypes = builder.enumType('JobTypes', {
   } as const satisfies Record<string, { value: JobType }>,
 });
 
-/** Why the agent signalled the job's process, as the agent reported it (`signal_reason`). */
-const SIGNAL_REASONS = [
-  'AGENT_INCOMPATIBLE',
-  'AGENT_REFUSED',
-  'AGENT_STOP',
-  'CANCEL',
-  'PROCESS_RUN_ERROR',
-  'SIGNATURE_REJECTED',
-  'STACK_ERROR',
-] as const;
-type SignalReason = (typeof SIGNAL_REASONS)[number];
-
 const JobEventSignalReason = builder.enumType('JobEventSignalReason', {
   description: "The reason why a signal was sent to the job's process, or why the process did not start",
   values: SIGNAL_REASONS,
 });
-
-/** The reference's name of a reason the agent reported; one it does not know is no reason (null). */
-function signalReasonName(reason: string | null): SignalReason | null {
-  const name = reason?.toUpperCase();
-  return (SIGNAL_REASONS as readonly string[]).includes(name ?? '') ? (name as SignalReason) : null;
-}
 
 const JobRetryTypes = builder.enumType('JobRetryTypes', {
   description: 'The retry types that can be made on a Job',
@@ -97,7 +43,7 @@ const JobRetryTypes = builder.enumType('JobRetryTypes', {
 });
 
 /** The fields every kind of job has (the reference's `JobInterface`, less retriedBy). */
-const JobInterface = builder.interfaceRef<JobResult>('JobInterface').implement({
+const JobInterface = builder.interfaceRef<JobNode>('JobInterface').implement({
   fields: (t) => ({
     retrySource: t.field({
       type: JobUnion,
@@ -106,15 +52,10 @@ const JobInterface = builder.interfaceRef<JobResult>('JobInterface').implement({
       // Only a retry has a source: first runs cost nothing.
       resolve: ({ job }, _args, ctx) => (job.retriesCount ? ctx.loaders.retrySources.load(job.id) : null),
     }),
-    uuid: t.string({ nullable: false, description: 'The UUID for this job', resolve: ({ job }) => job.id }),
-    retried: t.boolean({ nullable: false, resolve: ({ job }) => job.retried }),
-    retriesCount: t.int({ nullable: true, resolve: ({ job }) => job.retriesCount }),
-    retryType: t.field({
-      type: JobRetryTypes,
-      nullable: true,
-      resolve: ({ job }) =>
-        job.retryType === 'automatic' || job.retryType === 'manual' ? job.retryType : null,
-    }),
+    uuid: t.exposeString('uuid', { nullable: false, description: 'The UUID for this job' }),
+    retried: t.exposeBoolean('retried', { nullable: false }),
+    retriesCount: t.exposeInt('retriesCount', { nullable: true }),
+    retryType: t.expose('retryType', { type: JobRetryTypes, nullable: true }),
   }),
 });
 
@@ -133,7 +74,7 @@ const StepInterface = builder.interfaceRef<StepShape>('Step').implement({
 const stepType = (name: string, description: string) =>
   builder.objectRef<StepShape>(name).implement({ description, interfaces: [StepInterface] });
 
-const stepOf = ({ job }: JobResult): StepShape | null =>
+const stepOf = ({ job }: JobNode): StepShape | null =>
   job.stepId ? { uuid: job.stepId, key: job.stepKey } : null;
 
 /**
@@ -142,17 +83,17 @@ const stepOf = ({ job }: JobResult): StepShape | null =>
 function jobType(
   ref: typeof JobTypeCommandRef,
   options: { description: string; step: ReturnType<typeof stepType> },
-  extra: ObjectFieldsShape<Types, JobResult> = () => ({}),
+  extra: ObjectFieldsShape<Types, JobNode> = () => ({}),
 ) {
   builder.node(ref, {
     description: options.description,
     interfaces: [JobInterface],
     id: { resolve: ({ job }) => job.id },
     fields: (t) => ({
-      label: t.string({ nullable: true, resolve: ({ job }) => job.name }),
-      state: t.field({ type: JobStates, nullable: false, resolve: ({ job }) => jobStateName(job.state) }),
+      label: t.exposeString('label', { nullable: true }),
+      state: t.expose('state', { type: JobStates, nullable: false }),
       step: t.field({ type: options.step, nullable: true, resolve: stepOf }),
-      build: t.field({ type: BuildRef, nullable: true, resolve: ({ build }) => build }),
+      build: t.field({ type: BuildRef, nullable: true, resolve: ({ build }) => BuildNode.of(build) }),
     }),
   });
   builder.objectFields(ref, extra);
@@ -165,39 +106,33 @@ jobType(
     step: stepType('StepCommand', 'A step in a build that runs a command on an agent'),
   },
   (t) => ({
-    command: t.string({ nullable: true, resolve: ({ job }) => job.command }),
-    agentQueryRules: t.stringList({ nullable: true, resolve: ({ job }) => job.agentQueryRules }),
-    automaticArtifactUploadPaths: t.string({ nullable: true, resolve: ({ job }) => job.artifactPaths }),
-    exitStatus: t.string({
-      nullable: true,
-      resolve: ({ job }) => (job.exitStatus === null ? null : String(job.exitStatus)),
-    }),
-    passed: t.boolean({ nullable: false, resolve: ({ job }) => job.state === 'passed' }),
-    signal: t.string({
+    command: t.exposeString('command', { nullable: true }),
+    agentQueryRules: t.exposeStringList('agentQueryRules', { nullable: true }),
+    automaticArtifactUploadPaths: t.exposeString('automaticArtifactUploadPaths', { nullable: true }),
+    exitStatus: t.exposeString('exitStatus', { nullable: true }),
+    passed: t.exposeBoolean('passed', { nullable: false }),
+    signal: t.exposeString('signal', {
       nullable: true,
       description: 'The termination signal which killed the command, if the command was killed',
-      resolve: ({ job }) => job.signal,
     }),
-    signalReason: t.field({
+    signalReason: t.expose('signalReason', {
       type: JobEventSignalReason,
       nullable: true,
       description: 'Why the agent sent the signal, when it did (null: the process was killed by another)',
-      resolve: ({ job }) => signalReasonName(job.signalReason),
     }),
-    canceledAt: t.field({
+    canceledAt: t.expose('canceledAt', {
       type: 'DateTime',
       nullable: true,
       description: 'The time when the job was canceled (`finishedAt` of a canceled job)',
-      resolve: ({ job }) => (job.state === 'canceled' ? job.finishedAt : null),
     }),
-    softFailed: t.boolean({ nullable: false, resolve: ({ job }) => job.softFailed }),
-    parallelGroupIndex: t.int({ nullable: true, resolve: ({ job }) => job.parallelGroupIndex }),
-    parallelGroupTotal: t.int({ nullable: true, resolve: ({ job }) => job.parallelGroupTotal }),
-    createdAt: t.field({ type: 'DateTime', nullable: true, resolve: ({ job }) => job.createdAt }),
-    scheduledAt: t.field({ type: 'DateTime', nullable: true, resolve: ({ job }) => job.scheduledAt }),
-    runnableAt: t.field({ type: 'DateTime', nullable: true, resolve: ({ job }) => job.runnableAt }),
-    startedAt: t.field({ type: 'DateTime', nullable: true, resolve: ({ job }) => job.startedAt }),
-    finishedAt: t.field({ type: 'DateTime', nullable: true, resolve: ({ job }) => job.finishedAt }),
+    softFailed: t.exposeBoolean('softFailed', { nullable: false }),
+    parallelGroupIndex: t.exposeInt('parallelGroupIndex', { nullable: true }),
+    parallelGroupTotal: t.exposeInt('parallelGroupTotal', { nullable: true }),
+    createdAt: t.expose('createdAt', { type: 'DateTime', nullable: true }),
+    scheduledAt: t.expose('scheduledAt', { type: 'DateTime', nullable: true }),
+    runnableAt: t.expose('runnableAt', { type: 'DateTime', nullable: true }),
+    startedAt: t.expose('startedAt', { type: 'DateTime', nullable: true }),
+    finishedAt: t.expose('finishedAt', { type: 'DateTime', nullable: true }),
     url: t.string({
       nullable: false,
       description: "The job's address: an anchor on its build's page (REST `web_url`)",
@@ -224,16 +159,14 @@ jobType(
     step: stepType('StepInput', 'An input step collects information from a user'),
   },
   (t) => ({
-    isUnblockable: t.boolean({
+    isUnblockable: t.exposeBoolean('isUnblockable', {
       nullable: true,
       description: 'Whether or not this job can be unblocked now (the unblock rule of the job state machine)',
-      resolve: ({ job }) => isUnblockable(job),
     }),
-    unblockedAt: t.field({
+    unblockedAt: t.expose('unblockedAt', {
       type: 'DateTime',
       nullable: true,
       description: 'The time when the job was unblocked',
-      resolve: ({ job }) => job.unblockedAt,
     }),
     unblockedBy: t.field({
       type: UserRef,
@@ -259,7 +192,7 @@ const JOB_TYPE_REFS = {
 } as const satisfies Record<JobTypeName, unknown>;
 
 /** The union member of each REST job type. */
-export function jobTypeRef(result: Pick<JobResult, 'job'>) {
+export function jobTypeRef(result: Pick<JobNode, 'job'>) {
   return JOB_TYPE_REFS[JOB_TYPE_NAMES[result.job.type]];
 }
 

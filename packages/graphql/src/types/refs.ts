@@ -1,6 +1,8 @@
-import type { BuildResult, EstablishedAccess, JobResult, TeamPipelineResult } from '@ci/application';
+import type { BuildResult, EstablishedAccess, TeamPipelineResult } from '@ci/application';
 import type { Agent, Pipeline, Team } from '@ci/domain';
 import { builder } from '../builder';
+import type { BuildNode } from './build-node';
+import type { JobNode } from './job-node';
 
 /**
  * The object types whose modules refer to one another, declared first so that each module implements
@@ -8,7 +10,7 @@ import { builder } from '../builder';
  */
 
 /** A build as the actor may see it (rule B2 decides `webhookURL` of its pipeline). */
-export const BuildRef = builder.objectRef<BuildResult>('Build');
+export const BuildRef = builder.objectRef<BuildNode>('Build');
 
 /**
  * A pipeline with the organization slug its addresses need; `showWebhookUrl` null: ask (rule B2).
@@ -27,10 +29,10 @@ export function pipelineOfBuild({ view, showWebhookUrl }: BuildResult): Pipeline
   return { pipeline: view.pipeline, organizationSlug: view.organizationSlug, showWebhookUrl };
 }
 
-export const JobTypeCommandRef = builder.objectRef<JobResult>('JobTypeCommand');
-export const JobTypeWaitRef = builder.objectRef<JobResult>('JobTypeWait');
-export const JobTypeBlockRef = builder.objectRef<JobResult>('JobTypeBlock');
-export const JobTypeTriggerRef = builder.objectRef<JobResult>('JobTypeTrigger');
+export const JobTypeCommandRef = builder.objectRef<JobNode>('JobTypeCommand');
+export const JobTypeWaitRef = builder.objectRef<JobNode>('JobTypeWait');
+export const JobTypeBlockRef = builder.objectRef<JobNode>('JobTypeBlock');
+export const JobTypeTriggerRef = builder.objectRef<JobNode>('JobTypeTrigger');
 
 /** An agent; a job's agent comes with its job and needs no scope of its own, as REST embeds it. */
 export const AgentRef = builder.objectRef<Agent>('Agent');
