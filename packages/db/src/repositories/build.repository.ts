@@ -227,6 +227,22 @@ function whereClause(scope: BuildScope, filter: BuildFilter, params: unknown[]):
  * builds they match.
  */
 function servedByOrderedIndex(scope: BuildScope, filter: BuildFilter): boolean {
+  const plain = plainFilter(filter);
+  if (scope.kind === 'pipeline') return plain;
+  const oneOrganization = scope.adminOrganizationIds.length === 1 && scope.visiblePipelineIds.length === 0;
+  return plain && oneOrganization && (filter.branches?.length ?? 0) + (filter.states?.length ?? 0) <= 1;
+}
+
+/**
+ * Whether each pipeline's window of a batched list is served by a pipeline's ordered index (as a
+ * pipeline's own list is, {@link servedByOrderedIndex}): every window is then read by the same plan.
+ */
+function windowsServedByOrderedIndex(parent: BuildParent, filter: BuildFilter): boolean {
+  return parent === 'pipeline' && plainFilter(filter);
+}
+
+/** At most one branch (no wildcard) and one state, and no other filter. */
+function plainFilter(filter: BuildFilter): boolean {
   const {
     branches = [],
     states = [],
@@ -241,11 +257,7 @@ function servedByOrderedIndex(scope: BuildScope, filter: BuildFilter): boolean {
       value !== false &&
       !(typeof value === 'object' && !(value instanceof Date) && Object.keys(value).length === 0),
   );
-  const plain =
-    rest.length === 0 && branches.length <= 1 && states.length <= 1 && !branches[0]?.includes('*');
-  if (scope.kind === 'pipeline') return plain;
-  const oneOrganization = scope.adminOrganizationIds.length === 1 && scope.visiblePipelineIds.length === 0;
-  return plain && oneOrganization && branches.length + states.length <= 1;
+  return rest.length === 0 && branches.length <= 1 && states.length <= 1 && !branches[0]?.includes('*');
 }
 
 async function jobsOf(
@@ -331,7 +343,7 @@ export function buildRepository(sql: Sql): BuildRepository {
       const where = whereClause(scope, filter, params);
       const known = knownPipelines(scope);
       // Each parent's window of the one order every build list has, beside the others in one statement.
-      const rows = await sql.query(
+      const rows = await (windowsServedByOrderedIndex(parent, filter) ? sql.prepared : sql.query)(
         inParentWindows(
           `${listSelect(known)} where ${where} and ${PARENT_COLUMN[parent]} = w.parent_id
            order by b.created_at desc, b.number desc offset w.off limit w.lim`,
