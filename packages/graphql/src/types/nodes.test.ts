@@ -1,5 +1,6 @@
 import type { BuildResult, BuildView } from '@ci/application';
 import { type Build, type Job, type JobState, notFound } from '@ci/domain';
+import { jobIn } from '@ci/domain/job.fixture';
 import { getNamedType, isObjectType } from 'graphql';
 import { describe, expect, it } from 'vitest';
 import { readConnectionsInPlace, schema } from '../schema';
@@ -9,32 +10,9 @@ import { JobNode } from './job-node';
 const at = new Date('2026-11-21T10:05:00.000Z');
 const later = new Date('2026-11-21T10:07:30.000Z');
 
+/** A script job in `state`, as the bench's and the examples' jobs: labelled and with a command. */
 function job(state: JobState, overrides: Partial<Job> = {}): Job {
-  return {
-    id: 'job-1',
-    type: 'script',
-    name: 'Tests',
-    command: 'make test',
-    state,
-    agentQueryRules: ['queue=default'],
-    exitStatus: null,
-    softFailed: false,
-    artifactPaths: null,
-    retried: false,
-    retriesCount: null,
-    retryType: null,
-    parallelGroupIndex: null,
-    parallelGroupTotal: null,
-    createdAt: at,
-    scheduledAt: at,
-    runnableAt: null,
-    startedAt: null,
-    finishedAt: null,
-    signal: null,
-    signalReason: null,
-    unblockedAt: null,
-    ...overrides,
-  } as Job;
+  return jobIn(state, 'script', { name: 'Tests', command: 'make test', ...overrides });
 }
 
 function build(overrides: Partial<Build> = {}, view: Partial<BuildView> = {}): BuildResult {
