@@ -5,7 +5,7 @@ import { arrayConnection } from '../connection';
 import { parseKeyValues } from '../key-values';
 import { BuildNode } from './build-node';
 import { JobConnection, JobStates, JobTypes, JobUnion } from './job';
-import { JobNode, type JobStateName, jobStateName } from './job-node';
+import { JobNode, type JobStateName } from './job-node';
 import { OrganizationRef, organizationOf } from './organization';
 import { BuildRef, PipelineRef, type PipelineShape } from './refs';
 import { ConnectionInterface } from './scalars';
@@ -100,10 +100,10 @@ function jobsMatching(
   },
 ): JobNode[] {
   return jobs.filter(
-    ({ job }) =>
+    ({ job, state }) =>
       // The latest run of each step, as REST's default (a job found by uuid loads its retried runs too).
       !job.retried &&
-      (!filter.state || filter.state.includes(jobStateName(job.state))) &&
+      (!filter.state || filter.state.includes(state)) &&
       (!filter.type || filter.type.includes(job.type)) &&
       (!filter.step?.key || (job.stepKey !== null && filter.step.key.includes(job.stepKey))) &&
       (!filter.agentQueryRules || filter.agentQueryRules.every((rule) => job.agentQueryRules.includes(rule))),

@@ -32,15 +32,13 @@ const STATE_NAMES = {
 } as const satisfies Record<JobState, string>;
 
 /** The public API's states that no job here is ever in (its platform limits and reservations). */
-export const UNUSED_STATE_NAMES = ['PLATFORM_LIMITED', 'PLATFORM_LIMITING', 'RESERVED'] as const;
+const UNUSED_STATE_NAMES = ['PLATFORM_LIMITED', 'PLATFORM_LIMITING', 'RESERVED'] as const;
 
 export type JobStateName = (typeof STATE_NAMES)[JobState] | (typeof UNUSED_STATE_NAMES)[number];
 
 export const JOB_STATE_NAMES: readonly JobStateName[] = [
   ...new Set<JobStateName>([...Object.values(STATE_NAMES), ...UNUSED_STATE_NAMES]),
 ].sort();
-
-export const jobStateName = (state: JobState): JobStateName => STATE_NAMES[state];
 
 /** Why the agent signalled the job's process, as the agent reported it (`signal_reason`). */
 export const SIGNAL_REASONS = [
