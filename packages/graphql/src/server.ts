@@ -1,5 +1,5 @@
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
-import type { Actor, UseCases } from '@ci/application';
+import type { Actor, PipelineSlugs, UseCases } from '@ci/application';
 import { hasScope, isDomainError, missingScope, type RateLimitPolicy, rateLimitHeaders } from '@ci/domain';
 import { maxAliasesPlugin } from '@escape.tech/graphql-armor-max-aliases';
 import { maxDepthPlugin } from '@escape.tech/graphql-armor-max-depth';
@@ -8,6 +8,7 @@ import type { GraphqlContext, PublicUrls } from './builder';
 import { useCompiledQueries } from './compiled-execution';
 import { isUnexpected, maskError, refusal } from './errors';
 import { createLoaders } from './loaders';
+import { pipelineNamedBy } from './named-pipeline';
 import { useCostLimit } from './query-cost';
 import { schema } from './schema';
 
@@ -95,11 +96,17 @@ export function createGraphqlServer(options: GraphqlServerOptions) {
 
   type Admission = { refused: Response } | { actor: Actor; headers: Record<string, string> };
 
-  /** Who asks, and whether they may: the bearer token, the rate limit, then the `graphql` scope. */
-  async function admit(authorization: string | undefined): Promise<Admission> {
+  /**
+   * Who asks, and whether they may: the bearer token, the rate limit, then the `graphql` scope. The
+   * pipeline the operation names at its root, if known, is read with the token (`pipelineNamedBy`).
+   */
+  async function admit(
+    authorization: string | undefined,
+    named: PipelineSlugs | undefined,
+  ): Promise<Admission> {
     let actor: Actor;
     try {
-      actor = await options.useCases.authenticate(authorization);
+      actor = await options.useCases.authenticate(authorization, named);
     } catch (error) {
       if (!isDomainError(error)) throw error;
       return {
@@ -134,17 +141,17 @@ export function createGraphqlServer(options: GraphqlServerOptions) {
    * headers on the answer.
    */
   async function answer(
-    request: { rendersGraphiql: boolean; authorization: string | undefined },
+    request: { rendersGraphiql: boolean; authorization: string | undefined; body?: string | undefined },
     run: (actor: Actor | null) => Response | Promise<Response>,
   ): Promise<Response> {
     if (request.rendersGraphiql) return run(null);
-    const admission = await admit(request.authorization);
+    const admission = await admit(request.authorization, pipelineNamedBy(request.body));
     if ('refused' in admission) return admission.refused;
     return withHeaders(await run(admission.actor), admission.headers);
   }
 
   return {
-    /** A Fetch request (tests, other runtimes). */
+    /** A Fetch request (tests, other runtimes); its body is yoga's to read, so nothing is read with the token. */
     handle(request: Request, context: GraphqlRequestContext): Promise<Response> {
       return answer(
         {
@@ -169,6 +176,7 @@ export function createGraphqlServer(options: GraphqlServerOptions) {
         {
           rendersGraphiql: request.method === 'GET' && request.headers.accept?.includes('text/html') === true,
           authorization: request.headers.authorization,
+          body: request.method === 'POST' ? request.body : undefined,
         },
         (actor) => yoga.handleNodeRequestAndResponse(request, response, { ...context, actor }),
       );

@@ -1,0 +1,98 @@
+import type { PipelineSlugs } from '@ci/application';
+import { parseBuildNumber } from '@ci/domain';
+import { type DocumentNode, GraphQLError, Kind, type OperationDefinitionNode, parse } from 'graphql';
+
+/**
+ * The pipeline a GraphQL request names at its root, read with the token as REST reads the pipeline its
+ * path names (ADR 0007, ADR 0011): the `slug` of a root `pipeline` field (`org/pipeline`), or of a root
+ * `build` field (`org/pipeline/number`, the build too), the first of them in the operation that runs.
+ * It is only a read-ahead: the field's resolver decides as before and uses what was read when the slugs
+ * are the same (`requirePipeline`), so a wrong or missing guess costs a statement, never an answer.
+ */
+export function pipelineNamedBy(body: string | undefined): PipelineSlugs | undefined {
+  if (!body) return undefined;
+  let params: unknown;
+  try {
+    params = JSON.parse(body);
+  } catch {
+    return undefined;
+  }
+  if (typeof params !== 'object' || params === null) return undefined;
+  const { query, operationName, variables } = params as Record<string, unknown>;
+  if (typeof query !== 'string') return undefined;
+  const named = rootSlugOf(query, typeof operationName === 'string' ? operationName : null);
+  if (!named) return undefined;
+  const slug =
+    'literal' in named
+      ? named.literal
+      : typeof variables === 'object' && variables !== null
+        ? (variables as Record<string, unknown>)[named.variable]
+        : undefined;
+  return typeof slug === 'string' ? slugsOf(named.field, slug) : undefined;
+}
+
+/** Where an operation's root names a pipeline: which field, and its `slug` as a literal or a variable. */
+type RootSlug = { field: 'pipeline' | 'build' } & ({ literal: string } | { variable: string });
+
+/** Per query text: each operation's root slug (by name; '' for an anonymous one), null where none. */
+type QuerySlugs = Map<string, RootSlug | null> | null;
+
+/** Queries seen lately, most recent last; a client sends the same few texts again and again. */
+const seen = new Map<string, QuerySlugs>();
+export const REMEMBERED_QUERIES = 256;
+
+/** Whether this query text is among those remembered (for tests). */
+export const isRemembered = (query: string): boolean => seen.has(query);
+
+function rootSlugOf(query: string, operationName: string | null): RootSlug | null {
+  let slugs = seen.get(query);
+  if (slugs === undefined) {
+    slugs = querySlugs(query);
+    if (seen.size >= REMEMBERED_QUERIES) seen.delete(seen.keys().next().value as string);
+    seen.set(query, slugs);
+  }
+  if (!slugs) return null;
+  // Without a name, the operation runs only if it is the document's one operation.
+  if (operationName === null) return slugs.size === 1 ? ([...slugs.values()][0] ?? null) : null;
+  return slugs.get(operationName) ?? null;
+}
+
+function querySlugs(query: string): QuerySlugs {
+  let document: DocumentNode;
+  try {
+    document = parse(query, { noLocation: true });
+  } catch (error) {
+    if (error instanceof GraphQLError) return null;
+    throw error;
+  }
+  const operations = document.definitions.filter(
+    (definition): definition is OperationDefinitionNode => definition.kind === Kind.OPERATION_DEFINITION,
+  );
+  return new Map(operations.map((operation) => [operation.name?.value ?? '', operationSlug(operation)]));
+}
+
+function operationSlug(operation: OperationDefinitionNode): RootSlug | null {
+  if (operation.operation !== 'query') return null;
+  for (const selection of operation.selectionSet.selections) {
+    if (selection.kind !== Kind.FIELD) continue;
+    const field = selection.name.value;
+    if (field !== 'pipeline' && field !== 'build') continue;
+    const slug = selection.arguments?.find((argument) => argument.name.value === 'slug')?.value;
+    if (slug?.kind === Kind.STRING) return { field, literal: slug.value };
+    if (slug?.kind === Kind.VARIABLE) return { field, variable: slug.name.value };
+  }
+  return null;
+}
+
+/** The slugs as the field's use case splits them (`requireSlugParts`); none from a slug it refuses. */
+function slugsOf(field: RootSlug['field'], slug: string): PipelineSlugs | undefined {
+  const parts = slug.split('/');
+  if (parts.some((part) => part === '')) return undefined;
+  const [organizationSlug, pipelineSlug, number] = parts as [string, string, string | undefined];
+  if (field === 'pipeline') return parts.length === 2 ? { organizationSlug, pipelineSlug } : undefined;
+  if (parts.length !== 3 || number === undefined) return undefined;
+  const buildNumber = parseBuildNumber(number);
+  return buildNumber === null
+    ? { organizationSlug, pipelineSlug }
+    : { organizationSlug, pipelineSlug, buildNumber };
+}
