@@ -1,6 +1,6 @@
 import { parse } from 'graphql';
 import { describe, expect, it } from 'vitest';
-import { operationCost } from './query-cost';
+import { costing, operationCost } from './query-cost';
 import { schema } from './schema';
 
 const cost = (query: string, variables: Record<string, unknown> = {}, operationName?: string) =>
@@ -45,6 +45,23 @@ describe('operationCost', () => {
     expect(cost(query, { n: 400 })).toBe(1 + (1 + 400 * 1));
     expect(cost(query, { n: 2 })).toBe(1 + (1 + 2 * 1));
     expect(cost(query, {})).toBe(1 + (1 + 30 * 1));
+  });
+
+  it('says whether a variable decided the cost: only then may the same document cost otherwise', () => {
+    const of = (query: string, variables: Record<string, unknown> = {}) =>
+      costing({ schema, document: parse(query), variables, operationName: null });
+    expect(of('query($n: Int) { build(slug: "a/b/1") { jobs(first: $n) { count } } }', { n: 2 })).toEqual({
+      cost: 1 + (1 + 2 * 1),
+      readsVariables: true,
+    });
+    expect(of('query($s: ID!) { build(slug: $s) { jobs(first: 2) { count } } }', { s: 'a/b/1' })).toEqual({
+      cost: 1 + (1 + 2 * 1),
+      readsVariables: false,
+    });
+    expect(of('{ build(slug: "a/b/1") { ...F } } fragment F on Build { jobs(last: $n) { count } }')).toEqual({
+      cost: 1 + (1 + 30 * 1),
+      readsVariables: true,
+    });
   });
 
   it('multiplies nested connections', () => {

@@ -21,19 +21,27 @@ import { DEFAULT_PAGE_SIZE } from './connection';
  * written in the document or passed as a variable, else the default page size of a connection).
  * Fragments on several types are all counted, so the estimate errs high.
  */
-export function operationCost(input: {
+export function operationCost(input: CostInput): number {
+  return costing(input).cost;
+}
+
+interface CostInput {
   schema: GraphQLSchema;
   document: DocumentNode;
   operationName?: string | null;
   variables?: Record<string, unknown> | null;
-}): number {
+}
+
+/** The cost, and whether a variable decided any of it (else it is the document's, whatever they are). */
+export function costing(input: CostInput): { cost: number; readsVariables: boolean } {
+  let readsVariables = false;
   const operations = input.document.definitions.filter(
     (definition): definition is OperationDefinitionNode => definition.kind === Kind.OPERATION_DEFINITION,
   );
   const operation = input.operationName
     ? operations.find((candidate) => candidate.name?.value === input.operationName)
     : operations[0];
-  if (!operation) return 0;
+  if (!operation) return { cost: 0, readsVariables };
   const fragments = new Map<string, FragmentDefinitionNode>();
   for (const definition of input.document.definitions) {
     if (definition.kind === Kind.FRAGMENT_DEFINITION) fragments.set(definition.name.value, definition);
@@ -41,10 +49,11 @@ export function operationCost(input: {
   const variables = input.variables ?? {};
   const root =
     operation.operation === 'mutation' ? input.schema.getMutationType() : input.schema.getQueryType();
-  if (!root) return 0;
+  if (!root) return { cost: 0, readsVariables };
 
   const pageSize = (value: ValueNode | undefined): number | null => {
     if (!value) return null;
+    if (value.kind === Kind.VARIABLE) readsVariables = true;
     const raw =
       value.kind === Kind.VARIABLE
         ? variables[value.name.value]
@@ -96,7 +105,8 @@ export function operationCost(input: {
     }
     return total;
   };
-  return cost(operation.selectionSet, root, new Set());
+  const total = cost(operation.selectionSet, root, new Set());
+  return { cost: total, readsVariables };
 }
 
 /**
@@ -105,14 +115,29 @@ export function operationCost(input: {
  * document, whatever the variables).
  */
 export function useCostLimit(options: { maxCost: number }): Plugin {
+  // A cost no variable decided is the document's: kept per document (yoga hands back the same parsed
+  // document for the same text) and operation name, and forgotten with the document.
+  const fixedCosts = new WeakMap<DocumentNode, Map<string, number>>();
+  const costOf = (args: Parameters<NonNullable<Plugin['onExecute']>>[0]['args']): number => {
+    const name = args.operationName ?? '';
+    const fixed = fixedCosts.get(args.document)?.get(name);
+    if (fixed !== undefined) return fixed;
+    const { cost, readsVariables } = costing({
+      schema: args.schema,
+      document: args.document,
+      operationName: args.operationName ?? null,
+      variables: (args.variableValues as Record<string, unknown> | undefined) ?? null,
+    });
+    if (!readsVariables) {
+      const byName = fixedCosts.get(args.document) ?? new Map<string, number>();
+      byName.set(name, cost);
+      fixedCosts.set(args.document, byName);
+    }
+    return cost;
+  };
   return {
     onExecute({ args, setResultAndStopExecution }) {
-      const cost = operationCost({
-        schema: args.schema,
-        document: args.document,
-        operationName: args.operationName ?? null,
-        variables: (args.variableValues as Record<string, unknown> | undefined) ?? null,
-      });
+      const cost = costOf(args);
       if (cost > options.maxCost) {
         setResultAndStopExecution({
           errors: [
