@@ -47,6 +47,18 @@ describe('formatTimestamp', () => {
       expect(formatTimestamp(new Date(iso))).toBe(iso);
   });
 
+  it('writes each date right whatever day it wrote before (it keeps the last day it computed)', () => {
+    const sameDay = ['2026-11-24T00:00:00.000Z', '2026-11-24T23:59:59.999Z', '2026-11-24T12:34:56.789Z'];
+    const sequence = [
+      ...sameDay,
+      '2026-11-25T00:00:00.000Z',
+      ...sameDay,
+      '1999-12-31T23:59:59.999Z',
+      ...sameDay,
+    ];
+    expect(sequence.map((iso) => formatTimestamp(new Date(iso)))).toEqual(sequence);
+  });
+
   it('refuses an invalid date as toISOString does', () => {
     expect(() => formatTimestamp(new Date(Number.NaN))).toThrow(RangeError);
   });
