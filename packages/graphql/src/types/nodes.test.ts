@@ -1,9 +1,10 @@
 import type { BuildResult, BuildView } from '@ci/application';
 import { type Build, type Job, type JobState, notFound } from '@ci/domain';
 import { jobIn } from '@ci/domain/job.fixture';
-import { getNamedType, isObjectType } from 'graphql';
+import { type GraphQLObjectType, getNamedType, isObjectType } from 'graphql';
 import { describe, expect, it } from 'vitest';
-import { readConnectionsInPlace, schema } from '../schema';
+import { encodeGlobalId } from '../builder';
+import { idsWithoutPromises, readConnectionsInPlace, schema } from '../schema';
 import { BuildNode } from './build-node';
 import { JobNode } from './job-node';
 
@@ -187,5 +188,26 @@ describe('fields read in place', () => {
     }
     // Done once, when the schema is built.
     expect(readConnectionsInPlace(schema)).toEqual([]);
+  });
+
+  it("every Node type's id is answered at once, encoded as the relay plugin encodes it", () => {
+    const nodes = Object.values(schema.getTypeMap()).filter(
+      (type) => isObjectType(type) && type.getInterfaces().some((iface) => iface.name === 'Node'),
+    );
+    expect(nodes.length).toBeGreaterThan(10);
+    for (const type of nodes) {
+      if (!isObjectType(type)) continue;
+      expect(type.getFields().id?.resolve?.constructor.name, type.name).toBe('Function');
+    }
+    const id = (typeName: string, parent: unknown) =>
+      (schema.getType(typeName) as GraphQLObjectType).getFields().id?.resolve?.(parent, {}, {}, {} as never);
+    const buildNode = new BuildNode(build());
+    expect(id('Build', buildNode)).toBe(encodeGlobalId('Build', 'build-1'));
+    const jobNode = new JobNode({ job: job('passed'), agent: null, retrySourceId: null }, buildNode);
+    expect(id('JobTypeCommand', jobNode)).toBe(encodeGlobalId('Job', jobNode.job.id));
+    expect(id('User', { id: 'user-1' })).toBe(encodeGlobalId('User', 'user-1'));
+    expect(() => id('User', { id: null })).toThrow(/User\.id resolved to object/);
+    // Done once, when the schema is built.
+    expect(idsWithoutPromises(schema)).toEqual([]);
   });
 });
