@@ -131,7 +131,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const graphql = () => {
     graphqlServer ??= import('@ci/graphql')
       .then(({ createGraphqlServer }) =>
-        createGraphqlServer({ useCases: deps.useCases, urls, rateLimits: deps.config.rateLimits }),
+        createGraphqlServer({
+          useCases: deps.useCases,
+          urls,
+          rateLimits: deps.config.rateLimits,
+          maxBodyBytes: deps.config.bodyLimit,
+        }),
       )
       .catch((error: unknown) => {
         // A failed load (a 500 for this request) is tried again by the next one, not kept.

@@ -68,3 +68,57 @@ describe('unexpected failures', () => {
     expect(logged).toEqual([]);
   });
 });
+
+describe('a Fetch request', () => {
+  function serverRecordingAuthentication(maxBodyBytes?: number) {
+    const authenticated: unknown[][] = [];
+    const useCases = {
+      authenticate: async (...args: unknown[]) => {
+        authenticated.push(args);
+        return actor;
+      },
+      byId: { findPipeline: async () => Promise.reject(notFound('pipeline')) },
+    } as unknown as UseCases;
+    const server = createGraphqlServer({
+      useCases,
+      urls: { api: 'https://api.test', web: 'https://web.test' },
+      ...(maxBodyBytes ? { maxBodyBytes } : {}),
+    });
+    const post = (body: string) =>
+      server.handle(
+        new Request('http://localhost/graphql', {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json', Authorization: 'Bearer x' },
+          body,
+        }),
+        { logError: () => undefined },
+      );
+    return { post, authenticated };
+  }
+
+  it('names its root pipeline to the token read, as the HTTP server does', async () => {
+    const { post, authenticated } = serverRecordingAuthentication();
+    const response = await post(
+      JSON.stringify({
+        query: 'query($s: ID!) { pipeline(slug: $s) { name } }',
+        variables: { s: 'acme/web' },
+      }),
+    );
+    expect(response.status).toBe(200);
+    expect(((await response.json()) as { errors: Array<{ message: string }> }).errors[0]?.message).toBe(
+      'No pipeline found',
+    );
+    expect(authenticated).toEqual([['Bearer x', { organizationSlug: 'acme', pipelineSlug: 'web' }]]);
+  });
+
+  it('is refused with 413 past the longest body, before anything is read with its token', async () => {
+    const { post, authenticated } = serverRecordingAuthentication(2048);
+    const query = `{ pipeline(slug: "acme/web") { name } }`;
+    const within = await post(JSON.stringify({ query, variables: { pad: 'x'.repeat(1900) } }));
+    expect(within.status).toBe(200);
+    const beyond = await post(JSON.stringify({ query, variables: { pad: 'x'.repeat(2100) } }));
+    expect(beyond.status).toBe(413);
+    expect(await beyond.json()).toEqual({ message: 'Request body is too large' });
+    expect(authenticated).toHaveLength(1);
+  });
+});

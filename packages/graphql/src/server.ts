@@ -30,7 +30,12 @@ export interface GraphqlServerOptions {
   limits?: Partial<GraphqlLimits>;
   /** null: requests are not counted (RATE_LIMIT_ENABLED=false) */
   rateLimits?: RateLimitPolicy | null;
+  /** the longest body `handle` reads (the HTTP server bounds the bodies it hands `handleNode` itself) */
+  maxBodyBytes?: number;
 }
+
+/** As the HTTP server's default `BODY_LIMIT_BYTES`. */
+const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
 
 /** What the HTTP server hands each request: who logs its unexpected failures (with its request id). */
 export interface GraphqlRequestContext {
@@ -58,12 +63,16 @@ const ACCEPTED_SCOPES = 'graphql';
  */
 export function createGraphqlServer(options: GraphqlServerOptions) {
   const limits = { ...DEFAULT_LIMITS, ...options.limits };
+  const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const yoga = createYoga<ServerContext, GraphqlContext>({
     schema,
     graphqlEndpoint: '/graphql',
     landingPage: false,
     cors: false,
     batching: false,
+    // Bodies reach yoga read and bounded (`handleNode`: by the HTTP server; `handle`: below); yoga's own
+    // limit would stream each one through a size-counting transform again.
+    maxRequestBodySize: false,
     logging: false,
     graphiql: {
       title: 'CI control API: GraphQL',
@@ -151,14 +160,27 @@ export function createGraphqlServer(options: GraphqlServerOptions) {
   }
 
   return {
-    /** A Fetch request (tests, other runtimes); its body is yoga's to read, so nothing is read with the token. */
-    handle(request: Request, context: GraphqlRequestContext): Promise<Response> {
+    /** A Fetch request (tests, other runtimes): its body read here, up to `maxBodyBytes`, as `handleNode`'s. */
+    async handle(request: Request, context: GraphqlRequestContext): Promise<Response> {
+      const body = request.method === 'POST' ? await boundedText(request, maxBodyBytes) : undefined;
+      if (body === null) {
+        return Response.json({ message: 'Request body is too large' }, { status: 413 });
+      }
       return answer(
         {
           rendersGraphiql: shouldRenderGraphiQL(request),
           authorization: request.headers.get('authorization') ?? undefined,
+          body,
         },
-        (actor) => yoga.fetch(request, { ...context, actor }),
+        (actor) =>
+          yoga.fetch(
+            new Request(request.url, {
+              method: request.method,
+              headers: request.headers,
+              body: body ?? null,
+            }),
+            { ...context, actor },
+          ),
       );
     },
 
@@ -185,3 +207,21 @@ export function createGraphqlServer(options: GraphqlServerOptions) {
 }
 
 export type GraphqlServer = ReturnType<typeof createGraphqlServer>;
+
+/** The request's body as text, or null when it is longer than `max` bytes (read no further then). */
+async function boundedText(request: Request, max: number): Promise<string | null> {
+  if (Number(request.headers.get('content-length') ?? 0) > max) return null;
+  if (!request.body) return '';
+  const chunks: Uint8Array[] = [];
+  let length = 0;
+  const reader = request.body.getReader();
+  for (let read = await reader.read(); !read.done; read = await reader.read()) {
+    length += read.value.byteLength;
+    if (length > max) {
+      await reader.cancel();
+      return null;
+    }
+    chunks.push(read.value);
+  }
+  return Buffer.concat(chunks, length).toString('utf8');
+}
