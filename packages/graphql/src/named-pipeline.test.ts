@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { isRemembered, pipelineNamedBy, REMEMBERED_QUERIES } from './named-pipeline';
+import { isRemembered, pipelineNamedBy as namedBy, REMEMBERED_QUERIES } from './named-pipeline';
+import { postedParams } from './posted-params';
+
+/** As the server asks: the parameters of a JSON body. */
+const pipelineNamedBy = (body: string | undefined) => namedBy(postedParams('application/json', body));
 
 const body = (query: string, variables?: unknown, operationName?: string) =>
   JSON.stringify({ query, variables, operationName });

@@ -1,6 +1,7 @@
 import type { PipelineSlugs } from '@ci/application';
 import { parseBuildNumber } from '@ci/domain';
 import { type DocumentNode, GraphQLError, Kind, type OperationDefinitionNode, parse } from 'graphql';
+import type { PostedParams } from './posted-params';
 
 /**
  * The pipeline a GraphQL request names at its root, read with the token as REST reads the pipeline its
@@ -9,16 +10,9 @@ import { type DocumentNode, GraphQLError, Kind, type OperationDefinitionNode, pa
  * It is only a read-ahead: the field's resolver decides as before and uses what was read when the slugs
  * are the same (`requirePipeline`), so a wrong or missing guess costs a statement, never an answer.
  */
-export function pipelineNamedBy(body: string | undefined): PipelineSlugs | undefined {
-  if (!body) return undefined;
-  let params: unknown;
-  try {
-    params = JSON.parse(body);
-  } catch {
-    return undefined;
-  }
-  if (typeof params !== 'object' || params === null) return undefined;
-  const { query, operationName, variables } = params as Record<string, unknown>;
+export function pipelineNamedBy(params: PostedParams | undefined): PipelineSlugs | undefined {
+  if (!params) return undefined;
+  const { query, operationName, variables } = params;
   if (typeof query !== 'string') return undefined;
   const named = rootSlugOf(query, typeof operationName === 'string' ? operationName : null);
   if (!named) return undefined;

@@ -9,6 +9,7 @@ import { useCompiledQueries } from './compiled-execution';
 import { isUnexpected, maskError, refusal } from './errors';
 import { createLoaders } from './loaders';
 import { pipelineNamedBy } from './named-pipeline';
+import { type PostedParams, postedParams } from './posted-params';
 import { useCostLimit } from './query-cost';
 import { schema } from './schema';
 
@@ -150,11 +151,15 @@ export function createGraphqlServer(options: GraphqlServerOptions) {
    * headers on the answer.
    */
   async function answer(
-    request: { rendersGraphiql: boolean; authorization: string | undefined; body?: string | undefined },
+    request: {
+      rendersGraphiql: boolean;
+      authorization: string | undefined;
+      params?: PostedParams | undefined;
+    },
     run: (actor: Actor | null) => Response | Promise<Response>,
   ): Promise<Response> {
     if (request.rendersGraphiql) return run(null);
-    const admission = await admit(request.authorization, pipelineNamedBy(request.body));
+    const admission = await admit(request.authorization, pipelineNamedBy(request.params));
     if ('refused' in admission) return admission.refused;
     return withHeaders(await run(admission.actor), admission.headers);
   }
@@ -170,7 +175,7 @@ export function createGraphqlServer(options: GraphqlServerOptions) {
         {
           rendersGraphiql: shouldRenderGraphiQL(request),
           authorization: request.headers.get('authorization') ?? undefined,
-          body,
+          params: postedParams(request.headers.get('content-type') ?? undefined, body),
         },
         (actor) =>
           yoga.fetch(
@@ -194,13 +199,20 @@ export function createGraphqlServer(options: GraphqlServerOptions) {
       response: ServerResponse,
       context: GraphqlRequestContext,
     ): Promise<Response> {
+      const params =
+        request.method === 'POST' ? postedParams(request.headers['content-type'], request.body) : undefined;
       return answer(
         {
           rendersGraphiql: request.method === 'GET' && request.headers.accept?.includes('text/html') === true,
           authorization: request.headers.authorization,
-          body: request.method === 'POST' ? request.body : undefined,
+          params,
         },
-        (actor) => yoga.handleNodeRequestAndResponse(request, response, { ...context, actor }),
+        // Parsed parameters go to yoga as the body it would have parsed (`postedParams`).
+        (actor) =>
+          yoga.handleNodeRequestAndResponse(params ? { ...request, body: params } : request, response, {
+            ...context,
+            actor,
+          }),
       );
     },
   };
