@@ -1,5 +1,5 @@
 import type { BuildResult, BuildView, ListPart } from '@ci/application';
-import type { BlockedState, BuildSource, BuildState, User } from '@ci/domain';
+import { type BlockedState, type BuildSource, type BuildState, encodeGraphqlId, type User } from '@ci/domain';
 import { asKeyValues } from '../key-values';
 import { type PipelineShape, pipelineOfBuild } from './refs';
 
@@ -34,6 +34,10 @@ export class BuildNode implements BuildResult {
     );
   }
 
+  /** the global id (`graphql_id`), read in place (ADR 0011) */
+  get id(): string {
+    return encodeGraphqlId('Build', this.view.build.id);
+  }
   get uuid(): string {
     return this.view.build.id;
   }

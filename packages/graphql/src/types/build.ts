@@ -113,6 +113,7 @@ function jobsMatching(
 builder.node(BuildRef, {
   description: 'A build from a pipeline',
   id: { resolve: ({ view }) => view.build.id },
+  extensions: { idReadInPlace: true },
   fields: (t) => ({
     uuid: t.exposeString('uuid', { nullable: false }),
     number: t.exposeInt('number', { nullable: false }),

@@ -1,5 +1,5 @@
 import type { BuildResult, JobResult, JobView } from '@ci/application';
-import { isUnblockable, type Job, type JobState } from '@ci/domain';
+import { encodeGraphqlId, isUnblockable, type Job, type JobState } from '@ci/domain';
 
 /**
  * The public API's GraphQL name of each job state. REST's `passed`, `failed` and `lost` are all
@@ -84,6 +84,10 @@ export class JobNode implements JobResult {
     return result && (result instanceof JobNode ? result : new JobNode(result, result.build));
   }
 
+  /** the global id (`graphql_id`: every kind's is a `Job`'s), read in place (ADR 0011) */
+  get id(): string {
+    return encodeGraphqlId('Job', this.job.id);
+  }
   get uuid(): string {
     return this.job.id;
   }

@@ -89,6 +89,7 @@ function jobType(
     description: options.description,
     interfaces: [JobInterface],
     id: { resolve: ({ job }) => job.id },
+    extensions: { idReadInPlace: true },
     fields: (t) => ({
       label: t.exposeString('label', { nullable: true }),
       state: t.expose('state', { type: JobStates, nullable: false }),
