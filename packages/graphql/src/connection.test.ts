@@ -116,7 +116,14 @@ describe('batched connections', () => {
   const summary = (result: ConnectionResult<string> | Error) =>
     result instanceof Error
       ? result.message
-      : { nodes: result.edges.map((edge) => edge.node), count: result.count, ...result.pageInfo };
+      : {
+          nodes: result.edges.map((edge) => edge.node),
+          count: result.count,
+          hasPreviousPage: result.pageInfo.hasPreviousPage,
+          hasNextPage: result.pageInfo.hasNextPage,
+          startCursor: result.pageInfo.startCursor,
+          endCursor: result.pageInfo.endCursor,
+        };
 
   it.each([
     ['a list one longer than the page goes on', 3, 'b', true],

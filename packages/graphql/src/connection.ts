@@ -88,17 +88,46 @@ function connectionOver<T>(
   count: number | null,
   hasNextPage: boolean,
 ): ConnectionResult<T> {
-  const edges = items.map((node, index) => ({ cursor: cursorFor(window.offset + index), node }));
-  return {
-    count,
-    edges,
-    pageInfo: {
-      hasPreviousPage: window.offset > 0,
-      hasNextPage,
-      startCursor: edges[0]?.cursor ?? null,
-      endCursor: edges.at(-1)?.cursor ?? null,
-    },
-  };
+  const edges = items.map((node, index) => new Edge(node, window.offset + index));
+  return { count, edges, pageInfo: new PageInfo(window.offset, items.length, hasNextPage) };
+}
+
+/** An edge: its node, and its cursor, made only when read (most operations never select it). */
+class Edge<T> {
+  readonly node: T;
+  readonly #position: number;
+
+  constructor(node: T, position: number) {
+    this.node = node;
+    this.#position = position;
+  }
+
+  get cursor(): string {
+    return cursorFor(this.#position);
+  }
+}
+
+/** Where a window of `length` items from `offset` lies in its list; its cursors made only when read. */
+class PageInfo {
+  readonly hasPreviousPage: boolean;
+  readonly hasNextPage: boolean;
+  readonly #offset: number;
+  readonly #length: number;
+
+  constructor(offset: number, length: number, hasNextPage: boolean) {
+    this.hasPreviousPage = offset > 0;
+    this.hasNextPage = hasNextPage;
+    this.#offset = offset;
+    this.#length = length;
+  }
+
+  get startCursor(): string | null {
+    return this.#length > 0 ? cursorFor(this.#offset) : null;
+  }
+
+  get endCursor(): string | null {
+    return this.#length > 0 ? cursorFor(this.#offset + this.#length - 1) : null;
+  }
 }
 
 /**
