@@ -3,6 +3,7 @@ import { brandWithType } from '@pothos/core';
 import type { GraphqlContext } from './builder';
 import { JOB_TYPE_NAMES } from './job-kinds';
 import type { JobNode } from './types/job-node';
+import { PipelineNode } from './types/pipeline-node';
 
 type NodeLoad = (id: string, ctx: GraphqlContext) => Promise<object | null> | object | null;
 
@@ -10,7 +11,7 @@ type NodeLoad = (id: string, ctx: GraphqlContext) => Promise<object | null> | ob
 const NODES: Record<GraphqlType, NodeLoad> = {
   Organization: (id, ctx) => ctx.loaders.readableOrganizations.load(id),
   OrganizationMember: (id, ctx) => ctx.loaders.organizationMembers.load(id),
-  Pipeline: (id, ctx) => ctx.loaders.pipelines.load(id),
+  Pipeline: async (id, ctx) => PipelineNode.of(await ctx.loaders.pipelines.load(id)),
   Team: (id, ctx) => ctx.loaders.teams.load(id),
   TeamMember: (id, ctx) => ctx.loaders.teamMembers.load(id),
   User: (id, ctx) => ctx.loaders.users.load(id),

@@ -3,6 +3,7 @@ import { builder } from './builder';
 import { BuildNode } from './types/build-node';
 import { JobUnion } from './types/job';
 import { OrganizationRef } from './types/organization';
+import { PipelineNode } from './types/pipeline-node';
 import { AgentRef, BuildRef, PipelineRef, TeamRef } from './types/refs';
 import { RegistryRef } from './types/registry';
 import { ViewerRef } from './types/viewer';
@@ -82,7 +83,8 @@ builder.queryFields((t) => ({
       }),
       uuid: t.arg.id({ required: false, description: 'The UUID of the pipeline' }),
     },
-    resolve: (_root, args, ctx) => ctx.useCases.byId.findPipeline(ctx.actor, args),
+    resolve: async (_root, args, ctx) =>
+      new PipelineNode(await ctx.useCases.byId.findPipeline(ctx.actor, args)),
   }),
   team: t.field({
     type: TeamRef,

@@ -1,7 +1,8 @@
 import type { BuildResult, BuildView, ListPart } from '@ci/application';
 import { type BlockedState, type BuildSource, type BuildState, encodeGraphqlId, type User } from '@ci/domain';
 import { asKeyValues } from '../key-values';
-import { type PipelineShape, pipelineOfBuild } from './refs';
+import type { PipelineNode } from './pipeline-node';
+import { pipelineOfBuild } from './refs';
 
 /**
  * A build as the `Build` type shows it: the use case's result, and each field the type exposes read from
@@ -101,7 +102,7 @@ export class BuildNode implements BuildResult {
   get createdBy(): User | { name: string; email: string } | null {
     return this.view.creator ?? this.view.build.author;
   }
-  get pipeline(): PipelineShape {
+  get pipeline(): PipelineNode {
     return pipelineOfBuild(this);
   }
 }

@@ -1,5 +1,5 @@
 import type { BuildResult, BuildView } from '@ci/application';
-import { type Build, type Job, type JobState, notFound } from '@ci/domain';
+import { type Build, type Job, type JobState, notFound, type Pipeline } from '@ci/domain';
 import { jobIn } from '@ci/domain/job.fixture';
 import { type GraphQLObjectType, getNamedType, isObjectType } from 'graphql';
 import { describe, expect, it } from 'vitest';
@@ -7,6 +7,7 @@ import { encodeGlobalId } from '../builder';
 import { idsWithoutPromises, readConnectionsInPlace, schema } from '../schema';
 import { BuildNode } from './build-node';
 import { JobNode } from './job-node';
+import { PipelineNode } from './pipeline-node';
 
 const at = new Date('2026-11-21T10:05:00.000Z');
 const later = new Date('2026-11-21T10:07:30.000Z');
@@ -135,7 +136,8 @@ describe('BuildNode', () => {
   it("shows its source and its pipeline with what the build's access decided", () => {
     const node = new BuildNode({ ...build({ source: 'webhook' }), showWebhookUrl: true });
     expect(node.source).toEqual({ source: 'webhook' });
-    expect(node.pipeline).toEqual({
+    expect(node.pipeline).toBeInstanceOf(PipelineNode);
+    expect(node.pipeline).toMatchObject({
       pipeline: node.view.pipeline,
       organizationSlug: 'acme',
       showWebhookUrl: true,
@@ -155,16 +157,53 @@ describe('BuildNode', () => {
   });
 });
 
+describe('a pipeline node', () => {
+  const pipeline = {
+    id: 'pipeline-1',
+    slug: 'web',
+    name: 'Web',
+    repository: 'git@example.com:acme/web.git',
+    visibility: 'public',
+    archivedAt: null,
+    skipQueuedBranchBuilds: true,
+    cancelRunningBranchBuilds: false,
+  } as unknown as Pipeline;
+
+  it('shows the pipeline under the public names, by the same rules as before', () => {
+    const node = new PipelineNode({ pipeline, organizationSlug: 'acme', showWebhookUrl: null });
+    expect(node).toMatchObject({
+      id: encodeGlobalId('Pipeline', 'pipeline-1'),
+      uuid: 'pipeline-1',
+      slug: 'web',
+      name: 'Web',
+      repository: { url: 'git@example.com:acme/web.git' },
+      visibility: 'PUBLIC',
+      archived: false,
+      skipIntermediateBuilds: true,
+      cancelIntermediateBuilds: false,
+    });
+    const archived = new PipelineNode({
+      pipeline: { ...pipeline, visibility: 'private', archivedAt: at },
+      organizationSlug: 'acme',
+      showWebhookUrl: null,
+    });
+    expect(archived).toMatchObject({ visibility: 'PRIVATE', archived: true, archivedAt: at });
+    expect(PipelineNode.of(node)).toBe(node);
+    expect(PipelineNode.of(null)).toBeNull();
+  });
+});
+
 describe('fields read in place', () => {
   const NODES = {
     Build: new BuildNode(build()),
+    Pipeline: new BuildNode(build()).pipeline,
     JobTypeCommand: jobNode('passed'),
     JobTypeBlock: jobNode('blocked', { type: 'manual' }),
     JobTypeWait: jobNode('passed', { type: 'waiter' }),
     JobTypeTrigger: jobNode('passed', { type: 'trigger' }),
   };
 
-  it('every field of the build and job types without a resolver is a property of their node', () => {
+  it('every field of the build, job and pipeline types without a resolver is a property of their node', () => {
     for (const [typeName, node] of Object.entries(NODES)) {
       const type = schema.getType(typeName);
       if (!isObjectType(type)) throw new Error(`${typeName} is not an object type`);
@@ -198,7 +237,14 @@ describe('fields read in place', () => {
     const readInPlace = nodes
       .filter((type) => type.extensions.idReadInPlace === true)
       .map((type) => type.name);
-    expect(readInPlace).toEqual(['Build', 'JobTypeBlock', 'JobTypeCommand', 'JobTypeTrigger', 'JobTypeWait']);
+    expect(readInPlace).toEqual([
+      'Build',
+      'JobTypeBlock',
+      'JobTypeCommand',
+      'JobTypeTrigger',
+      'JobTypeWait',
+      'Pipeline',
+    ]);
     for (const type of nodes) {
       if (!isObjectType(type)) continue;
       const resolve = type.getFields().id?.resolve;

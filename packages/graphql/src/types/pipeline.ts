@@ -2,6 +2,7 @@ import { seenFrom } from '@ci/application';
 import { canSeeWebhookUrl, webAddresses } from '@ci/domain';
 import { builder } from '../builder';
 import { OrganizationRef, organizationOf } from './organization';
+import { PipelineNode } from './pipeline-node';
 import { PipelineRef } from './refs';
 import { ConnectionInterface } from './scalars';
 import { UserRef } from './user';
@@ -22,53 +23,42 @@ const PipelineVisibility = builder.enumType('PipelineVisibility', {
 builder.node(PipelineRef, {
   description: 'A pipeline',
   id: { resolve: ({ pipeline }) => pipeline.id },
+  extensions: { idReadInPlace: true },
   fields: (t) => ({
-    uuid: t.string({ nullable: false, resolve: ({ pipeline }) => pipeline.id }),
-    name: t.string({ nullable: false, resolve: ({ pipeline }) => pipeline.name }),
-    slug: t.string({ nullable: false, resolve: ({ pipeline }) => pipeline.slug }),
-    description: t.string({ nullable: true, resolve: ({ pipeline }) => pipeline.description }),
+    uuid: t.exposeString('uuid', { nullable: false }),
+    name: t.exposeString('name', { nullable: false }),
+    slug: t.exposeString('slug', { nullable: false }),
+    description: t.exposeString('description', { nullable: true }),
     url: t.string({
       nullable: false,
       resolve: ({ pipeline, organizationSlug }, _args, ctx) =>
         webAddresses.pipeline(ctx.urls.web, organizationSlug, pipeline.slug),
     }),
-    repository: t.field({
-      type: Repository,
-      nullable: true,
-      resolve: ({ pipeline }) => ({ url: pipeline.repository }),
-    }),
-    defaultBranch: t.string({ nullable: true, resolve: ({ pipeline }) => pipeline.defaultBranch }),
-    branchConfiguration: t.string({
-      nullable: true,
-      resolve: ({ pipeline }) => pipeline.branchConfiguration,
-    }),
-    skipIntermediateBuilds: t.boolean({
+    repository: t.expose('repository', { type: Repository, nullable: true }),
+    defaultBranch: t.exposeString('defaultBranch', { nullable: true }),
+    branchConfiguration: t.exposeString('branchConfiguration', { nullable: true }),
+    skipIntermediateBuilds: t.exposeBoolean('skipIntermediateBuilds', {
       nullable: false,
       description: 'REST `skip_queued_branch_builds`',
-      resolve: ({ pipeline }) => pipeline.skipQueuedBranchBuilds,
     }),
-    skipIntermediateBuildsBranchFilter: t.string({
+    skipIntermediateBuildsBranchFilter: t.exposeString('skipIntermediateBuildsBranchFilter', {
       nullable: true,
-      resolve: ({ pipeline }) => pipeline.skipQueuedBranchBuildsFilter,
     }),
-    cancelIntermediateBuilds: t.boolean({
+    cancelIntermediateBuilds: t.exposeBoolean('cancelIntermediateBuilds', {
       nullable: false,
       description: 'REST `cancel_running_branch_builds`',
-      resolve: ({ pipeline }) => pipeline.cancelRunningBranchBuilds,
     }),
-    cancelIntermediateBuildsBranchFilter: t.string({
+    cancelIntermediateBuildsBranchFilter: t.exposeString('cancelIntermediateBuildsBranchFilter', {
       nullable: true,
-      resolve: ({ pipeline }) => pipeline.cancelRunningBranchBuildsFilter,
     }),
-    nextBuildNumber: t.int({ nullable: false, resolve: ({ pipeline }) => pipeline.nextBuildNumber }),
-    archived: t.boolean({ nullable: false, resolve: ({ pipeline }) => pipeline.archivedAt !== null }),
-    archivedAt: t.field({ type: 'DateTime', nullable: true, resolve: ({ pipeline }) => pipeline.archivedAt }),
-    createdAt: t.field({ type: 'DateTime', nullable: true, resolve: ({ pipeline }) => pipeline.createdAt }),
-    visibility: t.field({
+    nextBuildNumber: t.exposeInt('nextBuildNumber', { nullable: false }),
+    archived: t.exposeBoolean('archived', { nullable: false }),
+    archivedAt: t.expose('archivedAt', { type: 'DateTime', nullable: true }),
+    createdAt: t.expose('createdAt', { type: 'DateTime', nullable: true }),
+    visibility: t.expose('visibility', {
       type: PipelineVisibility,
       nullable: false,
       description: 'As stored (REST `visibility`); a public pipeline is not open to readers without a token',
-      resolve: ({ pipeline }) => (pipeline.visibility === 'public' ? 'PUBLIC' : 'PRIVATE'),
     }),
     badgeURL: t.string({
       nullable: false,
@@ -148,7 +138,10 @@ builder.objectField(OrganizationRef, 'pipelines', (t) =>
               },
               window,
             );
-            return { items: page.pipelines.map(seenFrom), totalCount: page.totalCount };
+            return {
+              items: page.pipelines.map((result) => new PipelineNode(seenFrom(result))),
+              totalCount: page.totalCount,
+            };
           },
         }),
     },

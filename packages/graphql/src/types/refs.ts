@@ -3,6 +3,7 @@ import type { Agent, Pipeline, Team } from '@ci/domain';
 import { builder } from '../builder';
 import type { BuildNode } from './build-node';
 import type { JobNode } from './job-node';
+import { PipelineNode } from './pipeline-node';
 
 /**
  * The object types whose modules refer to one another, declared first so that each module implements
@@ -22,11 +23,15 @@ export interface PipelineShape {
   showWebhookUrl: boolean | null;
   established?: EstablishedAccess;
 }
-export const PipelineRef = builder.objectRef<PipelineShape>('Pipeline');
+export const PipelineRef = builder.objectRef<PipelineNode>('Pipeline');
 
 /** A build's pipeline, with what the build's access decided about its webhook URL. */
-export function pipelineOfBuild({ view, showWebhookUrl }: BuildResult): PipelineShape {
-  return { pipeline: view.pipeline, organizationSlug: view.organizationSlug, showWebhookUrl };
+export function pipelineOfBuild({ view, showWebhookUrl }: BuildResult): PipelineNode {
+  return new PipelineNode({
+    pipeline: view.pipeline,
+    organizationSlug: view.organizationSlug,
+    showWebhookUrl,
+  });
 }
 
 export const JobTypeCommandRef = builder.objectRef<JobNode>('JobTypeCommand');

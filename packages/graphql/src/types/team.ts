@@ -2,6 +2,7 @@ import type { TeamPipelineResult } from '@ci/application';
 import type { AccessLevel, TeamMemberRole as Role } from '@ci/domain';
 import { builder } from '../builder';
 import { OrganizationRef, organizationOf } from './organization';
+import { PipelineNode } from './pipeline-node';
 import { PipelineRef, TeamPipelineRef, TeamRef } from './refs';
 import { ConnectionInterface } from './scalars';
 import { UserRef } from './user';
@@ -90,11 +91,12 @@ builder.objectField(OrganizationRef, 'teams', (t) =>
 );
 
 /** A pipeline as an association shows it: what the viewer may do on it is looked up for `webhookURL`. */
-export const pipelineOfAssociation = (result: TeamPipelineResult) => ({
-  pipeline: result.pipeline,
-  organizationSlug: result.organizationSlug,
-  showWebhookUrl: null,
-});
+export const pipelineOfAssociation = (result: TeamPipelineResult) =>
+  new PipelineNode({
+    pipeline: result.pipeline,
+    organizationSlug: result.organizationSlug,
+    showWebhookUrl: null,
+  });
 
 builder.node(TeamPipelineRef, {
   description: "An pipeline that's been assigned to a team",
