@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { isRemembered, pipelineNamedBy as namedBy, REMEMBERED_QUERIES } from './named-pipeline';
+import {
+  isRemembered,
+  LONGEST_QUERY_LOOKED_INTO,
+  pipelineNamedBy as namedBy,
+  REMEMBERED_QUERIES,
+} from './named-pipeline';
 import { postedParams } from './posted-params';
 
 /** As the server asks: the parameters of a JSON body. */
@@ -77,7 +82,27 @@ describe('the pipeline a GraphQL request names at its root', () => {
     }
   });
 
-  it('reads each query text once while it is among the last ones seen, and forgets the oldest', () => {
+  it('does not look into a text too long, too many tokens or too deep to parse, and never throws', () => {
+    const root = '{ pipeline(slug: "acme/web") { name } }';
+    const padded = `${root}${' '.repeat(LONGEST_QUERY_LOOKED_INTO)}`;
+    expect(pipelineNamedBy(body(padded))).toBeUndefined();
+    expect(isRemembered(padded)).toBe(false);
+    // Valid documents short enough, with more tokens than the parse may read.
+    const manyTokens = `{ pipeline(slug: "acme/web") { ${'a '.repeat(4_100)} } }`;
+    expect(manyTokens.length).toBeLessThan(LONGEST_QUERY_LOOKED_INTO);
+    expect(pipelineNamedBy(body(manyTokens))).toBeUndefined();
+    const deep = `{ pipeline(slug: "acme/web") { a ${'{ a '.repeat(2_500)}${'} '.repeat(2_500)}} }`;
+    expect(deep.length).toBeLessThan(LONGEST_QUERY_LOOKED_INTO);
+    expect(() => pipelineNamedBy(body(deep))).not.toThrow();
+    expect(pipelineNamedBy(body(deep))).toBeUndefined();
+    // The same shapes, smaller, are looked into.
+    expect(pipelineNamedBy(body(`{ pipeline(slug: "acme/web") { ${'a '.repeat(100)} } }`))).toEqual(ACME_WEB);
+    expect(
+      pipelineNamedBy(body(`{ pipeline(slug: "acme/web") { a ${'{ a '.repeat(100)}${'} '.repeat(100)}} }`)),
+    ).toEqual(ACME_WEB);
+  });
+
+  it('reads each query text once while it is among the last ones used, and forgets the least used', () => {
     const texts = Array.from(
       { length: REMEMBERED_QUERIES + 5 },
       (_, i) => `query Q${i}($s: ID!) { pipeline(slug: $s) { name } }`,
@@ -100,5 +125,10 @@ describe('the pipeline a GraphQL request names at its root', () => {
     });
     expect(isRemembered(texts[0] as string)).toBe(true);
     expect(isRemembered(texts[5] as string)).toBe(false);
+    // A text used again is the last to be forgotten: the next new one forgets the one after it.
+    expect(pipelineNamedBy(body(texts[6] as string, { s: 'acme/web' }))).toEqual(ACME_WEB);
+    pipelineNamedBy(body('query Z($s: ID!) { pipeline(slug: $s) { name } }', { s: 'acme/web' }));
+    expect(isRemembered(texts[6] as string)).toBe(true);
+    expect(isRemembered(texts[7] as string)).toBe(false);
   });
 });

@@ -1,6 +1,6 @@
 import type { PipelineSlugs } from '@ci/application';
 import { parseBuildNumber } from '@ci/domain';
-import { type DocumentNode, GraphQLError, Kind, type OperationDefinitionNode, parse } from 'graphql';
+import { type DocumentNode, Kind, type OperationDefinitionNode, parse } from 'graphql';
 import type { PostedParams } from './posted-params';
 
 /**
@@ -13,7 +13,9 @@ import type { PostedParams } from './posted-params';
 export function pipelineNamedBy(params: PostedParams | undefined): PipelineSlugs | undefined {
   if (!params) return undefined;
   const { query, operationName, variables } = params;
-  if (typeof query !== 'string') return undefined;
+  // A long text is not looked into: no read-ahead for it (a client's operations are short; yoga still
+  // parses it, after the token, under its own limits).
+  if (typeof query !== 'string' || query.length > LONGEST_QUERY_LOOKED_INTO) return undefined;
   const named = rootSlugOf(query, typeof operationName === 'string' ? operationName : null);
   if (!named) return undefined;
   const slug =
@@ -31,7 +33,10 @@ type RootSlug = { field: 'pipeline' | 'build' } & ({ literal: string } | { varia
 /** Per query text: each operation's root slug (by name; '' for an anonymous one), null where none. */
 type QuerySlugs = Map<string, RootSlug | null> | null;
 
-/** Queries seen lately, most recent last; a client sends the same few texts again and again. */
+/** The longest query text looked into, in characters (the bench's list query has ~1,800). */
+export const LONGEST_QUERY_LOOKED_INTO = 16 * 1024;
+
+/** Queries used lately, least recently used first; a client sends the same few texts again and again. */
 const seen = new Map<string, QuerySlugs>();
 export const REMEMBERED_QUERIES = 256;
 
@@ -43,8 +48,11 @@ function rootSlugOf(query: string, operationName: string | null): RootSlug | nul
   if (slugs === undefined) {
     slugs = querySlugs(query);
     if (seen.size >= REMEMBERED_QUERIES) seen.delete(seen.keys().next().value as string);
-    seen.set(query, slugs);
+  } else {
+    // Used again: to the end of the line, the last to be forgotten.
+    seen.delete(query);
   }
+  seen.set(query, slugs);
   if (!slugs) return null;
   // Without a name, the operation runs only if it is the document's one operation.
   if (operationName === null) return slugs.size === 1 ? ([...slugs.values()][0] ?? null) : null;
@@ -54,16 +62,20 @@ function rootSlugOf(query: string, operationName: string | null): RootSlug | nul
 function querySlugs(query: string): QuerySlugs {
   let document: DocumentNode;
   try {
-    document = parse(query, { noLocation: true });
-  } catch (error) {
-    if (error instanceof GraphQLError) return null;
-    throw error;
+    document = parse(query, { noLocation: true, maxTokens: MOST_TOKENS });
+  } catch {
+    // Not a document (a syntax error, too many tokens, nesting deeper than the stack): no read-ahead;
+    // yoga parses it after the token and answers it as it always has.
+    return null;
   }
   const operations = document.definitions.filter(
     (definition): definition is OperationDefinitionNode => definition.kind === Kind.OPERATION_DEFINITION,
   );
   return new Map(operations.map((operation) => [operation.name?.value ?? '', operationSlug(operation)]));
 }
+
+/** A bound on the parse's work; a text that needs more is not looked into (the catch below is the guard). */
+const MOST_TOKENS = 4_000;
 
 function operationSlug(operation: OperationDefinitionNode): RootSlug | null {
   if (operation.operation !== 'query') return null;

@@ -159,13 +159,18 @@ export function createGraphqlServer(options: GraphqlServerOptions) {
     run: (actor: Actor | null) => Response | Promise<Response>,
   ): Promise<Response> {
     if (request.rendersGraphiql) return run(null);
-    const admission = await admit(request.authorization, pipelineNamedBy(request.params));
+    // Without credentials there is nothing to read with them: the operation is not looked into.
+    const named = request.authorization ? pipelineNamedBy(request.params) : undefined;
+    const admission = await admit(request.authorization, named);
     if ('refused' in admission) return admission.refused;
     return withHeaders(await run(admission.actor), admission.headers);
   }
 
   return {
-    /** A Fetch request (tests, other runtimes): its body read here, up to `maxBodyBytes`, as `handleNode`'s. */
+    /**
+     * A Fetch request (tests, other runtimes): its body read here up to `maxBodyBytes` and refused past
+     * it with the HTTP server's 413, before the token, as the HTTP server refuses the bodies it reads.
+     */
     async handle(request: Request, context: GraphqlRequestContext): Promise<Response> {
       const body = request.method === 'POST' ? await boundedText(request, maxBodyBytes) : undefined;
       if (body === null) {
@@ -183,6 +188,7 @@ export function createGraphqlServer(options: GraphqlServerOptions) {
               method: request.method,
               headers: request.headers,
               body: body ?? null,
+              signal: request.signal,
             }),
             { ...context, actor },
           ),
@@ -222,7 +228,6 @@ export type GraphqlServer = ReturnType<typeof createGraphqlServer>;
 
 /** The request's body as text, or null when it is longer than `max` bytes (read no further then). */
 async function boundedText(request: Request, max: number): Promise<string | null> {
-  if (Number(request.headers.get('content-length') ?? 0) > max) return null;
   if (!request.body) return '';
   const chunks: Uint8Array[] = [];
   let length = 0;
