@@ -12,6 +12,8 @@ export type { AgentWork } from './agents/agents-by-id';
 export type { AgentListQuery, AgentPage } from './agents/list-agents';
 export * from './auth/access-token-secret';
 export type { Actor } from './auth/actor';
+export { pipelineSlugs } from './auth/authenticate';
+export { slugParts } from './auth/authorize';
 export type { EstablishedAccess } from './auth/established-access';
 export type { BuildResult } from './builds/build-result';
 export type { JobResult } from './builds/builds-by-id';

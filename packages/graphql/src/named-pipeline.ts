@@ -1,5 +1,4 @@
-import type { PipelineSlugs } from '@ci/application';
-import { parseBuildNumber } from '@ci/domain';
+import { type PipelineSlugs, pipelineSlugs, slugParts } from '@ci/application';
 import { type DocumentNode, Kind, type OperationDefinitionNode, parse } from 'graphql';
 import type { PostedParams } from './posted-params';
 
@@ -90,15 +89,10 @@ function operationSlug(operation: OperationDefinitionNode): RootSlug | null {
   return null;
 }
 
-/** The slugs as the field's use case splits them (`requireSlugParts`); none from a slug it refuses. */
+/** The slugs as the field's use case splits them (`slugParts`); none from a slug it refuses. */
 function slugsOf(field: RootSlug['field'], slug: string): PipelineSlugs | undefined {
-  const parts = slug.split('/');
-  if (parts.some((part) => part === '')) return undefined;
-  const [organizationSlug, pipelineSlug, number] = parts as [string, string, string | undefined];
-  if (field === 'pipeline') return parts.length === 2 ? { organizationSlug, pipelineSlug } : undefined;
-  if (parts.length !== 3 || number === undefined) return undefined;
-  const buildNumber = parseBuildNumber(number);
-  return buildNumber === null
-    ? { organizationSlug, pipelineSlug }
-    : { organizationSlug, pipelineSlug, buildNumber };
+  const parts = slugParts(slug, field === 'pipeline' ? 2 : 3);
+  if (!parts) return undefined;
+  const [organization, pipeline, number] = parts as [string, string, string | undefined];
+  return pipelineSlugs(organization, pipeline, number);
 }

@@ -1,9 +1,8 @@
-import type { Actor, PipelineSlugs, UseCases } from '@ci/application';
+import { type Actor, type PipelineSlugs, pipelineSlugs, type UseCases } from '@ci/application';
 import {
   type DomainError,
   isDomainError,
   type Operation,
-  parseBuildNumber,
   type RateLimitPolicy,
   rateLimitHeaders,
   scopeFor,
@@ -103,12 +102,7 @@ async function namedBy(getRawInput: () => Promise<unknown>): Promise<Named> {
 function readAheadOf(named: Named, meta: Meta | undefined): PipelineSlugs | undefined {
   const readAhead = meta?.readAhead;
   if (!readAhead || named.organization === null || named.pipeline === null) return undefined;
-  const buildNumber = readAhead === 'build' && named.number !== null ? parseBuildNumber(named.number) : null;
-  return {
-    organizationSlug: named.organization,
-    pipelineSlug: named.pipeline,
-    ...(buildNumber !== null ? { buildNumber } : {}),
-  };
+  return pipelineSlugs(named.organization, named.pipeline, readAhead === 'build' ? named.number : null);
 }
 
 /**

@@ -2,7 +2,7 @@ import type { AccessToken, User } from '@ci/domain';
 import { describe, expect, it } from 'vitest';
 import type { Deps, PipelineAccessFacts, PipelineSlugs } from '../ports';
 import { hashAccessTokenSecret } from './access-token-secret';
-import { authenticate } from './authenticate';
+import { authenticate, pipelineSlugs } from './authenticate';
 
 const SECRET = `bkua_${'a'.repeat(40)}`;
 const user: User = {
@@ -95,5 +95,23 @@ describe('authenticate', () => {
     await expect(authenticate(deps)(`Bearer ${SECRET}`, web)).rejects.toMatchObject({
       kind: 'unauthenticated',
     });
+  });
+});
+
+describe('pipelineSlugs', () => {
+  it('names the pipeline, and the build of it when the number is a build number', () => {
+    expect(pipelineSlugs('acme', 'web')).toEqual({ organizationSlug: 'acme', pipelineSlug: 'web' });
+    expect(pipelineSlugs('acme', 'web', null)).toEqual({ organizationSlug: 'acme', pipelineSlug: 'web' });
+    expect(pipelineSlugs('acme', 'web', '12')).toEqual({
+      organizationSlug: 'acme',
+      pipelineSlug: 'web',
+      buildNumber: 12,
+    });
+    for (const number of ['0', '012', '1e3', '-1', 'x', '99999999999']) {
+      expect(pipelineSlugs('acme', 'web', number), number).toEqual({
+        organizationSlug: 'acme',
+        pipelineSlug: 'web',
+      });
+    }
   });
 });

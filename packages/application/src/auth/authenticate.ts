@@ -1,9 +1,24 @@
-import { isAccessTokenUsable, isStorableText, unauthenticated } from '@ci/domain';
+import { isAccessTokenUsable, isStorableText, parseBuildNumber, unauthenticated } from '@ci/domain';
 import type { Deps, PipelineSlugs } from '../ports';
 import { hashAccessTokenSecret, looksLikeAccessToken, sameHash } from './access-token-secret';
 import type { Actor } from './actor';
 
 const BEARER = /^Bearer\s+(\S+)\s*$/i;
+
+/**
+ * What a request names, to be read with its token: the pipeline, and the build of it when `number` is a
+ * build number (one that is not names no build: the pipeline alone is read ahead).
+ */
+export function pipelineSlugs(
+  organizationSlug: string,
+  pipelineSlug: string,
+  number?: string | null,
+): PipelineSlugs {
+  const buildNumber = number == null ? null : parseBuildNumber(number);
+  return buildNumber === null
+    ? { organizationSlug, pipelineSlug }
+    : { organizationSlug, pipelineSlug, buildNumber };
+}
 
 /**
  * `Authorization: Bearer <token>` → the actor; any missing, malformed, unknown, expired or revoked token → 401.

@@ -2,7 +2,7 @@ import type { AccessLevel, OrganizationRole, Pipeline } from '@ci/domain';
 import { describe, expect, it } from 'vitest';
 import type { AccessRepository, Deps, PipelineAccessFacts } from '../ports';
 import { actorWith } from '../use-case.fixture';
-import { requireOrganization, requirePipeline } from './authorize';
+import { requireOrganization, requirePipeline, slugParts } from './authorize';
 
 const organization = { id: 'org-1', slug: 'acme', name: 'Acme', createdAt: new Date(0) };
 const pipeline = { id: 'pipe-1', slug: 'web', organizationId: 'org-1' } as Pipeline;
@@ -239,5 +239,23 @@ describe('requireOrganization', () => {
     ).rejects.toMatchObject({
       message: "Your access token doesn't have the read_builds scope",
     });
+  });
+});
+
+describe('slugParts', () => {
+  it('splits a slug key into exactly its parts, none empty, or answers null', () => {
+    expect(slugParts('acme/web', 2)).toEqual(['acme', 'web']);
+    expect(slugParts('acme/web/12', 3)).toEqual(['acme', 'web', '12']);
+    for (const [slug, count] of [
+      ['acme', 2],
+      ['acme/web/12', 2],
+      ['acme/web', 3],
+      ['acme//web', 3],
+      ['/web', 2],
+      ['acme/', 2],
+      ['', 2],
+    ] as const) {
+      expect(slugParts(slug, count), `${slug} in ${count}`).toBeNull();
+    }
   });
 });

@@ -41,17 +41,22 @@ export function requireComparable(slug: string, resource: NotFoundResource): voi
 
 /**
  * The parts of a slug key (`<organization>/<pipeline>`, `<organization>/<pipeline>/<number>`): `count`
- * parts, none empty. A slug of another shape names nothing: after the scope, the same 404 as a slug
- * that names nothing.
+ * parts, none empty; null for a slug of another shape, which names nothing.
  */
+export function slugParts(slug: string, count: number): string[] | null {
+  const parts = slug.split('/');
+  return parts.length === count && parts.every((part) => part !== '') ? parts : null;
+}
+
+/** {@link slugParts}, a slug of another shape refused: after the scope, the same 404 as one that names nothing. */
 export function requireSlugParts(
   actor: Actor,
   operation: Operation,
   slug: string,
   { count, resource }: { count: number; resource: NotFoundResource },
 ): string[] {
-  const parts = slug.split('/');
-  if (parts.length !== count || parts.some((part) => part === '')) {
+  const parts = slugParts(slug, count);
+  if (!parts) {
     requireScope(actor, operation);
     throw notFound(resource);
   }
