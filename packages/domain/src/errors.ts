@@ -92,6 +92,15 @@ export function notFound(resource: NotFoundResource): DomainError {
   });
 }
 
+/** A request body past the server's limit (`BODY_LIMIT_BYTES`), refused before it is read further. */
+export function payloadTooLarge(): DomainError {
+  return new DomainError({
+    kind: 'payload_too_large',
+    code: 'payload_too_large',
+    message: 'Request body is too large',
+  });
+}
+
 export function badRequest(code: string, message: string): DomainError {
   return new DomainError({ kind: 'bad_request', code, message });
 }

@@ -1,6 +1,13 @@
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
 import type { Actor, PipelineSlugs, UseCases } from '@ci/application';
-import { hasScope, isDomainError, missingScope, type RateLimitPolicy, rateLimitHeaders } from '@ci/domain';
+import {
+  hasScope,
+  isDomainError,
+  missingScope,
+  payloadTooLarge,
+  type RateLimitPolicy,
+  rateLimitHeaders,
+} from '@ci/domain';
 import { maxAliasesPlugin } from '@escape.tech/graphql-armor-max-aliases';
 import { maxDepthPlugin } from '@escape.tech/graphql-armor-max-depth';
 import { createYoga, shouldRenderGraphiQL, useErrorHandler } from 'graphql-yoga';
@@ -174,7 +181,8 @@ export function createGraphqlServer(options: GraphqlServerOptions) {
     async handle(request: Request, context: GraphqlRequestContext): Promise<Response> {
       const body = request.method === 'POST' ? await boundedText(request, maxBodyBytes) : undefined;
       if (body === null) {
-        return Response.json({ message: 'Request body is too large' }, { status: 413 });
+        const { message } = payloadTooLarge();
+        return Response.json({ message }, { status: 413 });
       }
       return answer(
         {

@@ -1,4 +1,4 @@
-import { type DomainError, type ErrorKind, isDomainError } from '@ci/domain';
+import { type DomainError, type ErrorKind, isDomainError, payloadTooLarge } from '@ci/domain';
 import { type TRPC_ERROR_CODE_KEY, TRPCError } from '@trpc/server';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 
@@ -50,9 +50,7 @@ function fromFramework(error: { code?: string; statusCode?: number; message?: st
   if (error.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || error.code === 'FST_ERR_CTP_EMPTY_JSON_BODY') {
     return { status: 400, body: { message: 'Problems parsing JSON' } };
   }
-  if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
-    return { status: 413, body: { message: 'Request body is too large' } };
-  }
+  if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') return fromDomain(payloadTooLarge());
   if (error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') {
     return { status: 415, body: { message: 'Unsupported Media Type: send JSON' } };
   }
