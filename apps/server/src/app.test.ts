@@ -10,8 +10,11 @@ vi.mock('@ci/graphql', () => ({
     loads.count += 1;
     if (loads.count === 1) throw new Error('the schema failed to build');
     return {
-      handleNode: async () =>
-        new Response('{"data":{}}', { status: 200, headers: { 'content-type': 'application/json' } }),
+      handleNode: async () => ({
+        status: 200,
+        headers: { 'content-type': 'application/json' },
+        body: Buffer.from('{"data":{}}'),
+      }),
     };
   },
 }));

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { UseCases } from '@ci/application';
+import { AnswerMemory, type UseCases } from '@ci/application';
 import type { GraphqlServer } from '@ci/graphql';
 import {
   appRouter,
@@ -94,6 +94,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
 
   const urls = deps.config.publicUrls;
+  // One memory for the process's REST and GraphQL answers (ADR 0012).
+  const answers = new AnswerMemory(deps.config.answerMemoryBytes);
   const createContext = (request: FastifyRequest, rest: boolean): TrpcContext => {
     const queryStart = request.originalUrl.indexOf('?');
     return {
@@ -121,6 +123,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     prefix: '/v2',
     router: appRouter,
     createContext: (request) => createContext(request, true),
+    answers,
   });
   registerTrpcApi(app, { prefix: '/trpc', createContext: (request) => createContext(request, false) });
   registerAgentApi(app, { prefix: '/v3', useCases: deps.useCases, urls });
@@ -136,6 +139,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
           urls,
           rateLimits: deps.config.rateLimits,
           maxBodyBytes: deps.config.bodyLimit,
+          answers,
         }),
       )
       .catch((error: unknown) => {
@@ -165,14 +169,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
           reply.raw,
           { logError: (error) => request.log.error({ err: error }, 'graphql request failed') },
         );
-        reply.code(response.status);
-        response.headers.forEach((value, name) => {
-          reply.header(name, value);
-        });
-        // Yoga's responses carry their body as a string (the result's JSON, GraphiQL's page): sent as its
-        // UTF-8 bytes, encoded once (a string would be scanned for its length, then encoded). One without
-        // a type of its own (a bodyless 415) goes out typed application/octet-stream, as Fastify types bytes.
-        return reply.send(Buffer.from(await response.text()));
+        // One without a type of its own (a bodyless 415) goes out typed application/octet-stream, as
+        // Fastify types bytes.
+        return reply.code(response.status).headers(response.headers).send(response.body);
       },
     });
   });

@@ -340,6 +340,12 @@ export interface PipelineAccessFacts extends OrganizationAccess {
   pipeline: Pipeline | null;
   teamAccessLevels: AccessLevel[];
   pipelineHasTeams: boolean;
+  /**
+   * Changes whenever anything an answer about the pipeline and its builds shows changes, in whichever
+   * process: the pipeline's row, its builds and jobs and their counts, and the users, organizations,
+   * memberships and agents shown beside them (ADR 0012). Read before any of those; null without a pipeline.
+   */
+  contentRevision: string | null;
 }
 
 export interface AccessRepository {

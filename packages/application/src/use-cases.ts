@@ -19,6 +19,7 @@ import {
 } from './agents/agent-protocol';
 import { findAgent, getAgent, getAgentsById, getWorkOfAgents } from './agents/agents-by-id';
 import { listAgents } from './agents/list-agents';
+import { pipelineRevision } from './answers/pipeline-revision';
 import { authenticate } from './auth/authenticate';
 import { organizationsById, pipelineAccessFor } from './auth/usable-memberships';
 import {
@@ -98,6 +99,7 @@ export function createUseCases(deps: Deps) {
     authenticate: authenticate(deps),
     countRequest: countRequest(deps),
     listBuilds: listBuilds(deps),
+    pipelineRevision: pipelineRevision(deps),
     getBuild: getBuild(deps),
     createBuild: createBuild(deps),
     cancelBuild: cancelBuild(deps),

@@ -1,5 +1,6 @@
 import { type PipelineSlugs, pipelineSlugs, slugParts } from '@ci/application';
 import { type DocumentNode, Kind, type OperationDefinitionNode, parse } from 'graphql';
+import { keepsAnswer } from './kept-answers';
 import type { PostedParams } from './posted-params';
 
 /**
@@ -10,6 +11,16 @@ import type { PostedParams } from './posted-params';
  * are the same (`requirePipeline`), so a wrong or missing guess costs a statement, never an answer.
  */
 export function pipelineNamedBy(params: PostedParams | undefined): PipelineSlugs | undefined {
+  return namedPipeline(params)?.slugs;
+}
+
+/**
+ * {@link pipelineNamedBy}'s slugs, and whether the operation's answer may be kept while the pipeline's
+ * revision holds (`keepsAnswer`, ADR 0012).
+ */
+export function namedPipeline(
+  params: PostedParams | undefined,
+): { slugs: PipelineSlugs; keepsAnswer: boolean } | undefined {
   if (!params) return undefined;
   const { query, operationName, variables } = params;
   // A long text is not looked into: no read-ahead for it (a client's operations are short; yoga still
@@ -23,11 +34,16 @@ export function pipelineNamedBy(params: PostedParams | undefined): PipelineSlugs
       : typeof variables === 'object' && variables !== null
         ? (variables as Record<string, unknown>)[named.variable]
         : undefined;
-  return typeof slug === 'string' ? slugsOf(named.field, slug) : undefined;
+  const slugs = typeof slug === 'string' ? slugsOf(named.field, slug) : undefined;
+  return slugs && { slugs, keepsAnswer: named.keepsAnswer };
 }
 
-/** Where an operation's root names a pipeline: which field, and its `slug` as a literal or a variable. */
-type RootSlug = { field: 'pipeline' | 'build' } & ({ literal: string } | { variable: string });
+/**
+ * Where an operation's root names a pipeline: which field, and its `slug` as a literal or a variable; and
+ * whether the operation's answer may be kept (`keepsAnswer`).
+ */
+type RootSlug = SlugArgument & { keepsAnswer: boolean };
+type SlugArgument = { field: 'pipeline' | 'build' } & ({ literal: string } | { variable: string });
 
 /** Per query text: each operation's root slug (by name; '' for an anonymous one), null where none. */
 type QuerySlugs = Map<string, RootSlug | null> | null;
@@ -70,13 +86,21 @@ function querySlugs(query: string): QuerySlugs {
   const operations = document.definitions.filter(
     (definition): definition is OperationDefinitionNode => definition.kind === Kind.OPERATION_DEFINITION,
   );
-  return new Map(operations.map((operation) => [operation.name?.value ?? '', operationSlug(operation)]));
+  return new Map(
+    operations.map((operation) => {
+      const slug = operationSlug(operation);
+      return [
+        operation.name?.value ?? '',
+        slug && { ...slug, keepsAnswer: keepsAnswer(document, operation) },
+      ];
+    }),
+  );
 }
 
 /** A bound on the parse's work; a text that needs more is not looked into (the catch below is the guard). */
 const MOST_TOKENS = 4_000;
 
-function operationSlug(operation: OperationDefinitionNode): RootSlug | null {
+function operationSlug(operation: OperationDefinitionNode): SlugArgument | null {
   if (operation.operation !== 'query') return null;
   for (const selection of operation.selectionSet.selections) {
     if (selection.kind !== Kind.FIELD) continue;

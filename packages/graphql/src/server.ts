@@ -1,5 +1,5 @@
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
-import type { Actor, PipelineSlugs, UseCases } from '@ci/application';
+import type { Actor, AnswerMemory, PipelineSlugs, UseCases } from '@ci/application';
 import {
   hasScope,
   isDomainError,
@@ -15,7 +15,7 @@ import type { GraphqlContext, PublicUrls } from './builder';
 import { useCompiledQueries } from './compiled-execution';
 import { isUnexpected, maskError, refusal } from './errors';
 import { createLoaders } from './loaders';
-import { pipelineNamedBy } from './named-pipeline';
+import { namedPipeline } from './named-pipeline';
 import { type PostedParams, postedParams } from './posted-params';
 import { useCostLimit } from './query-cost';
 import { schema } from './schema';
@@ -40,6 +40,8 @@ export interface GraphqlServerOptions {
   rateLimits?: RateLimitPolicy | null;
   /** the longest body `handle` reads (the HTTP server bounds the bodies it hands `handleNode` itself) */
   maxBodyBytes?: number;
+  /** answers kept to send again while their pipeline's revision holds (ADR 0012); none kept without */
+  answers?: AnswerMemory;
 }
 
 /** As the HTTP server's default `BODY_LIMIT_BYTES`. */
@@ -58,8 +60,18 @@ interface NodeGraphqlRequest {
   body?: string | undefined;
 }
 
+/** An answer as the HTTP server sends it: `handleNode`'s, and a kept one's (ADR 0012). */
+export interface GraphqlAnswer {
+  status: number;
+  /** lower-case names; `content-type` among them */
+  headers: Record<string, string>;
+  body: Buffer;
+}
+
 interface ServerContext extends GraphqlRequestContext {
   actor: Actor | null;
+  /** set when the operation ran to a result without errors: only such an answer is kept (ADR 0012) */
+  outcome?: { clean: boolean };
 }
 
 const ACCEPTED_SCOPES = 'graphql';
@@ -102,6 +114,17 @@ export function createGraphqlServer(options: GraphqlServerOptions) {
       useCostLimit({ maxCost: limits.maxCost }),
       // After the limits: they refuse before any execution, compiled or not.
       useCompiledQueries(),
+      {
+        onExecutionResult({ result, context }) {
+          const { outcome } = context as Partial<ServerContext>;
+          if (!outcome) return;
+          outcome.clean =
+            result !== undefined &&
+            !(Symbol.asyncIterator in result) &&
+            !result.errors?.length &&
+            result.data != null;
+        },
+      },
       useErrorHandler(({ errors, context }) => {
         // In the execution phase `context` is graphql-js's execution arguments; the request's is inside.
         const request = ((context as { contextValue?: unknown }).contextValue ??
@@ -147,8 +170,12 @@ export function createGraphqlServer(options: GraphqlServerOptions) {
     return { actor, headers };
   }
 
-  function withHeaders(response: Response, headers: Record<string, string>): Response {
-    for (const [name, value] of Object.entries(headers)) response.headers.set(name, value);
+  function withHeaders(response: Response | GraphqlAnswer, headers: Record<string, string>) {
+    if (isAnswer(response)) {
+      for (const [name, value] of Object.entries(headers)) response.headers[name.toLowerCase()] = value;
+    } else {
+      for (const [name, value] of Object.entries(headers)) response.headers.set(name, value);
+    }
     return response;
   }
 
@@ -161,16 +188,73 @@ export function createGraphqlServer(options: GraphqlServerOptions) {
     request: {
       rendersGraphiql: boolean;
       authorization: string | undefined;
+      accept: string | undefined;
       params?: PostedParams | undefined;
     },
-    run: (actor: Actor | null) => Response | Promise<Response>,
-  ): Promise<Response> {
+    run: (actor: Actor | null, outcome?: { clean: boolean }) => Response | Promise<Response>,
+  ): Promise<Response | GraphqlAnswer> {
     if (request.rendersGraphiql) return run(null);
     // Without credentials there is nothing to read with them: the operation is not looked into.
-    const named = request.authorization ? pipelineNamedBy(request.params) : undefined;
-    const admission = await admit(request.authorization, named);
+    const named = request.authorization ? namedPipeline(request.params) : undefined;
+    const admission = await admit(request.authorization, named?.slugs);
     if ('refused' in admission) return admission.refused;
-    return withHeaders(await run(admission.actor), admission.headers);
+    const response =
+      named?.keepsAnswer && answers && request.params
+        ? await keptOrRun(admission.actor, named.slugs, { ...request, params: request.params }, run)
+        : await run(admission.actor);
+    return withHeaders(response, admission.headers);
+  }
+
+  const answers = options.answers && options.answers.maxBytes > 0 ? options.answers : undefined;
+
+  /**
+   * An operation whose answer may be kept (`keepsAnswer`): the answer kept for the same request when the
+   * pipeline's revision, read with the token, is still the one it was kept with; otherwise the operation
+   * runs, and its answer is kept when it has no errors (ADR 0012). A revision the actor may not read
+   * (another scope, no access) keeps nothing: the operation runs and answers as always.
+   */
+  async function keptOrRun(
+    actor: Actor,
+    slugs: PipelineSlugs,
+    request: { accept: string | undefined; params: PostedParams },
+    run: (actor: Actor, outcome: { clean: boolean }) => Response | Promise<Response>,
+  ): Promise<Response | GraphqlAnswer> {
+    const memory = answers as AnswerMemory;
+    let revision: string;
+    try {
+      revision = await options.useCases.pipelineRevision(
+        actor,
+        { organization: slugs.organizationSlug, pipeline: slugs.pipelineSlug },
+        slugs.buildNumber === undefined ? 'getPipeline' : 'getBuild',
+      );
+    } catch (error) {
+      if (!isDomainError(error)) throw error;
+      return run(actor, { clean: false });
+    }
+    const { query, operationName, variables, extensions } = request.params;
+    const key = JSON.stringify([
+      'POST /graphql',
+      request.accept ?? '',
+      operationName,
+      variables,
+      extensions,
+      query,
+    ]);
+    const remembered = memory.recall(key);
+    if (remembered?.revision === revision) {
+      return {
+        status: remembered.status,
+        headers: { ...remembered.headers, 'content-type': remembered.contentType },
+        body: remembered.body,
+      };
+    }
+    const outcome = { clean: false };
+    const response = await run(actor, outcome);
+    if (!outcome.clean || response.status !== 200) return response;
+    const answer = await answerOf(response);
+    const { 'content-type': contentType = 'application/json; charset=utf-8', ...headers } = answer.headers;
+    memory.remember(key, { revision, status: answer.status, headers, contentType, body: answer.body });
+    return answer;
   }
 
   return {
@@ -184,13 +268,14 @@ export function createGraphqlServer(options: GraphqlServerOptions) {
         const { message } = payloadTooLarge();
         return Response.json({ message }, { status: 413 });
       }
-      return answer(
+      const answered = await answer(
         {
           rendersGraphiql: shouldRenderGraphiQL(request),
           authorization: request.headers.get('authorization') ?? undefined,
+          accept: request.headers.get('accept') ?? undefined,
           params: postedParams(request.headers.get('content-type') ?? undefined, body),
         },
-        (actor) =>
+        (actor, outcome) =>
           yoga.fetch(
             new Request(request.url, {
               method: request.method,
@@ -198,9 +283,14 @@ export function createGraphqlServer(options: GraphqlServerOptions) {
               body: body ?? null,
               signal: request.signal,
             }),
-            { ...context, actor },
+            { ...context, actor, ...(outcome ? { outcome } : {}) },
           ),
       );
+      if (!isAnswer(answered)) return answered;
+      return new Response(answered.body as Uint8Array<ArrayBuffer>, {
+        status: answered.status,
+        headers: answered.headers,
+      });
     },
 
     /**
@@ -208,28 +298,50 @@ export function createGraphqlServer(options: GraphqlServerOptions) {
      * the response it will answer on (its closing aborts the operation). Yoga builds its own light
      * Fetch request from them; the caller sends the returned response.
      */
-    handleNode(
+    async handleNode(
       request: NodeGraphqlRequest,
       response: ServerResponse,
       context: GraphqlRequestContext,
-    ): Promise<Response> {
+    ): Promise<GraphqlAnswer> {
       const params =
         request.method === 'POST' ? postedParams(request.headers['content-type'], request.body) : undefined;
-      return answer(
+      const answered = await answer(
         {
           rendersGraphiql: request.method === 'GET' && request.headers.accept?.includes('text/html') === true,
           authorization: request.headers.authorization,
+          accept: request.headers.accept,
           params,
         },
         // Parsed parameters go to yoga as the body it would have parsed (`postedParams`).
-        (actor) =>
+        (actor, outcome) =>
           yoga.handleNodeRequestAndResponse(params ? { ...request, body: params } : request, response, {
             ...context,
             actor,
+            ...(outcome ? { outcome } : {}),
           }),
       );
+      return isAnswer(answered) ? answered : answerOf(answered);
     },
   };
+}
+
+/** A kept answer (its body bytes), not a Fetch response (yoga's are not the global `Response`'s instances). */
+function isAnswer(response: Response | GraphqlAnswer): response is GraphqlAnswer {
+  return Buffer.isBuffer(response.body);
+}
+
+/**
+ * A Fetch response as the HTTP server sends it. Yoga's carry their body as a string (the result's JSON,
+ * GraphiQL's page): read as its UTF-8 bytes, encoded once. Header names in lower case (yoga's may be
+ * capitalized); one without a type of its own (a bodyless 415) has none here either.
+ */
+async function answerOf(response: Response): Promise<GraphqlAnswer> {
+  const headers: Record<string, string> = {};
+  response.headers.forEach((value, name) => {
+    const lower = name.toLowerCase();
+    if (lower !== 'content-length') headers[lower] = value;
+  });
+  return { status: response.status, headers, body: Buffer.from(await response.arrayBuffer()) };
 }
 
 export type GraphqlServer = ReturnType<typeof createGraphqlServer>;

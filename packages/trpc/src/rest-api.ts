@@ -1,3 +1,4 @@
+import type { AnswerMemory } from '@ci/application';
 import type { AnyRouter } from '@trpc/server';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import {
@@ -22,6 +23,8 @@ interface Operation {
 }
 
 type Call = (input: unknown) => Promise<unknown>;
+
+const JSON_TYPE = 'application/json; charset=utf-8';
 
 /**
  * The router's OpenAPI operations by method, in the router's order (the first whose path matches
@@ -62,8 +65,11 @@ export function registerRestApi(
     prefix: `/${string}`;
     router: AnyRouter;
     createContext: (request: FastifyRequest) => TrpcContext;
+    /** answers kept to send again while their revision holds (ADR 0012); none kept without */
+    answers?: AnswerMemory;
   },
 ) {
+  const answers = options.answers && options.answers.maxBytes > 0 ? options.answers : undefined;
   const operations = operationsOf(options.router);
   const caller = options.router.createCaller as (ctx: TrpcContext) => Record<string, unknown>;
 
@@ -95,6 +101,10 @@ export function registerRestApi(
         }
         const { operation, params } = found;
         const ctx = options.createContext(request);
+        // A GET's answer depends on its path and query; its revision stands for everything else.
+        const answerKey = answers && request.method === 'GET' && ctx.rest ? `GET ${request.url}` : undefined;
+        const remembered = answerKey ? answers?.recall(answerKey) : undefined;
+        if (answerKey && ctx.rest) ctx.rest.answers = { remembered: remembered?.revision };
         // GET and DELETE take their input from the path alone; procedures read the raw query string
         // themselves (every array encoding), and a DELETE's body from the context.
         const input = !operation.takesInput
@@ -115,12 +125,28 @@ export function registerRestApi(
           reply.headers(headers);
           return replyWithError(request, reply, error);
         }
+        if (ctx.response.reuse && remembered) {
+          // This request's own headers (scopes, rate limits) over the kept ones (its pages).
+          reply.code(remembered.status).headers({ ...remembered.headers, ...ctx.response.headers });
+          return reply.type(remembered.contentType).send(remembered.body);
+        }
         const status = operation.meta.successStatus ?? 200;
         reply.code(status).headers(ctx.response.headers);
         const text = ctx.response.text;
         if (text !== undefined) return reply.type('text/plain; charset=utf-8').send(text);
         if (status === 204 || data === undefined) return reply.send();
-        return reply.type('application/json; charset=utf-8').send(Buffer.from(JSON.stringify(data)));
+        const json = Buffer.from(JSON.stringify(data));
+        const { revision } = ctx.response;
+        if (answerKey && revision !== undefined) {
+          answers?.remember(answerKey, {
+            revision,
+            status,
+            headers: { ...ctx.response.headers },
+            contentType: JSON_TYPE,
+            body: json,
+          });
+        }
+        return reply.type(JSON_TYPE).send(json);
       },
     });
   });

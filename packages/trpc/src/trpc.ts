@@ -27,9 +27,23 @@ export interface TrpcContext {
    * `rest` is null and the input carries the parameters. `body` is the parsed JSON body, for DELETEs:
    * the library hands their procedures none.
    */
-  rest: { query: URLSearchParams; target: string; body: unknown; accept?: string } | null;
-  /** `text`: REST answers it as `text/plain` instead of the JSON result (a raw job log) */
-  response: { headers: Record<string, string>; text?: string };
+  rest: {
+    query: URLSearchParams;
+    target: string;
+    body: unknown;
+    accept?: string;
+    /**
+     * Whether the server keeps answers to send again (ADR 0012), and the revision of the one it keeps for
+     * this very request, if any ({@link reusesAnswer}).
+     */
+    answers?: { remembered: string | undefined };
+  } | null;
+  /**
+   * `text`: REST answers it as `text/plain` instead of the JSON result (a raw job log). `revision`: the
+   * answer may be kept, with this revision; `reuse`: the kept answer holds, REST sends it instead of the
+   * result (ADR 0012).
+   */
+  response: { headers: Record<string, string>; text?: string; revision?: string; reuse?: true };
   /** the limits every authenticated request counts against; null: rate limiting is off (no query at all) */
   rateLimits: RateLimitPolicy | null;
 }
@@ -72,6 +86,24 @@ const t = initTRPC
   });
 
 export const router = t.router;
+
+/**
+ * For a procedure whose answer REST may keep (ADR 0012): reads the answer's revision when the server keeps
+ * answers, and says whether the kept answer for this very request still holds (the procedure then returns
+ * at once, and REST sends the kept one). Otherwise the revision goes with the answer the procedure makes.
+ * The revision is read before anything the answer shows.
+ */
+export async function reusesAnswer(ctx: TrpcContext, revisionOf: () => Promise<string>): Promise<boolean> {
+  const answers = ctx.rest?.answers;
+  if (!answers) return false;
+  const revision = await revisionOf();
+  if (revision === answers.remembered) {
+    ctx.response.reuse = true;
+    return true;
+  }
+  ctx.response.revision = revision;
+  return false;
+}
 
 /** A domain error as the tRPC error of the matching code, so /trpc answers the same status as /v2. */
 function asTrpcError(cause: DomainError): TRPCError {

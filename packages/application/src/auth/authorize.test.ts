@@ -24,6 +24,7 @@ function deps(
             pipeline: facts.pipeline === false || pipelineSlug !== 'web' ? null : pipeline,
             teamAccessLevels: facts.levels ?? [],
             pipelineHasTeams: facts.hasTeams ?? true,
+            contentRevision: facts.pipeline === false || pipelineSlug !== 'web' ? null : '1.1.1',
           }
         : null,
     memberships: async () => [],
@@ -137,6 +138,7 @@ describe('requirePipeline with what was read with the token', () => {
     pipeline,
     teamAccessLevels: levels,
     pipelineHasTeams: true,
+    contentRevision: '1.1.1',
   });
 
   it('decides from the facts read ahead for the same slugs, without reading again', async () => {

@@ -6,7 +6,7 @@ import {
   OrganizationMemberEntity,
   UserEntity,
 } from './organization.entity';
-import { PipelineCountsEntity, PipelineEntity } from './pipeline.entity';
+import { CatalogRevisionEntity, PipelineCountsEntity, PipelineEntity } from './pipeline.entity';
 import { RateLimitWindowEntity } from './rate-limit.entity';
 import { RegistryEntity } from './registry.entity';
 import { TeamEntity, TeamMemberEntity, TeamPipelineEntity } from './team.entity';
@@ -16,6 +16,7 @@ export {
   AgentEntity,
   AgentRegistrationTokenEntity,
   BuildEntity,
+  CatalogRevisionEntity,
   JobEntity,
   JobLogChunkEntity,
   OrganizationEntity,
@@ -48,4 +49,5 @@ export const entities = [
   AgentRegistrationTokenEntity,
   JobLogChunkEntity,
   PipelineCountsEntity,
+  CatalogRevisionEntity,
 ];

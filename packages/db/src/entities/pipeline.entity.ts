@@ -63,5 +63,26 @@ export const PipelineCountsEntity = defineEntity({
     runningJobs: p.integer().default(0),
     /** jobs waiting, blocked, limited or pending, of active builds */
     waitingJobs: p.integer().default(0),
+    /**
+     * Taken from the sequence `content_revisions` whenever a build or job of the pipeline is inserted,
+     * updated or deleted, or the counts change (the triggers of Migration20261125090000): what a server's
+     * memory of an answer about the pipeline's builds is checked against (ADR 0012).
+     */
+    buildsRevision: p.bigint().defaultRaw('next_content_revision()'),
+  },
+});
+
+/**
+ * One row (`id` 1): a number from the sequence `content_revisions`, taken whenever users, organizations,
+ * organization memberships or agents (but for their heartbeats) change (the triggers of
+ * Migration20261125090000). Answers about a pipeline's builds show some of these rows beside the
+ * pipeline's own (creators, agents): a remembered answer is checked against this too (ADR 0012).
+ */
+export const CatalogRevisionEntity = defineEntity({
+  name: 'CatalogRevision',
+  tableName: 'catalog_revision',
+  properties: {
+    id: p.integer().primary().autoincrement(false),
+    revision: p.bigint(),
   },
 });

@@ -225,6 +225,7 @@ describe('pipeline counts kept by triggers', () => {
       scheduled_jobs: 0,
       running_jobs: 0,
       waiting_jobs: 0,
+      builds_revision: expect.any(String),
     });
   });
 

@@ -324,6 +324,15 @@ function rememberedColumns(remembered: { id: string; revision: string }): string
 }
 
 /**
+ * Pipeline `p`'s content revision (`p_content_revision`, {@link PipelineAccessFacts}): its own revision, its
+ * builds' and the catalog's (Migration20261125090000), read in the access statement's snapshot, before
+ * anything an answer shows is read (ADR 0012).
+ */
+const CONTENT_REVISION = `case when p.id is null then null else p.revision || '.' ||
+    (select pc.builds_revision from pipeline_counts pc where pc.pipeline_id = p.id) || '.' ||
+    (select cr.revision from catalog_revision cr where cr.id = 1) end as p_content_revision`;
+
+/**
  * What the user `user` may see of the pipeline slugged `pipeline` in the organization slugged
  * `organization`: the organization with the user's role (columns `o_…`), the pipeline if any (`p_…`, most
  * of it left out when it is the one remembered, {@link rememberedColumns}) and what the user's teams give on
@@ -336,7 +345,7 @@ export function pipelineAccessSelect(options: {
   pipeline: string;
 }): string {
   return `select ${ORGANIZATION_ACCESS_COLUMNS}, ${rememberedColumns({ id: '$4::uuid', revision: '$5::bigint' })},
-    ${teamAccessColumns(options.user)}
+    ${teamAccessColumns(options.user)}, ${CONTENT_REVISION}
   from organizations o
   join organization_members m on m.organization_id = o.id and m.user_id = ${options.user}
   left join pipelines p on p.organization_id = o.id and p.slug = ${options.pipeline}
@@ -403,6 +412,7 @@ export function pipelineAccessFactsFromRow(
     ...organizationAccessFromRow(row),
     pipeline: row.p_id ? pipelineFromRememberedRow(row, read) : null,
     ...teamAccessFromRow(row),
+    contentRevision: (row.p_content_revision as string | null) ?? null,
   };
 }
 

@@ -5,7 +5,7 @@ import { documented, documentedList } from '../documented';
 import { advertisePages } from '../pagination';
 import { organizationSlug, pageParameters } from '../parameters';
 import { queryParameters } from '../request-query';
-import { authed, router, type TrpcContext } from '../trpc';
+import { authed, reusesAnswer, router, type TrpcContext } from '../trpc';
 import { type BuildForm, presentBuild, presentBuilds } from './build.presenter';
 import { BuildWire, type CreateBuildRequest } from './build.wire';
 import { includesRetriedJobs, parseBuildListQuery } from './build-list-query';
@@ -75,6 +75,13 @@ async function answerBuildList(
   form: BuildForm,
 ) {
   const { filter, page, excludePipeline } = parseBuildListQuery(queryParameters(ctx, input, PATH_KEYS));
+  // A pipeline's builds: REST may send the page it sent before while nothing on it changed.
+  if (
+    target.kind === 'pipeline' &&
+    (await reusesAnswer(ctx, () => ctx.useCases.pipelineRevision(ctx.actor, target, 'listBuilds')))
+  ) {
+    return [];
+  }
   const result = await ctx.useCases.listBuilds(ctx.actor, target, filter, page);
   advertisePages(ctx, page, result.totalCount);
   return presentBuilds(result.builds, {
