@@ -16,7 +16,7 @@ import { schema } from './schema';
  * for (ADR 0012). A field not listed (a pipeline's teams, a user's builds, an agent's current job, a
  * pipeline's next build number) makes the answer one that is not kept. New fields are out until listed.
  */
-const SHOWN_BY_REVISION: Readonly<Record<string, ReadonlySet<string>>> = Object.fromEntries(
+export const SHOWN_BY_REVISION: Readonly<Record<string, ReadonlySet<string>>> = Object.fromEntries(
   Object.entries({
     Query: ['pipeline', 'build'],
     Pipeline: [
