@@ -323,6 +323,8 @@ export interface PipelineSlugs {
   pipelineSlug: string;
   /** the build of that pipeline the request reads (a build's GET): it is read with them too */
   buildNumber?: number;
+  /** the request may be answered by a kept answer: the pipeline's content revision is read with them too */
+  contentRevision?: true;
 }
 
 /** What a user may see of a pipeline, read with their token (null facts: not a member of its organization). */
@@ -343,7 +345,8 @@ export interface PipelineAccessFacts extends OrganizationAccess {
   /**
    * Changes whenever anything an answer about the pipeline and its builds shows changes, in whichever
    * process: the pipeline's row, its builds and jobs and their counts, and the users, organizations,
-   * memberships and agents shown beside them (ADR 0012). Read before any of those; null without a pipeline.
+   * memberships and agents shown beside them (ADR 0012). Read before any of those, when asked for
+   * (`PipelineSlugs.contentRevision`); null without a pipeline or when not asked for.
    */
   contentRevision: string | null;
 }

@@ -196,10 +196,15 @@ export function createGraphqlServer(options: GraphqlServerOptions) {
     if (request.rendersGraphiql) return run(null);
     // Without credentials there is nothing to read with them: the operation is not looked into.
     const named = request.authorization ? namedPipeline(request.params) : undefined;
-    const admission = await admit(request.authorization, named?.slugs);
+    const keeps = named?.keepsAnswer === true && answers !== undefined;
+    // An answer that may be kept needs the pipeline's content revision: read with the token too.
+    const admission = await admit(
+      request.authorization,
+      named && (keeps ? { ...named.slugs, contentRevision: true } : named.slugs),
+    );
     if ('refused' in admission) return admission.refused;
     const response =
-      named?.keepsAnswer && answers && request.params
+      keeps && named && request.params
         ? await keptOrRun(admission.actor, named.slugs, { ...request, params: request.params }, run)
         : await run(admission.actor);
     return withHeaders(response, admission.headers);
@@ -220,7 +225,7 @@ export function createGraphqlServer(options: GraphqlServerOptions) {
     run: (actor: Actor, outcome: { clean: boolean }) => Response | Promise<Response>,
   ): Promise<Response | GraphqlAnswer> {
     const memory = answers as AnswerMemory;
-    let revision: string;
+    let revision: string | null;
     try {
       revision = await options.useCases.pipelineRevision(
         actor,
@@ -231,6 +236,7 @@ export function createGraphqlServer(options: GraphqlServerOptions) {
       if (!isDomainError(error)) throw error;
       return run(actor, { clean: false });
     }
+    if (revision === null) return run(actor, { clean: false });
     const { query, operationName, variables, extensions } = request.params;
     const key = JSON.stringify([
       'POST /graphql',

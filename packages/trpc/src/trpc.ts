@@ -68,6 +68,11 @@ export type Meta = OpenApiMeta<{
    * `number` names. Only procedures whose use case checks that pipeline carry it.
    */
   readAhead?: 'pipeline' | 'build';
+  /**
+   * REST may answer the procedure with the answer it kept for the same request (ADR 0012,
+   * {@link reusesAnswer}): its `readAhead: 'pipeline'` then reads the pipeline's content revision too.
+   */
+  keepsAnswer?: true;
 }>;
 
 const t = initTRPC
@@ -93,10 +98,14 @@ export const router = t.router;
  * at once, and REST sends the kept one). Otherwise the revision goes with the answer the procedure makes.
  * The revision is read before anything the answer shows.
  */
-export async function reusesAnswer(ctx: TrpcContext, revisionOf: () => Promise<string>): Promise<boolean> {
+export async function reusesAnswer(
+  ctx: TrpcContext,
+  revisionOf: () => Promise<string | null>,
+): Promise<boolean> {
   const answers = ctx.rest?.answers;
   if (!answers) return false;
   const revision = await revisionOf();
+  if (revision === null) return false;
   if (revision === answers.remembered) {
     ctx.response.reuse = true;
     return true;
@@ -130,11 +139,20 @@ async function namedBy(getRawInput: () => Promise<unknown>): Promise<Named> {
   };
 }
 
-/** What the token's statement reads ahead: what the procedure's `meta.readAhead` asks for, if its input names it. */
-function readAheadOf(named: Named, meta: Meta | undefined): PipelineSlugs | undefined {
+/**
+ * What the token's statement reads ahead: what the procedure's `meta.readAhead` asks for, if its input
+ * names it, and the content revision when a kept answer may answer it (`meta.keepsAnswer`, REST keeping
+ * answers).
+ */
+function readAheadOf(ctx: TrpcContext, named: Named, meta: Meta | undefined): PipelineSlugs | undefined {
   const readAhead = meta?.readAhead;
   if (!readAhead || named.organization === null || named.pipeline === null) return undefined;
-  return pipelineSlugs(named.organization, named.pipeline, readAhead === 'build' ? named.number : null);
+  const slugs = pipelineSlugs(
+    named.organization,
+    named.pipeline,
+    readAhead === 'build' ? named.number : null,
+  );
+  return meta?.keepsAnswer && ctx.rest?.answers ? { ...slugs, contentRevision: true } : slugs;
 }
 
 /**
@@ -169,7 +187,7 @@ async function admit(
   ctx.response.headers['X-OAuth-Scopes'] = '';
   const named = await namedBy(getRawInput);
   // A call that names a pipeline reads what the user may see of it with the token, in one round trip.
-  const actor = await ctx.useCases.authenticate(ctx.authorization, readAheadOf(named, meta));
+  const actor = await ctx.useCases.authenticate(ctx.authorization, readAheadOf(ctx, named, meta));
   ctx.response.headers['X-OAuth-Scopes'] = actor.scopes.join(', ');
   if (ctx.rateLimits) {
     const status = await ctx.useCases.countRequest(actor, {

@@ -46,6 +46,10 @@ describe('pipelineRevision', () => {
     expect(await revision(facts(), ['read_builds', 'write_builds'])).not.toBe(base);
   });
 
+  it('is none when the content revision was not read: nothing may be kept then', async () => {
+    expect(await revision(facts({ contentRevision: null }))).toBeNull();
+  });
+
   it('refuses as the use cases do: no scope, no pipeline, no access', async () => {
     await expect(revision(facts(), ['read_pipelines'])).rejects.toMatchObject({ kind: 'forbidden' });
     await expect(revision(facts({ pipeline: null, contentRevision: null }))).rejects.toMatchObject({

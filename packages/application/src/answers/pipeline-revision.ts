@@ -11,6 +11,7 @@ import type { Deps } from '../ports';
  *
  * Authorizes as `operation` reading the pipeline; with the access read ahead (ADR 0007) it costs no
  * statement. Read it before anything the answer shows, so that an answer is never older than its revision.
+ * Null when the content revision was not read with the access (`PipelineSlugs.contentRevision`).
  */
 export const pipelineRevision =
   (deps: Deps) =>
@@ -18,7 +19,9 @@ export const pipelineRevision =
     actor: Actor,
     ref: { organization: string; pipeline: string },
     operation: Operation,
-  ): Promise<string> => {
+  ): Promise<string | null> => {
     const authorized = await requirePipeline(deps)(actor, operation, ref, 'read');
+    // Not read (no read-ahead asked for it): no revision, so no answer may be kept or sent again.
+    if (authorized.contentRevision === null) return null;
     return `${authorized.contentRevision} ${authorized.access} ${actor.tokenId} ${actor.scopes.join(',')}`;
   };

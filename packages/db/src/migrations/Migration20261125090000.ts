@@ -3,6 +3,13 @@ import { Migration } from '@mikro-orm/migrations';
 /** One number from the sequence, for each revision this migration keeps. */
 const NEXT = "nextval('content_revisions')";
 
+/**
+ * A counter row this transaction has not updated yet (its current version is not its own). One it has
+ * updated already has a new revision (`pipeline_counts_revised`): a create's build and jobs, whose counts'
+ * triggers update the row in the same statement, take one revision, not three more row versions.
+ */
+const NOT_YET_REVISED = 'xmin <> pg_current_xact_id()::xid';
+
 /** The catalog's tables, and when an update of one of their rows changes what answers show. */
 const CATALOG: [string, string][] = [
   ['users', 'old is distinct from new'],
@@ -44,16 +51,16 @@ $$;`);
     );
     this.addSql(`insert into "catalog_revision" ("id", "revision") values (1, ${NEXT});`);
 
-    // Counts that change make a new builds revision (the triggers below, a recount, an operator's fix).
+    // Any update of a counter row that does not set the revision itself makes a new one: the counts'
+    // triggers (which run for builds and jobs that change), a recount, an operator's fix. So once a
+    // transaction has updated a pipeline's row, the revision it commits is a new one.
     this.addSql(`create function pipeline_counts_revised() returns trigger language plpgsql as $$
 begin
   new.builds_revision := ${NEXT};
   return new;
 end $$;`);
     this.addSql(`create trigger pipeline_counts_revised before update on pipeline_counts for each row
-  when ((old.scheduled_builds, old.running_builds, old.scheduled_jobs, old.running_jobs, old.waiting_jobs)
-    is distinct from (new.scheduled_builds, new.running_builds, new.scheduled_jobs, new.running_jobs, new.waiting_jobs))
-  execute function pipeline_counts_revised();`);
+  when (new.builds_revision = old.builds_revision) execute function pipeline_counts_revised();`);
 
     // Builds: the pipelines of the rows the statement inserted, updated or deleted. Named to fire after the
     // counts' triggers of the same statement (triggers fire in name order): those lock a build's jobs before
@@ -62,13 +69,13 @@ end $$;`);
 begin
   if tg_op = 'INSERT' then
     update pipeline_counts set builds_revision = ${NEXT}
-      where pipeline_id in (select pipeline_id from new_builds);
+      where ${NOT_YET_REVISED} and pipeline_id in (select pipeline_id from new_builds);
   elsif tg_op = 'UPDATE' then
     update pipeline_counts set builds_revision = ${NEXT}
-      where pipeline_id in (select pipeline_id from new_builds union select pipeline_id from old_builds);
+      where ${NOT_YET_REVISED} and pipeline_id in (select pipeline_id from new_builds union select pipeline_id from old_builds);
   elsif tg_op = 'DELETE' then
     update pipeline_counts set builds_revision = ${NEXT}
-      where pipeline_id in (select pipeline_id from old_builds);
+      where ${NOT_YET_REVISED} and pipeline_id in (select pipeline_id from old_builds);
   else
     update pipeline_counts set builds_revision = ${NEXT};
   end if;
@@ -88,14 +95,14 @@ end $$;`);
 begin
   if tg_op = 'INSERT' then
     update pipeline_counts set builds_revision = ${NEXT}
-      where pipeline_id in (select b.pipeline_id from builds b where b.id in (select build_id from new_jobs));
+      where ${NOT_YET_REVISED} and pipeline_id in (select b.pipeline_id from builds b where b.id in (select build_id from new_jobs));
   elsif tg_op = 'UPDATE' then
     update pipeline_counts set builds_revision = ${NEXT}
-      where pipeline_id in (select b.pipeline_id from builds b
+      where ${NOT_YET_REVISED} and pipeline_id in (select b.pipeline_id from builds b
         where b.id in (select build_id from new_jobs union select build_id from old_jobs));
   elsif tg_op = 'DELETE' then
     update pipeline_counts set builds_revision = ${NEXT}
-      where pipeline_id in (select b.pipeline_id from builds b where b.id in (select build_id from old_jobs));
+      where ${NOT_YET_REVISED} and pipeline_id in (select b.pipeline_id from builds b where b.id in (select build_id from old_jobs));
   else
     update pipeline_counts set builds_revision = ${NEXT};
   end if;

@@ -19,11 +19,17 @@ const ACCESS_TOKEN_WITH_USER = `select t.id as t_id, t.user_id, t.token_hash, t.
   from access_tokens t join users u on u.id = t.user_id`;
 
 /** The pipeline remembered for the slugs is named by $4 and $5 (pipeline.repository.ts `rememberedParams`). */
-const TOKEN_AND_ACCESS = `from (${ACCESS_TOKEN_WITH_USER} where t.token_hash = $1) tu
-  left join lateral (${pipelineAccessSelect({ user: 'tu.user_id', organization: '$2', pipeline: '$3' })}) pa on true`;
+const tokenAndAccess = (
+  contentRevision: boolean,
+) => `from (${ACCESS_TOKEN_WITH_USER} where t.token_hash = $1) tu
+  left join lateral (${pipelineAccessSelect({ user: 'tu.user_id', organization: '$2', pipeline: '$3', contentRevision })}) pa on true`;
+const TOKEN_AND_ACCESS = tokenAndAccess(false);
 
 /** The token with its user, and what the user may see of the pipeline named by slugs ($2, $3). */
 const WITH_PIPELINE_ACCESS = `select tu.*, pa.* ${TOKEN_AND_ACCESS}`;
+
+/** The same and the pipeline's content revision, for a request a kept answer may answer (ADR 0012). */
+const WITH_PIPELINE_ACCESS_AND_REVISION = `select tu.*, pa.* ${tokenAndAccess(true)}`;
 
 /**
  * The same and that pipeline's build number $6 (without retried jobs; of the pipeline only its counts).
@@ -66,7 +72,11 @@ export function accessTokenRepository(sql: Sql, memory: PipelineMemory): AccessT
         ...rememberedParams(read),
       ];
       const [row] = await sql.prepared(
-        readsBuild ? WITH_PIPELINE_ACCESS_AND_BUILD : WITH_PIPELINE_ACCESS,
+        readsBuild
+          ? WITH_PIPELINE_ACCESS_AND_BUILD
+          : readAhead.contentRevision
+            ? WITH_PIPELINE_ACCESS_AND_REVISION
+            : WITH_PIPELINE_ACCESS,
         readsBuild ? [...params, readAhead.buildNumber] : params,
       );
       if (!row) return null;

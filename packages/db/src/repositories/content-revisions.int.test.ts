@@ -1,8 +1,9 @@
+import { hashAccessTokenSecret } from '@ci/application';
 import { newId } from '@ci/domain';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { freshDatabase, type TestDatabase } from '../../../../test/support/database';
 import type { Sql } from '../sql';
-import { accessRepository } from './pipeline.repository';
+import { accessTokenRepository } from './access-token.repository';
 import { pipelineMemory } from './pipeline-memory';
 
 /*
@@ -52,11 +53,17 @@ async function insertJob(build: string): Promise<string> {
   return id;
 }
 
-const access = () => accessRepository(sql, pipelineMemory());
+let tokenHash: string;
+const tokens = () => accessTokenRepository(sql, pipelineMemory());
 
-async function revisionOf(slug: string): Promise<string | null> {
-  const facts = await access().pipeline({ userId, organizationSlug: 'acme', pipelineSlug: slug });
-  return facts?.contentRevision ?? null;
+/** As a request a kept answer may answer reads it: with the token, asked for. */
+async function revisionOf(slug: string, asked = true): Promise<string | null> {
+  const found = await tokens().findByHash(tokenHash, {
+    organizationSlug: 'acme',
+    pipelineSlug: slug,
+    ...(asked ? { contentRevision: true as const } : {}),
+  });
+  return found?.pipelineAccess?.facts?.contentRevision ?? null;
 }
 
 beforeAll(async () => {
@@ -65,6 +72,8 @@ beforeAll(async () => {
   organizationId = (await db.useCases.admin.createOrganization({ name: 'Acme', slug: 'acme' })).id;
   userId = (await db.useCases.admin.createUser({ name: 'Ada', email: 'ada@acme.test' })).id;
   await db.useCases.admin.addMember({ organization: 'acme', email: 'ada@acme.test', role: 'admin' });
+  const { secret } = await db.useCases.admin.createAccessToken({ email: 'ada@acme.test', scopes: 'all' });
+  tokenHash = hashAccessTokenSecret(secret);
   agentId = newId();
   await sql.query(
     `insert into agents (id, organization_id, name, connection_state, tags, created_at)
@@ -86,8 +95,9 @@ beforeEach(async () => {
 });
 
 describe("a pipeline's content revision", () => {
-  it('is read with the access, and is none for a pipeline that does not exist', async () => {
+  it('is read with the access when asked for, and is none for a pipeline that does not exist', async () => {
     expect(before).toMatch(/^\d+\.\d+\.\d+$/);
+    expect(await revisionOf('web', false)).toBeNull();
     expect(await revisionOf('missing')).toBeNull();
   });
 
@@ -166,6 +176,23 @@ describe("a pipeline's content revision", () => {
     const after = await revisionOf('web');
     expect(after).toMatch(/^\d+\.\d+\.\d+$/);
     expect(after).not.toBe(before);
+  });
+
+  it('changes when a job moves between two states its counts tally alike', async () => {
+    await sql.query("update builds set state = 'running' where id = $1", [buildId]);
+    await sql.query("update jobs set state = 'running' where id = $1", [jobId]);
+    const running = await revisionOf('web');
+    await sql.query("update jobs set state = 'canceling' where id = $1", [jobId]);
+    expect(await revisionOf('web')).not.toBe(running);
+  });
+
+  it('changes for a transaction that writes a build and its jobs in several statements', async () => {
+    await sql.transaction(async (tx) => {
+      await tx.query("update builds set message = 'one' where id = $1", [buildId]);
+      await tx.query("update jobs set name = 'two' where id = $1", [jobId]);
+      await tx.query("update builds set state = 'passed' where id = $1", [buildId]);
+    });
+    expect(await revisionOf('web')).not.toBe(before);
   });
 
   it('changes with a change in a transaction only when the transaction commits', async () => {

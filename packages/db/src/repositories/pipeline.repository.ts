@@ -343,9 +343,11 @@ export function pipelineAccessSelect(options: {
   user: string;
   organization: string;
   pipeline: string;
+  /** also the pipeline's content revision (`p_content_revision`), for a request a kept answer may answer */
+  contentRevision?: boolean;
 }): string {
   return `select ${ORGANIZATION_ACCESS_COLUMNS}, ${rememberedColumns({ id: '$4::uuid', revision: '$5::bigint' })},
-    ${teamAccessColumns(options.user)}, ${CONTENT_REVISION}
+    ${teamAccessColumns(options.user)}${options.contentRevision ? `, ${CONTENT_REVISION}` : ''}
   from organizations o
   join organization_members m on m.organization_id = o.id and m.user_id = ${options.user}
   left join pipelines p on p.organization_id = o.id and p.slug = ${options.pipeline}
@@ -412,7 +414,7 @@ export function pipelineAccessFactsFromRow(
     ...organizationAccessFromRow(row),
     pipeline: row.p_id ? pipelineFromRememberedRow(row, read) : null,
     ...teamAccessFromRow(row),
-    contentRevision: (row.p_content_revision as string | null) ?? null,
+    contentRevision: (row.p_content_revision as string | null | undefined) ?? null,
   };
 }
 

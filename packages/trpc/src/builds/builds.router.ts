@@ -142,6 +142,7 @@ export const buildsRouter = router({
       },
       operation: 'listBuilds',
       readAhead: 'pipeline',
+      keepsAnswer: true,
       mapQueryParameters: MAP_PARAMETERS,
     })
     .input(PipelineBuildsInput)
