@@ -347,7 +347,7 @@ async function answerOf(response: Response): Promise<GraphqlAnswer> {
     const lower = name.toLowerCase();
     if (lower !== 'content-length') headers[lower] = value;
   });
-  return { status: response.status, headers, body: Buffer.from(await response.arrayBuffer()) };
+  return { status: response.status, headers, body: Buffer.from(await response.text()) };
 }
 
 export type GraphqlServer = ReturnType<typeof createGraphqlServer>;
