@@ -94,8 +94,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
 
   const urls = deps.config.publicUrls;
-  // One memory for the process's REST and GraphQL answers (ADR 0012).
-  const answers = new AnswerMemory(deps.config.answerMemoryBytes);
+  // One memory for the process's REST and GraphQL answers (ADR 0012); none kept with ANSWER_MEMORY_MB=0.
+  const answers =
+    deps.config.answerMemoryBytes > 0 ? new AnswerMemory(deps.config.answerMemoryBytes) : undefined;
   const createContext = (request: FastifyRequest, rest: boolean): TrpcContext => {
     const queryStart = request.originalUrl.indexOf('?');
     return {

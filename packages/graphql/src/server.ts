@@ -210,7 +210,7 @@ export function createGraphqlServer(options: GraphqlServerOptions) {
     return withHeaders(response, admission.headers);
   }
 
-  const answers = options.answers && options.answers.maxBytes > 0 ? options.answers : undefined;
+  const { answers } = options;
 
   /**
    * An operation whose answer may be kept (`keepsAnswer`): the answer kept for the same request when the
@@ -246,8 +246,8 @@ export function createGraphqlServer(options: GraphqlServerOptions) {
       extensions,
       query,
     ]);
-    const remembered = memory.recall(key);
-    if (remembered?.revision === revision) {
+    const remembered = memory.recall(key, revision);
+    if (remembered) {
       return {
         status: remembered.status,
         headers: { ...remembered.headers, 'content-type': remembered.contentType },

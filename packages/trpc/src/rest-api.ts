@@ -69,7 +69,7 @@ export function registerRestApi(
     answers?: AnswerMemory;
   },
 ) {
-  const answers = options.answers && options.answers.maxBytes > 0 ? options.answers : undefined;
+  const { answers } = options;
   const operations = operationsOf(options.router);
   const caller = options.router.createCaller as (ctx: TrpcContext) => Record<string, unknown>;
 
@@ -101,10 +101,8 @@ export function registerRestApi(
         }
         const { operation, params } = found;
         const ctx = options.createContext(request);
-        // A GET's answer depends on its path and query; its revision stands for everything else.
-        const answerKey = answers && request.method === 'GET' && ctx.rest ? `GET ${request.url}` : undefined;
-        const remembered = answerKey ? answers?.recall(answerKey) : undefined;
-        if (answerKey && ctx.rest) ctx.rest.answers = { remembered: remembered?.revision };
+        // A GET may be answered by a kept answer, when its procedure says so (`reusesAnswer`).
+        if (answers && request.method === 'GET' && ctx.rest) ctx.rest.answers = answers;
         // GET and DELETE take their input from the path alone; procedures read the raw query string
         // themselves (every array encoding), and a DELETE's body from the context.
         const input = !operation.takesInput
@@ -125,10 +123,11 @@ export function registerRestApi(
           reply.headers(headers);
           return replyWithError(request, reply, error);
         }
-        if (ctx.response.reuse && remembered) {
+        const { reused, kept } = ctx.response;
+        if (reused) {
           // This request's own headers (scopes, rate limits) over the kept ones (its pages).
-          reply.code(remembered.status).headers({ ...remembered.headers, ...ctx.response.headers });
-          return reply.type(remembered.contentType).send(remembered.body);
+          reply.code(reused.status).headers({ ...reused.headers, ...ctx.response.headers });
+          return reply.type(reused.contentType).send(reused.body);
         }
         const status = operation.meta.successStatus ?? 200;
         reply.code(status).headers(ctx.response.headers);
@@ -136,10 +135,9 @@ export function registerRestApi(
         if (text !== undefined) return reply.type('text/plain; charset=utf-8').send(text);
         if (status === 204 || data === undefined) return reply.send();
         const json = Buffer.from(JSON.stringify(data));
-        const { revision } = ctx.response;
-        if (answerKey && revision !== undefined) {
-          answers?.remember(answerKey, {
-            revision,
+        if (kept) {
+          answers?.remember(kept.key, {
+            revision: kept.revision,
             status,
             headers: { ...ctx.response.headers },
             contentType: JSON_TYPE,

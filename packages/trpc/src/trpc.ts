@@ -1,4 +1,11 @@
-import { type Actor, type PipelineSlugs, pipelineSlugs, type UseCases } from '@ci/application';
+import {
+  type Actor,
+  type AnswerMemory,
+  type PipelineSlugs,
+  pipelineSlugs,
+  type RememberedAnswer,
+  type UseCases,
+} from '@ci/application';
 import {
   type DomainError,
   isDomainError,
@@ -32,18 +39,20 @@ export interface TrpcContext {
     target: string;
     body: unknown;
     accept?: string;
-    /**
-     * Whether the server keeps answers to send again (ADR 0012), and the revision of the one it keeps for
-     * this very request, if any ({@link reusesAnswer}).
-     */
-    answers?: { remembered: string | undefined };
+    /** the answers the server keeps to send again (ADR 0012), when this request may be answered by one */
+    answers?: AnswerMemory;
   } | null;
   /**
-   * `text`: REST answers it as `text/plain` instead of the JSON result (a raw job log). `revision`: the
-   * answer may be kept, with this revision; `reuse`: the kept answer holds, REST sends it instead of the
-   * result (ADR 0012).
+   * `text`: REST answers it as `text/plain` instead of the JSON result (a raw job log). `reused`: the kept
+   * answer that holds, which REST sends instead of the result; `kept`: the answer may be kept, under this
+   * key and revision (ADR 0012, {@link reusesAnswer}).
    */
-  response: { headers: Record<string, string>; text?: string; revision?: string; reuse?: true };
+  response: {
+    headers: Record<string, string>;
+    text?: string;
+    reused?: RememberedAnswer;
+    kept?: { key: string; revision: string };
+  };
   /** the limits every authenticated request counts against; null: rate limiting is off (no query at all) */
   rateLimits: RateLimitPolicy | null;
 }
@@ -106,12 +115,12 @@ export async function reusesAnswer(
   if (!answers) return false;
   const revision = await revisionOf();
   if (revision === null) return false;
-  if (revision === answers.remembered) {
-    ctx.response.reuse = true;
-    return true;
-  }
-  ctx.response.revision = revision;
-  return false;
+  // A GET's answer depends on its path and query; the revision stands for everything else.
+  const key = `GET ${ctx.rest?.target}`;
+  const reused = answers.recall(key, revision);
+  if (reused) ctx.response.reused = reused;
+  else ctx.response.kept = { key, revision };
+  return reused !== undefined;
 }
 
 /** A domain error as the tRPC error of the matching code, so /trpc answers the same status as /v2. */

@@ -11,9 +11,9 @@ export interface RememberedAnswer {
 
 /**
  * Answers a process sent, by request (a transport's key: what the answer depends on besides its
- * revision), least recently used forgotten first once their bodies pass `maxBytes`. Nothing here decides
- * whether an answer may be sent again: the transport does, comparing the revision read for the new
- * request with the remembered one. A memory of 0 bytes remembers nothing.
+ * revision), least recently used forgotten first once their bodies pass `maxBytes`. An answer is given
+ * back only for the revision it was kept with (`pipelineRevision`, read for the new request): the one
+ * rule of sending a kept answer again. A memory of 0 bytes remembers nothing.
  */
 export class AnswerMemory {
   readonly #answers = new Map<string, RememberedAnswer>();
@@ -21,13 +21,13 @@ export class AnswerMemory {
 
   constructor(readonly maxBytes: number) {}
 
-  recall(key: string): RememberedAnswer | undefined {
+  /** The answer kept for `key` if it was kept at `revision`; none otherwise. */
+  recall(key: string, revision: string): RememberedAnswer | undefined {
     const answer = this.#answers.get(key);
-    if (answer) {
-      // Most recently used last.
-      this.#answers.delete(key);
-      this.#answers.set(key, answer);
-    }
+    if (answer?.revision !== revision) return undefined;
+    // Most recently used last.
+    this.#answers.delete(key);
+    this.#answers.set(key, answer);
     return answer;
   }
 

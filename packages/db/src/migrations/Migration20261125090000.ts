@@ -10,6 +10,20 @@ const NEXT = "nextval('content_revisions')";
  */
 const NOT_YET_REVISED = 'xmin <> pg_current_xact_id()::xid';
 
+/** The tables whose changes revise pipelines' builds, and how a statement's changed rows name those pipelines. */
+const REVISING: [string, (rows: string) => string][] = [
+  ['builds', (rows) => `select pipeline_id from ${rows}`],
+  ['jobs', (rows) => `select b.pipeline_id from builds b where b.id in (select build_id from ${rows})`],
+];
+
+/** The statements that revise them: trigger name suffix, and the transition tables each can see. */
+const REVISING_EVENTS = [
+  { event: 'insert', named: 'inserted', referencing: 'new' },
+  { event: 'update', named: 'updated', referencing: 'old new' },
+  { event: 'delete', named: 'deleted', referencing: 'old' },
+  { event: 'truncate', named: 'truncated', referencing: '' },
+] as const;
+
 /** The catalog's tables, and when an update of one of their rows changes what answers show. */
 const CATALOG: [string, string][] = [
   ['users', 'old is distinct from new'],
@@ -62,60 +76,11 @@ end $$;`);
     this.addSql(`create trigger pipeline_counts_revised before update on pipeline_counts for each row
   when (new.builds_revision = old.builds_revision) execute function pipeline_counts_revised();`);
 
-    // Builds: the pipelines of the rows the statement inserted, updated or deleted. Named to fire after the
+    // Builds: the pipelines of the rows the statement inserted, updated or deleted. Jobs: the pipelines of
+    // their builds (a job deleted with its build: the build's delete revised it). Named to fire after the
     // counts' triggers of the same statement (triggers fire in name order): those lock a build's jobs before
     // the counter row, and the counter row stays the last lock a statement takes (no new deadlock).
-    this.addSql(`create function builds_revised() returns trigger language plpgsql as $$
-begin
-  if tg_op = 'INSERT' then
-    update pipeline_counts set builds_revision = ${NEXT}
-      where ${NOT_YET_REVISED} and pipeline_id in (select pipeline_id from new_builds);
-  elsif tg_op = 'UPDATE' then
-    update pipeline_counts set builds_revision = ${NEXT}
-      where ${NOT_YET_REVISED} and pipeline_id in (select pipeline_id from new_builds union select pipeline_id from old_builds);
-  elsif tg_op = 'DELETE' then
-    update pipeline_counts set builds_revision = ${NEXT}
-      where ${NOT_YET_REVISED} and pipeline_id in (select pipeline_id from old_builds);
-  else
-    update pipeline_counts set builds_revision = ${NEXT};
-  end if;
-  return null;
-end $$;`);
-    this.addSql(`create trigger pipeline_revised_by_builds_inserted after insert on builds
-  referencing new table as new_builds for each statement execute function builds_revised();`);
-    this.addSql(`create trigger pipeline_revised_by_builds_updated after update on builds
-  referencing old table as old_builds new table as new_builds for each statement execute function builds_revised();`);
-    this.addSql(`create trigger pipeline_revised_by_builds_deleted after delete on builds
-  referencing old table as old_builds for each statement execute function builds_revised();`);
-    this.addSql(`create trigger pipeline_revised_by_builds_truncated after truncate on builds
-  for each statement execute function builds_revised();`);
-
-    // Jobs: the pipelines of their builds (a job deleted with its build: the build's delete revised it).
-    this.addSql(`create function jobs_revised() returns trigger language plpgsql as $$
-begin
-  if tg_op = 'INSERT' then
-    update pipeline_counts set builds_revision = ${NEXT}
-      where ${NOT_YET_REVISED} and pipeline_id in (select b.pipeline_id from builds b where b.id in (select build_id from new_jobs));
-  elsif tg_op = 'UPDATE' then
-    update pipeline_counts set builds_revision = ${NEXT}
-      where ${NOT_YET_REVISED} and pipeline_id in (select b.pipeline_id from builds b
-        where b.id in (select build_id from new_jobs union select build_id from old_jobs));
-  elsif tg_op = 'DELETE' then
-    update pipeline_counts set builds_revision = ${NEXT}
-      where ${NOT_YET_REVISED} and pipeline_id in (select b.pipeline_id from builds b where b.id in (select build_id from old_jobs));
-  else
-    update pipeline_counts set builds_revision = ${NEXT};
-  end if;
-  return null;
-end $$;`);
-    this.addSql(`create trigger pipeline_revised_by_jobs_inserted after insert on jobs
-  referencing new table as new_jobs for each statement execute function jobs_revised();`);
-    this.addSql(`create trigger pipeline_revised_by_jobs_updated after update on jobs
-  referencing old table as old_jobs new table as new_jobs for each statement execute function jobs_revised();`);
-    this.addSql(`create trigger pipeline_revised_by_jobs_deleted after delete on jobs
-  referencing old table as old_jobs for each statement execute function jobs_revised();`);
-    this.addSql(`create trigger pipeline_revised_by_jobs_truncated after truncate on jobs
-  for each statement execute function jobs_revised();`);
+    for (const [table, pipelinesOf] of REVISING) this.revisedBy(table, pipelinesOf);
 
     // The catalog: any change to the rows answers show beside a pipeline's own.
     this.addSql(`create function catalog_revised() returns trigger language plpgsql as $$
@@ -134,28 +99,52 @@ end $$;`);
   for each statement execute function catalog_revised();`);
   }
 
+  /**
+   * A function `<table>_revised()` that gives a new builds revision to the pipelines `pipelinesOf` finds
+   * for the rows a statement changed (its transition tables `new_<table>` and `old_<table>`), and to every
+   * pipeline on a truncate; and its triggers, one per kind of statement.
+   */
+  private revisedBy(table: string, pipelinesOf: (rows: string) => string): void {
+    const revise = (...changed: string[]) =>
+      `update pipeline_counts set builds_revision = ${NEXT}
+      where ${NOT_YET_REVISED} and pipeline_id in (${changed.map(pipelinesOf).join(' union ')});`;
+    const [added, removed] = [`new_${table}`, `old_${table}`];
+    this.addSql(`create function ${table}_revised() returns trigger language plpgsql as $$
+begin
+  if tg_op = 'INSERT' then
+    ${revise(added)}
+  elsif tg_op = 'UPDATE' then
+    ${revise(added, removed)}
+  elsif tg_op = 'DELETE' then
+    ${revise(removed)}
+  else
+    update pipeline_counts set builds_revision = ${NEXT};
+  end if;
+  return null;
+end $$;`);
+    for (const { event, named, referencing } of REVISING_EVENTS) {
+      const tables = referencing
+        .replace('new', `new table as ${added}`)
+        .replace('old', `old table as ${removed}`);
+      this.addSql(`create trigger pipeline_revised_by_${table}_${named} after ${event} on ${table}
+  ${tables ? `referencing ${tables} ` : ''}for each statement execute function ${table}_revised();`);
+    }
+  }
+
   override down(): void {
     this.addSql('drop trigger if exists organization_members_catalog_added on organization_members;');
     for (const [table] of CATALOG) {
       this.addSql(`drop trigger if exists ${table}_catalog_removed on ${table};`);
       this.addSql(`drop trigger if exists ${table}_catalog_revised on ${table};`);
     }
-    for (const [trigger, table] of [
-      ['pipeline_revised_by_jobs_truncated', 'jobs'],
-      ['pipeline_revised_by_jobs_deleted', 'jobs'],
-      ['pipeline_revised_by_jobs_updated', 'jobs'],
-      ['pipeline_revised_by_jobs_inserted', 'jobs'],
-      ['pipeline_revised_by_builds_truncated', 'builds'],
-      ['pipeline_revised_by_builds_deleted', 'builds'],
-      ['pipeline_revised_by_builds_updated', 'builds'],
-      ['pipeline_revised_by_builds_inserted', 'builds'],
-      ['pipeline_counts_revised', 'pipeline_counts'],
-    ]) {
-      this.addSql(`drop trigger if exists ${trigger} on ${table};`);
+    for (const [table] of REVISING) {
+      for (const { named } of REVISING_EVENTS) {
+        this.addSql(`drop trigger if exists pipeline_revised_by_${table}_${named} on ${table};`);
+      }
+      this.addSql(`drop function if exists ${table}_revised();`);
     }
+    this.addSql('drop trigger if exists pipeline_counts_revised on pipeline_counts;');
     this.addSql('drop function if exists catalog_revised();');
-    this.addSql('drop function if exists jobs_revised();');
-    this.addSql('drop function if exists builds_revised();');
     this.addSql('drop function if exists pipeline_counts_revised();');
     this.addSql('drop table if exists "catalog_revision";');
     this.addSql('alter table "pipeline_counts" drop column "builds_revision";');
