@@ -1,6 +1,7 @@
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freshDatabase, type TestDatabase } from '../../../test/support/database';
+import { migrationNames } from './migrations/names';
 import { migrate, type Orm, openOrm } from './orm';
 import { pendingMigrations } from './startup-migrations';
 
@@ -39,5 +40,22 @@ describe('the committed migrations', () => {
     for (const index of ['builds_pipeline_order_idx', 'builds_organization_order_idx', 'builds_order_idx']) {
       expect(names).toContain(index);
     }
+  });
+
+  it('undo the newest one and apply it again to the same definitions', async () => {
+    const definitions = async () =>
+      db.database.sql.query<{ name: string; definition: string }>(
+        `select p.proname as name, pg_get_functiondef(p.oid) as definition from pg_proc p
+         join pg_namespace n on n.oid = p.pronamespace where n.nspname = 'public'
+         union all
+         select t.tgname, pg_get_triggerdef(t.oid) from pg_trigger t where not t.tgisinternal
+         order by 1`,
+      );
+    const applied = await definitions();
+    const [newest] = await orm.migrator.down();
+    expect(newest?.name).toBe(migrationNames.at(-1));
+    expect(await definitions()).not.toEqual(applied);
+    expect(await migrate(orm)).toEqual([newest?.name]);
+    expect(await definitions()).toEqual(applied);
   });
 });

@@ -3,13 +3,14 @@ import { Migration } from '@mikro-orm/migrations';
 /*
  * What a pipeline's live counts count (as the aggregate they replace did): builds scheduled, builds running,
  * and the jobs of active builds by kind of job state. Written out here, not imported: a migration is frozen.
+ * Exported (as frozen as the rest) for Migration20261125120000, which re-creates the counts' functions.
  */
 const list = (states: string[]) => `(${states.map((state) => `'${state}'`).join(', ')})`;
-const ACTIVE_BUILD = list(['scheduled', 'running', 'failing', 'canceling', 'blocked']);
+export const ACTIVE_BUILD = list(['scheduled', 'running', 'failing', 'canceling', 'blocked']);
 const SCHEDULED_JOB = list(['scheduled', 'assigned', 'accepted']);
 const RUNNING_JOB = list(['running', 'canceling', 'timing_out']);
 const WAITING_JOB = list(['waiting', 'blocked', 'limited', 'pending']);
-const COUNTED_JOB = list([
+export const COUNTED_JOB = list([
   'scheduled',
   'assigned',
   'accepted',
@@ -26,11 +27,11 @@ const COUNTED_JOB = list([
  * Not while the pipeline itself is being deleted (its builds go by cascade): there is nothing left to
  * count, and updating a counter row twice in that transaction would re-check its foreign key.
  */
-const PIPELINE_KEPT = (pipelineId: string) =>
+export const PIPELINE_KEPT = (pipelineId: string) =>
   `and exists (select 1 from pipelines kept where kept.id = ${pipelineId})`;
 
 /** A job's tallies (scheduled, running, waiting) from its state, times `sign`. */
-const jobTallies = (state: string, sign = '1') =>
+export const jobTallies = (state: string, sign = '1') =>
   `${sign} * (${state} in ${SCHEDULED_JOB})::int as scheduled_jobs,
    ${sign} * (${state} in ${RUNNING_JOB})::int as running_jobs,
    ${sign} * (${state} in ${WAITING_JOB})::int as waiting_jobs`;

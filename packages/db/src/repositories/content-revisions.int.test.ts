@@ -186,6 +186,21 @@ describe("a pipeline's content revision", () => {
     expect(await revisionOf('web')).not.toBe(running);
   });
 
+  it("changes when a finished build's jobs change, are added or are deleted (no count moves)", async () => {
+    const finished = await insertBuild(pipelineId, 3_000_000 + Math.floor(Math.random() * 1e6));
+    await sql.query("update builds set state = 'passed' where id = $1", [finished]);
+    const steps: (() => Promise<unknown>)[] = [
+      () => insertJob(finished),
+      () => sql.query("update jobs set state = 'passed' where build_id = $1", [finished]),
+      () => sql.query('delete from jobs where build_id = $1', [finished]),
+    ];
+    for (const step of steps) {
+      const previous = await revisionOf('web');
+      await step();
+      expect(await revisionOf('web')).not.toBe(previous);
+    }
+  });
+
   it('changes for a transaction that writes a build and its jobs in several statements', async () => {
     await sql.transaction(async (tx) => {
       await tx.query("update builds set message = 'one' where id = $1", [buildId]);
