@@ -28,7 +28,8 @@ const STEPS = `steps:
  * - organization `other` with its own admin and pipeline `elsewhere`; `outsider` is another name for
  *   that admin (who is not in `acme`), in `users`, `tokens` and `token`
  *
- * `countStatements` counts the SQL statements the repositories send.
+ * `countStatements` counts the round trips the repositories make to PostgreSQL: a statement, or two
+ * sent together (`Sql.preparedPair`, their texts joined).
  */
 export async function startWorld(
   env: Record<string, string> = {},
@@ -136,7 +137,7 @@ export async function startWorld(
     return response.body;
   };
 
-  /** How many SQL statements `work` made the server send, and their texts (`sql`). */
+  /** How many round trips to PostgreSQL `work` made the server take, and their texts (`sql`). */
   const countStatements = async <T>(
     work: () => Promise<T>,
   ): Promise<{ result: T; statements: number; sql: string[] }> => {

@@ -61,6 +61,9 @@ const BUILD_WITH_COUNTS_SELECT = `select ${BUILD_COLUMNS}, ${PIPELINE_COUNT_COLU
 from builds b ${BUILD_JOINS}
 left join pipeline_counts pc on pc.pipeline_id = b.pipeline_id`;
 
+/** A pipeline's counts, as a create reads them after its insert. */
+const PIPELINE_COUNTS_SELECT = `select ${PIPELINE_COUNT_COLUMNS} from pipeline_counts pc where pc.pipeline_id = $1`;
+
 /** The build rows of a list whose `known` pipelines the caller has read: with their counts beside if any. */
 function listSelect(known: readonly Pipeline[]): string {
   return known.length ? BUILD_WITH_COUNTS_SELECT : BUILD_ROW_SELECT;
@@ -396,9 +399,12 @@ export function buildRepository(sql: Sql): BuildRepository {
     },
     async create({ build, organizationId, jobs }) {
       // One statement: the pipeline's counter row stays locked from the increment to the end of the
-      // statement, so concurrent creates (from any number of processes) get distinct numbers.
-      const [row] = await sql.prepared(
-        `with allocated as (
+      // statement, so concurrent creates (from any number of processes) get distinct numbers. The counts
+      // are read by a second statement in the same round trip and transaction: the counters' triggers run
+      // at the end of the first, so the second reads the counts with this build.
+      const [[row], [counted]] = await sql.preparedPair(
+        {
+          text: `with allocated as (
            update pipelines set next_build_number = next_build_number + 1
            where id = $2 returning next_build_number - 1 as number
          ), inserted as (
@@ -415,36 +421,33 @@ export function buildRepository(sql: Sql): BuildRepository {
            where exists (select 1 from inserted)
          )
          select number, env, meta_data, author, pull_request from inserted`,
-        [
-          build.id,
-          build.pipelineId,
-          organizationId,
-          build.state,
-          build.message,
-          build.commit,
-          build.branch,
-          JSON.stringify(build.env),
-          JSON.stringify(build.metaData),
-          build.source,
-          build.author ? JSON.stringify(build.author) : null,
-          build.creatorId,
-          build.rebuiltFromId,
-          build.pullRequest ? JSON.stringify(build.pullRequest) : null,
-          build.cleanCheckout,
-          build.createdAt,
-          build.scheduledAt,
-          jobRecords(jobs),
-          build.blockedState,
-          build.finishedAt,
-        ],
+          params: [
+            build.id,
+            build.pipelineId,
+            organizationId,
+            build.state,
+            build.message,
+            build.commit,
+            build.branch,
+            JSON.stringify(build.env),
+            JSON.stringify(build.metaData),
+            build.source,
+            build.author ? JSON.stringify(build.author) : null,
+            build.creatorId,
+            build.rebuiltFromId,
+            build.pullRequest ? JSON.stringify(build.pullRequest) : null,
+            build.cleanCheckout,
+            build.createdAt,
+            build.scheduledAt,
+            jobRecords(jobs),
+            build.blockedState,
+            build.finishedAt,
+          ],
+        },
+        { text: PIPELINE_COUNTS_SELECT, params: [build.pipelineId] },
       );
       // The pipeline was deleted between the authorization and this statement: it answers as one that is gone.
       if (!row) throw notFound('pipeline');
-      // The counters' triggers run at the end of that statement: the counts are read after it.
-      const [counted] = await sql.prepared(
-        `select ${PIPELINE_COUNT_COLUMNS} from pipeline_counts pc where pc.pipeline_id = $1`,
-        [build.pipelineId],
-      );
       return {
         number: row.number as number,
         stored: {
