@@ -16,14 +16,15 @@ export interface NamedStatement {
  * back and skips the rest. pg sends one statement per Sync; this query sends the first as pg does (Parse
  * once per connection, Bind, Describe, Execute), then the second's Bind, Describe and Execute, then Sync.
  *
- * pg tracks the statements it parsed on a connection by its query's one name. The second statement's
- * parse is tracked here: it counts as parsed only once an exchange that sent it has succeeded. Until
- * then it is sent again, after a Close (not an error when the statement does not exist): an exchange that
- * failed after parsing it leaves it on the connection, and a Parse of a name in use would be refused.
+ * pg tracks the statements it parsed on a connection (`parsedStatements`) by its query's one name. The
+ * second statement's Parse, when sent, is tracked here the same way: it counts as parsed from its
+ * ParseComplete on, whatever happens after (a failed execution does not undo a Parse), so that pg's own
+ * path and later pairs neither parse it again (PostgreSQL would refuse the name in use) nor use it unparsed.
  */
 class StatementPairQuery extends pg.Query {
   private readonly second: NamedStatement;
-  private sentOn: PairConnection | undefined;
+  /** While the second statement's Parse is answered: the connection, and the ParseCompletes before its. */
+  private parsing: { connection: PairConnection; before: number } | undefined;
 
   constructor(first: NamedStatement, second: NamedStatement) {
     super({ ...first, rowMode: 'array' } as pg.QueryConfig);
@@ -31,8 +32,10 @@ class StatementPairQuery extends pg.Query {
   }
 
   override prepare(connection: unknown): void {
-    this.sentOn = connection as PairConnection;
+    // pg parses the first statement unless it has been: its ParseComplete then comes before the second's.
+    const firstParsed = Boolean(this.hasBeenParsed(connection));
     super.prepare(connection);
+    if (this.parsing) this.parsing.before = firstParsed ? 0 : 1;
   }
 
   /** pg's last step for the first statement: its Execute; here the second's messages follow, then Sync. */
@@ -41,8 +44,9 @@ class StatementPairQuery extends pg.Query {
     sent.execute({ portal: this.portal, rows });
     const { name, text, values } = this.second;
     if (sent.parsedStatements[name] !== text) {
-      sent.close({ type: 'S', name });
       sent.parse({ text, name, types: undefined });
+      this.parsing = { connection: sent, before: 0 };
+      sent.on('parseComplete', this.parsed);
     }
     sent.bind({ portal: '', statement: name, values, binary: false, valueMapper: pgUtils.prepareValue });
     sent.describe({ type: 'P', name: '' });
@@ -50,11 +54,31 @@ class StatementPairQuery extends pg.Query {
     sent.sync();
   }
 
+  /** A ParseComplete on the connection: the first statement's, or the second's (then it is parsed). */
+  private readonly parsed = (): void => {
+    const parsing = this.parsing;
+    if (!parsing) return;
+    if (parsing.before > 0) {
+      parsing.before -= 1;
+      return;
+    }
+    parsing.connection.parsedStatements[this.second.name] = this.second.text;
+    this.stopParsing();
+  };
+
+  private stopParsing(): void {
+    this.parsing?.connection.off('parseComplete', this.parsed);
+    this.parsing = undefined;
+  }
+
   override handleReadyForQuery(connection: unknown): void {
-    // Not after an error: pg reports it then, and this is not called for a failed exchange.
-    if (this.sentOn && !this._canceledDueToError)
-      this.sentOn.parsedStatements[this.second.name] = this.second.text;
+    this.stopParsing();
     super.handleReadyForQuery(connection);
+  }
+
+  override handleError(error: Error, connection: unknown): void {
+    this.stopParsing();
+    super.handleError(error, connection);
   }
 }
 
@@ -100,12 +124,13 @@ interface PairConnection {
   }): void;
   describe(config: { type: 'P'; name: string }): void;
   execute(config: { portal: string; rows: number | undefined }): void;
-  close(config: { type: 'S'; name: string }): void;
   sync(): void;
+  on(event: 'parseComplete', listener: () => void): void;
+  off(event: 'parseComplete', listener: () => void): void;
 }
 declare module 'pg' {
   interface Query {
-    _canceledDueToError: Error | false;
+    hasBeenParsed(connection: unknown): unknown;
     handleReadyForQuery(connection: unknown): void;
   }
 }
