@@ -16,4 +16,5 @@ export const migrationNames: readonly string[] = [
   'Migration20261121170000',
   'Migration20261125090000',
   'Migration20261125120000',
+  'Migration20261125130000',
 ];

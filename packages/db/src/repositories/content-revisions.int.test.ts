@@ -4,6 +4,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { freshDatabase, type TestDatabase } from '../../../../test/support/database';
 import type { Sql } from '../sql';
 import { accessTokenRepository } from './access-token.repository';
+import { agentRepository } from './agent.repository';
 import { pipelineMemory } from './pipeline-memory';
 
 /*
@@ -102,7 +103,9 @@ describe("a pipeline's content revision", () => {
   });
 
   it("stays the same while nothing changes: an agent's heartbeat, an update to the same values", async () => {
-    await sql.query('update agents set last_seen_at = now() where id = $1', [agentId]);
+    // As the agent protocol records them (a heartbeat moves `last_seen_at` and `heartbeat_at`).
+    await agentRepository(sql).touch(agentId, new Date(), 'heartbeat');
+    await agentRepository(sql).touch(agentId, new Date());
     await sql.query('update users set name = name where id = $1', [userId]);
     expect(await revisionOf('web')).toBe(before);
   });
@@ -176,6 +179,14 @@ describe("a pipeline's content revision", () => {
     const after = await revisionOf('web');
     expect(after).toMatch(/^\d+\.\d+\.\d+$/);
     expect(after).not.toBe(before);
+  });
+
+  it('changes when an agent connects or disconnects', async () => {
+    for (const event of ['disconnect', 'connect'] as const) {
+      const previous = await revisionOf('web');
+      await agentRepository(sql).touch(agentId, new Date(), event);
+      expect(await revisionOf('web')).not.toBe(previous);
+    }
   });
 
   it('changes when a job moves between two states its counts tally alike', async () => {
