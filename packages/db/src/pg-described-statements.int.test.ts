@@ -1,6 +1,7 @@
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freshDatabase, type TestDatabase } from '../../../test/support/database';
+import { countMessages } from '../../../test/support/pg-messages';
 import { executeDescribedOnce } from './pg-described-statements';
 import { openPool } from './pool';
 
@@ -20,27 +21,14 @@ afterAll(async () => {
 const TYPES = `select $1::int as n, 'a"b'::text as t, '2026-01-02 03:04:05.678+00'::timestamptz(3) as at, array['x', null]::text[] as list,
   '{"k": [1, null]}'::jsonb as doc, null::uuid as nothing, $2::text[] as given`;
 
-/** Counts the Describe messages a checked-out client sends. */
-function countDescribes(client: pg.PoolClient): { count: number } {
-  const connection = (client as unknown as { connection: { describe: (...args: unknown[]) => void } })
-    .connection;
-  const counter = { count: 0 };
-  const describe = connection.describe.bind(connection);
-  connection.describe = (...args: unknown[]) => {
-    counter.count++;
-    describe(...args);
-  };
-  return counter;
-}
-
 describe('statements described once per connection', () => {
   it('read the same fields and rows as pg, every time, describing only the first', async () => {
     const client = await pool.connect();
     try {
-      const describes = countDescribes(client);
+      const describes = countMessages(client, ['describe']);
       const config = { name: 'described_types', text: TYPES, values: [7, ['a', 'b,c']] };
       const expected = await client.query({ ...config, name: 'pg_types', rowMode: 'array' });
-      const before = describes.count;
+      const before = describes.describe;
       const parsers = new Set<unknown>();
       for (let i = 0; i < 3; i++) {
         const result = await executeDescribedOnce(client, config);
@@ -50,7 +38,7 @@ describe('statements described once per connection', () => {
           expected.fields.map((field) => [field.name, field.dataTypeID]),
         );
       }
-      expect(describes.count - before).toBe(1);
+      expect(describes.describe - before).toBe(1);
       // The parsers looked up for the description once (pg-array-results.ts).
       expect(parsers.size).toBe(1);
     } finally {

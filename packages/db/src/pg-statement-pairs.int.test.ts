@@ -1,6 +1,7 @@
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freshDatabase, type TestDatabase } from '../../../test/support/database';
+import { countMessages } from '../../../test/support/pg-messages';
 import { executePair, type NamedStatement } from './pg-statement-pairs';
 import { openPool } from './pool';
 
@@ -37,27 +38,22 @@ const insert = (n: number, id = ++nextId): NamedStatement => ({
 const total: NamedStatement = { name: 'pair_total', text: 'select total from pair_totals', values: [] };
 const totalNow = async () => (await pool.query('select total from pair_totals')).rows[0].total as number;
 
-/** Counts the messages of each kind a checked-out client sends. */
-function countMessages(client: pg.PoolClient): Record<string, number> {
-  const connection = (client as unknown as { connection: Record<string, (...args: unknown[]) => void> })
-    .connection;
-  const counts: Record<string, number> = {};
-  for (const kind of ['parse', 'close', 'sync']) {
-    const send = connection[kind]!.bind(connection);
-    counts[kind] = 0;
-    connection[kind] = (...args: unknown[]) => {
-      counts[kind]! += 1;
-      send(...args);
-    };
+/** `work` on one checked-out connection, released after. */
+async function onOneConnection(work: (client: pg.PoolClient) => Promise<void>): Promise<void> {
+  const client = await pool.connect();
+  try {
+    await work(client);
+  } finally {
+    client.release();
   }
-  return counts;
 }
+
+const MESSAGES = ['parse', 'close', 'sync'] as const;
 
 describe('two statements in one round trip', () => {
   it("answer both, the second seeing the first's writes and its triggers' writes, with one Sync", async () => {
-    const client = await pool.connect();
-    try {
-      const messages = countMessages(client);
+    await onOneConnection(async (client) => {
+      const messages = countMessages(client, MESSAGES);
       const before = await totalNow();
       const [inserted, totals] = await executePair(client, insert(5), total);
       expect(inserted.rows).toEqual([[nextId, 5]]);
@@ -69,14 +65,11 @@ describe('two statements in one round trip', () => {
       for (let i = 0; i < 3; i++) await executePair(client, insert(1), total);
       expect(messages).toEqual({ parse: 2, close: 0, sync: 4 });
       expect(await totalNow()).toBe(before + 8);
-    } finally {
-      client.release();
-    }
+    });
   });
 
   it('keep neither write when the second fails, and run again on the same connection', async () => {
-    const client = await pool.connect();
-    try {
+    await onOneConnection(async (client) => {
       const before = await totalNow();
       const failing: NamedStatement = {
         name: 'pair_failing',
@@ -89,7 +82,7 @@ describe('two statements in one round trip', () => {
       expect(await totalNow()).toBe(before);
       // The failed exchange parsed the second statement: it is known parsed, not parsed again (PostgreSQL
       // would refuse the name), by the next pair and by pg's own path alike.
-      const messages = countMessages(client);
+      const messages = countMessages(client, MESSAGES);
       const [inserted, quotient] = await executePair(client, insert(7, id), { ...failing, values: [7] });
       expect(inserted.rows).toEqual([[id, 7]]);
       expect(quotient.rows).toEqual([[0]]);
@@ -97,15 +90,12 @@ describe('two statements in one round trip', () => {
       const own = await client.query({ ...failing, values: [1], rowMode: 'array' });
       expect(own.rows).toEqual([[1]]);
       expect(messages.parse).toBe(0);
-    } finally {
-      client.release();
-    }
+    });
   });
 
   it('skip the second when the first fails, parsing it when next sent', async () => {
-    const client = await pool.connect();
-    try {
-      const messages = countMessages(client);
+    await onOneConnection(async (client) => {
+      const messages = countMessages(client, MESSAGES);
       const before = await totalNow();
       const unparsed: NamedStatement = { ...total, name: 'pair_total_unparsed' };
       await expect(executePair(client, insert(-1), unparsed)).rejects.toMatchObject({ code: '23514' });
@@ -113,15 +103,12 @@ describe('two statements in one round trip', () => {
       expect((await executePair(client, insert(2), unparsed))[1].rows).toEqual([[before + 2]]);
       // (Marked parsed after the failure, the second statement would have been bound unparsed and refused.)
       expect(messages.sync).toBe(2);
-    } finally {
-      client.release();
-    }
+    });
   });
 
   it('fail before sending anything on a value that cannot be sent', async () => {
-    const client = await pool.connect();
-    try {
-      const messages = countMessages(client);
+    await onOneConnection(async (client) => {
+      const messages = countMessages(client, MESSAGES);
       const unsendable = {
         toPostgres: () => {
           throw new Error('cannot send');
@@ -132,23 +119,18 @@ describe('two statements in one round trip', () => {
       );
       expect(messages).toEqual({ parse: 0, close: 0, sync: 0 });
       expect((await executePair(client, insert(1), total))[0].rows).toHaveLength(1);
-    } finally {
-      client.release();
-    }
+    });
   });
 
   it('run inside a transaction as part of it', async () => {
-    const client = await pool.connect();
-    try {
+    await onOneConnection(async (client) => {
       const before = await totalNow();
       await client.query('begin');
       const [, totals] = await executePair(client, insert(3), total);
       expect(totals.rows).toEqual([[before + 3]]);
       await client.query('rollback');
       expect(await totalNow()).toBe(before);
-    } finally {
-      client.release();
-    }
+    });
   });
 
   it('run on the pool, releasing every connection', async () => {

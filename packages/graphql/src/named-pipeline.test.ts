@@ -1,14 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import {
-  isRemembered,
-  LONGEST_QUERY_LOOKED_INTO,
-  pipelineNamedBy as namedBy,
-  REMEMBERED_QUERIES,
-} from './named-pipeline';
+import { isRemembered, LONGEST_QUERY_LOOKED_INTO, namedPipeline, REMEMBERED_QUERIES } from './named-pipeline';
 import { postedParams } from './posted-params';
 
 /** As the server asks: the parameters of a JSON body. */
-const pipelineNamedBy = (body: string | undefined) => namedBy(postedParams('application/json', body));
+const pipelineNamedBy = (body: string | undefined) =>
+  namedPipeline(postedParams('application/json', body))?.slugs;
 
 const body = (query: string, variables?: unknown, operationName?: string) =>
   JSON.stringify({ query, variables, operationName });

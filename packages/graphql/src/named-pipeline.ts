@@ -9,14 +9,8 @@ import type { PostedParams } from './posted-params';
  * `build` field (`org/pipeline/number`, the build too), the first of them in the operation that runs.
  * It is only a read-ahead: the field's resolver decides as before and uses what was read when the slugs
  * are the same (`requirePipeline`), so a wrong or missing guess costs a statement, never an answer.
- */
-export function pipelineNamedBy(params: PostedParams | undefined): PipelineSlugs | undefined {
-  return namedPipeline(params)?.slugs;
-}
-
-/**
- * {@link pipelineNamedBy}'s slugs, and whether the operation's answer may be kept while the pipeline's
- * revision holds (`keepsAnswer`, ADR 0012).
+ * With it, whether the operation's answer may be kept while the pipeline's revision holds
+ * (`keepsAnswer`, ADR 0012).
  */
 export function namedPipeline(
   params: PostedParams | undefined,

@@ -60,7 +60,7 @@ interface NodeGraphqlRequest {
   body?: string | undefined;
 }
 
-/** An answer as the HTTP server sends it: `handleNode`'s, and a kept one's (ADR 0012). */
+/** An answer as the HTTP server sends it: yoga's read into bytes (`answerOf`), or a kept one (ADR 0012). */
 export interface GraphqlAnswer {
   status: number;
   /** lower-case names; `content-type` among them */
@@ -138,7 +138,7 @@ export function createGraphqlServer(options: GraphqlServerOptions) {
 
   /**
    * Who asks, and whether they may: the bearer token, the rate limit, then the `graphql` scope. The
-   * pipeline the operation names at its root, if known, is read with the token (`pipelineNamedBy`).
+   * pipeline the operation names at its root, if known, is read with the token (`namedPipeline`).
    */
   async function admit(
     authorization: string | undefined,
@@ -170,15 +170,6 @@ export function createGraphqlServer(options: GraphqlServerOptions) {
     return { actor, headers };
   }
 
-  function withHeaders(response: Response | GraphqlAnswer, headers: Record<string, string>) {
-    if (isAnswer(response)) {
-      for (const [name, value] of Object.entries(headers)) response.headers[name.toLowerCase()] = value;
-    } else {
-      for (const [name, value] of Object.entries(headers)) response.headers.set(name, value);
-    }
-    return response;
-  }
-
   /**
    * One request, however it came: GraphiQL's page for a browser (it runs nothing; its queries come back
    * as POSTs with a token), otherwise admitted first, then run by yoga as the actor, with the admission's
@@ -192,25 +183,25 @@ export function createGraphqlServer(options: GraphqlServerOptions) {
       params?: PostedParams | undefined;
     },
     run: (actor: Actor | null, outcome?: { clean: boolean }) => Response | Promise<Response>,
-  ): Promise<Response | GraphqlAnswer> {
-    if (request.rendersGraphiql) return run(null);
+  ): Promise<GraphqlAnswer> {
+    if (request.rendersGraphiql) return answerOf(await run(null));
     // Without credentials there is nothing to read with them: the operation is not looked into.
     const named = request.authorization ? namedPipeline(request.params) : undefined;
-    const keeps = named?.keepsAnswer === true && answers !== undefined;
+    const memory = named?.keepsAnswer ? options.answers : undefined;
     // An answer that may be kept needs the pipeline's content revision: read with the token too.
     const admission = await admit(
       request.authorization,
-      named && (keeps ? { ...named.slugs, contentRevision: true } : named.slugs),
+      named && (memory ? { ...named.slugs, contentRevision: true } : named.slugs),
     );
-    if ('refused' in admission) return admission.refused;
-    const response =
-      keeps && named && request.params
-        ? await keptOrRun(admission.actor, named.slugs, { ...request, params: request.params }, run)
-        : await run(admission.actor);
-    return withHeaders(response, admission.headers);
+    if ('refused' in admission) return answerOf(admission.refused);
+    const answered =
+      memory && named && request.params
+        ? await keptOrRun(memory, admission.actor, named.slugs, { ...request, params: request.params }, run)
+        : await answerOf(await run(admission.actor));
+    for (const [name, value] of Object.entries(admission.headers))
+      answered.headers[name.toLowerCase()] = value;
+    return answered;
   }
-
-  const { answers } = options;
 
   /**
    * An operation whose answer may be kept (`keepsAnswer`): the answer kept for the same request when the
@@ -219,12 +210,12 @@ export function createGraphqlServer(options: GraphqlServerOptions) {
    * (another scope, no access) keeps nothing: the operation runs and answers as always.
    */
   async function keptOrRun(
+    memory: AnswerMemory,
     actor: Actor,
     slugs: PipelineSlugs,
     request: { accept: string | undefined; params: PostedParams },
     run: (actor: Actor, outcome: { clean: boolean }) => Response | Promise<Response>,
-  ): Promise<Response | GraphqlAnswer> {
-    const memory = answers as AnswerMemory;
+  ): Promise<GraphqlAnswer> {
     let revision: string | null;
     try {
       revision = await options.useCases.pipelineRevision(
@@ -234,9 +225,9 @@ export function createGraphqlServer(options: GraphqlServerOptions) {
       );
     } catch (error) {
       if (!isDomainError(error)) throw error;
-      return run(actor, { clean: false });
+      return answerOf(await run(actor, { clean: false }));
     }
-    if (revision === null) return run(actor, { clean: false });
+    if (revision === null) return answerOf(await run(actor, { clean: false }));
     const { query, operationName, variables, extensions } = request.params;
     const key = JSON.stringify([
       'POST /graphql',
@@ -256,8 +247,8 @@ export function createGraphqlServer(options: GraphqlServerOptions) {
     }
     const outcome = { clean: false };
     const response = await run(actor, outcome);
-    if (!outcome.clean || response.status !== 200) return response;
     const answer = await answerOf(response);
+    if (!outcome.clean || answer.status !== 200) return answer;
     const { 'content-type': contentType = 'application/json; charset=utf-8', ...headers } = answer.headers;
     memory.remember(key, { revision, status: answer.status, headers, contentType, body: answer.body });
     return answer;
@@ -292,8 +283,8 @@ export function createGraphqlServer(options: GraphqlServerOptions) {
             { ...context, actor, ...(outcome ? { outcome } : {}) },
           ),
       );
-      if (!isAnswer(answered)) return answered;
-      return new Response(answered.body as Uint8Array<ArrayBuffer>, {
+      // An empty body goes as none: a Fetch response of a bodiless status (204, 304) refuses even an empty one.
+      return new Response(answered.body.length ? (answered.body as Uint8Array<ArrayBuffer>) : null, {
         status: answered.status,
         headers: answered.headers,
       });
@@ -311,7 +302,7 @@ export function createGraphqlServer(options: GraphqlServerOptions) {
     ): Promise<GraphqlAnswer> {
       const params =
         request.method === 'POST' ? postedParams(request.headers['content-type'], request.body) : undefined;
-      const answered = await answer(
+      return answer(
         {
           rendersGraphiql: request.method === 'GET' && request.headers.accept?.includes('text/html') === true,
           authorization: request.headers.authorization,
@@ -326,14 +317,8 @@ export function createGraphqlServer(options: GraphqlServerOptions) {
             ...(outcome ? { outcome } : {}),
           }),
       );
-      return isAnswer(answered) ? answered : answerOf(answered);
     },
   };
-}
-
-/** A kept answer (its body bytes), not a Fetch response (yoga's are not the global `Response`'s instances). */
-function isAnswer(response: Response | GraphqlAnswer): response is GraphqlAnswer {
-  return Buffer.isBuffer(response.body);
 }
 
 /**

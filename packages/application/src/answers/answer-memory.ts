@@ -33,14 +33,14 @@ export class AnswerMemory {
 
   remember(key: string, answer: RememberedAnswer): void {
     this.forget(key);
-    const size = answer.body.length + key.length;
+    const size = sizeOf(key, answer);
     if (size > this.maxBytes) return;
     this.#answers.set(key, answer);
     this.#bytes += size;
     for (const [oldest, old] of this.#answers) {
       if (this.#bytes <= this.maxBytes) break;
       this.#answers.delete(oldest);
-      this.#bytes -= old.body.length + oldest.length;
+      this.#bytes -= sizeOf(oldest, old);
     }
   }
 
@@ -48,11 +48,16 @@ export class AnswerMemory {
     const old = this.#answers.get(key);
     if (!old) return;
     this.#answers.delete(key);
-    this.#bytes -= old.body.length + key.length;
+    this.#bytes -= sizeOf(key, old);
   }
 
   /** how many answers, and their bytes (keys and bodies) */
   get size(): { answers: number; bytes: number } {
     return { answers: this.#answers.size, bytes: this.#bytes };
   }
+}
+
+/** What an answer counts against the memory's bytes: its key and its body. */
+function sizeOf(key: string, answer: RememberedAnswer): number {
+  return key.length + answer.body.length;
 }

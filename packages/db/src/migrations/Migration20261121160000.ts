@@ -36,6 +36,23 @@ export const jobTallies = (state: string, sign = '1') =>
    ${sign} * (${state} in ${RUNNING_JOB})::int as running_jobs,
    ${sign} * (${state} in ${WAITING_JOB})::int as waiting_jobs`;
 
+/**
+ * In a builds update's trigger (`new_builds`, `old_builds`): locks the jobs whose tallies move, those of
+ * builds that became active or stopped being active (exported for Migration20261125120000).
+ */
+export const LOCK_JOBS_WHOSE_TALLIES_MOVE = `-- The jobs whose tallies move are locked first: a concurrent job change then either committed before
+  -- (and the next statement, with a fresh snapshot, reads it) or waits and reads this build's new state.
+  perform 1 from jobs j
+    join new_builds n on n.id = j.build_id join old_builds o on o.id = n.id
+    where (n.state in ${ACTIVE_BUILD}) <> (o.state in ${ACTIVE_BUILD})
+    for share of j;`;
+
+/** Those jobs' tallies, added when their build became active and taken away when it stopped (per pipeline). */
+export const TALLIES_OF_JOBS_WHOSE_BUILD_MOVED = `select n.pipeline_id, 0, 0,
+      ${jobTallies('j.state', `(case when n.state in ${ACTIVE_BUILD} then 1 else -1 end)`)}
+    from new_builds n join old_builds o on o.id = n.id join jobs j on j.build_id = n.id
+    where (n.state in ${ACTIVE_BUILD}) <> (o.state in ${ACTIVE_BUILD}) and j.state in ${COUNTED_JOB}`;
+
 /** Adds the per-pipeline sums of `rows` (pipeline_id and any of the five tallies) to the counters. */
 const addSums = (rows: string) => `update pipeline_counts c set
     scheduled_builds = c.scheduled_builds + d.scheduled_builds,
@@ -108,22 +125,14 @@ begin
   if not exists (select 1 from new_builds n join old_builds o on o.id = n.id where n.state is distinct from o.state) then
     return null;
   end if;
-  -- The jobs whose tallies move are locked first: a concurrent job change then either committed before
-  -- (and the next statement, with a fresh snapshot, reads it) or waits and reads this build's new state.
-  perform 1 from jobs j
-    join new_builds n on n.id = j.build_id join old_builds o on o.id = n.id
-    where (n.state in ${ACTIVE_BUILD}) <> (o.state in ${ACTIVE_BUILD})
-    for share of j;
+  ${LOCK_JOBS_WHOSE_TALLIES_MOVE}
   ${addSums(`select n.pipeline_id,
       (n.state = 'scheduled')::int - (o.state = 'scheduled')::int as scheduled_builds,
       (n.state = 'running')::int - (o.state = 'running')::int as running_builds,
       0 as scheduled_jobs, 0 as running_jobs, 0 as waiting_jobs
     from new_builds n join old_builds o on o.id = n.id where n.state is distinct from o.state
     union all
-    select n.pipeline_id, 0, 0,
-      ${jobTallies('j.state', `(case when n.state in ${ACTIVE_BUILD} then 1 else -1 end)`)}
-    from new_builds n join old_builds o on o.id = n.id join jobs j on j.build_id = n.id
-    where (n.state in ${ACTIVE_BUILD}) <> (o.state in ${ACTIVE_BUILD}) and j.state in ${COUNTED_JOB}`)};
+    ${TALLIES_OF_JOBS_WHOSE_BUILD_MOVED}`)};
   return null;
 end $$;`);
     this.addSql(`create trigger pipeline_counts_builds_inserted after insert on builds

@@ -2,10 +2,11 @@ import type { Query } from '@mikro-orm/migrations';
 import { Migration } from '@mikro-orm/migrations';
 import {
   ACTIVE_BUILD,
-  COUNTED_JOB,
   jobTallies,
+  LOCK_JOBS_WHOSE_TALLIES_MOVE,
   Migration20261121160000,
   PIPELINE_KEPT,
+  TALLIES_OF_JOBS_WHOSE_BUILD_MOVED,
 } from './Migration20261121160000';
 
 /** The tallies a counter row keeps, in the order `jobTallies` and the rows below give them. */
@@ -65,12 +66,7 @@ begin
       from new_builds`)};
     return null;
   end if;
-  -- The jobs whose tallies move are locked first: a concurrent job change then either committed before
-  -- (and the next statement, with a fresh snapshot, reads it) or waits and reads this build's new state.
-  perform 1 from jobs j
-    join new_builds n on n.id = j.build_id join old_builds o on o.id = n.id
-    where (n.state in ${ACTIVE_BUILD}) <> (o.state in ${ACTIVE_BUILD})
-    for share of j;
+  ${LOCK_JOBS_WHOSE_TALLIES_MOVE}
   ${reviseWithSums(`select n.pipeline_id,
       (n.state = 'scheduled')::int - (o.state = 'scheduled')::int as scheduled_builds,
       (n.state = 'running')::int - (o.state = 'running')::int as running_builds,
@@ -79,10 +75,7 @@ begin
     union all
     select pipeline_id, 0, 0, 0, 0, 0 from old_builds
     union all
-    select n.pipeline_id, 0, 0,
-      ${jobTallies('j.state', `(case when n.state in ${ACTIVE_BUILD} then 1 else -1 end)`)}
-    from new_builds n join old_builds o on o.id = n.id join jobs j on j.build_id = n.id
-    where (n.state in ${ACTIVE_BUILD}) <> (o.state in ${ACTIVE_BUILD}) and j.state in ${COUNTED_JOB}`)};
+    ${TALLIES_OF_JOBS_WHOSE_BUILD_MOVED}`)};
   return null;
 end $$;`);
 
