@@ -159,6 +159,106 @@ describe('a kept REST build list', () => {
   });
 });
 
+describe("a kept build's GET", () => {
+  const path = () => `${LIST}/${buildNumber}`;
+  /** A write no trigger sees (replica mode), as if the revision had not moved: what a kept answer would miss. */
+  const unseen = async (message: string) => {
+    await world.server.database.sql.transaction(async (tx) => {
+      await tx.query('set local session_replication_role = replica');
+      await tx.query('update builds set message = $2 where id = $1', [buildId, message]);
+    });
+  };
+
+  it('is sent again, the same to the byte and with its headers, without reading the build', async () => {
+    const first = await list(path());
+    expect(first.status).toBe(200);
+    await unseen('unseen by the revision');
+    const again = await list(path());
+    expect(again.status).toBe(200);
+    expect(again.text).toBe(first.text);
+    expect(again.statements).toHaveLength(1);
+    for (const header of ['content-type', 'x-oauth-scopes', 'x-accepted-oauth-scopes']) {
+      expect(again.headers.get(header)).toBe(first.headers.get(header));
+    }
+    // Any write the revision follows shows at once, the unseen one with it.
+    await sql("update jobs set name = 'renamed for the get' where build_id = $1", [buildId]);
+    const after = await list(path());
+    expect(after.statements).toHaveLength(1);
+    expect(after.text).toContain('renamed for the get');
+    expect(after.text).toContain('unseen by the revision');
+  });
+
+  const changes: [string, () => Promise<unknown>, (body: string) => void][] = [
+    [
+      "the build's state",
+      () => sql("update builds set state = 'running', started_at = now() where id = $1", [buildId]),
+      (body) => expect(body).toContain('"state":"running"'),
+    ],
+    [
+      "the pipeline's name",
+      () => sql("update pipelines set name = 'Web for the get' where slug = 'web'"),
+      (body) => expect(body).toContain('"name":"Web for the get"'),
+    ],
+    [
+      "the creator's name",
+      () => sql("update users set name = 'Ada Again' where email = 'admin@acme.test'"),
+      (body) => expect(body).toContain('"name":"Ada Again"'),
+    ],
+    [
+      "another build of the pipeline (the pipeline's counts)",
+      () => world.createBuild('web', { message: 'beside the get' }),
+      (body) => expect(body).toMatch(/"scheduled_builds_count":\d+/),
+    ],
+  ];
+  it.each(changes)(
+    'shows %s changed by another writer in the very next answer',
+    async (_what, change, shows) => {
+      const before = await list(path());
+      await list(path());
+      await change();
+      const after = await list(path());
+      expect(after.status).toBe(200);
+      expect(after.text).not.toBe(before.text);
+      shows(after.text);
+    },
+  );
+
+  it('answers another token, another access and retried jobs on their own', async () => {
+    const api = `/v2/organizations/acme/pipelines/api/builds/${(await world.createBuild('api')).number}`;
+    await list(api);
+    const admin = await list(api);
+    expect(admin.text).toContain('/webhooks/');
+    const member = await list(api, world.tokens.member);
+    expect(member.status).toBe(200);
+    expect(member.text).not.toContain('/webhooks/');
+    // The same content revision, another access: the build is read again, in a second statement.
+    expect(member.statements).toHaveLength(2);
+    const retried = await list(`${path()}?include_retried_jobs=true`);
+    expect(retried.status).toBe(200);
+    expect(JSON.parse(retried.text).id).toBe(buildId);
+  });
+
+  it('refuses a revoked token and keeps no answer that is not a build', async () => {
+    const secret = await world.token('admin');
+    expect((await list(path(), secret)).status).toBe(200);
+    expect((await list(path(), secret)).status).toBe(200);
+    await sql(
+      'update access_tokens set revoked_at = now() where revoked_at is null and created_at = (select max(created_at) from access_tokens)',
+    );
+    expect((await list(path(), secret)).status).toBe(401);
+    const missing = `${LIST}/99999`;
+    expect((await list(missing)).status).toBe(404);
+    await sql(
+      `insert into builds (id, organization_id, pipeline_id, number, state, commit, branch, env, meta_data, source, created_at, scheduled_at)
+       select gen_random_uuid(), organization_id, id, 99999, 'scheduled', 'HEAD', 'main', '{}', '{}', 'api', now(), now()
+       from pipelines where slug = 'web'`,
+    );
+    const found = await list(missing);
+    expect(found.status).toBe(200);
+    expect(found.body.number).toBe(99999);
+  });
+});
+
 describe('a kept GraphQL answer', () => {
   const variables = { slug: 'acme/web' };
 

@@ -56,6 +56,17 @@ describe('AnswerMemory', () => {
     expect(none.size).toEqual({ answers: 0, bytes: 0 });
   });
 
+  it("tells a key's revision without making its answer the most recently used", () => {
+    const memory = new AnswerMemory(200);
+    memory.remember('a', answer(99, 'r7'));
+    memory.remember('b', answer(99));
+    expect(memory.revisionOf('a')).toBe('r7');
+    expect(memory.revisionOf('none')).toBeUndefined();
+    memory.remember('c', answer(99));
+    expect(memory.revisionOf('a')).toBeUndefined();
+    expect(memory.revisionOf('b')).toBe('r1');
+  });
+
   it('forgets a key on demand', () => {
     const memory = new AnswerMemory(1000);
     memory.remember('a', answer(10));

@@ -31,6 +31,11 @@ export class AnswerMemory {
     return answer;
   }
 
+  /** The revision of the answer kept for `key`, if any, without counting as a use of it. */
+  revisionOf(key: string): string | undefined {
+    return this.#answers.get(key)?.revision;
+  }
+
   remember(key: string, answer: RememberedAnswer): void {
     this.forget(key);
     const size = sizeOf(key, answer);

@@ -229,3 +229,48 @@ describe("a pipeline's content revision", () => {
     expect(await revisionOf('web')).not.toBe(before);
   });
 });
+
+describe("a build's GET read with the token, beside a kept answer", () => {
+  // The builds above are rows the revision follows, not builds a create makes: scheduled as a create's are.
+  beforeAll(() => sql.query('update builds set scheduled_at = created_at where scheduled_at is null'));
+
+  /** The build the read ahead gives for number 1 of `web` (undefined: left out), and the revision read. */
+  async function buildRead(kept?: string) {
+    const found = await tokens().findByHash(tokenHash, {
+      organizationSlug: 'acme',
+      pipelineSlug: 'web',
+      buildNumber: 1,
+      contentRevision: true,
+      ...(kept === undefined ? {} : { keptContentRevision: kept }),
+    });
+    return { build: found?.pipelineAccess?.build, revision: found?.pipelineAccess?.facts?.contentRevision };
+  }
+
+  it('reads the build when no answer is kept, or the kept one was made at another revision', async () => {
+    const fresh = await buildRead();
+    expect(fresh.build?.build.id).toBe(buildId);
+    expect(fresh.revision).toBe(before);
+    expect((await buildRead('1.2.3')).build?.build.id).toBe(buildId);
+  });
+
+  it('leaves the build out while the revision is the kept answer’s, and reads it once that moved', async () => {
+    const kept = await buildRead(before ?? undefined);
+    expect(kept.revision).toBe(before);
+    expect(kept.build).toBeUndefined();
+    await sql.query("update builds set message = 'moved ' || now() where id = $1", [buildId]);
+    const moved = await buildRead(before ?? undefined);
+    expect(moved.revision).not.toBe(before);
+    expect(moved.build?.build.message).toMatch(/^moved /);
+  });
+
+  it('answers a build that is not there as none, not as left out', async () => {
+    const found = await tokens().findByHash(tokenHash, {
+      organizationSlug: 'acme',
+      pipelineSlug: 'web',
+      buildNumber: 999_999,
+      contentRevision: true,
+      keptContentRevision: '1.2.3',
+    });
+    expect(found?.pipelineAccess?.build).toBeNull();
+  });
+});
