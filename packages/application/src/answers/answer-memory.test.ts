@@ -14,7 +14,7 @@ const answer = (bytes: number, revision = 'r1'): RememberedAnswer => ({
  * The ring at work on bodies as given (none deflated), never in use once given back: what the hand does is
  * the same whenever the GC runs.
  */
-const asGiven = { watch: () => () => false, deflatedUpTo: -1 };
+const asGiven = { watch: (_body: Buffer, released: () => void) => released(), deflatedUpTo: -1 };
 
 describe('AnswerMemory', () => {
   it('gives back what it was given for a key, and nothing for another', () => {
@@ -89,11 +89,17 @@ describe('AnswerMemory', () => {
   });
 
   it('never writes over a body given back while it may be in use, forgotten or not', () => {
-    const inUse = new Set<Buffer>();
-    const memory = new AnswerMemory(100, { watch: (body) => () => inUse.has(body), deflatedUpTo: -1 });
+    // The first body given back stays in use until it is sent; the others are sent at once.
+    let send: (() => void) | undefined;
+    const memory = new AnswerMemory(100, {
+      watch: (_body, released) => {
+        if (send) released();
+        else send = released;
+      },
+      deflatedUpTo: -1,
+    });
     memory.remember('a', { ...answer(0), body: Buffer.from('a'.repeat(40)) });
     const given = memory.recall('a', 'r1')?.body ?? Buffer.alloc(0);
-    inUse.add(given);
     memory.forget('a');
     // Answers that follow take the other bytes, each in turn.
     for (const key of ['b', 'c', 'd']) {
@@ -106,12 +112,12 @@ describe('AnswerMemory', () => {
     expect(memory.revisionOf('e')).toBeUndefined();
     expect(given.toString()).toBe('a'.repeat(40));
     // Sent: its bytes are free again.
-    inUse.delete(given);
+    send?.();
     memory.remember('e', { ...answer(0), body: Buffer.from('e'.repeat(70)) });
     expect(memory.recall('e', 'r1')?.body.toString()).toBe('e'.repeat(70));
   });
 
-  it('tells a body in use by whether it is still reachable, unless told otherwise', () => {
+  it('tells a body in use by whether it was collected yet, unless told otherwise', () => {
     const memory = new AnswerMemory(100, { deflatedUpTo: -1 });
     memory.remember('a', { ...answer(0), body: Buffer.from('a'.repeat(40)) });
     const held = memory.recall('a', 'r1');

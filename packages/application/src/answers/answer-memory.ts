@@ -28,18 +28,19 @@ interface Kept extends Omit<RememberedAnswer, 'body'> {
   live: boolean;
   /** recalled since the ring's hand last passed it: it stays when the hand comes to it (and is cleared) */
   recalled: boolean;
-  /** whether each body given back (a view of the ring) may still be in use: its bytes stay while one is */
-  given: InUse[];
+  /** how many bodies given back (views of the ring) may still be in use: its bytes stay while one may */
+  inUse: number;
 }
 
-/** Whether a body given back may still be in use. */
-type InUse = () => boolean;
+/** Watches a body given back, and calls `released` once it cannot be in use any more. */
+type Watch = (body: Buffer, released: () => void) => void;
 
-/** By default a body given back may be in use while it is reachable: a socket still sending it holds it. */
-function whileReachable(body: Buffer): InUse {
-  const view = new WeakRef(body);
-  return () => view.deref() !== undefined;
-}
+/**
+ * By default a body given back may be in use until it is garbage: a socket still sending it holds it. The
+ * registry tells when it was collected.
+ */
+const collected = new FinalizationRegistry<() => void>((released) => released());
+const untilCollected: Watch = (body, released) => collected.register(body, released);
 
 /**
  * Answers a process sent, by request (a transport's key: what the answer depends on besides its
@@ -58,7 +59,7 @@ function whileReachable(body: Buffer): InUse {
  * Bodies up to {@link DEFLATED_UP_TO} are kept deflated and given back inflated (a buffer of their own).
  * A larger body given back is a view of the ring, not a copy (a copy of a large answer per request would be
  * garbage of its own). Its bytes are not written over while the view may be in use: the hand goes over an
- * answer whose view is still reachable (a socket still sending it holds it), forgotten or not, and when
+ * answer whose view has not been collected yet (a socket still sending it holds it), forgotten or not, and when
  * nothing but such answers is left in its way the new answer is not kept.
  */
 export class AnswerMemory {
@@ -72,7 +73,7 @@ export class AnswerMemory {
   #hand = 0;
   #bytes = 0;
 
-  readonly #watch: (body: Buffer) => InUse;
+  readonly #watch: Watch;
   readonly #deflatedUpTo: number;
 
   /**
@@ -81,9 +82,9 @@ export class AnswerMemory {
    */
   constructor(
     readonly maxBytes: number,
-    options: { watch?: (body: Buffer) => InUse; deflatedUpTo?: number } = {},
+    options: { watch?: Watch; deflatedUpTo?: number } = {},
   ) {
-    this.#watch = options.watch ?? whileReachable;
+    this.#watch = options.watch ?? untilCollected;
     this.#deflatedUpTo = options.deflatedUpTo ?? DEFLATED_UP_TO;
   }
 
@@ -95,8 +96,13 @@ export class AnswerMemory {
     const stored = this.#ring.subarray(kept.start, kept.start + kept.length);
     const { status, headers, contentType } = kept;
     if (kept.deflated) return { revision, status, headers, contentType, body: inflateRawSync(stored) };
-    kept.given = kept.given.filter((inUse) => inUse());
-    kept.given.push(this.#watch(stored));
+    kept.inUse++;
+    let released = false;
+    this.#watch(stored, () => {
+      if (released) return;
+      released = true;
+      kept.inUse--;
+    });
     return { revision, status, headers, contentType, body: stored };
   }
 
@@ -117,7 +123,7 @@ export class AnswerMemory {
     if (start === null) return;
     stored.copy(this.#ring, start);
     const { body: _body, ...rest } = answer;
-    const kept: Kept = { ...rest, key, start, length, deflated, live: true, recalled: false, given: [] };
+    const kept: Kept = { ...rest, key, start, length, deflated, live: true, recalled: false, inUse: 0 };
     this.#hand = start + length;
     this.#inRing.push(kept);
     this.#answers.set(key, kept);
@@ -171,9 +177,7 @@ export class AnswerMemory {
    */
   #pass(next: Kept): void {
     this.#first++;
-    next.given = next.given.filter((inUse) => inUse());
-    const inUse = next.given.length > 0;
-    if ((next.live && next.recalled) || inUse) {
+    if ((next.live && next.recalled) || next.inUse > 0) {
       next.recalled = false;
       this.#inRing.push(next);
       this.#hand = next.start + next.length;
