@@ -11,7 +11,6 @@ export { DEFAULT_AGENT_TIMINGS, MAX_CHUNK_BYTES } from './agents/agent-protocol'
 export type { AgentWork } from './agents/agents-by-id';
 export type { AgentListQuery, AgentPage } from './agents/list-agents';
 export { AnswerMemory, type RememberedAnswer } from './answers/answer-memory';
-export { contentRevisionOf } from './answers/pipeline-revision';
 export * from './auth/access-token-secret';
 export type { Actor } from './auth/actor';
 export { pipelineSlugs } from './auth/authenticate';

@@ -325,11 +325,6 @@ export interface PipelineSlugs {
   buildNumber?: number;
   /** the request may be answered by a kept answer: the pipeline's content revision is read with them too */
   contentRevision?: true;
-  /**
-   * With `buildNumber` and `contentRevision`: the content revision of the answer kept for this request. The
-   * build is not read when the pipeline's is still this one, as the kept answer may then answer it.
-   */
-  keptContentRevision?: string;
 }
 
 /** What a user may see of a pipeline, read with their token (null facts: not a member of its organization). */
@@ -338,7 +333,6 @@ export interface PipelineAccessReadAhead extends PipelineSlugs {
   /**
    * With `buildNumber`: the build as {@link BuildRepository.findByNumber} reads it without retried jobs;
    * null when the pipeline is not there or has no such build. Shown only if the rules let the user see it.
-   * Not read (undefined) when the content revision is `keptContentRevision`.
    */
   build?: BuildView | null;
 }

@@ -1,7 +1,6 @@
 import {
   type Actor,
   type AnswerMemory,
-  contentRevisionOf,
   type PipelineSlugs,
   pipelineSlugs,
   type RememberedAnswer,
@@ -80,8 +79,7 @@ export type Meta = OpenApiMeta<{
   readAhead?: 'pipeline' | 'build';
   /**
    * REST may answer the procedure with the answer it kept for the same request (ADR 0012,
-   * {@link reusesAnswer}): its `readAhead` then reads the pipeline's content revision too, and a build's GET
-   * reads its build only when the revision is not the kept answer's (`PipelineSlugs.keptContentRevision`).
+   * {@link reusesAnswer}): its `readAhead: 'pipeline'` then reads the pipeline's content revision too.
    */
   keepsAnswer?: true;
 }>;
@@ -117,22 +115,12 @@ export async function reusesAnswer(
   if (!answers) return false;
   const revision = await revisionOf();
   if (revision === null) return false;
-  const key = answerKey(ctx);
+  // A GET's answer depends on its path and query; the revision stands for everything else.
+  const key = `GET ${ctx.rest?.target}`;
   const reused = answers.recall(key, revision);
   if (reused) ctx.response.reused = reused;
   else ctx.response.kept = { key, revision };
   return reused !== undefined;
-}
-
-/**
- * What a procedure returns when {@link reusesAnswer} said REST sends the kept answer instead: REST does not read
- * it, and /trpc keeps no answers, so no client ever gets it (typed as any result for that reason).
- */
-export const SENT_KEPT_ANSWER = null as never;
-
-/** What a REST GET's kept answer is kept under: its path and query; the revision stands for everything else. */
-function answerKey(ctx: TrpcContext): string {
-  return `GET ${ctx.rest?.target}`;
 }
 
 /** A domain error as the tRPC error of the matching code, so /trpc answers the same status as /v2. */
@@ -173,13 +161,7 @@ function readAheadOf(ctx: TrpcContext, named: Named, meta: Meta | undefined): Pi
     named.pipeline,
     readAhead === 'build' ? named.number : null,
   );
-  const answers = ctx.rest?.answers;
-  if (!meta?.keepsAnswer || !answers) return slugs;
-  // A build's GET whose answer is kept: the build is read only if the kept answer cannot answer.
-  const kept = slugs.buildNumber === undefined ? undefined : answers.revisionOf(answerKey(ctx));
-  return kept === undefined
-    ? { ...slugs, contentRevision: true }
-    : { ...slugs, contentRevision: true, keptContentRevision: contentRevisionOf(kept) };
+  return meta?.keepsAnswer && ctx.rest?.answers ? { ...slugs, contentRevision: true } : slugs;
 }
 
 /**

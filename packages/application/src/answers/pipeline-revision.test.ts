@@ -2,7 +2,7 @@ import type { AccessLevel, Pipeline, Scope } from '@ci/domain';
 import { describe, expect, it } from 'vitest';
 import type { Deps, PipelineAccessFacts } from '../ports';
 import { actorWith } from '../use-case.fixture';
-import { contentRevisionOf, pipelineRevision } from './pipeline-revision';
+import { pipelineRevision } from './pipeline-revision';
 
 const organization = { id: 'org-1', slug: 'acme', name: 'Acme', createdAt: new Date(0) };
 const pipeline = { id: 'pipe-1', slug: 'web', organizationId: 'org-1' } as Pipeline;
@@ -44,15 +44,6 @@ describe('pipelineRevision', () => {
     expect(await revision(facts({ role: 'admin' }))).not.toBe(base);
     expect(await revision(facts(), ['read_builds'], 'token-2')).not.toBe(base);
     expect(await revision(facts(), ['read_builds', 'write_builds'])).not.toBe(base);
-  });
-
-  it('gives back the content revision it was made of, whatever the access, token and scopes', async () => {
-    for (const read of [facts(), facts({ contentRevision: '12.345.6' }), facts({ role: 'admin' })]) {
-      expect(contentRevisionOf((await revision(read, ['read_builds', 'write_builds'])) ?? '')).toBe(
-        read.contentRevision,
-      );
-    }
-    expect(contentRevisionOf('7.8.9')).toBe('7.8.9');
   });
 
   it('is none when the content revision was not read: nothing may be kept then', async () => {

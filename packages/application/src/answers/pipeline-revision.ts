@@ -25,13 +25,3 @@ export const pipelineRevision =
     if (authorized.contentRevision === null) return null;
     return `${authorized.contentRevision} ${authorized.access} ${actor.tokenId} ${actor.scopes.join(',')}`;
   };
-
-/**
- * The content revision (`PipelineAccessFacts.contentRevision`) a {@link pipelineRevision} was made of: the part
- * of it the database can compare, so that a read may leave out what a kept answer already shows
- * (`PipelineSlugs.keptContentRevision`). Content revisions hold no space.
- */
-export function contentRevisionOf(revision: string): string {
-  const end = revision.indexOf(' ');
-  return end === -1 ? revision : revision.slice(0, end);
-}

@@ -39,14 +39,6 @@ const WITH_PIPELINE_ACCESS_AND_REVISION = `select tu.*, pa.* ${tokenAndAccess(tr
 const WITH_PIPELINE_ACCESS_AND_BUILD = `select tu.*, bn.*, pa.* ${TOKEN_AND_ACCESS}
   left join lateral (${buildByNumberSelect('pa.p_id', '$6', { includeRetriedJobs: false, pipelineKnown: true })}) bn on true`;
 
-/**
- * The same and the pipeline's content revision, for a build's GET a kept answer may answer (ADR 0012): the
- * build is read only when that revision is not $7, the one of the answer kept for the request (null: none).
- */
-const WITH_PIPELINE_ACCESS_REVISION_AND_BUILD = `select tu.*, bn.*, pa.* ${tokenAndAccess(true)}
-  left join lateral (select * from (${buildByNumberSelect('pa.p_id', '$6', { includeRetriedJobs: false, pipelineKnown: true })}) b
-    where pa.p_content_revision is distinct from $7::text offset 0) bn on true`;
-
 function accessTokenWithUserFromRow(row: Row): { token: AccessToken; user: User } {
   const token: AccessToken = {
     id: row.t_id as string,
@@ -71,7 +63,7 @@ export function accessTokenRepository(sql: Sql, memory: PipelineMemory): AccessT
       }
       // The token, and beside it what its user may see of the pipeline the request names (and the build it
       // reads): one round trip.
-      const { buildNumber, contentRevision } = readAhead;
+      const readsBuild = readAhead.buildNumber !== undefined;
       const read = recallPipeline(memory, readAhead);
       const params = [
         tokenHash,
@@ -79,27 +71,24 @@ export function accessTokenRepository(sql: Sql, memory: PipelineMemory): AccessT
         readAhead.pipelineSlug,
         ...rememberedParams(read),
       ];
-      const kept = readAhead.keptContentRevision ?? null;
-      const [row] =
-        buildNumber === undefined
-          ? await sql.prepared(
-              contentRevision ? WITH_PIPELINE_ACCESS_AND_REVISION : WITH_PIPELINE_ACCESS,
-              params,
-            )
-          : contentRevision
-            ? await sql.prepared(WITH_PIPELINE_ACCESS_REVISION_AND_BUILD, [...params, buildNumber, kept])
-            : await sql.prepared(WITH_PIPELINE_ACCESS_AND_BUILD, [...params, buildNumber]);
+      const [row] = await sql.prepared(
+        readsBuild
+          ? WITH_PIPELINE_ACCESS_AND_BUILD
+          : readAhead.contentRevision
+            ? WITH_PIPELINE_ACCESS_AND_REVISION
+            : WITH_PIPELINE_ACCESS,
+        readsBuild ? [...params, readAhead.buildNumber] : params,
+      );
       if (!row) return null;
       const facts = pipelineAccessFactsFromRow(row, read);
-      const buildLeftOut = buildNumber === undefined || (kept !== null && facts?.contentRevision === kept);
       return {
         ...accessTokenWithUserFromRow(row),
         pipelineAccess: {
           ...readAhead,
           facts,
-          ...(buildLeftOut
-            ? {}
-            : { build: facts?.pipeline && row.b_id ? buildByNumberFromRow(row, facts.pipeline) : null }),
+          ...(readsBuild
+            ? { build: facts?.pipeline && row.b_id ? buildByNumberFromRow(row, facts.pipeline) : null }
+            : {}),
         },
       };
     },

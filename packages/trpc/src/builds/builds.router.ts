@@ -5,7 +5,7 @@ import { documented, documentedList } from '../documented';
 import { advertisePages } from '../pagination';
 import { organizationSlug, pageParameters } from '../parameters';
 import { queryParameters } from '../request-query';
-import { authed, reusesAnswer, router, SENT_KEPT_ANSWER, type TrpcContext } from '../trpc';
+import { authed, reusesAnswer, router, type TrpcContext } from '../trpc';
 import { type BuildForm, presentBuild, presentBuilds } from './build.presenter';
 import { BuildWire, type CreateBuildRequest } from './build.wire';
 import { includesRetriedJobs, parseBuildListQuery } from './build-list-query';
@@ -80,7 +80,7 @@ async function answerBuildList(
     target.kind === 'pipeline' &&
     (await reusesAnswer(ctx, () => ctx.useCases.pipelineRevision(ctx.actor, target, 'listBuilds')))
   ) {
-    return SENT_KEPT_ANSWER;
+    return [];
   }
   const result = await ctx.useCases.listBuilds(ctx.actor, target, filter, page);
   advertisePages(ctx, page, result.totalCount);
@@ -161,17 +161,11 @@ export const buildsRouter = router({
       openapi: { method: 'GET', path: BUILD, tags: TAGS, summary: 'Get a build' },
       operation: 'getBuild',
       readAhead: 'build',
-      keepsAnswer: true,
     })
     .input(GetBuildInput)
     .output(documented(BuildWire))
     .query(async ({ ctx, input }) => {
-      const ref = buildRef(input);
-      // REST may send the build it sent before while nothing about it changed (ADR 0012).
-      if (await reusesAnswer(ctx, () => ctx.useCases.pipelineRevision(ctx.actor, ref, 'getBuild'))) {
-        return SENT_KEPT_ANSWER;
-      }
-      const result = await ctx.useCases.getBuild(ctx.actor, ref, {
+      const result = await ctx.useCases.getBuild(ctx.actor, buildRef(input), {
         includeRetriedJobs: includesRetriedJobs(queryParameters(ctx, input, PATH_KEYS)),
       });
       return single(ctx, result, { jobStateCounts: true });
