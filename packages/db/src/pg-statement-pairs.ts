@@ -1,6 +1,9 @@
 import pg from 'pg';
 import pgUtils from 'pg/lib/utils.js';
 
+/** pg's mapping of a value to what it sends: text, bytes or null (which it maps again to themselves). */
+const prepareValue = (value: unknown): unknown => pgUtils.prepareValue(value);
+
 /** A named prepared statement with its values. */
 export interface NamedStatement {
   name: string;
@@ -83,9 +86,9 @@ class StatementPairQuery extends pg.Query {
 }
 
 /**
- * The two statements' results, in one round trip ({@link StatementPairQuery}). Values are checked before
- * anything is sent: a value pg cannot send fails the pair, never the second statement alone after the
- * first was sent.
+ * The two statements' results, in one round trip ({@link StatementPairQuery}). Values are made into what
+ * pg sends (text, bytes or null) before anything is sent: a value pg cannot send fails the pair, never the
+ * second statement alone after the first was sent, and pg's own mapping then finds them ready.
  */
 export function executePair(
   client: Pick<pg.Pool, 'query'> | pg.PoolClient,
@@ -94,8 +97,11 @@ export function executePair(
 ): Promise<[pg.QueryArrayResult, pg.QueryArrayResult]> {
   let query: StatementPairQuery;
   try {
-    for (const value of [...first.values, ...second.values]) pgUtils.prepareValue(value);
-    query = new StatementPairQuery(first, second);
+    const ready = (statement: NamedStatement) => ({
+      ...statement,
+      values: statement.values.map(prepareValue),
+    });
+    query = new StatementPairQuery(ready(first), ready(second));
   } catch (error) {
     return Promise.reject(error);
   }

@@ -36,6 +36,18 @@ export const jobTallies = (state: string, sign = '1') =>
    ${sign} * (${state} in ${RUNNING_JOB})::int as running_jobs,
    ${sign} * (${state} in ${WAITING_JOB})::int as waiting_jobs`;
 
+/** In a builds insert's trigger (`new_builds`): each new build's own tallies (exported as below). */
+export const NEW_BUILDS_TALLIES = `select pipeline_id, (state = 'scheduled')::int as scheduled_builds,
+      (state = 'running')::int as running_builds, 0 as scheduled_jobs, 0 as running_jobs, 0 as waiting_jobs
+      from new_builds`;
+
+/** In a builds update's trigger: how each updated build's own tallies moved (exported as below). */
+export const UPDATED_BUILDS_TALLIES = `select n.pipeline_id,
+      (n.state = 'scheduled')::int - (o.state = 'scheduled')::int as scheduled_builds,
+      (n.state = 'running')::int - (o.state = 'running')::int as running_builds,
+      0 as scheduled_jobs, 0 as running_jobs, 0 as waiting_jobs
+    from new_builds n join old_builds o on o.id = n.id`;
+
 /**
  * In a builds update's trigger (`new_builds`, `old_builds`): locks the jobs whose tallies move, those of
  * builds that became active or stopped being active (exported for Migration20261125120000).
@@ -117,20 +129,14 @@ end $$;`);
     this.addSql(`create function pipeline_counts_builds_changed() returns trigger language plpgsql as $$
 begin
   if tg_op = 'INSERT' then
-    ${addSums(`select pipeline_id, (state = 'scheduled')::int as scheduled_builds,
-      (state = 'running')::int as running_builds, 0 as scheduled_jobs, 0 as running_jobs, 0 as waiting_jobs
-      from new_builds where state in ('scheduled', 'running')`)};
+    ${addSums(`${NEW_BUILDS_TALLIES} where state in ('scheduled', 'running')`)};
     return null;
   end if;
   if not exists (select 1 from new_builds n join old_builds o on o.id = n.id where n.state is distinct from o.state) then
     return null;
   end if;
   ${LOCK_JOBS_WHOSE_TALLIES_MOVE}
-  ${addSums(`select n.pipeline_id,
-      (n.state = 'scheduled')::int - (o.state = 'scheduled')::int as scheduled_builds,
-      (n.state = 'running')::int - (o.state = 'running')::int as running_builds,
-      0 as scheduled_jobs, 0 as running_jobs, 0 as waiting_jobs
-    from new_builds n join old_builds o on o.id = n.id where n.state is distinct from o.state
+  ${addSums(`${UPDATED_BUILDS_TALLIES} where n.state is distinct from o.state
     union all
     ${TALLIES_OF_JOBS_WHOSE_BUILD_MOVED}`)};
   return null;

@@ -5,8 +5,10 @@ import {
   jobTallies,
   LOCK_JOBS_WHOSE_TALLIES_MOVE,
   Migration20261121160000,
+  NEW_BUILDS_TALLIES,
   PIPELINE_KEPT,
   TALLIES_OF_JOBS_WHOSE_BUILD_MOVED,
+  UPDATED_BUILDS_TALLIES,
 } from './Migration20261121160000';
 
 /** The tallies a counter row keeps, in the order `jobTallies` and the rows below give them. */
@@ -61,17 +63,11 @@ export class Migration20261125120000 extends Migration {
     this.addSql(`create or replace function pipeline_counts_builds_changed() returns trigger language plpgsql as $$
 begin
   if tg_op = 'INSERT' then
-    ${reviseWithSums(`select pipeline_id, (state = 'scheduled')::int as scheduled_builds,
-      (state = 'running')::int as running_builds, 0 as scheduled_jobs, 0 as running_jobs, 0 as waiting_jobs
-      from new_builds`)};
+    ${reviseWithSums(NEW_BUILDS_TALLIES)};
     return null;
   end if;
   ${LOCK_JOBS_WHOSE_TALLIES_MOVE}
-  ${reviseWithSums(`select n.pipeline_id,
-      (n.state = 'scheduled')::int - (o.state = 'scheduled')::int as scheduled_builds,
-      (n.state = 'running')::int - (o.state = 'running')::int as running_builds,
-      0 as scheduled_jobs, 0 as running_jobs, 0 as waiting_jobs
-    from new_builds n join old_builds o on o.id = n.id
+  ${reviseWithSums(`${UPDATED_BUILDS_TALLIES}
     union all
     select pipeline_id, 0, 0, 0, 0, 0 from old_builds
     union all
