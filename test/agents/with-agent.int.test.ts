@@ -45,7 +45,23 @@ describe('pnpm start --with-agent', () => {
     ).catch((error: Error) => {
       throw new Error(`${error.message}\n${server.output()}`);
     });
-    expect(build.jobs.find((job: { type: string }) => job.type === 'script').agent.name).toBe('demo-agent');
+    const { agent } = build.jobs.find((job: { type: string }) => job.type === 'script');
+    expect(agent.name).toBe('demo-agent');
+    // The build's job shows its agent as the organization's build list does (one build's statement reads
+    // the agent as a nested object, the list's its columns).
+    const listed = (await (
+      await fetch(`${server.baseUrl}/v2/organizations/acme/builds`, {
+        headers: { Authorization: `Bearer ${token}` },
+      })
+    ).json()) as { number: number; jobs: { id: string; agent: unknown }[] }[];
+    const jobs = listed.find((each) => each.number === number)?.jobs;
+    expect(jobs?.find((job) => job.agent !== null)?.agent).toEqual(agent);
+    expect(agent).toMatchObject({
+      name: 'demo-agent',
+      connection_state: 'connected',
+      url: expect.stringContaining(`/agents/${agent.id}`),
+      created_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
+    });
     const agents = await fetch(`${server.baseUrl}/healthz`);
     expect(agents.status).toBe(200);
   });

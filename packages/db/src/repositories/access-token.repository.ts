@@ -32,12 +32,11 @@ const WITH_PIPELINE_ACCESS = `select tu.*, pa.* ${TOKEN_AND_ACCESS}`;
 const WITH_PIPELINE_ACCESS_AND_REVISION = `select tu.*, pa.* ${tokenAndAccess(true)}`;
 
 /**
- * The same and that pipeline's build number $6 (without retried jobs; of the pipeline only its counts).
- * Both halves name the organization's slug `o_slug`: the access comes last, so its value is the row's
- * (a repeated column keeps its last value) whether or not the build is there.
+ * The same and that pipeline's build number $6 (without retried jobs; of the pipeline only its counts, of
+ * its organization nothing: the access names the organization's slug `o_slug`).
  */
 const WITH_PIPELINE_ACCESS_AND_BUILD = `select tu.*, bn.*, pa.* ${TOKEN_AND_ACCESS}
-  left join lateral (${buildByNumberSelect('pa.p_id', '$6', { includeRetriedJobs: false, pipelineKnown: true })}) bn on true`;
+  left join lateral (${buildByNumberSelect('pa.p_id', '$6', { includeRetriedJobs: false, pipelineKnown: true, organizationSlug: 'beside' })}) bn on true`;
 
 function accessTokenWithUserFromRow(row: Row): { token: AccessToken; user: User } {
   const token: AccessToken = {

@@ -27,8 +27,8 @@ export function agentFromRow(row: Row, prefix = ''): Agent {
   };
 }
 
-/** The columns `agentFromRow` reads, of agents `a`, each named `a_<column>`. */
-export const AGENT_COLUMNS_PREFIXED = prefixedColumns('a', [
+/** The columns `agentFromRow` reads. */
+const AGENT_COLUMNS = [
   'id',
   'organization_id',
   'name',
@@ -44,7 +44,13 @@ export const AGENT_COLUMNS_PREFIXED = prefixedColumns('a', [
   'connected_at',
   'disconnected_at',
   'heartbeat_at',
-]);
+] as const;
+
+/** The columns `agentFromRow` reads, of agents `a`, each named `a_<column>`. */
+export const AGENT_COLUMNS_PREFIXED = prefixedColumns('a', AGENT_COLUMNS);
+
+/** The same of agents `a` as one JSON object whose keys are the columns' names (`agentFromRow` without prefix). */
+export const AGENT_JSON = `json_build_object(${AGENT_COLUMNS.map((column) => `'${column}', a.${column}`).join(', ')})`;
 
 /** States of a job an agent holds, as the partial unique index `jobs_one_active_per_agent_idx` names them. */
 export const HELD_JOB_STATES = `(${ACTIVE_JOB_STATES.map((state) => `'${state}'`).join(', ')})`;

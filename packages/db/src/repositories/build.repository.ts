@@ -11,14 +11,21 @@ import { type Build, type BuildSource, type BuildState, notFound, type Pipeline 
 import { inParentWindows, parentWindows, prefixedColumns, toDate, toDateOrNull } from '../rows';
 import { likeLiteral, type Sql } from '../sql';
 import { joinedUserFromRow, USER_COLUMNS_PREFIXED } from './identity.repository';
-import { JOB_COLUMN_NAMES, JOB_RECORD, JOB_SELECT, jobFromRow, jobRecords } from './job.repository';
+import {
+  JOB_COLUMN_NAMES,
+  JOB_JSON_SELECT,
+  JOB_RECORD,
+  JOB_SELECT,
+  jobFromRow,
+  jobRecords,
+} from './job.repository';
 import { PIPELINE_COLUMNS, pipelineFromRow } from './pipeline.repository';
 import { countsFromRow, PIPELINE_COUNT_COLUMNS } from './pipeline-counts';
 
 type Row = Record<string, unknown>;
 
-/** The build (`b_`), its creator (`u_`), and of its organization and the build it rebuilt what it shows. */
-const BUILD_COLUMNS = `${prefixedColumns('b', [
+/** The build (`b_`), its creator (`u_`), and of the build it rebuilt what it shows. */
+const BUILD_OWN_COLUMNS = `${prefixedColumns('b', [
   'id',
   'pipeline_id',
   'number',
@@ -41,11 +48,16 @@ const BUILD_COLUMNS = `${prefixedColumns('b', [
   'started_at',
   'failing_at',
   'finished_at',
-])}, o.slug as o_slug, ${USER_COLUMNS_PREFIXED}, rb.number as rb_number`;
+])}, ${USER_COLUMNS_PREFIXED}, rb.number as rb_number`;
+
+const BUILD_OWN_JOINS = `left join users u on u.id = b.creator_id
+left join builds rb on rb.id = b.rebuilt_from_id`;
+
+/** The same and its organization's slug (`o_slug`). */
+const BUILD_COLUMNS = `${BUILD_OWN_COLUMNS}, o.slug as o_slug`;
 
 const BUILD_JOINS = `join organizations o on o.id = b.organization_id
-left join users u on u.id = b.creator_id
-left join builds rb on rb.id = b.rebuilt_from_id`;
+${BUILD_OWN_JOINS}`;
 
 /**
  * Build rows without their pipelines, for lists: a page's builds share a few pipelines, whose rows (steps,
@@ -55,11 +67,14 @@ export const BUILD_ROW_SELECT = `select ${BUILD_COLUMNS} from builds b ${BUILD_J
 
 /**
  * Build rows with their pipelines' counts (`pc_`), for a caller that has read the pipelines already: each
- * known pipeline takes its counts from one of its builds' rows ({@link withCountsFrom}).
+ * known pipeline takes its counts from one of its builds' rows ({@link withCountsFrom}). Without the
+ * organization's slug for a statement that reads it beside.
  */
-const BUILD_WITH_COUNTS_SELECT = `select ${BUILD_COLUMNS}, ${PIPELINE_COUNT_COLUMNS}
-from builds b ${BUILD_JOINS}
+const buildWithCountsSelect = (organizationSlug: 'read' | 'beside') =>
+  `select ${organizationSlug === 'read' ? BUILD_COLUMNS : BUILD_OWN_COLUMNS}, ${PIPELINE_COUNT_COLUMNS}
+from builds b ${organizationSlug === 'read' ? BUILD_JOINS : BUILD_OWN_JOINS}
 left join pipeline_counts pc on pc.pipeline_id = b.pipeline_id`;
+const BUILD_WITH_COUNTS_SELECT = buildWithCountsSelect('read');
 
 /** A pipeline's counts, as a create reads them after its insert. */
 const PIPELINE_COUNTS_SELECT = `select ${PIPELINE_COUNT_COLUMNS} from pipeline_counts pc where pc.pipeline_id = $1`;
@@ -123,18 +138,19 @@ const pipelineWithCountsFromRow = (row: Row): PipelineWithCounts => withCountsFr
  * One build by its pipeline and number (SQL expressions), in one statement: the build, its pipeline's
  * counts and (unless the caller has it) the pipeline, and its few jobs as a JSON array beside them (for a
  * page of builds, JSON costs PostgreSQL more than the second statement it saves). Its row: {@link buildByNumberFromRow}.
+ * `organizationSlug: 'beside'`: the statement it is part of reads the pipeline's organization's `o_slug`.
  */
 export function buildByNumberSelect(
   pipelineId: string,
   number: string,
-  options: { includeRetriedJobs: boolean; pipelineKnown: boolean },
+  options: { includeRetriedJobs: boolean; pipelineKnown: boolean; organizationSlug?: 'read' | 'beside' },
 ): string {
   return `select x.*, ${options.pipelineKnown ? '' : `${PIPELINE_COLUMNS}, `}(
       select coalesce(json_agg(jr order by jr.position, jr.created_at), '[]') from (
-        ${JOB_SELECT} where j.build_id = x.b_id ${options.includeRetriedJobs ? '' : 'and not j.retried'}
+        ${JOB_JSON_SELECT} where j.build_id = x.b_id ${options.includeRetriedJobs ? '' : 'and not j.retried'}
       ) jr
     ) as jobs_json
-    from (${BUILD_WITH_COUNTS_SELECT} where b.pipeline_id = ${pipelineId} and b.number = ${number}) x
+    from (${buildWithCountsSelect(options.organizationSlug ?? 'read')} where b.pipeline_id = ${pipelineId} and b.number = ${number}) x
     ${options.pipelineKnown ? '' : 'join pipelines p on p.id = x.b_pipeline_id'}`;
 }
 

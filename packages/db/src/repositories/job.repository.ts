@@ -2,7 +2,7 @@ import type { BuildWork, JobLocation, JobRepository, JobView, LogChunk } from '@
 import type { Agent, BuildState, Job, JobState, JobType } from '@ci/domain';
 import { toDate, toDateOrNull } from '../rows';
 import { isUniqueViolation, type Sql } from '../sql';
-import { AGENT_COLUMNS_PREFIXED, agentFromRow, HELD_JOB_STATES } from './agent.repository';
+import { AGENT_COLUMNS_PREFIXED, AGENT_JSON, agentFromRow, HELD_JOB_STATES } from './agent.repository';
 
 type Row = Record<string, unknown>;
 
@@ -66,15 +66,28 @@ export function jobRecords(jobs: readonly Job[]): string {
 }
 
 /**
- * A build's jobs with their agents and, for a retry (a job with `retries_count`), the job it retried: the
- * one in the same build whose `retried_in_job_id` names it (read through the build's jobs, indexed).
+ * For a retry (a job with `retries_count`), the job it retried: the one in the same build whose
+ * `retried_in_job_id` names it (read through the build's jobs, indexed).
  */
-export const JOB_SELECT = `select j.*, ${AGENT_COLUMNS_PREFIXED},
-  case when j.retries_count is not null then (
+const RETRY_SOURCE_ID = `case when j.retries_count is not null then (
     select s.id from jobs s where s.build_id = j.build_id and s.retried_in_job_id = j.id limit 1
-  ) end as retry_source_id
+  ) end as retry_source_id`;
+
+/** A build's jobs `j` with their agents (`a_` columns) and the jobs they retried ({@link RETRY_SOURCE_ID}). */
+export const JOB_SELECT = `select j.*, ${AGENT_COLUMNS_PREFIXED}, ${RETRY_SOURCE_ID}
 from jobs j left join agents a on a.id = j.agent_id`;
 
+/**
+ * The same for a JSON aggregate of a build's jobs: a job's agent, if it has one, as one nested object
+ * (`agent`) instead of fifteen keys, null for most jobs, in every job's object (PostgreSQL writes and Node
+ * reads a third less of a build's JSON).
+ */
+export const JOB_JSON_SELECT = `select j.*, case when j.agent_id is not null then (
+    select ${AGENT_JSON} from agents a where a.id = j.agent_id
+  ) end as agent, ${RETRY_SOURCE_ID}
+from jobs j`;
+
+/** A job from a {@link JOB_SELECT} row or a {@link JOB_JSON_SELECT} object. */
 export function jobFromRow(row: Row): JobView {
   const job: Job = {
     id: row.id as string,
@@ -111,9 +124,12 @@ export function jobFromRow(row: Row): JobView {
     unblockedById: (row.unblocked_by_id as string | null) ?? null,
     unblockedAt: toDateOrNull(row.unblocked_at),
   };
-  const agent: (Agent & { creator: null }) | null = row.a_id
-    ? { ...agentFromRow(row, 'a_'), creator: null }
-    : null;
+  const nested = row.agent as Row | null | undefined;
+  const agent: (Agent & { creator: null }) | null = nested
+    ? { ...agentFromRow(nested), creator: null }
+    : row.a_id
+      ? { ...agentFromRow(row, 'a_'), creator: null }
+      : null;
   return { job, agent, retrySourceId: (row.retry_source_id as string | null | undefined) ?? null };
 }
 
