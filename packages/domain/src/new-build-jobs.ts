@@ -2,28 +2,62 @@ import type { Job, StepDefinition } from './entities';
 
 const DEFAULT_AGENT_QUERY_RULES = ['queue=default'];
 
-function baseJob(input: { id: string; buildId: string; position: number; at: Date }) {
+/** What a new job takes from its step (and its place among the step's parallel copies). */
+type FromStep = Pick<
+  Job,
+  | 'stepId'
+  | 'type'
+  | 'name'
+  | 'stepKey'
+  | 'command'
+  | 'state'
+  | 'agentQueryRules'
+  | 'artifactPaths'
+  | 'env'
+  | 'parallelGroupIndex'
+  | 'parallelGroupTotal'
+  | 'runnableAt'
+  | 'softFail'
+  | 'continueOnFailure'
+  | 'retryAutomaticLimit'
+>;
+
+/**
+ * A new build's job: every field written in one literal, in one order (each job the same shape; a
+ * spread of common fields cost a create ~4% of its Node CPU).
+ */
+function newJob(at: { id: string; buildId: string; position: number; at: Date }, step: FromStep): Job {
   return {
-    id: input.id,
-    buildId: input.buildId,
-    position: input.position,
+    id: at.id,
+    buildId: at.buildId,
+    stepId: step.stepId,
+    position: at.position,
+    type: step.type,
+    name: step.name,
+    stepKey: step.stepKey,
+    command: step.command,
+    state: step.state,
+    agentQueryRules: step.agentQueryRules,
     agentId: null,
     exitStatus: null,
     softFailed: false,
+    artifactPaths: step.artifactPaths,
+    env: step.env,
     retried: false,
     retriedInJobId: null,
     retriesCount: null,
     retryType: null,
-    parallelGroupIndex: null,
-    parallelGroupTotal: null,
-    createdAt: input.at,
+    parallelGroupIndex: step.parallelGroupIndex,
+    parallelGroupTotal: step.parallelGroupTotal,
+    createdAt: at.at,
     // Created with the build, so the scheduler handles them at the build's creation time.
-    scheduledAt: input.at,
+    scheduledAt: at.at,
+    runnableAt: step.runnableAt,
     startedAt: null,
     finishedAt: null,
-    softFail: false,
-    continueOnFailure: false,
-    retryAutomaticLimit: null,
+    softFail: step.softFail,
+    continueOnFailure: step.continueOnFailure,
+    retryAutomaticLimit: step.retryAutomaticLimit,
     signal: null,
     signalReason: null,
     unblockedById: null,
@@ -44,46 +78,57 @@ export function jobsForSteps(input: {
   const jobs: Job[] = [];
   let gated = false;
   for (const step of input.steps) {
-    const common = () =>
-      baseJob({ id: input.newId(), buildId: input.buildId, position: jobs.length, at: input.at });
+    const place = () => ({
+      id: input.newId(),
+      buildId: input.buildId,
+      position: jobs.length,
+      at: input.at,
+    });
     if (step.type === 'command') {
       const copies = step.parallelism && step.parallelism > 1 ? step.parallelism : 1;
       for (let index = 0; index < copies; index++) {
-        jobs.push({
-          ...common(),
-          stepId: step.id,
-          type: 'script',
-          name: step.label,
-          stepKey: step.key,
-          command: step.command,
-          state: gated ? 'waiting' : 'scheduled',
-          agentQueryRules: step.agentQueryRules.length
-            ? [...step.agentQueryRules]
-            : [...DEFAULT_AGENT_QUERY_RULES],
-          artifactPaths: step.artifactPaths,
-          env: { ...step.env },
-          parallelGroupIndex: copies > 1 ? index : null,
-          parallelGroupTotal: copies > 1 ? copies : null,
-          runnableAt: gated ? null : input.at,
-          softFail: step.softFail,
-          retryAutomaticLimit: step.retry?.automatic ?? null,
-        });
+        jobs.push(
+          newJob(place(), {
+            stepId: step.id,
+            type: 'script',
+            name: step.label,
+            stepKey: step.key,
+            command: step.command,
+            state: gated ? 'waiting' : 'scheduled',
+            agentQueryRules: step.agentQueryRules.length
+              ? [...step.agentQueryRules]
+              : [...DEFAULT_AGENT_QUERY_RULES],
+            artifactPaths: step.artifactPaths,
+            env: { ...step.env },
+            parallelGroupIndex: copies > 1 ? index : null,
+            parallelGroupTotal: copies > 1 ? copies : null,
+            runnableAt: gated ? null : input.at,
+            softFail: step.softFail,
+            continueOnFailure: false,
+            retryAutomaticLimit: step.retry?.automatic ?? null,
+          }),
+        );
       }
     } else {
-      jobs.push({
-        ...common(),
-        stepId: step.id,
-        type: step.type === 'wait' ? 'waiter' : 'manual',
-        name: step.type === 'block' ? step.label : null,
-        stepKey: step.key,
-        command: null,
-        state: step.type === 'wait' ? 'waiting' : 'blocked',
-        agentQueryRules: [],
-        artifactPaths: null,
-        env: {},
-        runnableAt: null,
-        continueOnFailure: step.type === 'wait' && step.continueOnFailure,
-      });
+      jobs.push(
+        newJob(place(), {
+          stepId: step.id,
+          type: step.type === 'wait' ? 'waiter' : 'manual',
+          name: step.type === 'block' ? step.label : null,
+          stepKey: step.key,
+          command: null,
+          state: step.type === 'wait' ? 'waiting' : 'blocked',
+          agentQueryRules: [],
+          artifactPaths: null,
+          env: {},
+          parallelGroupIndex: null,
+          parallelGroupTotal: null,
+          runnableAt: null,
+          softFail: false,
+          continueOnFailure: step.type === 'wait' && step.continueOnFailure,
+          retryAutomaticLimit: null,
+        }),
+      );
       gated = true;
     }
   }
