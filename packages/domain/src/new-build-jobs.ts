@@ -26,12 +26,12 @@ type FromStep = Pick<
  * A new build's job: every field written in one literal, in one order (each job the same shape; a
  * spread of common fields cost a create ~4% of its Node CPU).
  */
-function newJob(at: { id: string; buildId: string; position: number; at: Date }, step: FromStep): Job {
+function newJob(place: { id: string; buildId: string; position: number; at: Date }, step: FromStep): Job {
   return {
-    id: at.id,
-    buildId: at.buildId,
+    id: place.id,
+    buildId: place.buildId,
     stepId: step.stepId,
-    position: at.position,
+    position: place.position,
     type: step.type,
     name: step.name,
     stepKey: step.stepKey,
@@ -49,9 +49,9 @@ function newJob(at: { id: string; buildId: string; position: number; at: Date },
     retryType: null,
     parallelGroupIndex: step.parallelGroupIndex,
     parallelGroupTotal: step.parallelGroupTotal,
-    createdAt: at.at,
+    createdAt: place.at,
     // Created with the build, so the scheduler handles them at the build's creation time.
-    scheduledAt: at.at,
+    scheduledAt: place.at,
     runnableAt: step.runnableAt,
     startedAt: null,
     finishedAt: null,
@@ -78,7 +78,7 @@ export function jobsForSteps(input: {
   const jobs: Job[] = [];
   let gated = false;
   for (const step of input.steps) {
-    const place = () => ({
+    const nextPlace = () => ({
       id: input.newId(),
       buildId: input.buildId,
       position: jobs.length,
@@ -88,7 +88,7 @@ export function jobsForSteps(input: {
       const copies = step.parallelism && step.parallelism > 1 ? step.parallelism : 1;
       for (let index = 0; index < copies; index++) {
         jobs.push(
-          newJob(place(), {
+          newJob(nextPlace(), {
             stepId: step.id,
             type: 'script',
             name: step.label,
@@ -111,7 +111,7 @@ export function jobsForSteps(input: {
       }
     } else {
       jobs.push(
-        newJob(place(), {
+        newJob(nextPlace(), {
           stepId: step.id,
           type: step.type === 'wait' ? 'waiter' : 'manual',
           name: step.type === 'block' ? step.label : null,
