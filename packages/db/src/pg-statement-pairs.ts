@@ -28,6 +28,8 @@ class StatementPairQuery extends pg.Query {
   private readonly second: NamedStatement;
   /** While the second statement's Parse is answered: the connection, and the ParseCompletes before its. */
   private parsing: { connection: PairConnection; before: number } | undefined;
+  /** Whether pg sends the first statement's Parse (its ParseComplete then comes before the second's). */
+  private firstParseSent = false;
 
   constructor(first: NamedStatement, second: NamedStatement) {
     super({ ...first, rowMode: 'array' } as pg.QueryConfig);
@@ -35,10 +37,8 @@ class StatementPairQuery extends pg.Query {
   }
 
   override prepare(connection: unknown): void {
-    // pg parses the first statement unless it has been: its ParseComplete then comes before the second's.
-    const firstParsed = Boolean(this.hasBeenParsed(connection));
+    this.firstParseSent = !this.hasBeenParsed(connection);
     super.prepare(connection);
-    if (this.parsing) this.parsing.before = firstParsed ? 0 : 1;
   }
 
   /** pg's last step for the first statement: its Execute; here the second's messages follow, then Sync. */
@@ -48,10 +48,11 @@ class StatementPairQuery extends pg.Query {
     const { name, text, values } = this.second;
     if (sent.parsedStatements[name] !== text) {
       sent.parse({ text, name, types: undefined });
-      this.parsing = { connection: sent, before: 0 };
+      this.parsing = { connection: sent, before: this.firstParseSent ? 1 : 0 };
       sent.on('parseComplete', this.parsed);
     }
-    sent.bind({ portal: '', statement: name, values, binary: false, valueMapper: pgUtils.prepareValue });
+    // Its values are what pg sends already (`executePair`): bound as they are.
+    sent.bind({ portal: '', statement: name, values, binary: false });
     sent.describe({ type: 'P', name: '' });
     sent.execute({ portal: '', rows: undefined });
     sent.sync();
@@ -126,7 +127,7 @@ interface PairConnection {
     statement: string;
     values: unknown[];
     binary: boolean;
-    valueMapper: unknown;
+    valueMapper?: unknown;
   }): void;
   describe(config: { type: 'P'; name: string }): void;
   execute(config: { portal: string; rows: number | undefined }): void;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { prefixedColumns, toDate, toDateOrNull } from './rows';
+import { prefixedColumns, prefixedObject, toDate, toDateOrNull } from './rows';
 
 describe('toDate', () => {
   it.each([
@@ -72,5 +72,13 @@ describe('toDate', () => {
 describe('prefixedColumns', () => {
   it('names each column of the alias with the alias as its prefix', () => {
     expect(prefixedColumns('u', ['id', 'avatar_url'])).toBe('u.id as u_id, u.avatar_url as u_avatar_url');
+  });
+});
+
+describe('prefixedObject', () => {
+  it('keys each column of the alias by the name prefixedColumns gives it', () => {
+    expect(prefixedObject('u', ['id', 'avatar_url'])).toBe(
+      "json_build_object('u_id', u.id, 'u_avatar_url', u.avatar_url)",
+    );
   });
 });

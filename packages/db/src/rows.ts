@@ -85,6 +85,14 @@ export function prefixedColumns(alias: string, columns: readonly string[]): stri
   return columns.map((column) => `${alias}.${column} as ${alias}_${column}`).join(', ');
 }
 
+/**
+ * The same columns as one JSON object with the same names for keys (`{"t_column": …}`), for a row nested
+ * in another's JSON or one value instead of many columns: the same mapper reads it with the same prefix.
+ */
+export function prefixedObject(alias: string, columns: readonly string[]): string {
+  return `json_build_object(${columns.map((column) => `'${alias}_${column}', ${alias}.${column}`).join(', ')})`;
+}
+
 /** Windows of several parents' lists as the three arrays, `$1` to `$3`, that {@link inParentWindows} reads. */
 export function parentWindows(
   windows: readonly { parentId: string; offset: number; limit: number }[],

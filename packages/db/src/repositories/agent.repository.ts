@@ -1,6 +1,6 @@
 import type { AgentRegistrationToken, AgentRepository } from '@ci/application';
 import { ACTIVE_JOB_STATES, type Agent, type AgentListFilter } from '@ci/domain';
-import { prefixedColumns, toDate, toDateOrNull } from '../rows';
+import { prefixedColumns, prefixedObject, toDate, toDateOrNull } from '../rows';
 import { likeLiteral, type Sql } from '../sql';
 
 type Row = Record<string, unknown>;
@@ -49,8 +49,8 @@ const AGENT_COLUMNS = [
 /** The columns `agentFromRow` reads, of agents `a`, each named `a_<column>`. */
 export const AGENT_COLUMNS_PREFIXED = prefixedColumns('a', AGENT_COLUMNS);
 
-/** The same of agents `a` as one JSON object whose keys are the columns' names (`agentFromRow` without prefix). */
-export const AGENT_JSON = `json_build_object(${AGENT_COLUMNS.map((column) => `'${column}', a.${column}`).join(', ')})`;
+/** The same as one JSON object of the same names. */
+export const AGENT_OBJECT = prefixedObject('a', AGENT_COLUMNS);
 
 /** States of a job an agent holds, as the partial unique index `jobs_one_active_per_agent_idx` names them. */
 export const HELD_JOB_STATES = `(${ACTIVE_JOB_STATES.map((state) => `'${state}'`).join(', ')})`;

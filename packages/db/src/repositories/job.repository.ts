@@ -2,7 +2,7 @@ import type { BuildWork, JobLocation, JobRepository, JobView, LogChunk } from '@
 import type { Agent, BuildState, Job, JobState, JobType } from '@ci/domain';
 import { toDate, toDateOrNull } from '../rows';
 import { isUniqueViolation, type Sql } from '../sql';
-import { AGENT_COLUMNS_PREFIXED, AGENT_JSON, agentFromRow, HELD_JOB_STATES } from './agent.repository';
+import { AGENT_COLUMNS_PREFIXED, AGENT_OBJECT, agentFromRow, HELD_JOB_STATES } from './agent.repository';
 
 type Row = Record<string, unknown>;
 
@@ -83,7 +83,7 @@ from jobs j left join agents a on a.id = j.agent_id`;
  * reads a quarter less of a build's jobs' JSON).
  */
 export const JOB_JSON_SELECT = `select j.*, case when j.agent_id is not null then (
-    select ${AGENT_JSON} from agents a where a.id = j.agent_id
+    select ${AGENT_OBJECT} from agents a where a.id = j.agent_id
   ) end as agent, ${RETRY_SOURCE_ID}
 from jobs j`;
 
@@ -124,12 +124,11 @@ export function jobFromRow(row: Row): JobView {
     unblockedById: (row.unblocked_by_id as string | null) ?? null,
     unblockedAt: toDateOrNull(row.unblocked_at),
   };
-  const nested = row.agent as Row | null | undefined;
-  const agent: (Agent & { creator: null }) | null = nested
-    ? { ...agentFromRow(nested), creator: null }
-    : row.a_id
-      ? { ...agentFromRow(row, 'a_'), creator: null }
-      : null;
+  // The agent's `a_` columns: nested in the job's object (JSON), or beside the job's (rows).
+  const agentRow = (row.agent as Row | null | undefined) ?? (row.a_id ? row : null);
+  const agent: (Agent & { creator: null }) | null = agentRow
+    ? { ...agentFromRow(agentRow, 'a_'), creator: null }
+    : null;
   return { job, agent, retrySourceId: (row.retry_source_id as string | null | undefined) ?? null };
 }
 

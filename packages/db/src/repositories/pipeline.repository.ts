@@ -15,7 +15,7 @@ import type {
   StepDefinition,
   TeamMemberRole,
 } from '@ci/domain';
-import { prefixedColumns, toDate, toDateOrNull } from '../rows';
+import { prefixedColumns, prefixedObject, toDate, toDateOrNull } from '../rows';
 import { isForeignKeyViolation, isUniqueViolation, likeLiteral, type Sql } from '../sql';
 import { joinedUserFromRow, organizationFromRow, USER_COLUMNS_PREFIXED } from './identity.repository';
 import { countsFromRow, PIPELINE_COUNT_COLUMNS } from './pipeline-counts';
@@ -320,7 +320,7 @@ function rememberedColumns(remembered: { id: string; revision: string }): string
   const others = PIPELINE_COLUMN_NAMES.filter((column) => !ALWAYS_READ.has(column));
   return `${[...ALWAYS_READ].map((column) => `p.${column} as p_${column}`).join(', ')}, p.revision as p_revision,
   case when p.id = ${remembered.id} and p.revision = ${remembered.revision} then null
-    else json_build_object(${others.map((column) => `'p_${column}', p.${column}`).join(', ')}) end as p_columns`;
+    else ${prefixedObject('p', others)} end as p_columns`;
 }
 
 /**
