@@ -85,15 +85,14 @@ describe('round trips', () => {
     }
   });
 
-  it('a create costs two round trips: the token with the access; the insert and the counts after it, sent together (no read of the build)', async () => {
+  it('a create costs two round trips: the token with the access; the insert, which counts itself and answers the counts after it (no read of the build)', async () => {
     const sent = await statementsOf(
       () => world.call('POST', BUILDS, { body: { commit: 'HEAD', branch: 'main' } }),
       201,
     );
     expect(sent).toHaveLength(2);
-    const [insert, counts] = sent[1]!.split(';\n');
-    expect(insert).toContain('insert into builds');
-    expect(counts).toMatch(/from pipeline_counts pc where/);
+    expect(sent[1]).toContain('insert into builds');
+    expect(sent[1]).toMatch(/update pipeline_counts pc set[\s\S]*returning pc\.scheduled_builds/);
   });
 
   it('answers a create and a rebuild as a later get reads them, key order of the JSON fields included', async () => {

@@ -28,8 +28,7 @@ const STEPS = `steps:
  * - organization `other` with its own admin and pipeline `elsewhere`; `outsider` is another name for
  *   that admin (who is not in `acme`), in `users`, `tokens` and `token`
  *
- * `countStatements` counts the round trips the repositories make to PostgreSQL: a statement, or two
- * sent together (`Sql.preparedPair`, their texts joined).
+ * `countStatements` counts the statements (each a round trip) the repositories send to PostgreSQL.
  */
 export async function startWorld(
   env: Record<string, string> = {},

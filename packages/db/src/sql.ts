@@ -3,7 +3,6 @@ import type pg from 'pg';
 // Installed with the Sql that asks pg for arrays: array results skip pg's object template (see the module).
 import './pg-array-results';
 import { executeDescribedOnce } from './pg-described-statements';
-import { executePair } from './pg-statement-pairs';
 
 /** Parameterised SQL over the pg pool (pool.ts); `$1`-style placeholders, rows as plain objects. */
 export interface Sql {
@@ -16,22 +15,7 @@ export interface Sql {
    * once per connection (pg-described-statements.ts).
    */
   prepared<Row = Record<string, unknown>>(text: string, params?: readonly unknown[]): Promise<Row[]>;
-  /**
-   * Two prepared statements (as `prepared`) sent together and answered in one round trip, in one
-   * transaction: the second sees what the first wrote, its triggers' writes included, and an error in
-   * either leaves neither's writes (pg-statement-pairs.ts).
-   */
-  preparedPair<First = Record<string, unknown>, Second = Record<string, unknown>>(
-    first: Statement,
-    second: Statement,
-  ): Promise<[First[], Second[]]>;
   transaction<T>(work: (sql: Sql) => Promise<T>): Promise<T>;
-}
-
-/** A statement's text and its `$1`-style parameters. */
-export interface Statement {
-  text: string;
-  params: readonly unknown[];
 }
 
 type Queryable = Pick<pg.Pool, 'query'> | pg.PoolClient;
@@ -93,17 +77,6 @@ export function createSql(pool: pg.Pool, onQuery?: (text: string) => void): Sql 
       const name = statementName(text);
       const result = await executeDescribedOnce(client, { name, text, values: params as unknown[] });
       return rowsOf(result, name) as Row[];
-    },
-    async preparedPair<First, Second>(first: Statement, second: Statement) {
-      // One round trip: reported as one, its statements joined.
-      onQuery?.(`${first.text};\n${second.text}`);
-      const [one, two] = [statementName(first.text), statementName(second.text)];
-      const [firstResult, secondResult] = await executePair(
-        client,
-        { name: one, text: first.text, values: first.params as unknown[] },
-        { name: two, text: second.text, values: second.params as unknown[] },
-      );
-      return [rowsOf(firstResult, one) as First[], rowsOf(secondResult, two) as Second[]];
     },
     async transaction<T>(work: (sql: Sql) => Promise<T>): Promise<T> {
       if (inTransaction) return work(over(client, true));

@@ -17,4 +17,5 @@ export const migrationNames: readonly string[] = [
   'Migration20261125090000',
   'Migration20261125120000',
   'Migration20261125130000',
+  'Migration20261125140000',
 ];

@@ -20,7 +20,7 @@ import {
   jobRecords,
 } from './job.repository';
 import { PIPELINE_COLUMNS, pipelineFromRow } from './pipeline.repository';
-import { countsFromRow, PIPELINE_COUNT_COLUMNS } from './pipeline-counts';
+import { COUNT_NEW_BUILDS, countsFromRow, PIPELINE_COUNT_COLUMNS } from './pipeline-counts';
 
 type Row = Record<string, unknown>;
 
@@ -75,9 +75,6 @@ const buildWithCountsSelect = (organizationSlug: 'read' | 'beside') =>
 from builds b ${organizationSlug === 'read' ? BUILD_JOINS : BUILD_OWN_JOINS}
 left join pipeline_counts pc on pc.pipeline_id = b.pipeline_id`;
 const BUILD_WITH_COUNTS_SELECT = buildWithCountsSelect('read');
-
-/** A pipeline's counts, as a create reads them after its insert. */
-const PIPELINE_COUNTS_SELECT = `select ${PIPELINE_COUNT_COLUMNS} from pipeline_counts pc where pc.pipeline_id = $1`;
 
 /** The build rows of a list whose `known` pipelines the caller has read: with their counts beside if any. */
 function listSelect(known: readonly Pipeline[]): string {
@@ -415,52 +412,53 @@ export function buildRepository(sql: Sql): BuildRepository {
     },
     async create({ build, organizationId, jobs }) {
       // One statement: the pipeline's counter row stays locked from the increment to the end of the
-      // statement, so concurrent creates (from any number of processes) get distinct numbers. The counts
-      // are read by a second statement in the same round trip and transaction: the counters' triggers run
-      // at the end of the first, so the second reads the counts with this build.
-      const [[row], [counted]] = await sql.preparedPair(
-        {
-          text: `with allocated as (
+      // statement, so concurrent creates (from any number of processes) get distinct numbers. It adds its
+      // build and jobs to the pipeline's counts itself (the insert triggers then step aside), which
+      // answers the counts after it.
+      const [row] = await sql.prepared(
+        `with allocated as (
            update pipelines set next_build_number = next_build_number + 1
            where id = $2 returning next_build_number - 1 as number
-         ), inserted as (
+         ), new_builds as (
            insert into builds (id, organization_id, pipeline_id, number, state, blocked_state, cancel_reason,
              message, commit, branch, env, meta_data, source, author, creator_id, rebuilt_from_id, pull_request,
              clean_checkout, created_at, scheduled_at, started_at, failing_at, finished_at)
            select $1, $3, $2, allocated.number, $4, $19, null, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14,
              $15, $16, $17, null, null, $20
-           from allocated returning number, env, meta_data, author, pull_request
-         ), inserted_jobs as (
+           from allocated returning id, pipeline_id, state, number, env, meta_data, author, pull_request
+         ), new_jobs as (
            insert into jobs (${JOB_COLUMN_NAMES})
            select * from jsonb_to_recordset($18::jsonb) as x(${JOB_RECORD})
            -- No build without its pipeline (deleted meanwhile): then no jobs either.
-           where exists (select 1 from inserted)
+           where exists (select 1 from new_builds)
+           returning build_id, state
+         ), counted as (
+           ${COUNT_NEW_BUILDS}
          )
-         select number, env, meta_data, author, pull_request from inserted`,
-          params: [
-            build.id,
-            build.pipelineId,
-            organizationId,
-            build.state,
-            build.message,
-            build.commit,
-            build.branch,
-            JSON.stringify(build.env),
-            JSON.stringify(build.metaData),
-            build.source,
-            build.author ? JSON.stringify(build.author) : null,
-            build.creatorId,
-            build.rebuiltFromId,
-            build.pullRequest ? JSON.stringify(build.pullRequest) : null,
-            build.cleanCheckout,
-            build.createdAt,
-            build.scheduledAt,
-            jobRecords(jobs),
-            build.blockedState,
-            build.finishedAt,
-          ],
-        },
-        { text: PIPELINE_COUNTS_SELECT, params: [build.pipelineId] },
+         select b.number, b.env, b.meta_data, b.author, b.pull_request, counted.*
+         from new_builds b left join counted on true`,
+        [
+          build.id,
+          build.pipelineId,
+          organizationId,
+          build.state,
+          build.message,
+          build.commit,
+          build.branch,
+          JSON.stringify(build.env),
+          JSON.stringify(build.metaData),
+          build.source,
+          build.author ? JSON.stringify(build.author) : null,
+          build.creatorId,
+          build.rebuiltFromId,
+          build.pullRequest ? JSON.stringify(build.pullRequest) : null,
+          build.cleanCheckout,
+          build.createdAt,
+          build.scheduledAt,
+          jobRecords(jobs),
+          build.blockedState,
+          build.finishedAt,
+        ],
       );
       // The pipeline was deleted between the authorization and this statement: it answers as one that is gone.
       if (!row) throw notFound('pipeline');
@@ -472,7 +470,7 @@ export function buildRepository(sql: Sql): BuildRepository {
           author: (row.author as Build['author']) ?? null,
           pullRequest: (row.pull_request as Build['pullRequest']) ?? null,
         },
-        counts: countsFromRow(counted ?? {}),
+        counts: countsFromRow(row),
       };
     },
   };

@@ -1,12 +1,22 @@
-import { BUILD_STATES, JOB_STATES, newId } from '@ci/domain';
+import {
+  BUILD_STATES,
+  type BuildState,
+  JOB_STATES,
+  type JobState,
+  newBuildSnapshot,
+  newId,
+} from '@ci/domain';
+import { jobIn } from '@ci/domain/job.fixture';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freshDatabase, type TestDatabase } from '../../../../test/support/database';
 import type { Sql } from '../sql';
+import { buildRepository } from './build.repository';
 
 /*
- * The stored pipeline counts (kept by Migration20261121160000's triggers) against the aggregate they
- * replaced, after every kind of write to builds and jobs, sequential and concurrent.
+ * The stored pipeline counts (kept by Migration20261121160000's triggers, and by a create's own statement)
+ * against the aggregate they replaced, after every kind of write to builds and jobs, sequential and
+ * concurrent.
  */
 
 /** The aggregate the counters replaced: what each pipeline's five counts must equal. */
@@ -32,7 +42,8 @@ from pipelines p left join pipeline_counts c on c.pipeline_id = p.id order by p.
 let db: TestDatabase;
 let sql: Sql;
 let organizationId: string;
-let numbers = 0;
+// Builds inserted here directly: numbered far past those the pipelines' counters give creates.
+let numbers = 1_000_000;
 
 beforeAll(async () => {
   db = await freshDatabase();
@@ -106,6 +117,56 @@ async function insertJobs(sqlOrTx: Sql, jobs: ReturnType<typeof jobRow>[]) {
   );
 }
 
+/**
+ * A build and its jobs as the repository creates them (one statement that counts them itself, its insert
+ * triggers stepping aside), then `more` jobs inserted in the same transaction (counted by their trigger).
+ */
+async function createBuild(
+  pipelineId: string,
+  state: BuildState,
+  jobStates: readonly JobState[],
+  more: readonly JobState[] = [],
+) {
+  const id = newId();
+  const now = new Date();
+  return sql.transaction(async (tx) => {
+    const created = await buildRepository(tx).create({
+      build: {
+        ...newBuildSnapshot(),
+        state,
+        id,
+        pipelineId,
+        message: null,
+        commit: 'HEAD',
+        branch: 'main',
+        env: {},
+        metaData: {},
+        source: 'api',
+        author: null,
+        creatorId: null,
+        rebuiltFromId: null,
+        pullRequest: null,
+        cleanCheckout: false,
+        createdAt: now,
+        scheduledAt: now,
+      },
+      organizationId,
+      jobs: jobStates.map((jobState, position) => ({
+        ...jobIn(jobState),
+        id: newId(),
+        buildId: id,
+        stepId: null,
+        position,
+      })),
+    });
+    await insertJobs(
+      tx,
+      more.map((jobState, index) => jobRow(id, jobState, 10 + index)),
+    );
+    return created;
+  });
+}
+
 const buildState = fc.constantFrom(...BUILD_STATES);
 const jobState = fc.constantFrom(...JOB_STATES);
 
@@ -118,6 +179,15 @@ const newBuild = fc.record({
 /** One write to a pipeline's builds and jobs, by index into what exists when it runs; mostly state changes. */
 const operation = fc.oneof(
   { arbitrary: newBuild, weight: 2 },
+  {
+    arbitrary: fc.record({
+      kind: fc.constant('create build' as const),
+      state: buildState,
+      jobs: fc.array(jobState, { maxLength: 4 }),
+      more: fc.array(jobState, { maxLength: 2 }),
+    }),
+    weight: 2,
+  },
   {
     arbitrary: fc.record({ kind: fc.constant('build state' as const), build: fc.nat(), state: buildState }),
     weight: 4,
@@ -172,6 +242,9 @@ async function apply(pipelineId: string, op: Operation) {
       });
       return;
     }
+    case 'create build':
+      await createBuild(pipelineId, op.state, op.jobs, op.more);
+      return;
     case 'build state':
       if (builds.length)
         await sql.query('update builds set state = $2 where id = $1', [someBuild(op.build), op.state]);
@@ -242,6 +315,26 @@ describe('pipeline counts kept by triggers', () => {
       ),
       { numRuns: 50 },
     );
+  });
+
+  it("count a create's build and jobs in its statement, answer the counts after it, and count what its transaction inserts next", async () => {
+    const pipelineId = await newPipeline();
+    const first = await createBuild(pipelineId, 'scheduled', ['scheduled', 'waiting', 'blocked']);
+    expect(first.counts).toEqual({
+      scheduledBuildsCount: 1,
+      runningBuildsCount: 0,
+      scheduledJobsCount: 1,
+      runningJobsCount: 0,
+      waitingJobsCount: 2,
+    });
+    // No jobs in the statement, jobs inserted after it in the same transaction: those are counted.
+    const second = await createBuild(pipelineId, 'running', [], ['running', 'scheduled']);
+    expect(second.counts).toEqual({ ...first.counts, scheduledBuildsCount: 1, runningBuildsCount: 1 });
+    const third = await createBuild(pipelineId, 'passed', ['scheduled'], ['running']);
+    // The second's jobs inserted after its create counted; the third, not active, counts none of its own.
+    expect(third.counts).toEqual({ ...second.counts, scheduledJobsCount: 2, runningJobsCount: 1 });
+    expect([first.number, second.number, third.number]).toEqual([1, 2, 3]);
+    await expectCountsAsAggregated(pipelineId);
   });
 
   it('recount gives the same counts as the triggers kept', async () => {

@@ -1,14 +1,42 @@
 import type { PipelineCounts } from '@ci/application';
+import { ACTIVE_BUILD, jobTallies, NEW_BUILDS_TALLIES } from '../migrations/Migration20261121160000';
+import { INSERTS_COUNTED } from '../migrations/Migration20261125140000';
 
 /*
  * Pipelines' live counts are stored counters (`pipeline_counts`), kept exact by the triggers of
- * Migration20261121160000 in the statements that change builds and jobs: reading them is one row per
- * pipeline, whatever the number of builds.
+ * Migration20261121160000 in the statements that change builds and jobs (a create counts its own build
+ * and jobs: {@link COUNT_NEW_BUILDS}): reading them is one row per pipeline, whatever the number of builds.
  */
+
+/** The tallies a counter row keeps. */
+const TALLIES = ['scheduled_builds', 'running_builds', 'scheduled_jobs', 'running_jobs', 'waiting_jobs'];
 
 /** The counters of the pipeline `p`, for a query that joins `pipeline_counts pc` on it. */
 export const PIPELINE_COUNT_COLUMNS = `pc.scheduled_builds as pc_scheduled_builds, pc.running_builds as pc_running_builds,
   pc.scheduled_jobs as pc_scheduled_jobs, pc.running_jobs as pc_running_jobs, pc.waiting_jobs as pc_waiting_jobs`;
+
+/**
+ * In a statement that inserts builds (its CTE `new_builds`, returning their `id`, `pipeline_id` and
+ * `state`) and their jobs (`new_jobs`, returning `build_id` and `state`): the update of their pipelines'
+ * counters that the insert triggers would make, with the triggers' own tallies (the migrations' that
+ * define what the counters count), made by the statement itself; the triggers then count nothing
+ * (Migration20261125140000). One update of each counter row, returning the counts after it as
+ * {@link PIPELINE_COUNT_COLUMNS} names them, and the pipeline's new builds revision, as the triggers'.
+ */
+export const COUNT_NEW_BUILDS = `update pipeline_counts pc set
+    ${TALLIES.map((tally) => `${tally} = pc.${tally} + d.${tally}`).join(',\n    ')},
+    builds_revision = nextval('content_revisions')
+  from (
+    select pipeline_id, ${TALLIES.map((tally) => `sum(${tally}) as ${tally}`).join(', ')}
+    from (
+      ${NEW_BUILDS_TALLIES}
+      union all
+      select b.pipeline_id, 0, 0, ${jobTallies('j.state', `(b.state in ${ACTIVE_BUILD})::int`)}
+      from new_jobs j join new_builds b on b.id = j.build_id
+    ) r group by pipeline_id
+  ) d
+  where pc.pipeline_id = d.pipeline_id
+  returning ${PIPELINE_COUNT_COLUMNS}, ${INSERTS_COUNTED} as inserts_counted`;
 
 const NO_COUNTS: PipelineCounts = {
   scheduledBuildsCount: 0,
