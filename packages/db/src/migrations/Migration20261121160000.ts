@@ -1,27 +1,5 @@
 import { Migration } from '@mikro-orm/migrations';
-
-/*
- * What a pipeline's live counts count (as the aggregate they replace did): builds scheduled, builds running,
- * and the jobs of active builds by kind of job state. Written out here, not imported: a migration is frozen.
- * Exported (as frozen as the rest) for Migration20261125120000, which re-creates the counts' functions.
- */
-const list = (states: string[]) => `(${states.map((state) => `'${state}'`).join(', ')})`;
-export const ACTIVE_BUILD = list(['scheduled', 'running', 'failing', 'canceling', 'blocked']);
-const SCHEDULED_JOB = list(['scheduled', 'assigned', 'accepted']);
-const RUNNING_JOB = list(['running', 'canceling', 'timing_out']);
-const WAITING_JOB = list(['waiting', 'blocked', 'limited', 'pending']);
-export const COUNTED_JOB = list([
-  'scheduled',
-  'assigned',
-  'accepted',
-  'running',
-  'canceling',
-  'timing_out',
-  'waiting',
-  'blocked',
-  'limited',
-  'pending',
-]);
+import { ACTIVE_BUILD, COUNTED_JOB, jobTallies, NEW_BUILDS_TALLIES } from './pipeline-counts-sql';
 
 /**
  * Not while the pipeline itself is being deleted (its builds go by cascade): there is nothing left to
@@ -29,17 +7,6 @@ export const COUNTED_JOB = list([
  */
 export const PIPELINE_KEPT = (pipelineId: string) =>
   `and exists (select 1 from pipelines kept where kept.id = ${pipelineId})`;
-
-/** A job's tallies (scheduled, running, waiting) from its state, times `sign`. */
-export const jobTallies = (state: string, sign = '1') =>
-  `${sign} * (${state} in ${SCHEDULED_JOB})::int as scheduled_jobs,
-   ${sign} * (${state} in ${RUNNING_JOB})::int as running_jobs,
-   ${sign} * (${state} in ${WAITING_JOB})::int as waiting_jobs`;
-
-/** In a builds insert's trigger (`new_builds`): each new build's own tallies (exported as below). */
-export const NEW_BUILDS_TALLIES = `select pipeline_id, (state = 'scheduled')::int as scheduled_builds,
-      (state = 'running')::int as running_builds, 0 as scheduled_jobs, 0 as running_jobs, 0 as waiting_jobs
-      from new_builds`;
 
 /** In a builds update's trigger: how each updated build's own tallies moved (exported as below). */
 export const UPDATED_BUILDS_TALLIES = `select n.pipeline_id,

@@ -1,15 +1,13 @@
 import type { Query } from '@mikro-orm/migrations';
 import { Migration } from '@mikro-orm/migrations';
 import {
-  ACTIVE_BUILD,
-  jobTallies,
   LOCK_JOBS_WHOSE_TALLIES_MOVE,
   Migration20261121160000,
-  NEW_BUILDS_TALLIES,
   PIPELINE_KEPT,
   TALLIES_OF_JOBS_WHOSE_BUILD_MOVED,
   UPDATED_BUILDS_TALLIES,
 } from './Migration20261121160000';
+import { ACTIVE_BUILD, jobTallies, NEW_BUILDS_TALLIES } from './pipeline-counts-sql';
 
 /** The tallies a counter row keeps, in the order `jobTallies` and the rows below give them. */
 const TALLIES = ['scheduled_builds', 'running_builds', 'scheduled_jobs', 'running_jobs', 'waiting_jobs'];

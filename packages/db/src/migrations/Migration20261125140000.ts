@@ -1,18 +1,6 @@
 import { Migration } from '@mikro-orm/migrations';
 import { Migration20261125120000 } from './Migration20261125120000';
-
-/**
- * The settings a statement sets (local to its transaction) when it counts the builds and the jobs it
- * inserts itself: each insert trigger below finds its own, resets it, and counts nothing.
- */
-const COUNTED = { builds: 'ci.inserted_builds_counted', jobs: 'ci.inserted_jobs_counted' } as const;
-
-/**
- * In a statement that inserts builds and their jobs and adds them to their pipelines' counters itself
- * (in the counter rows' update, so after the inserts): tells the two insert triggers this statement fires
- * that there is nothing left for them to count (a text; exported for build.repository.ts's create).
- */
-export const INSERTS_COUNTED = `set_config('${COUNTED.builds}', 'on', true) || set_config('${COUNTED.jobs}', 'on', true)`;
+import { INSERTS_COUNTED_SETTINGS as COUNTED } from './pipeline-counts-sql';
 
 /** The first lines of a counts function's insert branch: this statement counted its inserts of `table`. */
 const stepAside = (table: keyof typeof COUNTED) => `if tg_op = 'INSERT' then

@@ -1,6 +1,10 @@
 import type { PipelineCounts } from '@ci/application';
-import { ACTIVE_BUILD, jobTallies, NEW_BUILDS_TALLIES } from '../migrations/Migration20261121160000';
-import { INSERTS_COUNTED } from '../migrations/Migration20261125140000';
+import {
+  ACTIVE_BUILD,
+  INSERTS_COUNTED,
+  jobTallies,
+  NEW_BUILDS_TALLIES,
+} from '../migrations/pipeline-counts-sql';
 
 /*
  * Pipelines' live counts are stored counters (`pipeline_counts`), kept exact by the triggers of
@@ -18,8 +22,7 @@ export const PIPELINE_COUNT_COLUMNS = `pc.scheduled_builds as pc_scheduled_build
 /**
  * In a statement that inserts builds (its CTE `new_builds`, returning their `id`, `pipeline_id` and
  * `state`) and their jobs (`new_jobs`, returning `build_id` and `state`): the update of their pipelines'
- * counters that the insert triggers would make, with the triggers' own tallies (the migrations' that
- * define what the counters count), made by the statement itself; the triggers then count nothing
+ * counters that the insert triggers would make, with the triggers' own tallies (pipeline-counts-sql.ts), made by the statement itself; the triggers then count nothing
  * (Migration20261125140000). One update of each counter row, returning the counts after it as
  * {@link PIPELINE_COUNT_COLUMNS} names them, and the pipeline's new builds revision, as the triggers'.
  */
