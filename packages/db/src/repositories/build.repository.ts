@@ -76,6 +76,34 @@ from builds b ${organizationSlug === 'read' ? BUILD_JOINS : BUILD_OWN_JOINS}
 left join pipeline_counts pc on pc.pipeline_id = b.pipeline_id`;
 const BUILD_WITH_COUNTS_SELECT = buildWithCountsSelect('read');
 
+/**
+ * A build's create, one statement: the pipeline's counter row stays locked from the increment to the end
+ * of the statement, so concurrent creates (from any number of processes) get distinct numbers. It adds its
+ * build and jobs to the pipeline's counts itself (the insert triggers then step aside), which answers the
+ * counts after it. One text, made once (a prepared statement is found by its text).
+ */
+const CREATE = `with allocated as (
+  update pipelines set next_build_number = next_build_number + 1
+  where id = $2 returning next_build_number - 1 as number
+), new_builds as (
+  insert into builds (id, organization_id, pipeline_id, number, state, blocked_state, cancel_reason,
+    message, commit, branch, env, meta_data, source, author, creator_id, rebuilt_from_id, pull_request,
+    clean_checkout, created_at, scheduled_at, started_at, failing_at, finished_at)
+  select $1, $3, $2, allocated.number, $4, $19, null, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14,
+    $15, $16, $17, null, null, $20
+  from allocated returning id, pipeline_id, state, number, env, meta_data, author, pull_request
+), new_jobs as (
+  insert into jobs (${JOB_COLUMN_NAMES})
+  select * from jsonb_to_recordset($18::jsonb) as x(${JOB_RECORD})
+  -- No build without its pipeline (deleted meanwhile): then no jobs either.
+  where exists (select 1 from new_builds)
+  returning build_id, state
+), counted as (
+  ${COUNT_NEW_BUILDS}
+)
+select b.number, b.env, b.meta_data, b.author, b.pull_request, counted.*
+from new_builds b left join counted on true`;
+
 /** The build rows of a list whose `known` pipelines the caller has read: with their counts beside if any. */
 function listSelect(known: readonly Pipeline[]): string {
   return known.length ? BUILD_WITH_COUNTS_SELECT : BUILD_ROW_SELECT;
@@ -411,55 +439,28 @@ export function buildRepository(sql: Sql): BuildRepository {
       return row ? buildByNumberFromRow(row, pipeline) : null;
     },
     async create({ build, organizationId, jobs }) {
-      // One statement: the pipeline's counter row stays locked from the increment to the end of the
-      // statement, so concurrent creates (from any number of processes) get distinct numbers. It adds its
-      // build and jobs to the pipeline's counts itself (the insert triggers then step aside), which
-      // answers the counts after it.
-      const [row] = await sql.prepared(
-        `with allocated as (
-           update pipelines set next_build_number = next_build_number + 1
-           where id = $2 returning next_build_number - 1 as number
-         ), new_builds as (
-           insert into builds (id, organization_id, pipeline_id, number, state, blocked_state, cancel_reason,
-             message, commit, branch, env, meta_data, source, author, creator_id, rebuilt_from_id, pull_request,
-             clean_checkout, created_at, scheduled_at, started_at, failing_at, finished_at)
-           select $1, $3, $2, allocated.number, $4, $19, null, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14,
-             $15, $16, $17, null, null, $20
-           from allocated returning id, pipeline_id, state, number, env, meta_data, author, pull_request
-         ), new_jobs as (
-           insert into jobs (${JOB_COLUMN_NAMES})
-           select * from jsonb_to_recordset($18::jsonb) as x(${JOB_RECORD})
-           -- No build without its pipeline (deleted meanwhile): then no jobs either.
-           where exists (select 1 from new_builds)
-           returning build_id, state
-         ), counted as (
-           ${COUNT_NEW_BUILDS}
-         )
-         select b.number, b.env, b.meta_data, b.author, b.pull_request, counted.*
-         from new_builds b left join counted on true`,
-        [
-          build.id,
-          build.pipelineId,
-          organizationId,
-          build.state,
-          build.message,
-          build.commit,
-          build.branch,
-          JSON.stringify(build.env),
-          JSON.stringify(build.metaData),
-          build.source,
-          build.author ? JSON.stringify(build.author) : null,
-          build.creatorId,
-          build.rebuiltFromId,
-          build.pullRequest ? JSON.stringify(build.pullRequest) : null,
-          build.cleanCheckout,
-          build.createdAt,
-          build.scheduledAt,
-          jobRecords(jobs),
-          build.blockedState,
-          build.finishedAt,
-        ],
-      );
+      const [row] = await sql.prepared(CREATE, [
+        build.id,
+        build.pipelineId,
+        organizationId,
+        build.state,
+        build.message,
+        build.commit,
+        build.branch,
+        JSON.stringify(build.env),
+        JSON.stringify(build.metaData),
+        build.source,
+        build.author ? JSON.stringify(build.author) : null,
+        build.creatorId,
+        build.rebuiltFromId,
+        build.pullRequest ? JSON.stringify(build.pullRequest) : null,
+        build.cleanCheckout,
+        build.createdAt,
+        build.scheduledAt,
+        jobRecords(jobs),
+        build.blockedState,
+        build.finishedAt,
+      ]);
       // The pipeline was deleted between the authorization and this statement: it answers as one that is gone.
       if (!row) throw notFound('pipeline');
       return {
