@@ -101,9 +101,11 @@ const staticallyLoaded = new Set();
 const reach = (output) => {
   if (staticallyLoaded.has(output)) return;
   staticallyLoaded.add(output);
-  for (const { path, kind } of result.metafile.outputs[output]?.imports ?? []) {
+  const built = result.metafile.outputs[output];
+  if (!built) throw new Error(`${output}: not among the build's outputs`);
+  for (const { path, kind } of built.imports) {
     if (kind !== 'import-statement') continue;
-    if (path.includes('@mikro-orm')) {
+    if (path.split('\\').join('/').includes('/node_modules/@mikro-orm/')) {
       console.error(`${output} imports ${path} statically: MikroORM must stay a dynamic import`);
       process.exit(1);
     }
@@ -111,7 +113,7 @@ const reach = (output) => {
     if (result.metafile.outputs[path]) reach(path);
   }
 };
-reach(relative(process.cwd(), OUT_FILE));
+reach(relative(process.cwd(), OUT_FILE).split('\\').join('/'));
 mkdirSync(OUT_DIR, { recursive: true });
 for (const file of result.outputFiles) {
   const partial = `${file.path}.${process.pid}.partial`;

@@ -7,10 +7,7 @@ import {
   TALLIES_OF_JOBS_WHOSE_BUILD_MOVED,
   UPDATED_BUILDS_TALLIES,
 } from './Migration20261121160000';
-import { ACTIVE_BUILD, jobTallies, NEW_BUILDS_TALLIES } from './pipeline-counts-sql';
-
-/** The tallies a counter row keeps, in the order `jobTallies` and the rows below give them. */
-const TALLIES = ['scheduled_builds', 'running_builds', 'scheduled_jobs', 'running_jobs', 'waiting_jobs'];
+import { ACTIVE_BUILD, jobTallies, NEW_BUILDS_TALLIES, TALLIES } from './pipeline-counts-sql';
 
 /**
  * Adds the per-pipeline sums of `rows` (pipeline_id and the five tallies, any of them 0) to the counters

@@ -25,6 +25,15 @@ export const COUNTED_JOB = list([
   'pending',
 ]);
 
+/** The tallies a counter row keeps, in the order {@link NEW_BUILDS_TALLIES} and {@link jobTallies} give them. */
+export const TALLIES = [
+  'scheduled_builds',
+  'running_builds',
+  'scheduled_jobs',
+  'running_jobs',
+  'waiting_jobs',
+];
+
 /** A job's tallies (scheduled, running, waiting) from its state, times `sign`. */
 export const jobTallies = (state: string, sign = '1') =>
   `${sign} * (${state} in ${SCHEDULED_JOB})::int as scheduled_jobs,

@@ -81,17 +81,26 @@ const BUILD_WITH_COUNTS_SELECT = buildWithCountsSelect('read');
  * of the statement, so concurrent creates (from any number of processes) get distinct numbers. It adds its
  * build and jobs to the pipeline's counts itself (the insert triggers then step aside), which answers the
  * counts after it. One text, made once (a prepared statement is found by its text).
+ *
+ * Locks in the order the insert triggers took them: the pipeline's row, the rows the new build refers to,
+ * the counter row last. The foreign keys' checks lock the build it rebuilds and its creator (key share) at
+ * the end of the statement, after the counter row; `referenced` locks them first. A change of the rebuilt
+ * build holds it (`for update`) and then updates the counter row: the create waits for it before it holds
+ * the counter row, not while (which would be a deadlock).
  */
 const CREATE = `with allocated as (
   update pipelines set next_build_number = next_build_number + 1
   where id = $2 returning next_build_number - 1 as number
+), referenced as (
+  select (select 1 from builds where id = $13 for key share) as rebuilt,
+    (select 1 from users where id = $12 for key share) as creator
 ), new_builds as (
   insert into builds (id, organization_id, pipeline_id, number, state, blocked_state, cancel_reason,
     message, commit, branch, env, meta_data, source, author, creator_id, rebuilt_from_id, pull_request,
     clean_checkout, created_at, scheduled_at, started_at, failing_at, finished_at)
   select $1, $3, $2, allocated.number, $4, $19, null, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14,
     $15, $16, $17, null, null, $20
-  from allocated returning id, pipeline_id, state, number, env, meta_data, author, pull_request
+  from allocated, referenced returning id, pipeline_id, state, number, env, meta_data, author, pull_request
 ), new_jobs as (
   insert into jobs (${JOB_COLUMN_NAMES})
   select * from jsonb_to_recordset($18::jsonb) as x(${JOB_RECORD})

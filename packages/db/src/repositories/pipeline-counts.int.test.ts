@@ -119,13 +119,13 @@ async function insertJobs(sqlOrTx: Sql, jobs: ReturnType<typeof jobRow>[]) {
 
 /**
  * A build and its jobs as the repository creates them (one statement that counts them itself, its insert
- * triggers stepping aside), then `more` jobs inserted in the same transaction (counted by their trigger).
+ * triggers stepping aside), then `after` in the same transaction (whose inserts their triggers count).
  */
 async function createBuild(
   pipelineId: string,
   state: BuildState,
   jobStates: readonly JobState[],
-  more: readonly JobState[] = [],
+  options: { rebuiltFromId?: string; after?: (tx: Sql, buildId: string) => Promise<unknown> } = {},
 ) {
   const id = newId();
   const now = new Date();
@@ -144,7 +144,7 @@ async function createBuild(
         source: 'api',
         author: null,
         creatorId: null,
-        rebuiltFromId: null,
+        rebuiltFromId: options.rebuiltFromId ?? null,
         pullRequest: null,
         cleanCheckout: false,
         createdAt: now,
@@ -159,12 +159,33 @@ async function createBuild(
         position,
       })),
     });
+    await options.after?.(tx, id);
+    return { id, ...created };
+  });
+}
+
+/** Jobs of these states added to a build, and a build of that state to the pipeline, by plain inserts. */
+const insertAfter =
+  (pipelineId: string, jobStates: readonly JobState[], buildState: BuildState | null = null) =>
+  async (tx: Sql, buildId: string) => {
     await insertJobs(
       tx,
-      more.map((jobState, index) => jobRow(id, jobState, 10 + index)),
+      jobStates.map((jobState, index) => jobRow(buildId, jobState, 10 + index)),
     );
-    return created;
-  });
+    if (buildState) await insertBuilds(tx, [buildRow(pipelineId, buildState)]);
+  };
+
+/** Waits until some connection to the test database waits for a row lock. */
+async function someoneWaitsForALock() {
+  for (let attempt = 0; attempt < 250; attempt++) {
+    const [row] = await sql.query<{ n: number }>(
+      `select count(*)::int as n from pg_stat_activity
+       where datname = current_database() and wait_event_type = 'Lock'`,
+    );
+    if (row!.n > 0) return;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  throw new Error('no connection waited for a lock');
 }
 
 const buildState = fc.constantFrom(...BUILD_STATES);
@@ -185,6 +206,7 @@ const operation = fc.oneof(
       state: buildState,
       jobs: fc.array(jobState, { maxLength: 4 }),
       more: fc.array(jobState, { maxLength: 2 }),
+      another: fc.option(buildState),
     }),
     weight: 2,
   },
@@ -243,7 +265,9 @@ async function apply(pipelineId: string, op: Operation) {
       return;
     }
     case 'create build':
-      await createBuild(pipelineId, op.state, op.jobs, op.more);
+      await createBuild(pipelineId, op.state, op.jobs, {
+        after: insertAfter(pipelineId, op.more, op.another),
+      });
       return;
     case 'build state':
       if (builds.length)
@@ -328,12 +352,41 @@ describe('pipeline counts kept by triggers', () => {
       waitingJobsCount: 2,
     });
     // No jobs in the statement, jobs inserted after it in the same transaction: those are counted.
-    const second = await createBuild(pipelineId, 'running', [], ['running', 'scheduled']);
+    const second = await createBuild(pipelineId, 'running', [], {
+      after: insertAfter(pipelineId, ['running', 'scheduled']),
+    });
     expect(second.counts).toEqual({ ...first.counts, scheduledBuildsCount: 1, runningBuildsCount: 1 });
-    const third = await createBuild(pipelineId, 'passed', ['scheduled'], ['running']);
+    const third = await createBuild(pipelineId, 'passed', ['scheduled'], {
+      after: insertAfter(pipelineId, ['running'], 'scheduled'),
+    });
     // The second's jobs inserted after its create counted; the third, not active, counts none of its own.
     expect(third.counts).toEqual({ ...second.counts, scheduledJobsCount: 2, runningJobsCount: 1 });
     expect([first.number, second.number, third.number]).toEqual([1, 2, 3]);
+    // The build inserted after the third create, in its transaction: counted by the builds' trigger.
+    const fourth = await createBuild(pipelineId, 'passed', []);
+    expect(fourth.counts).toEqual({ ...third.counts, scheduledBuildsCount: 2 });
+    await expectCountsAsAggregated(pipelineId);
+  });
+
+  it('let a rebuild wait for a change of the build it rebuilds, then count both (no deadlock)', async () => {
+    const pipelineId = await newPipeline();
+    const original = await createBuild(pipelineId, 'running', ['running', 'waiting']);
+    let rebuild: ReturnType<typeof createBuild> | undefined;
+    await sql.transaction(async (tx) => {
+      // A change of the build as jobs.changeBuild makes one: the build locked first, changed after.
+      await tx.query('select id from builds where id = $1 for update', [original.id]);
+      rebuild = createBuild(pipelineId, 'scheduled', ['scheduled'], { rebuiltFromId: original.id });
+      await someoneWaitsForALock();
+      await tx.query("update builds set state = 'passed' where id = $1", [original.id]);
+    });
+    const rebuilt = await rebuild!;
+    expect(rebuilt.counts).toEqual({
+      scheduledBuildsCount: 1,
+      runningBuildsCount: 0,
+      scheduledJobsCount: 1,
+      runningJobsCount: 0,
+      waitingJobsCount: 0,
+    });
     await expectCountsAsAggregated(pipelineId);
   });
 

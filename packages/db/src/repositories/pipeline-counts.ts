@@ -4,6 +4,7 @@ import {
   INSERTS_COUNTED,
   jobTallies,
   NEW_BUILDS_TALLIES,
+  TALLIES,
 } from '../migrations/pipeline-counts-sql';
 
 /*
@@ -11,9 +12,6 @@ import {
  * Migration20261121160000 in the statements that change builds and jobs (a create counts its own build
  * and jobs: {@link COUNT_NEW_BUILDS}): reading them is one row per pipeline, whatever the number of builds.
  */
-
-/** The tallies a counter row keeps. */
-const TALLIES = ['scheduled_builds', 'running_builds', 'scheduled_jobs', 'running_jobs', 'waiting_jobs'];
 
 /** The counters of the pipeline `p`, for a query that joins `pipeline_counts pc` on it. */
 export const PIPELINE_COUNT_COLUMNS = `pc.scheduled_builds as pc_scheduled_builds, pc.running_builds as pc_running_builds,
