@@ -1,5 +1,6 @@
 import { describe, expect, expectTypeOf, it } from 'vitest';
-import { newBuildSnapshot, transition } from './build-state';
+import { buildIn } from './build.fixture';
+import { transition } from './build-state';
 import { BUILD_SOURCES, type Build, JOB_STATES, JOB_TYPES, TEAM_PRIVACIES } from './entities';
 
 describe('entity value lists', () => {
@@ -24,25 +25,7 @@ describe('entity value lists', () => {
 
 describe('Build', () => {
   it('can go through the state machine and be stored back with its state fields', () => {
-    const build: Build = {
-      ...newBuildSnapshot(),
-      id: '0191df84-85e4-77aa-83ba-6579084728eb',
-      pipelineId: '0191df84-85e4-77aa-83ba-6579084728ec',
-      number: 1,
-      message: null,
-      commit: 'HEAD',
-      branch: 'main',
-      env: {},
-      metaData: {},
-      source: 'api',
-      author: null,
-      creatorId: null,
-      rebuiltFromId: null,
-      pullRequest: null,
-      cleanCheckout: false,
-      createdAt: new Date(0),
-      scheduledAt: new Date(0),
-    };
+    const build = buildIn('scheduled');
     const result = transition(build, { type: 'cancel', reason: 'not needed' }, new Date(1));
     expect(result.ok).toBe(true);
     if (!result.ok) return;

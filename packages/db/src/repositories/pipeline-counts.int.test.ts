@@ -1,11 +1,5 @@
-import {
-  BUILD_STATES,
-  type BuildState,
-  JOB_STATES,
-  type JobState,
-  newBuildSnapshot,
-  newId,
-} from '@ci/domain';
+import { BUILD_STATES, type BuildState, JOB_STATES, type JobState, newId } from '@ci/domain';
+import { buildIn } from '@ci/domain/build.fixture';
 import { jobIn } from '@ci/domain/job.fixture';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -131,25 +125,13 @@ async function createBuild(
   const now = new Date();
   return sql.transaction(async (tx) => {
     const created = await buildRepository(tx).create({
-      build: {
-        ...newBuildSnapshot(),
-        state,
+      build: buildIn(state, {
         id,
         pipelineId,
-        message: null,
-        commit: 'HEAD',
-        branch: 'main',
-        env: {},
-        metaData: {},
-        source: 'api',
-        author: null,
-        creatorId: null,
         rebuiltFromId: options.rebuiltFromId ?? null,
-        pullRequest: null,
-        cleanCheckout: false,
         createdAt: now,
         scheduledAt: now,
-      },
+      }),
       organizationId,
       jobs: jobStates.map((jobState, position) => ({
         ...jobIn(jobState),
