@@ -448,6 +448,8 @@ export function buildRepository(sql: Sql): BuildRepository {
       return row ? buildByNumberFromRow(row, pipeline) : null;
     },
     async create({ build, organizationId, jobs }) {
+      // The statement counts the jobs through the build it inserts: another build's would go uncounted.
+      if (jobs.some((job) => job.buildId !== build.id)) throw new Error("a new build's jobs must be its own");
       const [row] = await sql.prepared(CREATE, [
         build.id,
         build.pipelineId,

@@ -350,6 +350,21 @@ describe('pipeline counts kept by triggers', () => {
     await expectCountsAsAggregated(pipelineId);
   });
 
+  it("refuse a create with another build's job, which its statement would not count", async () => {
+    const pipelineId = await newPipeline();
+    const other = await createBuild(pipelineId, 'running', []);
+    const id = newId();
+    await expect(
+      buildRepository(sql).create({
+        build: buildIn('scheduled', { id, pipelineId }),
+        organizationId,
+        jobs: [{ ...jobIn('scheduled'), id: newId(), buildId: other.id, stepId: null }],
+      }),
+    ).rejects.toThrow("a new build's jobs must be its own");
+    expect(await sql.query('select 1 from builds where id = $1', [id])).toEqual([]);
+    await expectCountsAsAggregated(pipelineId);
+  });
+
   it('let a rebuild wait for a change of the build it rebuilds, then count both (no deadlock)', async () => {
     const pipelineId = await newPipeline();
     const original = await createBuild(pipelineId, 'running', ['running', 'waiting']);
