@@ -1,13 +1,6 @@
 import { Migration } from '@mikro-orm/migrations';
 import { Migration20261125120000 } from './Migration20261125120000';
-import { INSERTS_COUNTED_SETTINGS as COUNTED } from './pipeline-counts-sql';
-
-/** The first lines of a counts function's insert branch: this statement counted its inserts of `table`. */
-const stepAside = (table: keyof typeof COUNTED) => `if tg_op = 'INSERT' then
-    if current_setting('${COUNTED[table]}', true) = 'on' then
-      perform set_config('${COUNTED[table]}', '', true);
-      return null;
-    end if;`;
+import { insertsCountedByTheStatement } from './pipeline-counts-sql';
 
 const INSERT_BRANCH = "if tg_op = 'INSERT' then";
 
@@ -28,7 +21,7 @@ export class Migration20261125140000 extends Migration {
       const table = query.includes('pipeline_counts_builds_changed()') ? 'builds' : 'jobs';
       if (query.split(INSERT_BRANCH).length !== 2)
         throw new Error(`one insert branch expected in ${table}'s`);
-      this.addSql(query.replace(INSERT_BRANCH, stepAside(table)));
+      this.addSql(query.replace(INSERT_BRANCH, `${INSERT_BRANCH}${insertsCountedByTheStatement(table)}`));
     }
   }
 

@@ -47,10 +47,9 @@ export const NEW_BUILDS_TALLIES = `select pipeline_id, (state = 'scheduled')::in
 
 /**
  * The settings a statement sets (local to its transaction) when it counts the builds and the jobs it
- * inserts itself: each insert trigger of Migration20261125140000 finds its own, resets it, and counts
- * nothing.
+ * inserts itself, one a table: each insert trigger finds its own, resets it, and counts nothing.
  */
-export const INSERTS_COUNTED_SETTINGS = {
+const INSERTS_COUNTED_SETTINGS = {
   builds: 'ci.inserted_builds_counted',
   jobs: 'ci.inserted_jobs_counted',
 } as const;
@@ -61,3 +60,13 @@ export const INSERTS_COUNTED_SETTINGS = {
  * that there is nothing left for them to count (a text).
  */
 export const INSERTS_COUNTED = `set_config('${INSERTS_COUNTED_SETTINGS.builds}', 'on', true) || set_config('${INSERTS_COUNTED_SETTINGS.jobs}', 'on', true)`;
+
+/**
+ * The other half, first in a counts function's insert branch for `table` (Migration20261125140000): when
+ * the statement said {@link INSERTS_COUNTED}, the trigger resets its own setting and counts nothing.
+ */
+export const insertsCountedByTheStatement = (table: keyof typeof INSERTS_COUNTED_SETTINGS) => `
+    if current_setting('${INSERTS_COUNTED_SETTINGS[table]}', true) = 'on' then
+      perform set_config('${INSERTS_COUNTED_SETTINGS[table]}', '', true);
+      return null;
+    end if;`;

@@ -20,9 +20,10 @@ export const PIPELINE_COUNT_COLUMNS = `pc.scheduled_builds as pc_scheduled_build
 /**
  * In a statement that inserts builds (its CTE `new_builds`, returning their `id`, `pipeline_id` and
  * `state`) and their jobs (`new_jobs`, returning `build_id` and `state`): the update of their pipelines'
- * counters that the insert triggers would make, with the triggers' own tallies (pipeline-counts-sql.ts), made by the statement itself; the triggers then count nothing
- * (Migration20261125140000). One update of each counter row, returning the counts after it as
- * {@link PIPELINE_COUNT_COLUMNS} names them, and the pipeline's new builds revision, as the triggers'.
+ * counters that the insert triggers would make, with the triggers' own tallies (pipeline-counts-sql.ts),
+ * made by the statement itself; the triggers then count nothing (Migration20261125140000). One update of
+ * each counter row, returning the counts after it as {@link PIPELINE_COUNT_COLUMNS} names them, and the
+ * pipeline's new builds revision, as the triggers'.
  */
 export const COUNT_NEW_BUILDS = `update pipeline_counts pc set
     ${TALLIES.map((tally) => `${tally} = pc.${tally} + d.${tally}`).join(',\n    ')},
