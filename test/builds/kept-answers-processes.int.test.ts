@@ -3,18 +3,22 @@ import { acmeWithAdmin, freshDatabase } from '../support/database';
 import { type ServerProcess, startServerProcesses } from '../support/server-process';
 
 /**
- * Two server processes on one database, each keeping the answers it sent (ADR 0012): a change made through
- * one shows in the very next answer of the other, REST and GraphQL, as the revision lives in the database.
+ * Two server processes on one database, each keeping the answers it sent (ADR 0012) and what tokens may do
+ * on pipelines (ADR 0013): a change made through one shows in the very next answer of the other, REST and
+ * GraphQL, as the revisions live in the database.
  */
 
 let servers: ServerProcess[] = [];
 let secret: string;
+/** Another token of the same user. */
+let token: () => Promise<string>;
 let closeDatabase: () => Promise<void>;
 
 beforeAll(async () => {
   const db = await freshDatabase();
   closeDatabase = db.close;
-  secret = await (await acmeWithAdmin(db.useCases)).token();
+  ({ token } = await acmeWithAdmin(db.useCases));
+  secret = await token();
   await db.useCases.admin.createPipeline({
     organization: 'acme',
     name: 'web',
@@ -32,11 +36,11 @@ afterAll(async () => {
 const BUILDS = '/v2/organizations/acme/pipelines/web/builds';
 const QUERY = '{ pipeline(slug: "acme/web") { builds(first: 5) { edges { node { number state } } } } }';
 
-async function call(server: ServerProcess, method: string, path: string, body?: unknown) {
+async function call(server: ServerProcess, method: string, path: string, body?: unknown, bearer = secret) {
   const response = await fetch(`${server.baseUrl}${path}`, {
     method,
     headers: {
-      Authorization: `Bearer ${secret}`,
+      Authorization: `Bearer ${bearer}`,
       ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
     },
     ...(body === undefined ? {} : { body: JSON.stringify(body) }),
@@ -71,5 +75,18 @@ describe('kept answers across server processes', () => {
     const canceled = await call(second, 'PUT', `${BUILDS}/${number}/cancel`);
     expect(canceled.status).toBe(200);
     expect(await states()).toEqual({ rest: [[number, 'canceled']], graphql: [[number, 'canceled']] });
+  });
+
+  it('refuse a token revoked through the other process at once, where the first remembers what it may do', async () => {
+    const [first, second] = servers as [ServerProcess, ServerProcess];
+    const revoked = await token();
+    for (let i = 0; i < 2; i++) {
+      expect((await call(first, 'GET', BUILDS, undefined, revoked)).status).toBe(200);
+      expect((await call(first, 'POST', '/graphql', { query: QUERY }, revoked)).status).toBe(200);
+    }
+    expect((await call(second, 'DELETE', '/v2/access-token', undefined, revoked)).status).toBe(204);
+    expect((await call(first, 'GET', BUILDS, undefined, revoked)).status).toBe(401);
+    expect((await call(first, 'POST', '/graphql', { query: QUERY }, revoked)).status).toBe(401);
+    expect((await call(first, 'GET', BUILDS)).status).toBe(200);
   });
 });

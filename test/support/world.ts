@@ -179,3 +179,14 @@ export async function teamIds(world: World): Promise<Record<string, string>> {
     rows.map((row) => [row.organization === 'acme' ? row.slug : `${row.organization}/${row.slug}`, row.id]),
   );
 }
+
+/**
+ * Whether a statement is the one that decides a request's access to the pipeline it names, read with its
+ * token (ADR 0007): the token and the access in full ({@link readsTokenAndAccess}) or, for an access the
+ * server remembers, the revisions it is checked against (ADR 0013).
+ */
+export const decidesAccess = (sql: string) => sql.includes(' as cr_revision');
+
+/** Whether a statement reads the token and the access in full: a token's first read of a pipeline, or one after a change. */
+export const readsTokenAndAccess = (sql: string) =>
+  sql.includes('access_tokens') && sql.includes('organization_members');

@@ -1,6 +1,7 @@
 import type { Repositories } from '@ci/application';
 import { startEmbeddedPostgres } from './embedded-postgres';
 import { openPool } from './pool';
+import { accessMemory } from './repositories/access-memory';
 import { accessTokenRepository } from './repositories/access-token.repository';
 import { agentRepository } from './repositories/agent.repository';
 import { buildRepository } from './repositories/build.repository';
@@ -41,7 +42,8 @@ function createRepositories(sql: Sql): Repositories {
   // The pipelines read through the access statements, with their revisions (ADR 0009).
   const pipelines = pipelineMemory();
   return {
-    accessTokens: accessTokenRepository(sql, pipelines),
+    // What tokens may do on pipelines, with the revisions it was read at (ADR 0013).
+    accessTokens: accessTokenRepository(sql, pipelines, accessMemory()),
     users: userRepository(sql),
     organizations: organizationRepository(sql),
     teams: teamRepository(sql),

@@ -13,6 +13,7 @@ import { Migration20261125090000 } from './Migration20261125090000';
 import { Migration20261125120000 } from './Migration20261125120000';
 import { Migration20261125130000 } from './Migration20261125130000';
 import { Migration20261125140000 } from './Migration20261125140000';
+import { Migration20261125150000 } from './Migration20261125150000';
 
 /** Every committed migration, in order. `pnpm --filter @ci/db migration:create` appends new ones. */
 export const migrationsList: MigrationObject[] = [
@@ -30,4 +31,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261125120000', class: Migration20261125120000 },
   { name: 'Migration20261125130000', class: Migration20261125130000 },
   { name: 'Migration20261125140000', class: Migration20261125140000 },
+  { name: 'Migration20261125150000', class: Migration20261125150000 },
 ];

@@ -3,6 +3,7 @@ import { newId } from '@ci/domain';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { freshDatabase, type TestDatabase } from '../../../../test/support/database';
 import type { Sql } from '../sql';
+import { accessMemory } from './access-memory';
 import { accessTokenRepository } from './access-token.repository';
 import { agentRepository } from './agent.repository';
 import { pipelineMemory } from './pipeline-memory';
@@ -55,7 +56,7 @@ async function insertJob(build: string): Promise<string> {
 }
 
 let tokenHash: string;
-const tokens = () => accessTokenRepository(sql, pipelineMemory());
+const tokens = () => accessTokenRepository(sql, pipelineMemory(), accessMemory());
 
 /** As a request a kept answer may answer reads it: with the token, asked for. */
 async function revisionOf(slug: string, asked = true): Promise<string | null> {

@@ -44,7 +44,7 @@ export function pipelineMemory(capacity = 1000): PipelineMemory {
 }
 
 /** Freezes a value read from a row (plain objects, arrays, dates) and everything in it. */
-function deepFreeze<T>(value: T): T {
+export function deepFreeze<T>(value: T): T {
   if (value === null || typeof value !== 'object' || Object.isFrozen(value)) return value;
   Object.freeze(value);
   for (const inner of Object.values(value)) deepFreeze(inner);

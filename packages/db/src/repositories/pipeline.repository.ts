@@ -17,6 +17,7 @@ import type {
 } from '@ci/domain';
 import { prefixedColumns, prefixedObject, toDate, toDateOrNull } from '../rows';
 import { isForeignKeyViolation, isUniqueViolation, likeLiteral, type Sql } from '../sql';
+import type { RememberedAccess } from './access-memory';
 import { joinedUserFromRow, organizationFromRow, USER_COLUMNS_PREFIXED } from './identity.repository';
 import { countsFromRow, PIPELINE_COUNT_COLUMNS } from './pipeline-counts';
 import type { PipelineMemory, RememberedPipeline } from './pipeline-memory';
@@ -323,6 +324,9 @@ function rememberedColumns(remembered: { id: string; revision: string }): string
     else ${prefixedObject('p', others)} end as p_columns`;
 }
 
+/** The catalog's revision (Migration20261125090000), as an SQL expression. */
+const THE_CATALOG_REVISION = '(select cr.revision from catalog_revision cr where cr.id = 1)';
+
 /**
  * Pipeline `p`'s content revision (`p_content_revision`, {@link PipelineAccessFacts}): its own revision, its
  * builds' and the catalog's (Migration20261125090000), read in the access statement's snapshot, before
@@ -330,7 +334,42 @@ function rememberedColumns(remembered: { id: string; revision: string }): string
  */
 const CONTENT_REVISION = `case when p.id is null then null else p.revision || '.' ||
     (select pc.builds_revision from pipeline_counts pc where pc.pipeline_id = p.id) || '.' ||
-    (select cr.revision from catalog_revision cr where cr.id = 1) end as p_content_revision`;
+    ${THE_CATALOG_REVISION} end as p_content_revision`;
+
+/** The catalog revision (`cr_revision`), read with an access in its snapshot: what an access is remembered at (ADR 0013). */
+export const CATALOG_REVISION = `${THE_CATALOG_REVISION} as cr_revision`;
+
+/**
+ * For an access remembered with the pipeline of id `pipelineId` (an SQL expression; ADR 0013): the catalog
+ * revision and the pipeline's (`cr_revision`, `p_revision`: null when the pipeline is gone) that say whether
+ * it still holds, the build counter read afresh with a remembered pipeline, and with `contentRevision` the
+ * pipeline's content revision. One row.
+ */
+export function rememberedAccessSelect(options: { pipelineId: string; contentRevision?: boolean }): string {
+  return `select ${CATALOG_REVISION}, p.revision as p_revision, p.next_build_number as p_next_build_number${
+    options.contentRevision ? `, ${CONTENT_REVISION}` : ''
+  }
+  from (select 1) one left join pipelines p on p.id = ${options.pipelineId}`;
+}
+
+/**
+ * The facts of an access remembered at the revisions a {@link rememberedAccessSelect} row read, or null when
+ * either has moved since (the access must be read afresh).
+ */
+export function factsOfRememberedAccess(
+  remembered: RememberedAccess,
+  row: Row | undefined,
+): (PipelineAccessFacts & { pipeline: Pipeline }) | null {
+  if (row?.cr_revision !== remembered.catalogRevision || row.p_revision !== remembered.pipelineRevision) {
+    return null;
+  }
+  const { facts } = remembered;
+  return {
+    ...facts,
+    pipeline: { ...facts.pipeline, nextBuildNumber: row.p_next_build_number as number },
+    contentRevision: (row.p_content_revision as string | null | undefined) ?? null,
+  };
+}
 
 /**
  * What the user `user` may see of the pipeline slugged `pipeline` in the organization slugged
