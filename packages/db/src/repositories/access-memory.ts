@@ -37,10 +37,9 @@ export interface AccessMemory {
 
 export function accessMemory(capacity = 1000): AccessMemory {
   const byKey = new Map<string, RememberedAccess>();
-  // A token hash has a fixed length, and the organization's slug's length comes before it: no two
-  // triples make one key.
+  // The hash's and the first slug's lengths first: no two triples make one key.
   const key = (tokenHash: string, organizationSlug: string, pipelineSlug: string) =>
-    `${tokenHash} ${organizationSlug.length}:${organizationSlug}/${pipelineSlug}`;
+    `${tokenHash.length}:${tokenHash}${organizationSlug.length}:${organizationSlug}/${pipelineSlug}`;
   return {
     recall(tokenHash, organizationSlug, pipelineSlug) {
       return byKey.get(key(tokenHash, organizationSlug, pipelineSlug));
