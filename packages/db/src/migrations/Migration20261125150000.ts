@@ -17,9 +17,9 @@ const ACCESS: { table: string; added: boolean }[] = [
  * made it, by reading those two revisions.
  *
  * One row for both, not a second one: a transaction that changed a membership and a team would
- * otherwise lock two shared rows, in either order. Each statement these triggers revise it in is the last
- * of its transaction (the access-token, team, team-pipeline and pipeline repositories), so the row stays
- * the last lock such a transaction takes.
+ * otherwise lock two shared rows, in either order. The row must stay the last lock a transaction that
+ * moves it takes (ADR 0013: a member joining teams locks them first; a pipeline's delete leaves it alone
+ * since Migration20261125160000).
  */
 export class Migration20261125150000 extends Migration {
   override name = 'Migration20261125150000';

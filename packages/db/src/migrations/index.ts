@@ -14,6 +14,7 @@ import { Migration20261125120000 } from './Migration20261125120000';
 import { Migration20261125130000 } from './Migration20261125130000';
 import { Migration20261125140000 } from './Migration20261125140000';
 import { Migration20261125150000 } from './Migration20261125150000';
+import { Migration20261125160000 } from './Migration20261125160000';
 
 /** Every committed migration, in order. `pnpm --filter @ci/db migration:create` appends new ones. */
 export const migrationsList: MigrationObject[] = [
@@ -32,4 +33,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261125130000', class: Migration20261125130000 },
   { name: 'Migration20261125140000', class: Migration20261125140000 },
   { name: 'Migration20261125150000', class: Migration20261125150000 },
+  { name: 'Migration20261125160000', class: Migration20261125160000 },
 ];

@@ -19,4 +19,5 @@ export const migrationNames: readonly string[] = [
   'Migration20261125130000',
   'Migration20261125140000',
   'Migration20261125150000',
+  'Migration20261125160000',
 ];

@@ -21,8 +21,11 @@ let other: Database;
 let organizationId: string;
 let userId: string;
 let pipelineId: string;
-/** This process's repository: one memory for the whole file, as a server has. */
-let remembering: AccessTokenRepository;
+/**
+ * This process's repositories, one for each of {@link READS}, each with one memory for the whole file as a
+ * server has: each read is remembered, checked and read afresh on its own statements.
+ */
+let remembering: AccessTokenRepository[];
 let tokenHash: string;
 let tokenId: string;
 
@@ -38,16 +41,17 @@ const READS: PipelineSlugs[] = [
 
 /** Reads everything once, so that this process remembers the token's access. */
 async function remember(): Promise<void> {
-  for (const read of READS) {
-    expect((await remembering.findByHash(tokenHash, read))?.pipelineAccess?.facts?.pipeline).not.toBeNull();
+  for (const [index, read] of READS.entries()) {
+    const answer = await remembering[index]!.findByHash(tokenHash, read);
+    expect(answer?.pipelineAccess?.facts?.pipeline?.slug).toBe('web');
   }
 }
 
 /** Each read as this process answers it, checked against a read with nothing remembered; the access read. */
 async function read() {
   const answers = [];
-  for (const readAhead of READS) {
-    const answer = await remembering.findByHash(tokenHash, readAhead);
+  for (const [index, readAhead] of READS.entries()) {
+    const answer = await remembering[index]!.findByHash(tokenHash, readAhead);
     expect(answer).toEqual(await fresh().findByHash(tokenHash, readAhead));
     answers.push(answer);
   }
@@ -81,7 +85,7 @@ beforeAll(async () => {
      values ($1, $2, $3, 1, 'scheduled', 'HEAD', 'main', '{}', '{}', 'api', $4, now(), now())`,
     [newId(), organizationId, pipelineId, userId],
   );
-  remembering = accessTokenRepository(sql, pipelineMemory(), accessMemory());
+  remembering = READS.map(() => accessTokenRepository(sql, pipelineMemory(), accessMemory()));
 });
 afterAll(async () => {
   await other?.close();
@@ -102,14 +106,15 @@ beforeEach(async () => {
 describe('a remembered access', () => {
   it('is what this process answers while nothing changes it, however long: a write no trigger sees stays unseen', async () => {
     await unseen('update access_tokens set description = $2 where id = $1', [tokenId, 'unseen']);
-    const answer = await remembering.findByHash(tokenHash, READS[0]);
-    expect(answer?.token.description).not.toBe('unseen');
-    expect((await fresh().findByHash(tokenHash, READS[0]))?.token.description).toBe('unseen');
+    const answer = await remembering[0]!.findByHash(tokenHash, READS[0]!);
+    expect(answer?.token.id).toBe(tokenId);
+    expect(answer?.token.description).toBeNull();
+    expect((await fresh().findByHash(tokenHash, READS[0]!))?.token.description).toBe('unseen');
   });
 
   it("reads afresh what it does not hold: the pipeline's build counter, its content revision, the build", async () => {
     await unseen('update access_tokens set description = $2 where id = $1', [tokenId, 'unseen']);
-    const revision = (await remembering.findByHash(tokenHash, READS[1]))?.pipelineAccess?.facts
+    const revision = (await remembering[1]!.findByHash(tokenHash, READS[1]!))?.pipelineAccess?.facts
       ?.contentRevision;
     await sql.query('update pipelines set next_build_number = next_build_number + 7 where id = $1', [
       pipelineId,
@@ -118,10 +123,13 @@ describe('a remembered access', () => {
       pipelineId,
     ]);
     const [access, withRevision, withBuild] = await Promise.all(
-      READS.map((readAhead) => remembering.findByHash(tokenHash, readAhead)),
+      READS.map((readAhead, index) => remembering[index]!.findByHash(tokenHash, readAhead)),
     );
-    // Still remembered (the unseen description), with what it does not hold as it is now.
-    expect(access?.token.description).not.toBe('unseen');
+    // Each still remembered (the unseen description), with what it does not hold as it is now.
+    for (const answer of [access, withRevision, withBuild]) {
+      expect(answer?.token.id).toBe(tokenId);
+      expect(answer?.token.description).toBeNull();
+    }
     const [counter] = await sql.query<{ next_build_number: number }>(
       'select next_build_number from pipelines where id = $1',
       [pipelineId],
@@ -130,15 +138,95 @@ describe('a remembered access', () => {
     expect(withRevision?.pipelineAccess?.facts?.contentRevision).not.toBe(revision);
     expect(withRevision?.pipelineAccess?.facts?.contentRevision).toMatch(/^\d+\.\d+\.\d+$/);
     expect(withBuild?.pipelineAccess?.build?.build.state).toBe('running');
-    expect(
-      (
-        await remembering.findByHash(tokenHash, {
-          organizationSlug: 'acme',
-          pipelineSlug: 'web',
-          buildNumber: 2,
+    const missing = await remembering[2]!.findByHash(tokenHash, {
+      organizationSlug: 'acme',
+      pipelineSlug: 'web',
+      buildNumber: 2,
+    });
+    expect(missing?.token.description).toBeNull();
+    expect(missing?.pipelineAccess?.build).toBeNull();
+  });
+
+  it('is not remembered while the catalog has no revision (its row gone): no change could be seen', async () => {
+    await sql.query('delete from catalog_revision');
+    try {
+      for (const [index, readAhead] of READS.entries()) {
+        expect((await remembering[index]!.findByHash(tokenHash, readAhead))?.token.id).toBe(tokenId);
+      }
+      await unseen('update access_tokens set description = $2 where id = $1', [tokenId, 'unseen']);
+      for (const [index, readAhead] of READS.entries()) {
+        expect((await remembering[index]!.findByHash(tokenHash, readAhead))?.token.description).toBe(
+          'unseen',
+        );
+      }
+    } finally {
+      await sql.query("insert into catalog_revision (id, revision) values (1, nextval('content_revisions'))");
+    }
+  });
+});
+
+describe("the catalog revision's row, the last lock a transaction that moves it takes", () => {
+  it('lets a team be deleted while a new member joins it, without a deadlock', async () => {
+    const teamId = newId();
+    await sql.query(
+      `insert into teams (id, organization_id, slug, name, created_at) values ($1, $2, 'doomed', 'Doomed', now())`,
+      [teamId, organizationId],
+    );
+    const joiner = await db.useCases.admin.createUser({ name: 'Joe', email: 'joe@acme.test' });
+    let joining: Promise<unknown> | undefined;
+    // As the team's delete runs it (team.repository.ts `deleteUnlessLastTeam`): the team's row, then the
+    // delete, whose cascades move the catalog revision.
+    await sql.transaction(async (tx) => {
+      await tx.query('select id from teams where id = $1 for update', [teamId]);
+      joining = other.repos.organizations
+        .putMember({
+          id: newId(),
+          organizationId,
+          userId: joiner.id,
+          role: 'member',
+          at: new Date(),
+          teamsIfNew: [{ id: newId(), teamId, role: 'member' }],
         })
-      )?.pipelineAccess?.build,
-    ).toBeNull();
+        .then(
+          () => 'joined',
+          (error: { code?: string }) => error.code,
+        );
+      await someoneWaitsForALock();
+      await tx.query('delete from teams where id = $1', [teamId]);
+    });
+    // The team went first: the membership's statement finds it gone (a foreign key violation), never a deadlock.
+    expect(await joining).toBe('23503');
+  });
+});
+
+describe('a pipeline removed', () => {
+  it("leaves the catalog revision alone (its own row's going is seen), while removing a team's association moves it", async () => {
+    const catalogRevision = async () =>
+      (await sql.query<{ revision: string }>('select revision from catalog_revision'))[0]?.revision;
+    const teamId = newId();
+    await sql.query(
+      `insert into teams (id, organization_id, slug, name, created_at) values ($1, $2, 'ops', 'Ops', now())`,
+      [teamId, organizationId],
+    );
+    const doomed = newId();
+    await sql.query(
+      `insert into pipelines (id, organization_id, slug, name, repository, steps, provider, webhook_token, created_at)
+       values ($1, $2, 'doomed', 'Doomed', 'git@example.com:a/b.git', '[]', '{}', $3, now())`,
+      [doomed, organizationId, doomed.replaceAll('-', '')],
+    );
+    const associate = (pipeline: string) =>
+      sql.query(
+        `insert into team_pipelines (id, team_id, pipeline_id, access_level, created_at)
+         values ($1, $2, $3, 'read_only', now())`,
+        [newId(), teamId, pipeline],
+      );
+    await associate(doomed);
+    await associate(pipelineId);
+    const before = await catalogRevision();
+    await sql.query('delete from pipelines where id = $1', [doomed]);
+    expect(await catalogRevision()).toBe(before);
+    await sql.query('delete from team_pipelines where team_id = $1', [teamId]);
+    expect(await catalogRevision()).not.toBe(before);
   });
 });
 
@@ -200,9 +288,23 @@ describe('a change to what decides access shows at once, made by another process
     expect((await read())?.pipelineAccess?.facts?.teamAccessLevels).toEqual(['build_and_read']);
     await sql.query('delete from team_members where team_id = $1', [teamId]);
     expect((await read())?.pipelineAccess?.facts?.teamAccessLevels).toEqual([]);
+    await sql.query('delete from team_pipelines where team_id = $1', [teamId]);
+    expect((await read())?.pipelineAccess?.facts?.pipelineHasTeams).toBe(false);
+    // A team's delete takes its members and pipelines with it.
+    await sql.query(
+      `insert into team_pipelines (id, team_id, pipeline_id, access_level, created_at)
+       values ($1, $2, $3, 'read_only', now())`,
+      [newId(), teamId, pipelineId],
+    );
+    await sql.query(
+      `insert into team_members (id, team_id, user_id, role, created_at) values ($1, $2, $3, 'member', now())`,
+      [newId(), teamId, userId],
+    );
+    expect((await read())?.pipelineAccess?.facts?.teamAccessLevels).toEqual(['read_only']);
     await sql.query('delete from teams where id = $1', [teamId]);
     facts = (await read())?.pipelineAccess?.facts;
     expect(facts?.pipelineHasTeams).toBe(false);
+    expect(facts?.teamAccessLevels).toEqual([]);
   });
 
   it('the organization renamed, and back', async () => {
@@ -212,14 +314,34 @@ describe('a change to what decides access shows at once, made by another process
     expect((await read())?.pipelineAccess?.facts?.organization.slug).toBe('acme');
   });
 
-  it('the pipeline changed, renamed and back, then removed', async () => {
+  it('the pipeline changed, renamed and back', async () => {
     await sql.query("update pipelines set visibility = 'public' where id = $1", [pipelineId]);
     expect((await read())?.pipelineAccess?.facts?.pipeline?.visibility).toBe('public');
     await sql.query("update pipelines set slug = 'web-2' where id = $1", [pipelineId]);
     expect((await read())?.pipelineAccess?.facts?.pipeline).toBeNull();
     await sql.query("update pipelines set slug = 'web' where id = $1", [pipelineId]);
     expect((await read())?.pipelineAccess?.facts?.pipeline?.slug).toBe('web');
+  });
+
+  // Last: what it removes, the others need.
+  it('the pipeline removed, then the user with their tokens', async () => {
     await sql.query('delete from pipelines where id = $1', [pipelineId]);
-    expect((await read())?.pipelineAccess?.facts?.pipeline).toBeNull();
+    const answer = await read();
+    expect(answer?.token.id).toBe(tokenId);
+    expect(answer?.pipelineAccess?.facts?.pipeline).toBeNull();
+    await sql.query('delete from users where id = $1', [userId]);
+    expect(await read()).toBeNull();
   });
 });
+
+async function someoneWaitsForALock(): Promise<void> {
+  for (let attempt = 0; attempt < 250; attempt++) {
+    const [row] = await sql.query<{ n: number }>(
+      `select count(*)::int as n from pg_stat_activity
+       where datname = current_database() and wait_event_type = 'Lock'`,
+    );
+    if (row!.n > 0) return;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  throw new Error('no connection waited for a lock');
+}

@@ -133,7 +133,8 @@ export function accessTokenRepository(
       if (!row) return null;
       const { token, user } = accessTokenWithUserFromRow(row);
       const facts = pipelineAccessFactsFromRow(row, read);
-      if (facts?.pipeline) {
+      // Without a catalog revision (its row gone) no change could be seen: nothing is remembered then.
+      if (facts?.pipeline && row.cr_revision != null) {
         const { contentRevision: _readEachTime, ...held } = facts;
         accesses.remember(tokenHash, organizationSlug, pipelineSlug, {
           catalogRevision: row.cr_revision as string,

@@ -354,13 +354,17 @@ export function rememberedAccessSelect(options: { pipelineId: string; contentRev
 
 /**
  * The facts of an access remembered at the revisions a {@link rememberedAccessSelect} row read, or null when
- * either has moved since (the access must be read afresh).
+ * either has moved since, or the catalog has no revision to compare (the access must be read afresh).
  */
 export function factsOfRememberedAccess(
   remembered: RememberedAccess,
   row: Row | undefined,
 ): (PipelineAccessFacts & { pipeline: Pipeline }) | null {
-  if (row?.cr_revision !== remembered.catalogRevision || row.p_revision !== remembered.pipelineRevision) {
+  if (
+    row?.cr_revision == null ||
+    row.cr_revision !== remembered.catalogRevision ||
+    row.p_revision !== remembered.pipelineRevision
+  ) {
     return null;
   }
   const { facts } = remembered;
