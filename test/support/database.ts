@@ -82,3 +82,16 @@ export async function acmeWithAdmin(useCases: UseCases) {
   const token = async () => (await admin.createAccessToken({ email: user.email, scopes: 'all' })).secret;
   return { user, token };
 }
+
+/** Returns once some connection to the database `sql` reads waits for a lock (for races that need one to). */
+export async function someoneWaitsForALock(sql: Database['sql']): Promise<void> {
+  for (let attempt = 0; attempt < 250; attempt++) {
+    const [row] = await sql.query<{ n: number }>(
+      `select count(*)::int as n from pg_stat_activity
+       where datname = current_database() and wait_event_type = 'Lock'`,
+    );
+    if (row!.n > 0) return;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  throw new Error('no connection waited for a lock');
+}

@@ -1,7 +1,7 @@
 import { type AccessTokenRepository, hashAccessTokenSecret, type PipelineSlugs } from '@ci/application';
 import { newId } from '@ci/domain';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { freshDatabase, type TestDatabase } from '../../../../test/support/database';
+import { freshDatabase, someoneWaitsForALock, type TestDatabase } from '../../../../test/support/database';
 import { type Database, openDatabase } from '../database';
 import type { Sql } from '../sql';
 import { accessMemory } from './access-memory';
@@ -191,7 +191,7 @@ describe("the catalog revision's row, the last lock a transaction that moves it 
           () => 'joined',
           (error: { code?: string }) => error.code,
         );
-      await someoneWaitsForALock();
+      await someoneWaitsForALock(sql);
       await tx.query('delete from teams where id = $1', [teamId]);
     });
     // The team went first: the membership's statement finds it gone (a foreign key violation), never a deadlock.
@@ -333,15 +333,3 @@ describe('a change to what decides access shows at once, made by another process
     expect(await read()).toBeNull();
   });
 });
-
-async function someoneWaitsForALock(): Promise<void> {
-  for (let attempt = 0; attempt < 250; attempt++) {
-    const [row] = await sql.query<{ n: number }>(
-      `select count(*)::int as n from pg_stat_activity
-       where datname = current_database() and wait_event_type = 'Lock'`,
-    );
-    if (row!.n > 0) return;
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-  throw new Error('no connection waited for a lock');
-}

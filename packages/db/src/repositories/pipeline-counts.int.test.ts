@@ -3,7 +3,7 @@ import { buildIn } from '@ci/domain/build.fixture';
 import { jobIn } from '@ci/domain/job.fixture';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freshDatabase, type TestDatabase } from '../../../../test/support/database';
+import { freshDatabase, someoneWaitsForALock, type TestDatabase } from '../../../../test/support/database';
 import type { Sql } from '../sql';
 import { buildRepository } from './build.repository';
 
@@ -158,17 +158,6 @@ const insertAfter =
   };
 
 /** Waits until some connection to the test database waits for a row lock. */
-async function someoneWaitsForALock() {
-  for (let attempt = 0; attempt < 250; attempt++) {
-    const [row] = await sql.query<{ n: number }>(
-      `select count(*)::int as n from pg_stat_activity
-       where datname = current_database() and wait_event_type = 'Lock'`,
-    );
-    if (row!.n > 0) return;
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-  throw new Error('no connection waited for a lock');
-}
 
 const buildState = fc.constantFrom(...BUILD_STATES);
 const jobState = fc.constantFrom(...JOB_STATES);
@@ -373,7 +362,7 @@ describe('pipeline counts kept by triggers', () => {
       // A change of the build as jobs.changeBuild makes one: the build locked first, changed after.
       await tx.query('select id from builds where id = $1 for update', [original.id]);
       rebuild = createBuild(pipelineId, 'scheduled', ['scheduled'], { rebuiltFromId: original.id });
-      await someoneWaitsForALock();
+      await someoneWaitsForALock(sql);
       await tx.query("update builds set state = 'passed' where id = $1", [original.id]);
     });
     const rebuilt = await rebuild!;
