@@ -43,13 +43,14 @@ describe('the committed migrations', () => {
   });
 
   it('undo the newest one and apply it again to the same definitions', async () => {
+    // By name, then definition: a trigger and its function often share a name.
     const definitions = async () =>
       db.database.sql.query<{ name: string; definition: string }>(
         `select p.proname as name, pg_get_functiondef(p.oid) as definition from pg_proc p
          join pg_namespace n on n.oid = p.pronamespace where n.nspname = 'public'
          union all
          select t.tgname, pg_get_triggerdef(t.oid) from pg_trigger t where not t.tgisinternal
-         order by 1`,
+         order by 1, 2`,
       );
     const applied = await definitions();
     const [newest] = await orm.migrator.down();

@@ -17,9 +17,8 @@ const ACCESS: { table: string; added: boolean }[] = [
  * made it, by reading those two revisions.
  *
  * One row for both, not a second one: a transaction that changed a membership and a team would
- * otherwise lock two shared rows, in either order. The row must stay the last lock a transaction that
- * moves it takes (ADR 0013: a member joining teams locks them first; a pipeline's delete leaves it alone
- * since Migration20261125160000).
+ * otherwise lock two shared rows, in either order. (Its triggers lock the row from the statement on; since
+ * Migration20261125170000 they lock it at commit, ADR 0013.)
  */
 export class Migration20261125150000 extends Migration {
   override name = 'Migration20261125150000';

@@ -15,6 +15,7 @@ import { Migration20261125130000 } from './Migration20261125130000';
 import { Migration20261125140000 } from './Migration20261125140000';
 import { Migration20261125150000 } from './Migration20261125150000';
 import { Migration20261125160000 } from './Migration20261125160000';
+import { Migration20261125170000 } from './Migration20261125170000';
 
 /** Every committed migration, in order. `pnpm --filter @ci/db migration:create` appends new ones. */
 export const migrationsList: MigrationObject[] = [
@@ -34,4 +35,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261125140000', class: Migration20261125140000 },
   { name: 'Migration20261125150000', class: Migration20261125150000 },
   { name: 'Migration20261125160000', class: Migration20261125160000 },
+  { name: 'Migration20261125170000', class: Migration20261125170000 },
 ];

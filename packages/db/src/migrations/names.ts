@@ -20,4 +20,5 @@ export const migrationNames: readonly string[] = [
   'Migration20261125140000',
   'Migration20261125150000',
   'Migration20261125160000',
+  'Migration20261125170000',
 ];

@@ -70,16 +70,9 @@ export function organizationRepository(sql: Sql): OrganizationRepository {
     },
     async putMember({ id, organizationId, userId, role, at, teamsIfNew = [] }) {
       // One statement: a new membership (a row the insert made has no deleting transaction, `xmax` 0) and
-      // the teams it joins are written together, or neither is. The teams' rows are locked while it runs,
-      // before its triggers take the catalog revision's row at its end: a team's delete holds its row and
-      // then takes that one (ADR 0013), so the foreign key checks of the team memberships, which run
-      // after the membership's trigger, would otherwise wait for the team while holding the catalog row.
+      // the teams it joins are written together, or neither is.
       const [row] = await sql.query<{ added: boolean }>(
-        `with teams as (
-           select count(*) as locked from (
-             select id from teams where id = any($7::uuid[]) order by id for key share
-           ) locked
-         ), member as (
+        `with member as (
            insert into organization_members (id, organization_id, user_id, role, created_at) values ($5, $1, $2, $3, $4)
            on conflict (organization_id, user_id) do update set role = excluded.role
            returning (xmax = 0) as added
@@ -90,7 +83,7 @@ export function organizationRepository(sql: Sql): OrganizationRepository {
            where member.added
            on conflict (team_id, user_id) do nothing
          )
-         select added from member, teams`,
+         select added from member`,
         [
           organizationId,
           userId,
