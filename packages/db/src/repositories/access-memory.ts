@@ -1,6 +1,6 @@
 import type { PipelineAccessFacts } from '@ci/application';
 import type { AccessToken, Pipeline, User } from '@ci/domain';
-import { deepFreeze } from './pipeline-memory';
+import { frozenMemory } from './frozen-memory';
 
 /**
  * What a token may do on a pipeline as this process read it (ADR 0013): the token and its user, and the
@@ -36,25 +36,16 @@ export interface AccessMemory {
 }
 
 export function accessMemory(capacity = 1000): AccessMemory {
-  const byKey = new Map<string, RememberedAccess>();
+  const byKey = frozenMemory<RememberedAccess>(capacity);
   // The hash's and the first slug's lengths first: no two triples make one key.
   const key = (tokenHash: string, organizationSlug: string, pipelineSlug: string) =>
     `${tokenHash.length}:${tokenHash}${organizationSlug.length}:${organizationSlug}/${pipelineSlug}`;
   return {
-    recall(tokenHash, organizationSlug, pipelineSlug) {
-      return byKey.get(key(tokenHash, organizationSlug, pipelineSlug));
-    },
-    remember(tokenHash, organizationSlug, pipelineSlug, remembered) {
-      const at = key(tokenHash, organizationSlug, pipelineSlug);
-      byKey.delete(at);
-      byKey.set(at, deepFreeze(remembered));
-      if (byKey.size > capacity) {
-        const oldest = byKey.keys().next();
-        if (!oldest.done) byKey.delete(oldest.value);
-      }
-    },
-    forget(tokenHash, organizationSlug, pipelineSlug) {
-      byKey.delete(key(tokenHash, organizationSlug, pipelineSlug));
-    },
+    recall: (tokenHash, organizationSlug, pipelineSlug) =>
+      byKey.get(key(tokenHash, organizationSlug, pipelineSlug)),
+    remember: (tokenHash, organizationSlug, pipelineSlug, remembered) =>
+      byKey.set(key(tokenHash, organizationSlug, pipelineSlug), remembered),
+    forget: (tokenHash, organizationSlug, pipelineSlug) =>
+      byKey.delete(key(tokenHash, organizationSlug, pipelineSlug)),
   };
 }

@@ -1,4 +1,5 @@
 import type { Pipeline } from '@ci/domain';
+import { frozenMemory } from './frozen-memory';
 
 /** A pipeline as this process read it, and the revision of its row it read (Migration20261121170000). */
 export interface RememberedPipeline {
@@ -23,30 +24,13 @@ export interface PipelineMemory {
 }
 
 export function pipelineMemory(capacity = 1000): PipelineMemory {
-  const bySlugs = new Map<string, RememberedPipeline>();
+  const bySlugs = frozenMemory<RememberedPipeline>(capacity);
   // The first slug's length first: no two pairs of slugs make one key.
   const key = (organizationSlug: string, pipelineSlug: string) =>
     `${organizationSlug.length}:${organizationSlug}/${pipelineSlug}`;
   return {
-    recall(organizationSlug, pipelineSlug) {
-      return bySlugs.get(key(organizationSlug, pipelineSlug));
-    },
-    remember(organizationSlug, pipelineSlug, remembered) {
-      const at = key(organizationSlug, pipelineSlug);
-      bySlugs.delete(at);
-      bySlugs.set(at, { ...remembered, pipeline: deepFreeze(remembered.pipeline) });
-      if (bySlugs.size > capacity) {
-        const oldest = bySlugs.keys().next();
-        if (!oldest.done) bySlugs.delete(oldest.value);
-      }
-    },
+    recall: (organizationSlug, pipelineSlug) => bySlugs.get(key(organizationSlug, pipelineSlug)),
+    remember: (organizationSlug, pipelineSlug, remembered) =>
+      bySlugs.set(key(organizationSlug, pipelineSlug), remembered),
   };
-}
-
-/** Freezes a value read from a row (plain objects, arrays, dates) and everything in it. */
-export function deepFreeze<T>(value: T): T {
-  if (value === null || typeof value !== 'object' || Object.isFrozen(value)) return value;
-  Object.freeze(value);
-  for (const inner of Object.values(value)) deepFreeze(inner);
-  return value;
 }
