@@ -1,4 +1,4 @@
-import type { AccessTokenRepository } from '@ci/application';
+import type { AccessTokenRepository, PipelineAccessFacts, PipelineSlugs } from '@ci/application';
 import type { AccessToken, Scope, User } from '@ci/domain';
 import { toDate, toDateOrNull } from '../rows';
 import type { Sql } from '../sql';
@@ -78,6 +78,23 @@ function accessTokenWithUserFromRow(row: Row): { token: AccessToken; user: User 
   return { token, user: userFromRow(row) };
 }
 
+/**
+ * What `findByHash` answers with a read-ahead: the token and its user, the access facts, and the build
+ * the request reads when it names one (read in `row`, its statement's).
+ */
+function found(
+  { token, user }: { token: AccessToken; user: User },
+  readAhead: PipelineSlugs,
+  facts: PipelineAccessFacts | null,
+  row: Row,
+) {
+  const build =
+    readAhead.buildNumber === undefined
+      ? {}
+      : { build: facts?.pipeline && row.b_id ? buildByNumberFromRow(row, facts.pipeline) : null };
+  return { token, user, pipelineAccess: { ...readAhead, facts, ...build } };
+}
+
 export function accessTokenRepository(
   sql: Sql,
   memory: PipelineMemory,
@@ -105,17 +122,7 @@ export function accessTokenRepository(
           readsBuild ? [pipelineId, readAhead.buildNumber, known.facts.organization.slug] : [pipelineId],
         );
         const facts = factsOfRememberedAccess(known, row);
-        if (row && facts) {
-          return {
-            token: known.token,
-            user: known.user,
-            pipelineAccess: {
-              ...readAhead,
-              facts,
-              ...(readsBuild ? { build: row.b_id ? buildByNumberFromRow(row, facts.pipeline) : null } : {}),
-            },
-          };
-        }
+        if (row && facts) return found(known, readAhead, facts, row);
         accesses.forget(tokenHash, organizationSlug, pipelineSlug);
       }
       // The token, and beside it what its user may see of the pipeline the request names (and the build it
@@ -144,17 +151,7 @@ export function accessTokenRepository(
           facts: { ...held, pipeline: facts.pipeline },
         });
       }
-      return {
-        token,
-        user,
-        pipelineAccess: {
-          ...readAhead,
-          facts,
-          ...(readsBuild
-            ? { build: facts?.pipeline && row.b_id ? buildByNumberFromRow(row, facts.pipeline) : null }
-            : {}),
-        },
-      };
+      return found({ token, user }, readAhead, facts, row);
     },
     async findById(id) {
       const [row] = await sql.query(`${ACCESS_TOKEN_WITH_USER} where t.id = $1`, [id]);
