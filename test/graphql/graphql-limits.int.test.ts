@@ -71,8 +71,6 @@ const PAGE = `query($first: Int!) { build(slug: "acme/web/1") { pipeline { build
 
 describe('a page of builds', () => {
   it('costs the same few SQL statements for 5 builds as for 100, jobs, pipeline and creator included', async () => {
-    // The token's access is read afresh once after the world's changes to teams and memberships, and
-    // remembered from then on (ADR 0013).
     await world.gql(PAGE, { first: 1 });
     const small = await world.countStatements(() => world.gql(PAGE, { first: 5 }));
     const large = await world.countStatements(() => world.gql(PAGE, { first: 100 }));

@@ -180,13 +180,8 @@ export async function teamIds(world: World): Promise<Record<string, string>> {
   );
 }
 
-/**
- * Whether a statement is the one that decides a request's access to the pipeline it names, read with its
- * token (ADR 0007): the token and the access in full ({@link readsTokenAndAccess}) or, for an access the
- * server remembers, the revisions it is checked against (ADR 0013).
- */
-export const decidesAccess = (sql: string) => sql.includes(' as cr_revision');
+/** Whether a statement decides a user's access to a pipeline (the access statement, with the content revision). */
+export const decidesAccess = (sql: string) => sql.includes('p_content_revision');
 
-/** Whether a statement reads the token and the access in full: a token's first read of a pipeline, or one after a change. */
-export const readsTokenAndAccess = (sql: string) =>
-  sql.includes('access_tokens') && sql.includes('organization_members');
+/** Whether a statement reads a token. */
+export const readsToken = (sql: string) => sql.includes('access_tokens');

@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { AnswerMemory, type UseCases } from '@ci/application';
+import type { UseCases } from '@ci/application';
 import type { GraphqlServer } from '@ci/graphql';
 import {
   appRouter,
   openApiDocument,
+  ResponseCache,
   registerAgentApi,
   registerRestApi,
   registerTrpcApi,
@@ -94,9 +95,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
 
   const urls = deps.config.publicUrls;
-  // One memory for the process's REST and GraphQL answers (ADR 0012); none kept with ANSWER_MEMORY_MB=0.
-  const answers =
-    deps.config.answerMemoryBytes > 0 ? new AnswerMemory(deps.config.answerMemoryBytes) : undefined;
+  // REST's cache of pipelines' build lists (ADR 0016); none with RESPONSE_CACHE=off.
+  const cache =
+    deps.config.responseCacheBytes > 0 ? new ResponseCache(deps.config.responseCacheBytes) : undefined;
   const createContext = (request: FastifyRequest, rest: boolean): TrpcContext => {
     const queryStart = request.originalUrl.indexOf('?');
     return {
@@ -124,7 +125,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     prefix: '/v2',
     router: appRouter,
     createContext: (request) => createContext(request, true),
-    answers,
+    cache,
   });
   registerTrpcApi(app, { prefix: '/trpc', createContext: (request) => createContext(request, false) });
   registerAgentApi(app, { prefix: '/v3', useCases: deps.useCases, urls });
@@ -140,7 +141,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
           urls,
           rateLimits: deps.config.rateLimits,
           maxBodyBytes: deps.config.bodyLimit,
-          answers,
         }),
       )
       .catch((error: unknown) => {

@@ -27,7 +27,8 @@ const ServerEnv = DatabaseEnv.extend({
   AGENT_JOB_STATUS_INTERVAL_SECONDS: z.coerce.number().positive().max(3600).default(5),
   AGENT_HEARTBEAT_INTERVAL_SECONDS: z.coerce.number().positive().max(3600).default(30),
   AGENT_LOST_AFTER_SECONDS: z.coerce.number().positive().max(86400).default(120),
-  ANSWER_MEMORY_MB: z.coerce.number().min(0).max(65_536).default(32),
+  RESPONSE_CACHE: z.enum(['on', 'off']).default('on'),
+  RESPONSE_CACHE_MB: z.coerce.number().min(0).max(65_536).default(32),
   REQUEST_CONCURRENCY: z.coerce.number().int().min(1).max(10_000).default(4),
   REQUEST_QUEUE_LIMIT: z.coerce.number().int().min(0).max(1_000_000).default(1000),
   CORS_ORIGINS: z
@@ -92,8 +93,9 @@ export function readServerConfig(env: NodeJS.ProcessEnv) {
           userPerMinute: parsed.RATE_LIMIT_USER_PER_MINUTE,
         }
       : null,
-    /** the bytes of answers the server may keep to send again while nothing they show changed (ADR 0012); 0: none */
-    answerMemoryBytes: Math.floor(parsed.ANSWER_MEMORY_MB * 1024 * 1024),
+    /** the response cache's byte budget (ADR 0016); 0: no cache */
+    responseCacheBytes:
+      parsed.RESPONSE_CACHE === 'off' ? 0 : Math.floor(parsed.RESPONSE_CACHE_MB * 1024 * 1024),
     /** API requests (REST, tRPC, GraphQL) at work at once; the others wait their turn (request-slots.ts) */
     requestConcurrency: parsed.REQUEST_CONCURRENCY,
     /** API requests that may wait for a slot; past them the server answers 503 at once */

@@ -10,10 +10,8 @@ export type {
 export { DEFAULT_AGENT_TIMINGS, MAX_CHUNK_BYTES } from './agents/agent-protocol';
 export type { AgentWork } from './agents/agents-by-id';
 export type { AgentListQuery, AgentPage } from './agents/list-agents';
-export { AnswerMemory, type RememberedAnswer } from './answers/answer-memory';
 export * from './auth/access-token-secret';
 export type { Actor } from './auth/actor';
-export { pipelineSlugs } from './auth/authenticate';
 export { slugParts } from './auth/authorize';
 export type { EstablishedAccess } from './auth/established-access';
 export type { BuildResult } from './builds/build-result';

@@ -29,15 +29,8 @@ export interface Clock {
 }
 
 export interface AccessTokenRepository {
-  /**
-   * The token with this hash and its user, revoked and expired ones included (the caller decides). With
-   * `readAhead`, also what the user may see of that pipeline (as {@link AccessRepository.pipeline}), read
-   * in the same statement.
-   */
-  findByHash(
-    tokenHash: string,
-    readAhead?: PipelineSlugs,
-  ): Promise<{ token: AccessToken; user: User; pipelineAccess?: PipelineAccessReadAhead } | null>;
+  /** The token with this hash and its user, revoked and expired ones included (the caller decides). */
+  findByHash(tokenHash: string): Promise<{ token: AccessToken; user: User } | null>;
   /** The token with this id and its user, revoked and expired ones included. */
   findById(id: string): Promise<{ token: AccessToken; user: User } | null>;
   insert(token: AccessToken): Promise<void>;
@@ -317,36 +310,14 @@ export interface OrganizationAccess {
   role: OrganizationRole;
 }
 
-/** A pipeline as a request names it: its organization's slug and its own. */
-export interface PipelineSlugs {
-  organizationSlug: string;
-  pipelineSlug: string;
-  /** the build of that pipeline the request reads (a build's GET): it is read with them too */
-  buildNumber?: number;
-  /** the request may be answered by a kept answer: the pipeline's content revision is read with them too */
-  contentRevision?: true;
-}
-
-/** What a user may see of a pipeline, read with their token (null facts: not a member of its organization). */
-export interface PipelineAccessReadAhead extends PipelineSlugs {
-  facts: PipelineAccessFacts | null;
-  /**
-   * With `buildNumber`: the build as {@link BuildRepository.findByNumber} reads it without retried jobs;
-   * null when the pipeline is not there or has no such build. Shown only if the rules let the user see it.
-   */
-  build?: BuildView | null;
-}
-
 /** What a user may do on a pipeline, read in one round trip; `pipeline` null when it does not exist. */
 export interface PipelineAccessFacts extends OrganizationAccess {
   pipeline: Pipeline | null;
   teamAccessLevels: AccessLevel[];
   pipelineHasTeams: boolean;
   /**
-   * Changes whenever anything an answer about the pipeline and its builds shows changes, in whichever
-   * process: the pipeline's row, its builds and jobs and their counts, and the users, organizations,
-   * memberships and agents shown beside them (ADR 0012). Read before any of those, when asked for
-   * (`PipelineSlugs.contentRevision`); null without a pipeline or when not asked for.
+   * Moves whenever anything an answer about the pipeline's builds shows changes, in any process (the
+   * triggers of Migration20261125090000; ADR 0016). Read with the access, before the builds; null without a pipeline.
    */
   contentRevision: string | null;
 }

@@ -19,7 +19,6 @@ import {
 } from './agents/agent-protocol';
 import { findAgent, getAgent, getAgentsById, getWorkOfAgents } from './agents/agents-by-id';
 import { listAgents } from './agents/list-agents';
-import { pipelineRevision } from './answers/pipeline-revision';
 import { authenticate } from './auth/authenticate';
 import { organizationsById, pipelineAccessFor } from './auth/usable-memberships';
 import {
@@ -35,6 +34,7 @@ import { cancelBuild } from './builds/cancel-build';
 import { createBuild } from './builds/create-build';
 import { getBuild } from './builds/get-build';
 import { listBuilds } from './builds/list-builds';
+import { pipelineRevision } from './builds/pipeline-revision';
 import { rebuildBuild } from './builds/rebuild-build';
 import { getJobEnv, getJobLog, retryJob, unblockJob } from './jobs/job-actions';
 import { cancelJobById, getRetrySourcesOf, retryJobById, unblockJobById } from './jobs/jobs-by-id';

@@ -1,7 +1,6 @@
 import type { Repositories } from '@ci/application';
 import { startEmbeddedPostgres } from './embedded-postgres';
 import { openPool } from './pool';
-import { accessMemory } from './repositories/access-memory';
 import { accessTokenRepository } from './repositories/access-token.repository';
 import { agentRepository } from './repositories/agent.repository';
 import { buildRepository } from './repositories/build.repository';
@@ -10,7 +9,6 @@ import { jobRepository } from './repositories/job.repository';
 import { lookupRepository } from './repositories/lookup.repository';
 import { organizationMemberRepository } from './repositories/organization-member.repository';
 import { accessRepository, pipelineRepository } from './repositories/pipeline.repository';
-import { pipelineMemory } from './repositories/pipeline-memory';
 import { rateLimitRepository } from './repositories/rate-limit.repository';
 import { registryRepository } from './repositories/registry.repository';
 import { teamRepository } from './repositories/team.repository';
@@ -39,17 +37,14 @@ export interface Database {
 }
 
 function createRepositories(sql: Sql): Repositories {
-  // The pipelines read through the access statements, with their revisions (ADR 0009).
-  const pipelines = pipelineMemory();
   return {
-    // What tokens may do on pipelines, with the revisions it was read at (ADR 0013).
-    accessTokens: accessTokenRepository(sql, pipelines, accessMemory()),
+    accessTokens: accessTokenRepository(sql),
     users: userRepository(sql),
     organizations: organizationRepository(sql),
     teams: teamRepository(sql),
     pipelines: pipelineRepository(sql),
     teamPipelines: teamPipelineRepository(sql),
-    access: accessRepository(sql, pipelines),
+    access: accessRepository(sql),
     builds: buildRepository(sql),
     registries: registryRepository(sql),
     rateLimits: rateLimitRepository(sql),

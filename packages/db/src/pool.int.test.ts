@@ -81,20 +81,10 @@ describe('the repositories’ plain pool', () => {
     expect(row.jsonb).toStrictEqual({ a: [1, '2', null, 1.5e300], b: { c: true } });
   });
 
-  it('parses array rows as pg parses object rows (array results build no object template)', async () => {
+  it('reads the same rows through a named prepared statement as through a plain one', async () => {
     const objects = await pool.query(EVERY_TYPE);
-    const arrays = await pool.query({ text: EVERY_TYPE, rowMode: 'array' });
-    expect(arrays.rows[0]).toStrictEqual(Object.values(objects.rows[0] as object));
-    // The patch is in place: pg's result (the object `query` answers) has its parsers but no template.
-    // pg renaming these private fields fails here, not silently.
-    const internals = (result: unknown) =>
-      result as { _prebuiltEmptyResultObject: object | null; _parsers: unknown[] | undefined };
-    expect(internals(arrays)._prebuiltEmptyResultObject).toBeNull();
-    expect(internals(arrays)._parsers).toHaveLength(objects.fields.length);
-    expect(internals(objects)._prebuiltEmptyResultObject).not.toBeNull();
-    expect(arrays.fields.map((field) => field.name)).toStrictEqual(objects.fields.map((field) => field.name));
     const prepared = await createSql(pool).prepared(EVERY_TYPE);
-    expect(prepared.map((row) => ({ ...row }))).toStrictEqual(objects.rows);
+    expect(prepared).toStrictEqual(objects.rows);
   });
 
   it('covers every column type of our tables', async () => {

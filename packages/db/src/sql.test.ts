@@ -2,64 +2,41 @@ import type pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { createSql, isForeignKeyViolation, isUniqueViolation, likeLiteral } from './sql';
 
-/**
- * A client answering every statement with these columns and rows of values, as pg's array mode does: a
- * query object it was handed (a prepared statement's, pg-described-statements.ts) through its callback.
- */
-function poolAnswering(names: string[], rows: unknown[][]) {
-  const asked: Array<{ rowMode?: string; name?: string }> = [];
+/** A pool that records what each statement asked pg for, and answers with these rows. */
+function poolAnswering(rows: unknown[]) {
+  const asked: unknown[] = [];
   const pool = {
-    query: async (config: {
-      rowMode?: string;
-      _rowMode?: string;
-      name?: string;
-      callback?: (error: null, result: unknown) => void;
-    }) => {
-      asked.push({ rowMode: config.rowMode ?? config._rowMode, name: config.name });
-      const result = { fields: names.map((name) => ({ name })), rows };
-      config.callback?.(null, result);
-      return result;
+    query: async (config: unknown, values?: unknown[]) => {
+      asked.push(values === undefined ? config : { text: config, values });
+      return { rows };
     },
   } as unknown as pg.Pool;
   return { sql: createSql(pool), asked };
 }
 
-describe('rows', () => {
-  it('are plain objects holding every column by name, in order, from the values pg parsed', async () => {
-    const when = new Date(0);
-    const { sql, asked } = poolAnswering(
-      ['id', 'created_at', 'tags', 'note'],
-      [
-        ['a', when, ['x'], null],
-        ['b', null, [], 'hi'],
-      ],
-    );
-    for (const read of [sql.query, sql.prepared]) {
-      const rows = await read('select …', []);
-      expect(rows).toEqual([
-        { id: 'a', created_at: when, tags: ['x'], note: null },
-        { id: 'b', created_at: null, tags: [], note: 'hi' },
-      ]);
-      expect(Object.keys(rows[0]!)).toEqual(['id', 'created_at', 'tags', 'note']);
-      expect({ ...rows[1] }).toEqual({ id: 'b', created_at: null, tags: [], note: 'hi' });
-    }
-    expect(asked.map((config) => config.rowMode)).toEqual(['array', 'array']);
-    expect(asked[1]!.name).toMatch(/^ci_/);
+describe('statements', () => {
+  it("answer pg's rows", async () => {
+    const { sql } = poolAnswering([{ id: 'a' }]);
+    expect(await sql.query('select 1', [1])).toEqual([{ id: 'a' }]);
+    expect(await sql.prepared('select 1', [1])).toEqual([{ id: 'a' }]);
   });
 
-  it('keep the last value of a repeated column name, as pg does', async () => {
-    const { sql } = poolAnswering(['id', 'name', 'id'], [[1, 'n', 2]]);
-    expect(await sql.query('select …')).toEqual([{ id: 2, name: 'n' }]);
+  it('prepared: one stable name per text, as pg wants for named statements', async () => {
+    const { sql, asked } = poolAnswering([]);
+    await sql.prepared('select $1::int', [1]);
+    await sql.prepared('select $1::int', [2]);
+    await sql.prepared('select $1::text', ['x']);
+    const [first, second, third] = asked as Array<{ name: string; text: string; values: unknown[] }>;
+    expect(first?.name).toMatch(/^ci_/);
+    expect(second?.name).toBe(first?.name);
+    expect(third?.name).not.toBe(first?.name);
+    expect(second?.values).toEqual([2]);
   });
 
-  it('take any column name literally, quotes and spaces included', async () => {
-    const { sql } = poolAnswering(['parentId', 'a "b"', "c'd", 'e\\f'], [[1, 2, 3, 4]]);
-    expect(await sql.query('select …')).toEqual([{ parentId: 1, 'a "b"': 2, "c'd": 3, 'e\\f': 4 }]);
-  });
-
-  it('are none for no rows', async () => {
-    const { sql } = poolAnswering(['id'], []);
-    expect(await sql.query('select …')).toEqual([]);
+  it('plain: text and values, no name', async () => {
+    const { sql, asked } = poolAnswering([]);
+    await sql.query('select $1::int', [1]);
+    expect(asked).toEqual([{ text: 'select $1::int', values: [1] }]);
   });
 });
 

@@ -1,5 +1,5 @@
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
-import type { Actor, AnswerMemory, PipelineSlugs, UseCases } from '@ci/application';
+import type { Actor, UseCases } from '@ci/application';
 import {
   hasScope,
   isDomainError,
@@ -15,7 +15,6 @@ import type { GraphqlContext, PublicUrls } from './builder';
 import { useCompiledQueries } from './compiled-execution';
 import { isUnexpected, maskError, refusal } from './errors';
 import { createLoaders } from './loaders';
-import { namedPipeline } from './named-pipeline';
 import { type PostedParams, postedParams } from './posted-params';
 import { useCostLimit } from './query-cost';
 import { schema } from './schema';
@@ -40,8 +39,6 @@ export interface GraphqlServerOptions {
   rateLimits?: RateLimitPolicy | null;
   /** the longest body `handle` reads (the HTTP server bounds the bodies it hands `handleNode` itself) */
   maxBodyBytes?: number;
-  /** answers kept to send again while their pipeline's revision holds (ADR 0012); none kept without */
-  answers?: AnswerMemory;
 }
 
 /** As the HTTP server's default `BODY_LIMIT_BYTES`. */
@@ -60,7 +57,7 @@ interface NodeGraphqlRequest {
   body?: string | undefined;
 }
 
-/** An answer as the HTTP server sends it: yoga's read into bytes (`answerOf`), or a kept one (ADR 0012). */
+/** An answer as the HTTP server sends it: yoga's read into bytes (`answerOf`). */
 export interface GraphqlAnswer {
   status: number;
   /** lower-case names; `content-type` among them */
@@ -70,8 +67,6 @@ export interface GraphqlAnswer {
 
 interface ServerContext extends GraphqlRequestContext {
   actor: Actor | null;
-  /** set when the operation ran to a result without errors: only such an answer is kept (ADR 0012) */
-  outcome?: { clean: boolean };
 }
 
 const ACCEPTED_SCOPES = 'graphql';
@@ -114,17 +109,6 @@ export function createGraphqlServer(options: GraphqlServerOptions) {
       useCostLimit({ maxCost: limits.maxCost }),
       // After the limits: they refuse before any execution, compiled or not.
       useCompiledQueries(),
-      {
-        onExecutionResult({ result, context }) {
-          const { outcome } = context as Partial<ServerContext>;
-          if (!outcome) return;
-          outcome.clean =
-            result !== undefined &&
-            !(Symbol.asyncIterator in result) &&
-            !result.errors?.length &&
-            result.data != null;
-        },
-      },
       useErrorHandler(({ errors, context }) => {
         // In the execution phase `context` is graphql-js's execution arguments; the request's is inside.
         const request = ((context as { contextValue?: unknown }).contextValue ??
@@ -136,17 +120,11 @@ export function createGraphqlServer(options: GraphqlServerOptions) {
 
   type Admission = { refused: Response } | { actor: Actor; headers: Record<string, string> };
 
-  /**
-   * Who asks, and whether they may: the bearer token, the rate limit, then the `graphql` scope. The
-   * pipeline the operation names at its root, if known, is read with the token (`namedPipeline`).
-   */
-  async function admit(
-    authorization: string | undefined,
-    named: PipelineSlugs | undefined,
-  ): Promise<Admission> {
+  /** Who asks, and whether they may: the bearer token, the rate limit, then the `graphql` scope. */
+  async function admit(authorization: string | undefined): Promise<Admission> {
     let actor: Actor;
     try {
-      actor = await options.useCases.authenticate(authorization, named);
+      actor = await options.useCases.authenticate(authorization);
     } catch (error) {
       if (!isDomainError(error)) throw error;
       return {
@@ -182,76 +160,15 @@ export function createGraphqlServer(options: GraphqlServerOptions) {
       accept: string | undefined;
       params?: PostedParams | undefined;
     },
-    run: (actor: Actor | null, outcome?: { clean: boolean }) => Response | Promise<Response>,
+    run: (actor: Actor | null) => Response | Promise<Response>,
   ): Promise<GraphqlAnswer> {
     if (request.rendersGraphiql) return answerOf(await run(null));
-    // Without credentials there is nothing to read with them: the operation is not looked into.
-    const named = request.authorization ? namedPipeline(request.params) : undefined;
-    const memory = named?.keepsAnswer ? options.answers : undefined;
-    // An answer that may be kept needs the pipeline's content revision: read with the token too.
-    const admission = await admit(
-      request.authorization,
-      named && (memory ? { ...named.slugs, contentRevision: true } : named.slugs),
-    );
+    const admission = await admit(request.authorization);
     if ('refused' in admission) return answerOf(admission.refused);
-    const answered =
-      memory && named && request.params
-        ? await keptOrRun(memory, admission.actor, named.slugs, { ...request, params: request.params }, run)
-        : await answerOf(await run(admission.actor));
+    const answered = await answerOf(await run(admission.actor));
     for (const [name, value] of Object.entries(admission.headers))
       answered.headers[name.toLowerCase()] = value;
     return answered;
-  }
-
-  /**
-   * An operation whose answer may be kept (`keepsAnswer`): the answer kept for the same request when the
-   * pipeline's revision, read with the token, is still the one it was kept with; otherwise the operation
-   * runs, and its answer is kept when it has no errors (ADR 0012). A revision the actor may not read
-   * (another scope, no access) keeps nothing: the operation runs and answers as always.
-   */
-  async function keptOrRun(
-    memory: AnswerMemory,
-    actor: Actor,
-    slugs: PipelineSlugs,
-    request: { accept: string | undefined; params: PostedParams },
-    run: (actor: Actor, outcome: { clean: boolean }) => Response | Promise<Response>,
-  ): Promise<GraphqlAnswer> {
-    let revision: string | null;
-    try {
-      revision = await options.useCases.pipelineRevision(
-        actor,
-        { organization: slugs.organizationSlug, pipeline: slugs.pipelineSlug },
-        slugs.buildNumber === undefined ? 'getPipeline' : 'getBuild',
-      );
-    } catch (error) {
-      if (!isDomainError(error)) throw error;
-      return answerOf(await run(actor, { clean: false }));
-    }
-    if (revision === null) return answerOf(await run(actor, { clean: false }));
-    const { query, operationName, variables, extensions } = request.params;
-    const key = JSON.stringify([
-      'POST /graphql',
-      request.accept ?? '',
-      operationName,
-      variables,
-      extensions,
-      query,
-    ]);
-    const remembered = memory.recall(key, revision);
-    if (remembered) {
-      return {
-        status: remembered.status,
-        headers: { ...remembered.headers, 'content-type': remembered.contentType },
-        body: remembered.body,
-      };
-    }
-    const outcome = { clean: false };
-    const response = await run(actor, outcome);
-    const answer = await answerOf(response);
-    if (!outcome.clean || answer.status !== 200) return answer;
-    const { 'content-type': contentType = 'application/json; charset=utf-8', ...headers } = answer.headers;
-    memory.remember(key, { revision, status: answer.status, headers, contentType, body: answer.body });
-    return answer;
   }
 
   return {
@@ -272,7 +189,7 @@ export function createGraphqlServer(options: GraphqlServerOptions) {
           accept: request.headers.get('accept') ?? undefined,
           params: postedParams(request.headers.get('content-type') ?? undefined, body),
         },
-        (actor, outcome) =>
+        (actor) =>
           yoga.fetch(
             new Request(request.url, {
               method: request.method,
@@ -280,7 +197,7 @@ export function createGraphqlServer(options: GraphqlServerOptions) {
               body: body ?? null,
               signal: request.signal,
             }),
-            { ...context, actor, ...(outcome ? { outcome } : {}) },
+            { ...context, actor },
           ),
       );
       // An empty body goes as none: a Fetch response of a bodiless status (204, 304) refuses even an empty one.
@@ -310,11 +227,10 @@ export function createGraphqlServer(options: GraphqlServerOptions) {
           params,
         },
         // Parsed parameters go to yoga as the body it would have parsed (`postedParams`).
-        (actor, outcome) =>
+        (actor) =>
           yoga.handleNodeRequestAndResponse(params ? { ...request, body: params } : request, response, {
             ...context,
             actor,
-            ...(outcome ? { outcome } : {}),
           }),
       );
     },

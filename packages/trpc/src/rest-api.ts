@@ -1,4 +1,3 @@
-import type { AnswerMemory } from '@ci/application';
 import type { AnyRouter } from '@trpc/server';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import {
@@ -10,6 +9,7 @@ import {
   unwrapZodType,
 } from 'trpc-to-openapi';
 import { replyWithError } from './http-errors';
+import type { ResponseCache } from './response-cache';
 import type { Meta, TrpcContext } from './trpc';
 
 /** One REST operation: a procedure with OpenAPI metadata, its path as a pattern. */
@@ -65,11 +65,11 @@ export function registerRestApi(
     prefix: `/${string}`;
     router: AnyRouter;
     createContext: (request: FastifyRequest) => TrpcContext;
-    /** answers kept to send again while their revision holds (ADR 0012); none kept without */
-    answers?: AnswerMemory;
+    /** responses cached while their revision holds (ADR 0016); none without */
+    cache?: ResponseCache;
   },
 ) {
-  const { answers } = options;
+  const { cache } = options;
   const operations = operationsOf(options.router);
   const caller = options.router.createCaller as (ctx: TrpcContext) => Record<string, unknown>;
 
@@ -101,8 +101,12 @@ export function registerRestApi(
         }
         const { operation, params } = found;
         const ctx = options.createContext(request);
-        // A GET may be answered by a kept answer, when its procedure says so (`reusesAnswer`).
-        if (answers && request.method === 'GET' && ctx.rest) ctx.rest.answers = answers;
+        // A GET may be answered by its revision alone, when its procedure says so (`answeredByRevision`).
+        if (request.method === 'GET' && ctx.rest) {
+          const ifNoneMatch = request.headers['if-none-match'];
+          if (ifNoneMatch) ctx.rest.ifNoneMatch = ifNoneMatch;
+          if (cache) ctx.rest.cache = cache;
+        }
         // GET and DELETE take their input from the path alone; procedures read the raw query string
         // themselves (every array encoding), and a DELETE's body from the context.
         const input = !operation.takesInput
@@ -123,11 +127,12 @@ export function registerRestApi(
           reply.headers(headers);
           return replyWithError(request, reply, error);
         }
-        const { reused, kept } = ctx.response;
-        if (reused) {
-          // This request's own headers (scopes, rate limits) over the kept ones (its pages).
-          reply.code(reused.status).headers({ ...reused.headers, ...ctx.response.headers });
-          return reply.type(reused.contentType).send(reused.body);
+        const { notModified, cached, cacheAs } = ctx.response;
+        if (notModified) return reply.code(304).headers(ctx.response.headers).send();
+        if (cached) {
+          // This request's own headers (scopes, rate limits, ETag) over the cached ones (its pages).
+          reply.code(200).headers({ ...cached.headers, ...ctx.response.headers });
+          return reply.type(JSON_TYPE).send(cached.body);
         }
         const status = operation.meta.successStatus ?? 200;
         reply.code(status).headers(ctx.response.headers);
@@ -135,14 +140,9 @@ export function registerRestApi(
         if (text !== undefined) return reply.type('text/plain; charset=utf-8').send(text);
         if (status === 204 || data === undefined) return reply.send();
         const json = Buffer.from(JSON.stringify(data));
-        if (kept) {
-          answers?.remember(kept.key, {
-            revision: kept.revision,
-            status,
-            headers: { ...ctx.response.headers },
-            contentType: JSON_TYPE,
-            body: json,
-          });
+        if (cacheAs && status === 200) {
+          const { Link } = ctx.response.headers;
+          cache?.set(cacheAs.key, { revision: cacheAs.revision, headers: Link ? { Link } : {}, body: json });
         }
         return reply.type(JSON_TYPE).send(json);
       },

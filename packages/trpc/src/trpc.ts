@@ -1,11 +1,4 @@
-import {
-  type Actor,
-  type AnswerMemory,
-  type PipelineSlugs,
-  pipelineSlugs,
-  type RememberedAnswer,
-  type UseCases,
-} from '@ci/application';
+import type { Actor, UseCases } from '@ci/application';
 import {
   type DomainError,
   isDomainError,
@@ -17,6 +10,7 @@ import {
 import { initTRPC, TRPCError } from '@trpc/server';
 import type { OpenApiMeta } from 'trpc-to-openapi';
 import { httpErrorFor, trpcCodeFor } from './http-errors';
+import { type CachedResponse, entityTag, matchesNoneMatch, type ResponseCache } from './response-cache';
 
 export interface PublicUrls {
   api: string;
@@ -39,19 +33,21 @@ export interface TrpcContext {
     target: string;
     body: unknown;
     accept?: string;
-    /** the answers the server keeps to send again (ADR 0012), when this request may be answered by one */
-    answers?: AnswerMemory;
+    ifNoneMatch?: string;
+    /** the server's response cache (ADR 0016); none with RESPONSE_CACHE=off */
+    cache?: ResponseCache;
   } | null;
   /**
-   * `text`: REST answers it as `text/plain` instead of the JSON result (a raw job log). `reused`: the kept
-   * answer that holds, which REST sends instead of the result; `kept`: the answer may be kept, under this
-   * key and revision (ADR 0012, {@link reusesAnswer}).
+   * `text`: REST answers it as `text/plain` instead of the JSON result (a raw job log). `notModified`: REST
+   * answers 304; `cached`: REST sends it instead of the result; `cacheAs`: REST caches what it sends under
+   * this key and revision ({@link answeredByRevision}, {@link tagAnswer}).
    */
   response: {
     headers: Record<string, string>;
     text?: string;
-    reused?: RememberedAnswer;
-    kept?: { key: string; revision: string };
+    notModified?: true;
+    cached?: CachedResponse;
+    cacheAs?: { key: string; revision: string };
   };
   /** the limits every authenticated request counts against; null: rate limiting is off (no query at all) */
   rateLimits: RateLimitPolicy | null;
@@ -71,17 +67,6 @@ export type Meta = OpenApiMeta<{
    * cannot declare them, the OpenAPI document does (a `deepObject` of strings)
    */
   mapQueryParameters?: Record<string, string>;
-  /**
-   * What the token's statement reads ahead for the procedure (ADR 0007): `pipeline`, the user's access to
-   * the pipeline its input names by slug (`organization`, `pipeline`); `build`, that and the build its
-   * `number` names. Only procedures whose use case checks that pipeline carry it.
-   */
-  readAhead?: 'pipeline' | 'build';
-  /**
-   * REST may answer the procedure with the answer it kept for the same request (ADR 0012,
-   * {@link reusesAnswer}): its `readAhead: 'pipeline'` then reads the pipeline's content revision too.
-   */
-  keepsAnswer?: true;
 }>;
 
 const t = initTRPC
@@ -102,25 +87,41 @@ const t = initTRPC
 export const router = t.router;
 
 /**
- * For a procedure whose answer REST may keep (ADR 0012): reads the answer's revision when the server keeps
- * answers, and says whether the kept answer for this very request still holds (the procedure then returns
- * at once, and REST sends the kept one). Otherwise the revision goes with the answer the procedure makes.
- * The revision is read before anything the answer shows.
+ * For a REST GET about a pipeline's builds, whether its revision alone answers it (ADR 0016): 304 when
+ * `If-None-Match` names its tag, or the cached response made at that revision. Undefined when neither
+ * could (no cache, no `If-None-Match`), so the caller need not read the revision for it.
  */
-export async function reusesAnswer(
+export function revisionAnswers(
   ctx: TrpcContext,
-  revisionOf: () => Promise<string | null>,
-): Promise<boolean> {
-  const answers = ctx.rest?.answers;
-  if (!answers) return false;
-  const revision = await revisionOf();
-  if (revision === null) return false;
-  // A GET's answer depends on its path and query; the revision stands for everything else.
-  const key = `GET ${ctx.rest?.target}`;
-  const reused = answers.recall(key, revision);
-  if (reused) ctx.response.reused = reused;
-  else ctx.response.kept = { key, revision };
-  return reused !== undefined;
+  options: { cacheable: boolean },
+): ((revision: string) => boolean) | undefined {
+  const rest = ctx.rest;
+  const cache = options.cacheable ? rest?.cache : undefined;
+  if (!rest || (!rest.ifNoneMatch && !cache)) return undefined;
+  return (revision) => {
+    const key = `GET ${rest.target}`;
+    const tag = entityTag(revision, key);
+    ctx.response.headers.ETag = tag;
+    if (matchesNoneMatch(rest.ifNoneMatch, tag)) {
+      ctx.response.notModified = true;
+      return true;
+    }
+    const cached = cache?.get(key, revision);
+    if (cached) ctx.response.cached = cached;
+    return cached !== undefined;
+  };
+}
+
+/** What a procedure returns once {@link revisionAnswers} answered: REST sends that answer instead. */
+export const ANSWERED_BY_REVISION = undefined as never;
+
+/** Tags a REST answer made at `revision` (read before its content), and marks it for the cache when `cacheable`. */
+export function tagAnswer(ctx: TrpcContext, revision: string | null, options: { cacheable: boolean }): void {
+  const rest = ctx.rest;
+  if (!rest || revision === null) return;
+  const key = `GET ${rest.target}`;
+  ctx.response.headers.ETag = entityTag(revision, key);
+  if (options.cacheable && rest.cache) ctx.response.cacheAs = { key, revision };
 }
 
 /** A domain error as the tRPC error of the matching code, so /trpc answers the same status as /v2. */
@@ -128,40 +129,14 @@ function asTrpcError(cause: DomainError): TRPCError {
   return new TRPCError({ code: trpcCodeFor(cause.kind), message: cause.message, cause });
 }
 
-/** What a call's input names: the organization (for its rate limit), and the pipeline and build slugs. */
+/** What a call's input names: the organization, for its rate limit. */
 interface Named {
   organization: string | null;
-  pipeline: string | null;
-  number: string | null;
 }
 
 async function namedBy(getRawInput: () => Promise<unknown>): Promise<Named> {
-  const input = (await getRawInput().catch(() => undefined)) as
-    | { organization?: unknown; pipeline?: unknown; number?: unknown }
-    | null
-    | undefined;
-  const text = (value: unknown) => (typeof value === 'string' ? value : null);
-  return {
-    organization: text(input?.organization),
-    pipeline: text(input?.pipeline),
-    number: text(input?.number),
-  };
-}
-
-/**
- * What the token's statement reads ahead: what the procedure's `meta.readAhead` asks for, if its input
- * names it, and the content revision when a kept answer may answer it (`meta.keepsAnswer`, REST keeping
- * answers).
- */
-function readAheadOf(ctx: TrpcContext, named: Named, meta: Meta | undefined): PipelineSlugs | undefined {
-  const readAhead = meta?.readAhead;
-  if (!readAhead || named.organization === null || named.pipeline === null) return undefined;
-  const slugs = pipelineSlugs(
-    named.organization,
-    named.pipeline,
-    readAhead === 'build' ? named.number : null,
-  );
-  return meta?.keepsAnswer && ctx.rest?.answers ? { ...slugs, contentRevision: true } : slugs;
+  const input = (await getRawInput().catch(() => undefined)) as { organization?: unknown } | null | undefined;
+  return { organization: typeof input?.organization === 'string' ? input.organization : null };
 }
 
 /**
@@ -195,8 +170,7 @@ async function admit(
   ctx.response.headers['X-Accepted-OAuth-Scopes'] = accepted ?? '';
   ctx.response.headers['X-OAuth-Scopes'] = '';
   const named = await namedBy(getRawInput);
-  // A call that names a pipeline reads what the user may see of it with the token, in one round trip.
-  const actor = await ctx.useCases.authenticate(ctx.authorization, readAheadOf(ctx, named, meta));
+  const actor = await ctx.useCases.authenticate(ctx.authorization);
   ctx.response.headers['X-OAuth-Scopes'] = actor.scopes.join(', ');
   if (ctx.rateLimits) {
     const status = await ctx.useCases.countRequest(actor, {

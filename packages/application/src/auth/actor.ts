@@ -1,5 +1,4 @@
 import type { Scope, User } from '@ci/domain';
-import type { PipelineAccessReadAhead } from '../ports';
 
 /** Who is calling: the token's user, what the token may do, and where. */
 export interface Actor {
@@ -8,11 +7,6 @@ export interface Actor {
   scopes: readonly Scope[];
   /** null: every organization the user belongs to */
   organizationIds: readonly string[] | null;
-  /**
-   * What the user may see of the pipeline the request names, read with the token (one round trip less);
-   * for this request only, never kept across requests.
-   */
-  pipelineAccess?: PipelineAccessReadAhead;
 }
 
 export function mayUseOrganization(actor: Actor, organizationId: string): boolean {

@@ -123,63 +123,6 @@ describe('requirePipeline', () => {
   });
 });
 
-describe('requirePipeline with what was read with the token', () => {
-  const readAhead = (
-    facts: PipelineAccessFacts | null,
-    slugs = { organizationSlug: 'acme', pipelineSlug: 'web' },
-  ) => ({
-    ...actor(['read_builds']),
-    pipelineAccess: { ...slugs, facts },
-  });
-  const noRead = { repos: { access: {} } } as unknown as Deps;
-  const facts = (role: OrganizationRole, levels: AccessLevel[] = []): PipelineAccessFacts => ({
-    organization,
-    role,
-    pipeline,
-    teamAccessLevels: levels,
-    pipelineHasTeams: true,
-    contentRevision: '1.1.1',
-  });
-
-  it('decides from the facts read ahead for the same slugs, without reading again', async () => {
-    await expect(
-      requirePipeline(noRead)(readAhead(facts('admin')), 'getBuild', ref, 'read'),
-    ).resolves.toMatchObject({
-      pipeline,
-      access: 'admin',
-    });
-    await expect(
-      requirePipeline(noRead)(readAhead(facts('member', [])), 'getBuild', ref, 'read'),
-    ).rejects.toMatchObject({ message: 'No pipeline found' });
-    await expect(requirePipeline(noRead)(readAhead(null), 'getBuild', ref, 'read')).rejects.toMatchObject({
-      message: 'No organization found',
-    });
-    await expect(
-      requirePipeline(noRead)(readAhead(facts('member', ['read_only'])), 'createBuild', ref, 'build'),
-    ).rejects.toMatchObject({ kind: 'forbidden' });
-  });
-
-  it('reads the facts when the request names another pipeline than the one read ahead', async () => {
-    const other = readAhead(facts('admin'), { organizationSlug: 'acme', pipelineSlug: 'api' });
-    await expect(
-      requirePipeline(deps({ role: 'member', levels: [], hasTeams: true }))(other, 'getBuild', ref, 'read'),
-    ).rejects.toMatchObject({ message: 'No pipeline found' });
-  });
-
-  it('still checks the scope and the token allow-list first', async () => {
-    await expect(
-      requirePipeline(noRead)(readAhead(facts('admin')), 'createBuild', ref, 'build'),
-    ).rejects.toMatchObject({
-      kind: 'forbidden',
-      message: "Your access token doesn't have the write_builds scope",
-    });
-    const limited = { ...readAhead(facts('admin')), organizationIds: ['org-2'] };
-    await expect(requirePipeline(noRead)(limited, 'getBuild', ref, 'read')).rejects.toMatchObject({
-      message: 'No organization found',
-    });
-  });
-});
-
 describe('slugs the database could not compare', () => {
   /** Like PostgreSQL: a NUL character in a text parameter is a fault, not a miss. */
   function strict(deps: Deps): Deps {

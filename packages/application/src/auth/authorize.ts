@@ -12,7 +12,7 @@ import {
   pipelineAccess,
   scopeFor,
 } from '@ci/domain';
-import type { Deps, OrganizationAccess, PipelineAccessFacts, PipelineAccessReadAhead } from '../ports';
+import type { Deps, OrganizationAccess, PipelineAccessFacts } from '../ports';
 import { type Actor, mayUseOrganization } from './actor';
 
 /**
@@ -76,8 +76,6 @@ export const requireOrganization =
 export interface AuthorizedPipeline extends PipelineAccessFacts {
   pipeline: NonNullable<PipelineAccessFacts['pipeline']>;
   access: PipelineAccess;
-  /** what was read with the token, when the decision was made on it (with the build it read, if any) */
-  readAhead: PipelineAccessReadAhead | null;
 }
 
 export const requirePipeline =
@@ -94,22 +92,15 @@ export const requirePipeline =
       throw notFound('pipeline');
     }
     requireComparable(ref.organization, 'organization');
-    const readAhead =
-      actor.pipelineAccess?.organizationSlug === ref.organization &&
-      actor.pipelineAccess.pipelineSlug === ref.pipeline
-        ? actor.pipelineAccess
-        : null;
-    const facts = readAhead
-      ? readAhead.facts
-      : await deps.repos.access.pipeline({
-          userId: actor.user.id,
-          organizationSlug: ref.organization,
-          pipelineSlug: ref.pipeline,
-        });
+    const facts = await deps.repos.access.pipeline({
+      userId: actor.user.id,
+      organizationSlug: ref.organization,
+      pipelineSlug: ref.pipeline,
+    });
     if (!facts || !mayUseOrganization(actor, facts.organization.id)) throw notFound('organization');
     const { pipeline } = facts;
     const access = pipelineAccess(facts);
     if (!pipeline || access === 'none') throw notFound('pipeline');
     if (!allows(access, action)) throw forbidden();
-    return { ...facts, pipeline, access, readAhead };
+    return { ...facts, pipeline, access };
   };

@@ -17,13 +17,13 @@ const facts: PipelineAccessFacts = {
 const viewOf = (number: number) => ({ build: { number }, pipeline, jobs: [] }) as unknown as BuildView;
 
 /** The repository's reads, recorded. */
-function deps(reads: string[]) {
+function deps(reads: string[], read: PipelineAccessFacts | null = facts, found = true) {
   return {
     repos: {
       access: {
         pipeline: async () => {
           reads.push('access');
-          return facts;
+          return read;
         },
       },
       builds: {
@@ -35,64 +35,49 @@ function deps(reads: string[]) {
           includeRetriedJobs: boolean;
         }) => {
           reads.push(`build ${number}${includeRetriedJobs ? ' with retries' : ''}`);
-          return viewOf(number);
+          return found ? viewOf(number) : null;
         },
       },
     },
   } as unknown as Deps;
 }
 
-const actor = (build: BuildView | null | undefined, buildNumber = 7) => ({
-  ...actorWith(['read_builds']),
-  pipelineAccess: {
-    organizationSlug: 'acme',
-    pipelineSlug: 'web',
-    facts,
-    ...(build !== undefined ? { buildNumber, build } : {}),
-  },
-});
+const actor = actorWith(['read_builds']);
 const ref = { organization: 'acme', pipeline: 'web', number: 7 };
 
-describe('getBuild with the build read with the token', () => {
-  it('answers the build read ahead without reading it again', async () => {
+describe('getBuild', () => {
+  it('reads the access, then the build, and gives the answer revision read before the build', async () => {
     const reads: string[] = [];
-    const result = await getBuild(deps(reads))(actor(viewOf(7)), ref);
+    const result = await getBuild(deps(reads))(actor, ref, { includeRetriedJobs: true });
     expect(result.view.build.number).toBe(7);
-    expect(reads).toEqual([]);
+    expect(result.revision).toContain('1.1.1 admin');
+    expect(reads).toEqual(['access', 'build 7 with retries']);
   });
 
-  it('answers 404 when the read found no such build', async () => {
-    const reads: string[] = [];
-    await expect(getBuild(deps(reads))(actor(null), ref)).rejects.toMatchObject({
-      kind: 'not_found',
+  it('answers 404 for a build that is not there, or a path without a build number', async () => {
+    await expect(getBuild(deps([], facts, false))(actor, ref)).rejects.toMatchObject({
       message: 'No build found',
     });
-    expect(reads).toEqual([]);
+    const reads: string[] = [];
+    await expect(getBuild(deps(reads))(actor, { ...ref, number: null })).rejects.toMatchObject({
+      message: 'No build found',
+    });
+    expect(reads).toEqual(['access']);
   });
 
-  it('refuses as the rules decide, the build read with the token or not', async () => {
+  it('refuses as the rules decide, before reading the build', async () => {
     const reads: string[] = [];
     const hidden = { ...facts, role: 'member' as const, teamAccessLevels: [], pipelineHasTeams: true };
-    const member = {
-      ...actor(viewOf(7)),
-      pipelineAccess: { ...actor(viewOf(7)).pipelineAccess, facts: hidden },
-    };
-    await expect(getBuild(deps(reads))(member, ref)).rejects.toMatchObject({ message: 'No pipeline found' });
-    const elsewhere = { ...actor(viewOf(7)), organizationIds: ['org-2'] };
+    await expect(getBuild(deps(reads, hidden))(actor, ref)).rejects.toMatchObject({
+      message: 'No pipeline found',
+    });
+    const elsewhere = { ...actor, organizationIds: ['org-2'] };
     await expect(getBuild(deps(reads))(elsewhere, ref)).rejects.toMatchObject({
       message: 'No organization found',
     });
-    const noScope = { ...actor(viewOf(7)), scopes: [] };
-    await expect(getBuild(deps(reads))(noScope, ref)).rejects.toMatchObject({ kind: 'forbidden' });
-    expect(reads).toEqual([]);
-  });
-
-  it('reads the build when the read ahead was of another build, of none, or without retried jobs', async () => {
-    const reads: string[] = [];
-    await getBuild(deps(reads))(actor(viewOf(8), 8), ref);
-    await getBuild(deps(reads))(actor(undefined), ref);
-    await getBuild(deps(reads))(actor(viewOf(7)), ref, { includeRetriedJobs: true });
-    await getBuild(deps(reads))(actor(viewOf(7)), { ...ref, pipeline: 'WEB' });
-    expect(reads).toEqual(['build 7', 'build 7', 'build 7 with retries', 'access', 'build 7']);
+    await expect(getBuild(deps(reads))({ ...actor, scopes: [] }, ref)).rejects.toMatchObject({
+      kind: 'forbidden',
+    });
+    expect(reads).toEqual(['access', 'access']);
   });
 });

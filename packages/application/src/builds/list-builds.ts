@@ -7,6 +7,7 @@ import { type Page, pageWindow, type RowWindow } from '../page';
 import type { BuildFilter, BuildScope, Deps, OrganizationAccess } from '../ports';
 import { requireStorableFilter } from './build-filter';
 import { asSeenWith, type BuildResult } from './build-result';
+import { answerRevision } from './pipeline-revision';
 
 export type BuildListTarget =
   | { kind: 'all' }
@@ -20,6 +21,10 @@ export interface BuildPage {
    * or on this page; null when it goes on after this page beyond the limit (counted only that far).
    */
   totalCount: number | null;
+  /** a pipeline's list: its {@link answerRevision}, read before the builds; null for other lists */
+  revision: string | null;
+  /** the caller had this list at `revision` already (`unlessUnchanged`): no build was read */
+  unchanged?: true;
 }
 
 /**
@@ -55,14 +60,21 @@ export const listBuilds =
     target: BuildListTarget,
     filter: BuildFilter,
     page: Page | RowWindow,
+    /** whether the caller has the answer at this revision already: then no build is read (ADR 0016) */
+    unlessUnchanged?: (revision: string) => boolean,
   ): Promise<BuildPage> => {
     requireStorableFilter(filter);
     let scope: BuildScope;
     let accessFor: (pipelineId: string, organizationId: string) => PipelineAccess;
+    let revision: string | null = null;
     if (target.kind === 'pipeline') {
       const authorized = await requirePipeline(deps)(actor, 'listBuilds', target, 'read');
       scope = { kind: 'pipeline', pipelineId: authorized.pipeline.id, pipeline: authorized.pipeline };
       accessFor = () => authorized.access;
+      revision = answerRevision(actor, authorized);
+      if (revision !== null && unlessUnchanged?.(revision)) {
+        return { builds: [], totalCount: null, revision, unchanged: true };
+      }
     } else if (target.kind === 'organization') {
       const membership = await requireOrganization(deps)(actor, 'listBuilds', target.organization);
       ({ scope, accessFor } = await scopeOver(deps, actor, [membership]));
@@ -82,5 +94,6 @@ export const listBuilds =
         asSeenWith(accessFor(view.pipeline.id, view.pipeline.organizationId), view),
       ),
       totalCount: counted < countAtMost ? counted : null,
+      revision,
     };
   };

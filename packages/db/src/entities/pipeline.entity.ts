@@ -65,8 +65,8 @@ export const PipelineCountsEntity = defineEntity({
     waitingJobs: p.integer().default(0),
     /**
      * Taken from the sequence `content_revisions` whenever a build or job of the pipeline is inserted,
-     * updated or deleted, or the counts change (the triggers of Migration20261125090000): what a server's
-     * memory of an answer about the pipeline's builds is checked against (ADR 0012).
+     * updated or deleted, or the counts change (the triggers of Migration20261125090000): part of the
+     * content revision the response cache and ETags trust (ADR 0016).
      */
     buildsRevision: p.bigint().defaultRaw('next_content_revision()'),
   },
@@ -76,7 +76,7 @@ export const PipelineCountsEntity = defineEntity({
  * One row (`id` 1): a number from the sequence `content_revisions`, taken whenever users, organizations,
  * organization memberships or agents (but for their heartbeats) change (the triggers of
  * Migration20261125090000). Answers about a pipeline's builds show some of these rows beside the
- * pipeline's own (creators, agents): a remembered answer is checked against this too (ADR 0012).
+ * pipeline's own (creators, agents): part of the content revision too (ADR 0016).
  */
 export const CatalogRevisionEntity = defineEntity({
   name: 'CatalogRevision',

@@ -21,4 +21,5 @@ export const migrationNames: readonly string[] = [
   'Migration20261125150000',
   'Migration20261125160000',
   'Migration20261125170000',
+  'Migration20261126120000',
 ];

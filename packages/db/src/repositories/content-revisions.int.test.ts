@@ -1,15 +1,12 @@
-import { hashAccessTokenSecret } from '@ci/application';
 import { newId } from '@ci/domain';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { freshDatabase, type TestDatabase } from '../../../../test/support/database';
 import type { Sql } from '../sql';
-import { accessMemory } from './access-memory';
-import { accessTokenRepository } from './access-token.repository';
 import { agentRepository } from './agent.repository';
-import { pipelineMemory } from './pipeline-memory';
+import { accessRepository } from './pipeline.repository';
 
 /*
- * A pipeline's content revision (Migration20261125090000, ADR 0012), as the access statement reads it: it
+ * A pipeline's content revision (Migration20261125090000, ADR 0016), as the access statement reads it: it
  * changes with every write to what an answer about the pipeline's builds shows, made by plain SQL (as
  * another process or an operator would), and with nothing else.
  */
@@ -55,17 +52,14 @@ async function insertJob(build: string): Promise<string> {
   return id;
 }
 
-let tokenHash: string;
-const tokens = () => accessTokenRepository(sql, pipelineMemory(), accessMemory());
-
-/** As a request a kept answer may answer reads it: with the token, asked for. */
-async function revisionOf(slug: string, asked = true): Promise<string | null> {
-  const found = await tokens().findByHash(tokenHash, {
+/** As the use cases read it: with the access. */
+async function revisionOf(slug: string): Promise<string | null> {
+  const facts = await accessRepository(sql).pipeline({
+    userId,
     organizationSlug: 'acme',
     pipelineSlug: slug,
-    ...(asked ? { contentRevision: true as const } : {}),
   });
-  return found?.pipelineAccess?.facts?.contentRevision ?? null;
+  return facts?.contentRevision ?? null;
 }
 
 beforeAll(async () => {
@@ -74,8 +68,6 @@ beforeAll(async () => {
   organizationId = (await db.useCases.admin.createOrganization({ name: 'Acme', slug: 'acme' })).id;
   userId = (await db.useCases.admin.createUser({ name: 'Ada', email: 'ada@acme.test' })).id;
   await db.useCases.admin.addMember({ organization: 'acme', email: 'ada@acme.test', role: 'admin' });
-  const { secret } = await db.useCases.admin.createAccessToken({ email: 'ada@acme.test', scopes: 'all' });
-  tokenHash = hashAccessTokenSecret(secret);
   agentId = newId();
   await sql.query(
     `insert into agents (id, organization_id, name, connection_state, tags, created_at)
@@ -97,9 +89,8 @@ beforeEach(async () => {
 });
 
 describe("a pipeline's content revision", () => {
-  it('is read with the access when asked for, and is none for a pipeline that does not exist', async () => {
+  it('is read with the access, and is none for a pipeline that does not exist', async () => {
     expect(before).toMatch(/^\d+\.\d+\.\d+$/);
-    expect(await revisionOf('web', false)).toBeNull();
     expect(await revisionOf('missing')).toBeNull();
   });
 

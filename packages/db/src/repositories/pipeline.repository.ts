@@ -15,12 +15,10 @@ import type {
   StepDefinition,
   TeamMemberRole,
 } from '@ci/domain';
-import { prefixedColumns, prefixedObject, toDate, toDateOrNull } from '../rows';
+import { prefixedColumns, toDate, toDateOrNull } from '../rows';
 import { isForeignKeyViolation, isUniqueViolation, likeLiteral, type Sql } from '../sql';
-import type { RememberedAccess } from './access-memory';
 import { joinedUserFromRow, organizationFromRow, USER_COLUMNS_PREFIXED } from './identity.repository';
 import { countsFromRow, PIPELINE_COUNT_COLUMNS } from './pipeline-counts';
-import type { PipelineMemory, RememberedPipeline } from './pipeline-memory';
 import { viewerRole } from './team.repository';
 
 type Row = Record<string, unknown>;
@@ -302,168 +300,39 @@ function teamAccessFromRow(row: Row): Pick<PipelineAccessEntry, 'teamAccessLevel
   };
 }
 
-/** The columns a remembered pipeline is read afresh with: its identity, and its build counter. */
-const ALWAYS_READ: ReadonlySet<PipelineColumn> = new Set([
-  'id',
-  'organization_id',
-  'slug',
-  'next_build_number',
-]);
-
-/**
- * Pipeline `p` for a reader that may remember it: its identity, build counter and revision as columns
- * (`p_id`, …, `p_revision`), and its other columns as one JSON object of the same names (`p_columns`),
- * null when `p` is the pipeline remembered as id `remembered.id` at revision `remembered.revision` (SQL
- * expressions; null when none). One column, not one each: each column of a row costs both servers on every
- * execution, even null (its description, its value), more than the JSON costs when it is sent.
- */
-function rememberedColumns(remembered: { id: string; revision: string }): string {
-  const others = PIPELINE_COLUMN_NAMES.filter((column) => !ALWAYS_READ.has(column));
-  return `${[...ALWAYS_READ].map((column) => `p.${column} as p_${column}`).join(', ')}, p.revision as p_revision,
-  case when p.id = ${remembered.id} and p.revision = ${remembered.revision} then null
-    else ${prefixedObject('p', others)} end as p_columns`;
-}
-
-/** The catalog's revision (Migration20261125090000), as an SQL expression. */
-const THE_CATALOG_REVISION = '(select cr.revision from catalog_revision cr where cr.id = 1)';
-
 /**
  * Pipeline `p`'s content revision (`p_content_revision`, {@link PipelineAccessFacts}): its own revision, its
- * builds' and the catalog's (Migration20261125090000), read in the access statement's snapshot, before
- * anything an answer shows is read (ADR 0012).
+ * builds' and the catalog's (Migration20261125090000), read in the access statement, before anything an
+ * answer shows is read (ADR 0016).
  */
 const CONTENT_REVISION = `case when p.id is null then null else p.revision || '.' ||
     (select pc.builds_revision from pipeline_counts pc where pc.pipeline_id = p.id) || '.' ||
-    ${THE_CATALOG_REVISION} end as p_content_revision`;
-
-/** The catalog revision (`cr_revision`), read with an access in its snapshot: what an access is remembered at (ADR 0013). */
-export const CATALOG_REVISION = `${THE_CATALOG_REVISION} as cr_revision`;
+    (select cr.revision from catalog_revision cr where cr.id = 1) end as p_content_revision`;
 
 /**
- * For an access remembered with the pipeline of id `pipelineId` (an SQL expression; ADR 0013): the catalog
- * revision and the pipeline's (`cr_revision`, `p_revision`: null when the pipeline is gone) that say whether
- * it still holds, the build counter read afresh with a remembered pipeline, and with `contentRevision` the
- * pipeline's content revision. One row.
+ * `pipeline_access`: what the user $1 may see of the pipeline slugged $3 in the organization slugged $2:
+ * the organization with the user's role (`o_…`), the pipeline if any (`p_…`), what the user's teams give
+ * on it and its content revision, in one row; none when the user is not a member.
  */
-export function rememberedAccessSelect(options: { pipelineId: string; contentRevision?: boolean }): string {
-  return `select ${CATALOG_REVISION}, p.revision as p_revision, p.next_build_number as p_next_build_number${
-    options.contentRevision ? `, ${CONTENT_REVISION}` : ''
-  }
-  from (select 1) one left join pipelines p on p.id = ${options.pipelineId}`;
-}
-
-/**
- * The facts of an access remembered at the revisions a {@link rememberedAccessSelect} row read, or null when
- * either has moved since, or the catalog has no revision to compare (the access must be read afresh).
- */
-export function factsOfRememberedAccess(
-  remembered: RememberedAccess,
-  row: Row | undefined,
-): (PipelineAccessFacts & { pipeline: Pipeline }) | null {
-  if (
-    row?.cr_revision == null ||
-    row.cr_revision !== remembered.catalogRevision ||
-    row.p_revision !== remembered.pipelineRevision
-  ) {
-    return null;
-  }
-  const { facts } = remembered;
-  return {
-    ...facts,
-    pipeline: { ...facts.pipeline, nextBuildNumber: row.p_next_build_number as number },
-    contentRevision: (row.p_content_revision as string | null | undefined) ?? null,
-  };
-}
-
-/**
- * What the user `user` may see of the pipeline slugged `pipeline` in the organization slugged
- * `organization`: the organization with the user's role (columns `o_…`), the pipeline if any (`p_…`, most
- * of it left out when it is the one remembered, {@link rememberedColumns}) and what the user's teams give on
- * it, in one row; none when the user is not a member. Every argument is an SQL expression; the remembered
- * pipeline is named by the parameters `$4` and `$5` ({@link rememberedParams}).
- */
-export function pipelineAccessSelect(options: {
-  user: string;
-  organization: string;
-  pipeline: string;
-  /** also the pipeline's content revision (`p_content_revision`), for a request a kept answer may answer */
-  contentRevision?: boolean;
-}): string {
-  return `select ${ORGANIZATION_ACCESS_COLUMNS}, ${rememberedColumns({ id: '$4::uuid', revision: '$5::bigint' })},
-    ${teamAccessColumns(options.user)}${options.contentRevision ? `, ${CONTENT_REVISION}` : ''}
+const PIPELINE_ACCESS = `select ${ORGANIZATION_ACCESS_COLUMNS}, ${PIPELINE_COLUMNS},
+    ${teamAccessColumns('$1')}, ${CONTENT_REVISION}
   from organizations o
-  join organization_members m on m.organization_id = o.id and m.user_id = ${options.user}
-  left join pipelines p on p.organization_id = o.id and p.slug = ${options.pipeline}
-  where o.slug = ${options.organization}`;
-}
+  join organization_members m on m.organization_id = o.id and m.user_id = $1
+  left join pipelines p on p.organization_id = o.id and p.slug = $3
+  where o.slug = $2`;
 
-/** What a row read with {@link rememberedColumns} is read against: the memory, and what the statement was given. */
-export interface RememberedRead {
-  memory: PipelineMemory;
-  organizationSlug: string;
-  pipelineSlug: string;
-  /** What `memory` held for the slugs when the statement's parameters were taken. */
-  remembered: RememberedPipeline | undefined;
-}
-
-/** What `memory` holds for the slugs now: one statement's parameters ({@link rememberedParams}) and row are read against it. */
-export function recallPipeline(
-  memory: PipelineMemory,
-  slugs: { organizationSlug: string; pipelineSlug: string },
-): RememberedRead {
-  const { organizationSlug, pipelineSlug } = slugs;
-  return {
-    memory,
-    organizationSlug,
-    pipelineSlug,
-    remembered: memory.recall(organizationSlug, pipelineSlug),
-  };
-}
-
-/** The parameters `$4` and `$5` of {@link pipelineAccessSelect}: the remembered pipeline, nulls for none. */
-export function rememberedParams(read: RememberedRead): [string | null, string | null] {
-  return read.remembered ? [read.remembered.id, read.remembered.revision] : [null, null];
-}
-
-/**
- * The pipeline of a row read with {@link rememberedColumns}: the remembered one (with the build counter just
- * read) when the row is it at the same revision; otherwise the row's, remembered from now on.
- */
-function pipelineFromRememberedRow(row: Row, read: RememberedRead): Pipeline {
-  const { remembered } = read;
-  if (remembered && remembered.id === row.p_id && remembered.revision === row.p_revision) {
-    return { ...remembered.pipeline, nextBuildNumber: row.p_next_build_number as number };
-  }
-  // JSON's timestamps are ISO 8601 (`toDate` reads both forms); every other value reads as the column's.
-  const pipeline = pipelineFromRow({ ...row, ...(row.p_columns as Row) });
-  read.memory.remember(read.organizationSlug, read.pipelineSlug, {
-    id: pipeline.id,
-    revision: row.p_revision as string,
-    pipeline,
-  });
-  return pipeline;
-}
-
-/**
- * The facts {@link pipelineAccessSelect} reads; null when its row is absent (or all null, from a left
- * join). The pipeline is the remembered one when the row says it is unchanged.
- */
-export function pipelineAccessFactsFromRow(
-  row: Row | undefined,
-  read: RememberedRead,
-): PipelineAccessFacts | null {
-  if (!row?.o_id) return null;
+/** The facts of a {@link PIPELINE_ACCESS} row; null when there is none. */
+function pipelineAccessFactsFromRow(row: Row | undefined): PipelineAccessFacts | null {
+  if (!row) return null;
   return {
     ...organizationAccessFromRow(row),
-    pipeline: row.p_id ? pipelineFromRememberedRow(row, read) : null,
+    pipeline: row.p_id ? pipelineFromRow(row) : null,
     ...teamAccessFromRow(row),
-    contentRevision: (row.p_content_revision as string | null | undefined) ?? null,
+    contentRevision: (row.p_content_revision as string | null) ?? null,
   };
 }
 
-const ACCESS_SELECT = pipelineAccessSelect({ user: '$1', organization: '$2', pipeline: '$3' });
-
-export function accessRepository(sql: Sql, memory: PipelineMemory): AccessRepository {
+export function accessRepository(sql: Sql): AccessRepository {
   return {
     async organization({ userId, organizationSlug }) {
       const [row] = await sql.query(
@@ -475,15 +344,8 @@ export function accessRepository(sql: Sql, memory: PipelineMemory): AccessReposi
       return row ? organizationAccessFromRow(row) : null;
     },
     async pipeline({ userId, organizationSlug, pipelineSlug }) {
-      // Organization, membership, pipeline and the user's team access levels in one round trip.
-      const read = recallPipeline(memory, { organizationSlug, pipelineSlug });
-      const [row] = await sql.prepared(ACCESS_SELECT, [
-        userId,
-        organizationSlug,
-        pipelineSlug,
-        ...rememberedParams(read),
-      ]);
-      return pipelineAccessFactsFromRow(row, read);
+      const [row] = await sql.prepared(PIPELINE_ACCESS, [userId, organizationSlug, pipelineSlug]);
+      return pipelineAccessFactsFromRow(row);
     },
     async memberships(userId) {
       const rows = await sql.query(

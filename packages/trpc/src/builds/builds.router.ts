@@ -5,7 +5,7 @@ import { documented, documentedList } from '../documented';
 import { advertisePages } from '../pagination';
 import { organizationSlug, pageParameters } from '../parameters';
 import { queryParameters } from '../request-query';
-import { authed, reusesAnswer, router, type TrpcContext } from '../trpc';
+import { ANSWERED_BY_REVISION, authed, revisionAnswers, router, type TrpcContext, tagAnswer } from '../trpc';
 import { type BuildForm, presentBuild, presentBuilds } from './build.presenter';
 import { BuildWire, type CreateBuildRequest } from './build.wire';
 import { includesRetriedJobs, parseBuildListQuery } from './build-list-query';
@@ -75,14 +75,17 @@ async function answerBuildList(
   form: BuildForm,
 ) {
   const { filter, page, excludePipeline } = parseBuildListQuery(queryParameters(ctx, input, PATH_KEYS));
-  // A pipeline's builds: REST may send the page it sent before while nothing on it changed.
-  if (
-    target.kind === 'pipeline' &&
-    (await reusesAnswer(ctx, () => ctx.useCases.pipelineRevision(ctx.actor, target, 'listBuilds')))
-  ) {
-    return [];
-  }
-  const result = await ctx.useCases.listBuilds(ctx.actor, target, filter, page);
+  // A pipeline's builds: 304, or the cached page, while nothing on it changed (ADR 0016).
+  const cacheable = target.kind === 'pipeline';
+  const result = await ctx.useCases.listBuilds(
+    ctx.actor,
+    target,
+    filter,
+    page,
+    cacheable ? revisionAnswers(ctx, { cacheable }) : undefined,
+  );
+  if (result.unchanged) return ANSWERED_BY_REVISION;
+  tagAnswer(ctx, result.revision, { cacheable });
   advertisePages(ctx, page, result.totalCount);
   return presentBuilds(result.builds, {
     urls: ctx.urls,
@@ -141,8 +144,6 @@ export const buildsRouter = router({
         summary: 'List builds for a pipeline',
       },
       operation: 'listBuilds',
-      readAhead: 'pipeline',
-      keepsAnswer: true,
       mapQueryParameters: MAP_PARAMETERS,
     })
     .input(PipelineBuildsInput)
@@ -160,14 +161,18 @@ export const buildsRouter = router({
     .meta({
       openapi: { method: 'GET', path: BUILD, tags: TAGS, summary: 'Get a build' },
       operation: 'getBuild',
-      readAhead: 'build',
     })
     .input(GetBuildInput)
     .output(documented(BuildWire))
     .query(async ({ ctx, input }) => {
-      const result = await ctx.useCases.getBuild(ctx.actor, buildRef(input), {
-        includeRetriedJobs: includesRetriedJobs(queryParameters(ctx, input, PATH_KEYS)),
-      });
+      const ref = buildRef(input);
+      const includeRetriedJobs = includesRetriedJobs(queryParameters(ctx, input, PATH_KEYS));
+      // Only a conditional GET reads the revision first: it may answer 304 without reading the build.
+      const answers = revisionAnswers(ctx, { cacheable: false });
+      const revision = answers && (await ctx.useCases.pipelineRevision(ctx.actor, ref, 'getBuild'));
+      if (revision && answers?.(revision)) return ANSWERED_BY_REVISION;
+      const result = await ctx.useCases.getBuild(ctx.actor, ref, { includeRetriedJobs });
+      tagAnswer(ctx, result.revision, { cacheable: false });
       return single(ctx, result, { jobStateCounts: true });
     }),
 
@@ -175,7 +180,6 @@ export const buildsRouter = router({
     .meta({
       openapi: { method: 'POST', path: `${PIPELINE}/builds`, tags: TAGS, summary: 'Create a build' },
       operation: 'createBuild',
-      readAhead: 'pipeline',
       successStatus: 201,
       requestBody: 'CreateBuildRequest',
     })
@@ -192,7 +196,6 @@ export const buildsRouter = router({
     .meta({
       openapi: { method: 'PUT', path: `${BUILD}/cancel`, tags: TAGS, summary: 'Cancel a build' },
       operation: 'cancelBuild',
-      readAhead: 'pipeline',
     })
     .input(BuildKey)
     .output(documented(BuildWire))
@@ -204,7 +207,6 @@ export const buildsRouter = router({
     .meta({
       openapi: { method: 'PUT', path: `${BUILD}/rebuild`, tags: TAGS, summary: 'Rebuild a build' },
       operation: 'rebuildBuild',
-      readAhead: 'pipeline',
     })
     .input(BuildKey)
     .output(documented(BuildWire))

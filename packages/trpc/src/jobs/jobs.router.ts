@@ -68,7 +68,6 @@ export const jobsRouter = router({
         summary: "Get a job's log output (JSON; `Accept: text/plain` gives the raw text)",
       },
       operation: 'getJobLog',
-      readAhead: 'pipeline',
     })
     .input(JobKey)
     .output(documented(JobLogWire))
@@ -83,7 +82,6 @@ export const jobsRouter = router({
         summary: "Get a job's log output as text/plain (over tRPC: the JSON form)",
       },
       operation: 'getJobLog',
-      readAhead: 'pipeline',
     })
     .input(JobKey)
     .output(documented(JobLogWire))
@@ -98,7 +96,6 @@ export const jobsRouter = router({
         summary: "Get a job's environment variables",
       },
       operation: 'getJobEnv',
-      readAhead: 'pipeline',
     })
     .input(JobKey)
     .output(documented(JobEnvWire))
@@ -117,7 +114,6 @@ export const jobsRouter = router({
     .meta({
       openapi: { method: 'PUT', path: `${JOB}/retry`, tags: TAGS, summary: 'Retry a job' },
       operation: 'retryJob',
-      readAhead: 'pipeline',
     })
     .input(JobKey)
     .output(documented(JobWire))
@@ -130,7 +126,6 @@ export const jobsRouter = router({
     .meta({
       openapi: { method: 'PUT', path: `${JOB}/unblock`, tags: TAGS, summary: 'Unblock a job' },
       operation: 'unblockJob',
-      readAhead: 'pipeline',
     })
     .input(JobKey)
     .output(documented(UnblockedJobWire))

@@ -56,7 +56,6 @@ export const pipelinesRouter = router({
     .meta({
       openapi: { method: 'GET', path: PIPELINE, tags: TAGS, summary: 'Get a pipeline' },
       operation: 'getPipeline',
-      readAhead: 'pipeline',
     })
     .input(PipelineKey)
     .output(documented(PipelineWire))
@@ -89,7 +88,6 @@ export const pipelinesRouter = router({
     .meta({
       openapi: { method: 'PATCH', path: PIPELINE, tags: TAGS, summary: 'Update a pipeline' },
       operation: 'updatePipeline',
-      readAhead: 'pipeline',
       requestBody: 'UpdatePipelineRequest',
     })
     .input(UpdatePipelineInput)
@@ -110,7 +108,6 @@ export const pipelinesRouter = router({
         description: 'Its builds, their jobs and its team associations are deleted with it.',
       },
       operation: 'deletePipeline',
-      readAhead: 'pipeline',
       successStatus: 204,
     })
     .input(PipelineKey)
@@ -123,7 +120,6 @@ export const pipelinesRouter = router({
     .meta({
       openapi: { method: 'POST', path: `${PIPELINE}/archive`, tags: TAGS, summary: 'Archive a pipeline' },
       operation: 'archivePipeline',
-      readAhead: 'pipeline',
     })
     .input(PipelineKey)
     .output(documented(PipelineWire))
@@ -135,7 +131,6 @@ export const pipelinesRouter = router({
     .meta({
       openapi: { method: 'POST', path: `${PIPELINE}/unarchive`, tags: TAGS, summary: 'Unarchive a pipeline' },
       operation: 'unarchivePipeline',
-      readAhead: 'pipeline',
     })
     .input(PipelineKey)
     .output(documented(PipelineWire))

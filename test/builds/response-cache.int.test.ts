@@ -2,9 +2,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decidesAccess, startWorld, type World } from '../support/world';
 
 /*
- * Kept answers (ADR 0012): a pipeline's build list (REST) and a GraphQL query about one pipeline are sent
- * again, without reading the builds, while the pipeline's revision holds; every change to what they show,
- * made by plain SQL as another process or an operator would, shows in the very next answer.
+ * The response cache and conditional GETs (ADR 0016): a pipeline's REST build list is sent again from the
+ * cache, and a build list or a build answers 304 to its ETag, after reading only the token and the access
+ * (with the content revision); every change to what they show, made by plain SQL as another process or an
+ * operator would, shows in the very next answer.
  */
 
 let world: World;
@@ -26,39 +27,23 @@ const LIST = '/v2/organizations/acme/pipelines/web/builds';
 const sql = (text: string, params: unknown[] = []) => world.server.database.sql.query(text, params);
 
 /** The answer and the statements it took. */
-async function list(path = LIST, token?: string) {
+async function list(path = LIST, token?: string, headers: Record<string, string> = {}) {
   const { result, sql: statements } = await world.countStatements(() =>
-    world.call('GET', path, token === undefined ? {} : { token }),
+    world.call('GET', path, { headers, ...(token === undefined ? {} : { token }) }),
   );
   return { ...result, statements };
 }
 
-const PIPELINE_QUERY = `query Builds($slug: ID!) {
-  pipeline(slug: $slug) {
-    name
-    webhookURL
-    builds(first: 10) { edges { node { number message state createdBy { ... on User { name email } }
-      jobs(first: 5) { edges { node { ... on JobTypeCommand { label state agent { name } } } } } } } }
-  }
-}`;
-
-async function graphql(query: string, variables: Record<string, unknown> = {}, token?: string) {
-  const { result, sql: statements } = await world.countStatements(() =>
-    world.call('POST', '/graphql', { body: { query, variables }, ...(token === undefined ? {} : { token }) }),
-  );
-  return { ...result, statements };
-}
-
-describe('a kept REST build list', () => {
+describe('a cached REST build list', () => {
   it('is sent again, the same to the byte and with its headers, reading only the token and the access', async () => {
     const first = await list();
     expect(first.status).toBe(200);
     const again = await list();
     expect(again.status).toBe(200);
     expect(again.text).toBe(first.text);
-    expect(again.statements).toHaveLength(1);
-    expect(decidesAccess(again.statements[0] as string)).toBe(true);
-    for (const header of ['content-type', 'x-oauth-scopes', 'x-accepted-oauth-scopes']) {
+    expect(again.statements).toHaveLength(2);
+    expect(decidesAccess(again.statements[1] as string)).toBe(true);
+    for (const header of ['content-type', 'x-oauth-scopes', 'x-accepted-oauth-scopes', 'etag']) {
       expect(again.headers.get(header)).toBe(first.headers.get(header));
     }
   });
@@ -68,8 +53,9 @@ describe('a kept REST build list', () => {
     const first = await list(paged);
     expect(first.headers.get('link')).toContain('rel="next"');
     const again = await list(paged);
-    expect(again.statements).toHaveLength(1);
+    expect(again.statements).toHaveLength(2);
     expect(again.headers.get('link')).toBe(first.headers.get('link'));
+    expect(again.headers.get('etag')).not.toBe((await list()).headers.get('etag'));
     const branch = await list(`${LIST}?branch=feature`);
     expect(branch.body.map((build: { branch: string }) => build.branch)).toEqual(['feature']);
   });
@@ -116,7 +102,7 @@ describe('a kept REST build list', () => {
       expect(after.status).toBe(200);
       expect(after.text).not.toBe(before.text);
       shows(after.text);
-      expect(after.statements.length).toBeGreaterThan(1);
+      expect(after.statements.length).toBeGreaterThan(2);
     },
   );
 
@@ -125,15 +111,15 @@ describe('a kept REST build list', () => {
     await world.createBuild('api');
     await list(path);
     const admin = await list(path);
-    expect(admin.statements).toHaveLength(1);
+    expect(admin.statements).toHaveLength(2);
     expect(admin.text).toContain('/webhooks/');
     const member = await list(path, world.tokens.member);
     expect(member.status).toBe(200);
     expect(member.text).not.toContain('/webhooks/');
-    expect(member.statements.length).toBeGreaterThan(1);
+    expect(member.statements.length).toBeGreaterThan(2);
   });
 
-  it('refuses a revoked token and a token without the scope, whatever was kept', async () => {
+  it('refuses a revoked token and a token without the scope, whatever was cached', async () => {
     const secret = await world.token('admin');
     expect((await list(LIST, secret)).status).toBe(200);
     expect((await list(LIST, secret)).status).toBe(200);
@@ -155,67 +141,77 @@ describe('a kept REST build list', () => {
     // Docs is then open to every member again (no teams): still readable, now with the member's access.
     const after = await list('/v2/organizations/acme/pipelines/docs/builds', member);
     expect(after.status).toBe(200);
-    expect(after.statements.length).toBeGreaterThan(1);
+    expect(after.statements.length).toBeGreaterThan(2);
   });
 });
 
-describe('a kept GraphQL answer', () => {
-  const variables = { slug: 'acme/web' };
+describe('conditional GETs', () => {
+  const BUILD = () => `${LIST}/${buildNumber}`;
 
-  it('is sent again for the same query about one pipeline, reading only the token and the access', async () => {
-    const first = await graphql(PIPELINE_QUERY, variables);
-    expect(first.status).toBe(200);
-    expect(first.body.errors).toBeUndefined();
-    const again = await graphql(PIPELINE_QUERY, variables);
-    expect(again.text).toBe(first.text);
-    expect(again.statements).toHaveLength(1);
-    expect(again.headers.get('x-oauth-scopes')).toBe(first.headers.get('x-oauth-scopes'));
-    expect(again.headers.get('content-type')).toBe(first.headers.get('content-type'));
+  it('answer 304 with no body to the ETag of a list or a build, reading only the token and the access', async () => {
+    for (const path of [LIST, `${LIST}?per_page=1`, BUILD()]) {
+      const first = await list(path);
+      const tag = first.headers.get('etag');
+      expect(tag).toMatch(/^"[A-Za-z0-9_-]+"$/);
+      const again = await list(path, undefined, { 'If-None-Match': tag as string });
+      expect(again.status).toBe(304);
+      expect(again.text).toBe('');
+      expect(again.headers.get('etag')).toBe(tag);
+      expect(again.headers.get('x-oauth-scopes')).toBe(first.headers.get('x-oauth-scopes'));
+      expect(again.statements).toHaveLength(2);
+      const weak = await list(path, undefined, { 'If-None-Match': `"other", W/${tag}` });
+      expect(weak.status).toBe(304);
+    }
   });
 
-  it('shows a change to a job, a build or a creator in the very next answer', async () => {
-    await graphql(PIPELINE_QUERY, variables);
-    await sql("update jobs set state = 'running' where build_id = $1", [buildId]);
-    const running = await graphql(PIPELINE_QUERY, variables);
-    expect(running.text).toContain('"state":"RUNNING"');
-    await sql("update users set email = 'ada@renamed.test' where email = 'admin@acme.test'");
-    const renamed = await graphql(PIPELINE_QUERY, variables);
-    expect(renamed.text).toContain('ada@renamed.test');
-    await sql("update users set email = 'admin@acme.test' where email = 'ada@renamed.test'");
+  it('answer in full once what they show changed, or for another tag', async () => {
+    const first = await list(BUILD());
+    const tag = first.headers.get('etag') as string;
+    expect((await list(BUILD(), undefined, { 'If-None-Match': '"other"' })).status).toBe(200);
+    await sql("update jobs set name = 'renamed for the tag' where build_id = $1", [buildId]);
+    const changed = await list(BUILD(), undefined, { 'If-None-Match': tag });
+    expect(changed.status).toBe(200);
+    expect(changed.text).toContain('renamed for the tag');
+    expect(changed.headers.get('etag')).not.toBe(tag);
   });
 
-  it('answers other variables, another token and another access on their own', async () => {
-    const web = await graphql(PIPELINE_QUERY, variables);
-    const api = await graphql(PIPELINE_QUERY, { slug: 'acme/api' });
-    expect(api.body.data.pipeline.name).toBe('api');
-    expect(api.text).not.toBe(web.text);
-    await graphql(PIPELINE_QUERY, { slug: 'acme/api' });
-    expect(api.body.data.pipeline.webhookURL).not.toBeNull();
-    const member = await graphql(PIPELINE_QUERY, { slug: 'acme/api' }, world.tokens.member);
-    expect(member.body.data.pipeline.webhookURL).toBeNull();
-    expect(member.statements.length).toBeGreaterThan(1);
+  it("differ by reader: another token's tag is not this one's", async () => {
+    const admin = await list(LIST);
+    const member = await list(LIST, world.tokens.member, {
+      'If-None-Match': admin.headers.get('etag') as string,
+    });
+    expect(member.status).toBe(200);
   });
 
-  it("is not kept for a query that shows what the revision does not stand for (a pipeline's teams)", async () => {
-    const query =
-      '{ pipeline(slug: "acme/web") { name teams(first: 5) { edges { node { accessLevel } } } } }';
-    await graphql(query);
-    const again = await graphql(query);
-    expect(again.status).toBe(200);
-    expect(again.statements.length).toBeGreaterThan(1);
-  });
-
-  it('is not kept when the answer has errors', async () => {
-    const query =
-      '{ pipeline(slug: "acme/web") { name builds(first: 1) { edges { node { number } } } none: builds(first: -1) { count } } }';
-    await graphql(query);
-    const again = await graphql(query);
-    expect(again.body.errors).toBeDefined();
-    expect(again.statements.length).toBeGreaterThan(1);
+  it('still refuse what the token may not read', async () => {
+    const tag = (await list(LIST)).headers.get('etag') as string;
+    const noScope = await world.token('admin', { scopes: ['read_pipelines'] });
+    expect((await list(LIST, noScope, { 'If-None-Match': tag })).status).toBe(403);
+    expect((await list(LIST, world.tokens.outsider, { 'If-None-Match': '*' })).status).toBe(404);
   });
 });
 
-describe('build numbers beside kept answers', () => {
+describe('without the response cache (RESPONSE_CACHE=off)', () => {
+  it('reads every list in full, and still answers conditional GETs', async () => {
+    const uncached = await startWorld({ RESPONSE_CACHE: 'off' });
+    try {
+      await uncached.createBuild('web');
+      const call = (headers: Record<string, string> = {}) =>
+        uncached.countStatements(() => uncached.call('GET', LIST, { headers }));
+      const first = await call();
+      const again = await call();
+      expect(again.result.text).toBe(first.result.text);
+      expect(again.statements).toBe(4);
+      const conditional = await call({ 'If-None-Match': first.result.headers.get('etag') as string });
+      expect(conditional.result.status).toBe(304);
+      expect(conditional.statements).toBe(2);
+    } finally {
+      await uncached.close();
+    }
+  });
+});
+
+describe('build numbers beside cached answers', () => {
   it('a build created between two reads is in the second', async () => {
     await list();
     const created = await world.createBuild('web', { message: 'between' });

@@ -3,9 +3,8 @@ import { acmeWithAdmin, freshDatabase } from '../support/database';
 import { type ServerProcess, startServerProcesses } from '../support/server-process';
 
 /**
- * Two server processes on one database, each keeping the answers it sent (ADR 0012) and what tokens may do
- * on pipelines (ADR 0013): a change made through one shows in the very next answer of the other, REST and
- * GraphQL, as the revisions live in the database.
+ * Two server processes on one database, each with its response cache (ADR 0016): a change made through one
+ * shows in the very next answer of the other, REST and GraphQL, as the revisions live in the database.
  */
 
 let servers: ServerProcess[] = [];
@@ -49,7 +48,7 @@ async function call(server: ServerProcess, method: string, path: string, body?: 
   return { status: response.status, body: text ? JSON.parse(text) : null };
 }
 
-describe('kept answers across server processes', () => {
+describe('cached answers across server processes', () => {
   it('show a build created and then canceled through the other process at once', async () => {
     const [first, second] = servers as [ServerProcess, ServerProcess];
     const states = async () => {
@@ -63,7 +62,7 @@ describe('kept answers across server processes', () => {
         ),
       };
     };
-    // Read twice: the second answers are the kept ones.
+    // Read twice: the second REST answer is the cached one.
     expect(await states()).toEqual({ rest: [], graphql: [] });
     expect(await states()).toEqual({ rest: [], graphql: [] });
 
@@ -77,7 +76,7 @@ describe('kept answers across server processes', () => {
     expect(await states()).toEqual({ rest: [[number, 'canceled']], graphql: [[number, 'canceled']] });
   });
 
-  it('refuse a token revoked through the other process at once, where the first remembers what it may do', async () => {
+  it('refuse a token revoked through the other process at once, where the first cached its answer', async () => {
     const [first, second] = servers as [ServerProcess, ServerProcess];
     const revoked = await token();
     for (let i = 0; i < 2; i++) {

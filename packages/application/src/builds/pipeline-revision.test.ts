@@ -20,20 +20,20 @@ const facts = (
   ...overrides,
 });
 
-/** No statement may be needed: the facts come read ahead with the token. */
-const noReads = { repos: { access: {} } } as unknown as Deps;
+/** One statement: the access facts, with the content revision. */
+const reading = (read: PipelineAccessFacts) =>
+  ({ repos: { access: { pipeline: async () => read } } }) as unknown as Deps;
 
-const actor = (read: PipelineAccessFacts, scopes: Scope[] = ['read_builds'], tokenId = 'token-1') => ({
+const actor = (scopes: Scope[] = ['read_builds'], tokenId = 'token-1') => ({
   ...actorWith(scopes),
   tokenId,
-  pipelineAccess: { organizationSlug: 'acme', pipelineSlug: 'web', facts: read },
 });
 
 const revision = (read: PipelineAccessFacts, scopes?: Scope[], tokenId?: string) =>
-  pipelineRevision(noReads)(actor(read, scopes, tokenId), ref, 'listBuilds');
+  pipelineRevision(reading(read))(actor(scopes, tokenId), ref, 'listBuilds');
 
 describe('pipelineRevision', () => {
-  it('is the same for the same content, access and token, read ahead without a statement', async () => {
+  it('is the same for the same content, access and token', async () => {
     expect(await revision(facts())).toBe(await revision(facts()));
   });
 
@@ -46,7 +46,7 @@ describe('pipelineRevision', () => {
     expect(await revision(facts(), ['read_builds', 'write_builds'])).not.toBe(base);
   });
 
-  it('is none when the content revision was not read: nothing may be kept then', async () => {
+  it('is none without a content revision: nothing may be cached then', async () => {
     expect(await revision(facts({ contentRevision: null }))).toBeNull();
   });
 
