@@ -8,6 +8,7 @@ import type {
   ParentCount,
 } from '@ci/application';
 import { type Build, type BuildSource, type BuildState, notFound, type Pipeline } from '@ci/domain';
+import { namedStatement } from '../named-statement';
 import { inParentWindows, parentWindows, prefixedColumns, toDate, toDateOrNull } from '../rows';
 import { likeLiteral, type Sql } from '../sql';
 import { joinedUserFromRow, USER_COLUMNS_PREFIXED } from './identity.repository';
@@ -67,14 +68,11 @@ export const BUILD_ROW_SELECT = `select ${BUILD_COLUMNS} from builds b ${BUILD_J
 
 /**
  * Build rows with their pipelines' counts (`pc_`), for a caller that has read the pipelines already: each
- * known pipeline takes its counts from one of its builds' rows ({@link withCountsFrom}). Without the
- * organization's slug for a statement that reads it beside.
+ * known pipeline takes its counts from one of its builds' rows ({@link withCountsFrom}).
  */
-const buildWithCountsSelect = (organizationSlug: 'read' | 'beside') =>
-  `select ${organizationSlug === 'read' ? BUILD_COLUMNS : BUILD_OWN_COLUMNS}, ${PIPELINE_COUNT_COLUMNS}
-from builds b ${organizationSlug === 'read' ? BUILD_JOINS : BUILD_OWN_JOINS}
+const BUILD_WITH_COUNTS_SELECT = `select ${BUILD_COLUMNS}, ${PIPELINE_COUNT_COLUMNS}
+from builds b ${BUILD_JOINS}
 left join pipeline_counts pc on pc.pipeline_id = b.pipeline_id`;
-const BUILD_WITH_COUNTS_SELECT = buildWithCountsSelect('read');
 
 /**
  * A build's create, one statement: the pipeline's counter row stays locked from the increment to the end
@@ -88,22 +86,24 @@ const BUILD_WITH_COUNTS_SELECT = buildWithCountsSelect('read');
  * build holds it (`for update`) and then updates the counter row: the create waits for it before it holds
  * the counter row, not while (which would be a deadlock).
  */
-const CREATE = `with allocated as (
+const CREATE = namedStatement(
+  `with allocated as (
   update pipelines set next_build_number = next_build_number + 1
-  where id = $2 returning next_build_number - 1 as number
+  where id = :pipeline_id returning next_build_number - 1 as number
 ), referenced as (
-  select (select 1 from builds where id = $13 for key share) as rebuilt,
-    (select 1 from users where id = $12 for key share) as creator
+  select (select 1 from builds where id = :rebuilt_from_id for key share) as rebuilt,
+    (select 1 from users where id = :creator_id for key share) as creator
 ), new_builds as (
   insert into builds (id, organization_id, pipeline_id, number, state, blocked_state, cancel_reason,
     message, commit, branch, env, meta_data, source, author, creator_id, rebuilt_from_id, pull_request,
     clean_checkout, created_at, scheduled_at, started_at, failing_at, finished_at)
-  select $1, $3, $2, allocated.number, $4, $19, null, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14,
-    $15, $16, $17, null, null, $20
+  select :id, :organization_id, :pipeline_id, allocated.number, :state, :blocked_state, null, :message,
+    :commit, :branch, :env, :meta_data, :source, :author, :creator_id, :rebuilt_from_id, :pull_request,
+    :clean_checkout, :created_at, :scheduled_at, null, null, :finished_at
   from allocated, referenced returning id, pipeline_id, state, number, env, meta_data, author, pull_request
 ), new_jobs as (
   insert into jobs (${JOB_COLUMN_NAMES})
-  select * from jsonb_to_recordset($18::jsonb) as x(${JOB_RECORD})
+  select * from jsonb_to_recordset(:jobs::jsonb) as x(${JOB_RECORD})
   -- No build without its pipeline (deleted meanwhile): then no jobs either.
   where exists (select 1 from new_builds)
   returning build_id, state
@@ -111,7 +111,30 @@ const CREATE = `with allocated as (
   ${COUNT_NEW_BUILDS}
 )
 select b.number, b.env, b.meta_data, b.author, b.pull_request, counted.*
-from new_builds b left join counted on true`;
+from new_builds b left join counted on true`,
+  [
+    'id',
+    'organization_id',
+    'pipeline_id',
+    'state',
+    'blocked_state',
+    'message',
+    'commit',
+    'branch',
+    'env',
+    'meta_data',
+    'source',
+    'author',
+    'creator_id',
+    'rebuilt_from_id',
+    'pull_request',
+    'clean_checkout',
+    'created_at',
+    'scheduled_at',
+    'finished_at',
+    'jobs',
+  ],
+);
 
 /** The build rows of a list whose `known` pipelines the caller has read: with their counts beside if any. */
 function listSelect(known: readonly Pipeline[]): string {
@@ -169,38 +192,38 @@ const withCountsFrom = (pipeline: Pipeline, row: Row): PipelineWithCounts => ({
 const pipelineWithCountsFromRow = (row: Row): PipelineWithCounts => withCountsFrom(pipelineFromRow(row), row);
 
 /**
- * One build by its pipeline and number (SQL expressions), in one statement: the build, its pipeline's
+ * `build_by_number`: the build :number of the pipeline :pipeline_id in one statement, with its pipeline's
  * counts and (unless the caller has it) the pipeline, and its few jobs as a JSON array beside them (for a
- * page of builds, JSON costs PostgreSQL more than the second statement it saves). Its row: {@link buildByNumberFromRow}.
- * `organizationSlug: 'beside'`: the statement it is part of reads the pipeline's organization's `o_slug`.
+ * page of builds, JSON costs PostgreSQL more than the second statement it saves). Its row:
+ * {@link buildByNumberFromRow}.
  */
-export function buildByNumberSelect(
-  pipelineId: string,
-  number: string,
-  options: { includeRetriedJobs: boolean; pipelineKnown: boolean; organizationSlug?: 'read' | 'beside' },
-): string {
-  return `select x.*, ${options.pipelineKnown ? '' : `${PIPELINE_COLUMNS}, `}(
+function buildByNumber(options: { includeRetriedJobs: boolean; pipelineKnown: boolean }) {
+  return namedStatement(
+    `select x.*, ${options.pipelineKnown ? '' : `${PIPELINE_COLUMNS}, `}(
       select coalesce(json_agg(jr order by jr.position, jr.created_at), '[]') from (
         ${JOB_JSON_SELECT} where j.build_id = x.b_id ${options.includeRetriedJobs ? '' : 'and not j.retried'}
       ) jr
     ) as jobs_json
-    from (${buildWithCountsSelect(options.organizationSlug ?? 'read')} where b.pipeline_id = ${pipelineId} and b.number = ${number}) x
-    ${options.pipelineKnown ? '' : 'join pipelines p on p.id = x.b_pipeline_id'}`;
+    from (${BUILD_WITH_COUNTS_SELECT} where b.pipeline_id = :pipeline_id and b.number = :number) x
+    ${options.pipelineKnown ? '' : 'join pipelines p on p.id = x.b_pipeline_id'}`,
+    ['pipeline_id', 'number'],
+  );
 }
 
-/** findByNumber's statements for either jobs option: with the pipeline, or its counts only (the caller has it). */
-function byNumberStatements(includeRetriedJobs: boolean) {
-  return {
-    pipelineRead: buildByNumberSelect('$1', '$2', { includeRetriedJobs, pipelineKnown: false }),
-    pipelineKnown: buildByNumberSelect('$1', '$2', { includeRetriedJobs, pipelineKnown: true }),
-  };
-}
+/** findByNumber's four statements, made once, not per call. */
+const BY_NUMBER = {
+  withRetriedJobs: {
+    pipelineRead: buildByNumber({ includeRetriedJobs: true, pipelineKnown: false }),
+    pipelineKnown: buildByNumber({ includeRetriedJobs: true, pipelineKnown: true }),
+  },
+  latestJobs: {
+    pipelineRead: buildByNumber({ includeRetriedJobs: false, pipelineKnown: false }),
+    pipelineKnown: buildByNumber({ includeRetriedJobs: false, pipelineKnown: true }),
+  },
+};
 
-/** findByNumber's four statements, built once, not per call. */
-const BY_NUMBER = { withRetriedJobs: byNumberStatements(true), latestJobs: byNumberStatements(false) };
-
-/** The view of a {@link buildByNumberSelect} row; `pipeline`: the one the caller had (only its counts were read). */
-export function buildByNumberFromRow(row: Row, pipeline: Pipeline | undefined): BuildView {
+/** The view of a {@link buildByNumber} row; `pipeline`: the one the caller had (only its counts were read). */
+function buildByNumberFromRow(row: Row, pipeline: Pipeline | undefined): BuildView {
   return {
     ...viewFromRow(row),
     pipeline: pipeline ? withCountsFrom(pipeline, row) : pipelineWithCountsFromRow(row),
@@ -441,37 +464,38 @@ export function buildRepository(sql: Sql): BuildRepository {
     },
     async findByNumber({ pipelineId, number, includeRetriedJobs, pipeline }) {
       const statements = includeRetriedJobs ? BY_NUMBER.withRetriedJobs : BY_NUMBER.latestJobs;
-      const [row] = await sql.prepared(pipeline ? statements.pipelineKnown : statements.pipelineRead, [
-        pipelineId,
-        number,
-      ]);
+      const statement = pipeline ? statements.pipelineKnown : statements.pipelineRead;
+      const [row] = await sql.prepared(statement.text, statement.values({ pipeline_id: pipelineId, number }));
       return row ? buildByNumberFromRow(row, pipeline) : null;
     },
     async create({ build, organizationId, jobs }) {
       // The statement counts the jobs through the build it inserts: another build's would go uncounted.
       if (jobs.some((job) => job.buildId !== build.id)) throw new Error("a new build's jobs must be its own");
-      const [row] = await sql.prepared(CREATE, [
-        build.id,
-        build.pipelineId,
-        organizationId,
-        build.state,
-        build.message,
-        build.commit,
-        build.branch,
-        JSON.stringify(build.env),
-        JSON.stringify(build.metaData),
-        build.source,
-        build.author ? JSON.stringify(build.author) : null,
-        build.creatorId,
-        build.rebuiltFromId,
-        build.pullRequest ? JSON.stringify(build.pullRequest) : null,
-        build.cleanCheckout,
-        build.createdAt,
-        build.scheduledAt,
-        jobRecords(jobs),
-        build.blockedState,
-        build.finishedAt,
-      ]);
+      const [row] = await sql.prepared(
+        CREATE.text,
+        CREATE.values({
+          id: build.id,
+          organization_id: organizationId,
+          pipeline_id: build.pipelineId,
+          state: build.state,
+          blocked_state: build.blockedState,
+          message: build.message,
+          commit: build.commit,
+          branch: build.branch,
+          env: JSON.stringify(build.env),
+          meta_data: JSON.stringify(build.metaData),
+          source: build.source,
+          author: build.author ? JSON.stringify(build.author) : null,
+          creator_id: build.creatorId,
+          rebuilt_from_id: build.rebuiltFromId,
+          pull_request: build.pullRequest ? JSON.stringify(build.pullRequest) : null,
+          clean_checkout: build.cleanCheckout,
+          created_at: build.createdAt,
+          scheduled_at: build.scheduledAt,
+          finished_at: build.finishedAt,
+          jobs: jobRecords(jobs),
+        }),
+      );
       // The pipeline was deleted between the authorization and this statement: it answers as one that is gone.
       if (!row) throw notFound('pipeline');
       return {

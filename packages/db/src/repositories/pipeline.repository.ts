@@ -15,6 +15,7 @@ import type {
   StepDefinition,
   TeamMemberRole,
 } from '@ci/domain';
+import { namedStatement } from '../named-statement';
 import { prefixedColumns, toDate, toDateOrNull } from '../rows';
 import { isForeignKeyViolation, isUniqueViolation, likeLiteral, type Sql } from '../sql';
 import { joinedUserFromRow, organizationFromRow, USER_COLUMNS_PREFIXED } from './identity.repository';
@@ -310,16 +311,19 @@ const CONTENT_REVISION = `case when p.id is null then null else p.revision || '.
     (select cr.revision from catalog_revision cr where cr.id = 1) end as p_content_revision`;
 
 /**
- * `pipeline_access`: what the user $1 may see of the pipeline slugged $3 in the organization slugged $2:
- * the organization with the user's role (`o_…`), the pipeline if any (`p_…`), what the user's teams give
- * on it and its content revision, in one row; none when the user is not a member.
+ * `pipeline_access`: what the user may see of a pipeline named by slugs: the organization with the user's
+ * role (`o_…`), the pipeline if any (`p_…`), what the user's teams give on it and its content revision,
+ * in one row; none when the user is not a member.
  */
-const PIPELINE_ACCESS = `select ${ORGANIZATION_ACCESS_COLUMNS}, ${PIPELINE_COLUMNS},
-    ${teamAccessColumns('$1')}, ${CONTENT_REVISION}
+const PIPELINE_ACCESS = namedStatement(
+  `select ${ORGANIZATION_ACCESS_COLUMNS}, ${PIPELINE_COLUMNS},
+    ${teamAccessColumns(':user_id')}, ${CONTENT_REVISION}
   from organizations o
-  join organization_members m on m.organization_id = o.id and m.user_id = $1
-  left join pipelines p on p.organization_id = o.id and p.slug = $3
-  where o.slug = $2`;
+  join organization_members m on m.organization_id = o.id and m.user_id = :user_id
+  left join pipelines p on p.organization_id = o.id and p.slug = :pipeline_slug
+  where o.slug = :organization_slug`,
+  ['user_id', 'organization_slug', 'pipeline_slug'],
+);
 
 /** The facts of a {@link PIPELINE_ACCESS} row; null when there is none. */
 function pipelineAccessFactsFromRow(row: Row | undefined): PipelineAccessFacts | null {
@@ -344,7 +348,14 @@ export function accessRepository(sql: Sql): AccessRepository {
       return row ? organizationAccessFromRow(row) : null;
     },
     async pipeline({ userId, organizationSlug, pipelineSlug }) {
-      const [row] = await sql.prepared(PIPELINE_ACCESS, [userId, organizationSlug, pipelineSlug]);
+      const [row] = await sql.prepared(
+        PIPELINE_ACCESS.text,
+        PIPELINE_ACCESS.values({
+          user_id: userId,
+          organization_slug: organizationSlug,
+          pipeline_slug: pipelineSlug,
+        }),
+      );
       return pipelineAccessFactsFromRow(row);
     },
     async memberships(userId) {
