@@ -42,14 +42,36 @@ describe('readServerConfig', () => {
     expect(() => readServerConfig({ AGENT_LOST_AFTER_SECONDS: 'soon' })).toThrow(/AGENT_LOST_AFTER_SECONDS/);
   });
 
-  it('lets 4 API requests work at once and 1,000 wait unless REQUEST_CONCURRENCY, REQUEST_QUEUE_LIMIT say otherwise', () => {
-    expect(readServerConfig({}).requestConcurrency).toBe(4);
-    expect(readServerConfig({ REQUEST_CONCURRENCY: '32' }).requestConcurrency).toBe(32);
-    expect(readServerConfig({}).requestQueueLimit).toBe(1000);
-    expect(readServerConfig({ REQUEST_QUEUE_LIMIT: '0' }).requestQueueLimit).toBe(0);
-    expect(() => readServerConfig({ REQUEST_QUEUE_LIMIT: '-1' })).toThrow();
-    for (const value of ['0', '-1', '1.5', 'many']) {
-      expect(() => readServerConfig({ REQUEST_CONCURRENCY: value })).toThrow(/REQUEST_CONCURRENCY/);
+  it('sheds API requests past a second of event-loop delay unless the PRESSURE_ settings say otherwise', () => {
+    expect(readServerConfig({}).pressure).toEqual({
+      maxEventLoopDelayMs: 1000,
+      maxEventLoopUtilization: 0,
+      maxHeapUsedBytes: 0,
+      maxRssBytes: 0,
+      retryAfterSeconds: 10,
+    });
+    expect(
+      readServerConfig({
+        PRESSURE_MAX_EVENT_LOOP_DELAY_MS: '0',
+        PRESSURE_MAX_LOOP_UTILIZATION: '0.98',
+        PRESSURE_MAX_HEAP_USED_MB: '1.5',
+        PRESSURE_MAX_RSS_MB: '2048',
+        PRESSURE_RETRY_AFTER_SECONDS: '1',
+      }).pressure,
+    ).toEqual({
+      maxEventLoopDelayMs: 0,
+      maxEventLoopUtilization: 0.98,
+      maxHeapUsedBytes: 1.5 * 1024 * 1024,
+      maxRssBytes: 2048 * 1024 * 1024,
+      retryAfterSeconds: 1,
+    });
+    for (const [name, value] of [
+      ['PRESSURE_MAX_EVENT_LOOP_DELAY_MS', '-1'],
+      ['PRESSURE_MAX_LOOP_UTILIZATION', '1.5'],
+      ['PRESSURE_MAX_RSS_MB', 'lots'],
+      ['PRESSURE_RETRY_AFTER_SECONDS', '0'],
+    ] as const) {
+      expect(() => readServerConfig({ [name]: value })).toThrow(new RegExp(name));
     }
   });
 

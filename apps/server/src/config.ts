@@ -28,8 +28,11 @@ const ServerEnv = DatabaseEnv.extend({
   AGENT_HEARTBEAT_INTERVAL_SECONDS: z.coerce.number().positive().max(3600).default(30),
   AGENT_LOST_AFTER_SECONDS: z.coerce.number().positive().max(86400).default(120),
   ANSWER_MEMORY_MB: z.coerce.number().min(0).max(65_536).default(32),
-  REQUEST_CONCURRENCY: z.coerce.number().int().min(1).max(10_000).default(4),
-  REQUEST_QUEUE_LIMIT: z.coerce.number().int().min(0).max(1_000_000).default(1000),
+  PRESSURE_MAX_EVENT_LOOP_DELAY_MS: z.coerce.number().min(0).default(1000),
+  PRESSURE_MAX_LOOP_UTILIZATION: z.coerce.number().min(0).max(1).default(0),
+  PRESSURE_MAX_HEAP_USED_MB: z.coerce.number().min(0).default(0),
+  PRESSURE_MAX_RSS_MB: z.coerce.number().min(0).default(0),
+  PRESSURE_RETRY_AFTER_SECONDS: z.coerce.number().int().min(1).max(3600).default(10),
   CORS_ORIGINS: z
     .string()
     .default('')
@@ -94,10 +97,14 @@ export function readServerConfig(env: NodeJS.ProcessEnv) {
       : null,
     /** the bytes of answers the server may keep to send again while nothing they show changed (ADR 0012); 0: none */
     answerMemoryBytes: Math.floor(parsed.ANSWER_MEMORY_MB * 1024 * 1024),
-    /** API requests (REST, tRPC, GraphQL) at work at once; the others wait their turn (request-slots.ts) */
-    requestConcurrency: parsed.REQUEST_CONCURRENCY,
-    /** API requests that may wait for a slot; past them the server answers 503 at once */
-    requestQueueLimit: parsed.REQUEST_QUEUE_LIMIT,
+    /** past any of these (0: not checked), API requests are answered 503 at once (@fastify/under-pressure) */
+    pressure: {
+      maxEventLoopDelayMs: parsed.PRESSURE_MAX_EVENT_LOOP_DELAY_MS,
+      maxEventLoopUtilization: parsed.PRESSURE_MAX_LOOP_UTILIZATION,
+      maxHeapUsedBytes: Math.floor(parsed.PRESSURE_MAX_HEAP_USED_MB * 1024 * 1024),
+      maxRssBytes: Math.floor(parsed.PRESSURE_MAX_RSS_MB * 1024 * 1024),
+      retryAfterSeconds: parsed.PRESSURE_RETRY_AFTER_SECONDS,
+    },
     /** origins allowed to call the API from a browser (`*`: any); empty: no CORS headers */
     corsOrigins: parsed.CORS_ORIGINS,
     /** what agents are told at registration, and the silence after which their job is lost */
