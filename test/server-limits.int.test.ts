@@ -6,8 +6,8 @@ import { startWorld, type World } from './support/world';
 
 /**
  * No request can hold the server: clients that pipeline and vanish, or send half a body and wait, leave
- * every other request served (issue 25's reproductions); an overloaded server sheds API requests with a 503
- * a client can act on.
+ * every other request served (issue 25's reproductions); requests that never finish arriving are cut by
+ * Node's timeouts, and an overloaded server sheds API requests with a 503 a client can act on.
  */
 
 const BUILDS = '/v2/organizations/acme/pipelines/web/builds';
@@ -166,5 +166,40 @@ describe('a server under pressure', () => {
     });
     expect(preflight.status).toBe(204);
     expect(preflight.headers.get('access-control-allow-origin')).toBe(ORIGIN);
+  });
+});
+
+describe('a server with a one-second request timeout', () => {
+  let server: Awaited<ReturnType<typeof startTestServer>>;
+  beforeAll(async () => {
+    server = await startTestServer({ REQUEST_TIMEOUT_SECONDS: '1' });
+  });
+  afterAll(async () => {
+    await server?.close();
+  });
+
+  /** What the server sends on a connection, once it has closed it. */
+  function answerAndClose(socket: Socket): Promise<string> {
+    return new Promise((resolve) => {
+      let text = '';
+      socket.setEncoding('utf8');
+      socket.on('data', (chunk: string) => {
+        text += chunk;
+      });
+      socket.on('close', () => resolve(text));
+    });
+  }
+
+  it.each([
+    ['its body never ends', (baseUrl: string) => halfBody(baseUrl, 'bkua_madeup')],
+    ['its headers never end', () => `GET ${BUILDS} HTTP/1.1\r\nhost: 127.0.0.1\r\n`],
+  ])('answers 408 and closes the connection of a request when %s', async (_case, request) => {
+    const socket = connection(server.baseUrl);
+    const answer = answerAndClose(socket);
+    socket.write(request(server.baseUrl));
+    // Node times the request out; Fastify's client-error handler writes the answer and closes.
+    const [head = '', body = ''] = (await answer).split('\r\n\r\n');
+    expect(head).toMatch(/^HTTP\/1\.1 408 Request Timeout\r\n/);
+    expect(JSON.parse(body)).toMatchObject({ message: expect.any(String) });
   });
 });

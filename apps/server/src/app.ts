@@ -58,6 +58,7 @@ function loadShedding(config: ServerConfig): FastifyUnderPressureOptions {
 
 /** The HTTP server: the one place where transports meet configuration. */
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
+  const { timeouts } = deps.config;
   const app = Fastify({
     logger: {
       level: deps.config.logLevel,
@@ -65,6 +66,16 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       redact: ['req.headers.authorization'],
     },
     bodyLimit: deps.config.bodyLimit,
+    // A client that sends slowly, or not at all, loses its connection (408 while its request is incomplete)
+    // instead of holding it. Node checks every `connectionsCheckingInterval` (30 s by default): here 1 s.
+    requestTimeout: timeouts.requestMs,
+    connectionTimeout: timeouts.connectionMs,
+    keepAliveTimeout: timeouts.keepAliveMs,
+    http: {
+      requestTimeout: timeouts.requestMs, // as well: Node checks headersTimeout against it at creation
+      headersTimeout: timeouts.headersMs,
+      connectionsCheckingInterval: Math.min(1000, timeouts.headersMs),
+    },
     requestIdHeader: false,
     genReqId: (request) => {
       const given = request.headers['x-request-id'];

@@ -42,6 +42,43 @@ describe('readServerConfig', () => {
     expect(() => readServerConfig({ AGENT_LOST_AFTER_SECONDS: 'soon' })).toThrow(/AGENT_LOST_AFTER_SECONDS/);
   });
 
+  it('gives a request 30 s, its headers 10 s, an idle connection 72 s and a silent one 60 s by default', () => {
+    expect(readServerConfig({}).timeouts).toEqual({
+      requestMs: 30_000,
+      headersMs: 10_000,
+      keepAliveMs: 72_000,
+      connectionMs: 60_000,
+    });
+    expect(
+      readServerConfig({
+        REQUEST_TIMEOUT_SECONDS: '0.5',
+        HEADERS_TIMEOUT_SECONDS: '0.25',
+        KEEP_ALIVE_TIMEOUT_SECONDS: '5',
+        CONNECTION_TIMEOUT_SECONDS: '120',
+      }).timeouts,
+    ).toEqual({ requestMs: 500, headersMs: 250, keepAliveMs: 5000, connectionMs: 120_000 });
+    for (const name of [
+      'REQUEST_TIMEOUT_SECONDS',
+      'HEADERS_TIMEOUT_SECONDS',
+      'KEEP_ALIVE_TIMEOUT_SECONDS',
+      'CONNECTION_TIMEOUT_SECONDS',
+    ]) {
+      for (const value of ['0', '-1', 'soon']) {
+        expect(() => readServerConfig({ [name]: value })).toThrow(new RegExp(name));
+      }
+    }
+  });
+
+  it('gives the headers no longer than the whole request, and refuses a longer headers timeout', () => {
+    expect(readServerConfig({ REQUEST_TIMEOUT_SECONDS: '4' }).timeouts.headersMs).toBe(4000);
+    expect(() => readServerConfig({ REQUEST_TIMEOUT_SECONDS: '5', HEADERS_TIMEOUT_SECONDS: '6' })).toThrow(
+      /HEADERS_TIMEOUT_SECONDS: must not exceed REQUEST_TIMEOUT_SECONDS/,
+    );
+    expect(
+      readServerConfig({ REQUEST_TIMEOUT_SECONDS: '5', HEADERS_TIMEOUT_SECONDS: '5' }).timeouts.headersMs,
+    ).toBe(5000);
+  });
+
   it('sheds API requests past a second of event-loop delay unless the PRESSURE_ settings say otherwise', () => {
     expect(readServerConfig({}).pressure).toEqual({
       maxEventLoopDelayMs: 1000,

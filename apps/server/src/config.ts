@@ -4,6 +4,9 @@ import { z } from 'zod';
 
 const flag = z.enum(['true', 'false', '1', '0']).transform((value) => value === 'true' || value === '1');
 
+// At least a millisecond: Node reads 0 as no limit at all.
+const seconds = z.coerce.number().min(0.001).max(86_400);
+
 const ServerEnv = DatabaseEnv.extend({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   HOST: z.string().min(1).default('127.0.0.1'),
@@ -28,6 +31,10 @@ const ServerEnv = DatabaseEnv.extend({
   AGENT_HEARTBEAT_INTERVAL_SECONDS: z.coerce.number().positive().max(3600).default(30),
   AGENT_LOST_AFTER_SECONDS: z.coerce.number().positive().max(86400).default(120),
   ANSWER_MEMORY_MB: z.coerce.number().min(0).max(65_536).default(32),
+  REQUEST_TIMEOUT_SECONDS: seconds.default(30),
+  HEADERS_TIMEOUT_SECONDS: seconds.optional(),
+  KEEP_ALIVE_TIMEOUT_SECONDS: seconds.default(72),
+  CONNECTION_TIMEOUT_SECONDS: seconds.default(60),
   PRESSURE_MAX_EVENT_LOOP_DELAY_MS: z.coerce.number().min(0).default(1000),
   PRESSURE_MAX_LOOP_UTILIZATION: z.coerce.number().min(0).max(1).default(0),
   PRESSURE_MAX_HEAP_USED_MB: z.coerce.number().min(0).default(0),
@@ -37,6 +44,9 @@ const ServerEnv = DatabaseEnv.extend({
     .string()
     .default('')
     .transform((value, context) => corsOrigins(value, context)),
+}).refine((env) => (env.HEADERS_TIMEOUT_SECONDS ?? 0) <= env.REQUEST_TIMEOUT_SECONDS, {
+  path: ['HEADERS_TIMEOUT_SECONDS'],
+  message: 'must not exceed REQUEST_TIMEOUT_SECONDS (Node refuses it)',
 });
 
 /**
@@ -97,6 +107,15 @@ export function readServerConfig(env: NodeJS.ProcessEnv) {
       : null,
     /** the bytes of answers the server may keep to send again while nothing they show changed (ADR 0012); 0: none */
     answerMemoryBytes: Math.floor(parsed.ANSWER_MEMORY_MB * 1024 * 1024),
+    /** Node's limits on a connection, in ms: whole request, its headers, idle between requests, silent */
+    timeouts: {
+      requestMs: Math.round(parsed.REQUEST_TIMEOUT_SECONDS * 1000),
+      headersMs: Math.round(
+        (parsed.HEADERS_TIMEOUT_SECONDS ?? Math.min(10, parsed.REQUEST_TIMEOUT_SECONDS)) * 1000,
+      ),
+      keepAliveMs: Math.round(parsed.KEEP_ALIVE_TIMEOUT_SECONDS * 1000),
+      connectionMs: Math.round(parsed.CONNECTION_TIMEOUT_SECONDS * 1000),
+    },
     /** past any of these (0: not checked), API requests are answered 503 at once (@fastify/under-pressure) */
     pressure: {
       maxEventLoopDelayMs: parsed.PRESSURE_MAX_EVENT_LOOP_DELAY_MS,
