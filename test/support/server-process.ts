@@ -6,7 +6,8 @@ export type ServerProcess = RunningProcess;
 /**
  * The real server (`apps/server/src/main.ts`) as a separate Node process on `127.0.0.1:<free port>`,
  * resolved once it answers `GET /healthz` with 200; it exits with the test process that spawned it.
- * `env` comes on top of SEED_DEMO=false, LOG_LEVEL=warn, RATE_LIMIT_ENABLED=false.
+ * `env` comes on top of SEED_DEMO=false, LOG_LEVEL=warn, RATE_LIMIT_ENABLED=false and
+ * PRESSURE_MAX_EVENT_LOOP_DELAY_MS=0.
  */
 export async function startServerProcess(
   env: Record<string, string>,
@@ -30,6 +31,8 @@ export async function startServerProcess(
       LOG_LEVEL: 'warn',
       // Off unless the test turns it on: suites that make many requests fast would meet the limits.
       RATE_LIMIT_ENABLED: 'false',
+      // No load shed either: on a busy test machine a server's event loop can lag past any threshold.
+      PRESSURE_MAX_EVENT_LOOP_DELAY_MS: '0',
       ...env,
       HOST: '127.0.0.1',
       PORT: String(port),

@@ -1,6 +1,6 @@
 /**
- * The paths of the API's three transports, REST, tRPC and GraphQL: what takes a request slot and what
- * browsers may call. A bare prefix (`/v2`, `/trpc`) is one too: its 404 is the API's, and a browser
+ * The paths of the API's three transports, REST, tRPC and GraphQL: what the server sheds under pressure
+ * and what browsers may call. A bare prefix (`/v2`, `/trpc`) is one too: its 404 is the API's, and a browser
  * script may read it as it reads `/v2/no/such/route`'s.
  */
 const API_PATH = /^\/(?:v2|trpc|graphql)(?:[/?]|$)/;

@@ -11,25 +11,55 @@ import {
   replyWithError,
   type TrpcContext,
 } from '@ci/trpc';
+import underPressure, { type FastifyUnderPressureOptions } from '@fastify/under-pressure';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { isApiPath } from './api-path';
 import type { ServerConfig } from './config';
 import { applyCors, registerCors } from './cors';
-import { type RequestSlots, requestSlots } from './request-slots';
 
 export interface AppDeps {
   config: ServerConfig;
   useCases: UseCases;
   /** Throws when the database cannot answer. */
   pingDatabase: () => Promise<void>;
-  /** Given the request slots' counts to watch (the tests wait on them); read only. */
-  watchSlots?: (slots: Pick<RequestSlots, 'active' | 'waiting'>) => void;
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,128}$/;
 
+const OVERLOADED = 'Service Unavailable: the server is overloaded, try again shortly';
+
+/**
+ * under-pressure sends what its handler returns, and serves the request when it returns nothing (its
+ * README); its types say `void`, which a function returning a value satisfies.
+ */
+type PressureHandler = (request: FastifyRequest, reply: FastifyReply, type: string, value?: number) => void;
+
+/**
+ * Past a threshold, API requests are answered 503 `{message}` with `Retry-After` before any work, so an
+ * overload costs clients a retry, not every request's latency; health checks and agents are still served.
+ */
+function loadShedding(config: ServerConfig): FastifyUnderPressureOptions {
+  const { pressure } = config;
+  const shed: PressureHandler = (request, reply, type, value) => {
+    if (!isApiPath(request.url)) return;
+    request.log.warn({ pressure: type, value }, 'request shed under pressure');
+    reply.code(503).header('Retry-After', String(pressure.retryAfterSeconds));
+    return { message: OVERLOADED };
+  };
+  return {
+    maxEventLoopDelay: pressure.maxEventLoopDelayMs,
+    maxEventLoopUtilization: pressure.maxEventLoopUtilization,
+    // Each sample's own utilization, not the average since start-up.
+    eventLoopUtilizationMode: 'interval',
+    maxHeapUsedBytes: pressure.maxHeapUsedBytes,
+    maxRssBytes: pressure.maxRssBytes,
+    pressureHandler: shed,
+  };
+}
+
 /** The HTTP server: the one place where transports meet configuration. */
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
+  const { timeouts } = deps.config;
   const app = Fastify({
     logger: {
       level: deps.config.logLevel,
@@ -37,6 +67,16 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       redact: ['req.headers.authorization'],
     },
     bodyLimit: deps.config.bodyLimit,
+    // A client that sends slowly, or not at all, loses its connection (408 while its request is incomplete)
+    // instead of holding it. Node checks every `connectionsCheckingInterval` (30 s by default): here 1 s.
+    requestTimeout: timeouts.requestMs,
+    connectionTimeout: timeouts.connectionMs,
+    keepAliveTimeout: timeouts.keepAliveMs,
+    http: {
+      requestTimeout: timeouts.requestMs, // as well: Node checks headersTimeout against it at creation
+      headersTimeout: timeouts.headersMs,
+      connectionsCheckingInterval: Math.min(1000, timeouts.headersMs),
+    },
     requestIdHeader: false,
     genReqId: (request) => {
       const given = request.headers['x-request-id'];
@@ -57,24 +97,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     reply.header('X-Request-Id', request.id);
   });
 
-  // API requests take a slot before any other work, and give it back when their response is done or
-  // their connection closes; health checks, CORS preflights and agents never wait. Past the waiting
-  // requests' limit, a request is turned away at once (its client may try again in a second).
-  const slots = requestSlots(deps.config.requestConcurrency, deps.config.requestQueueLimit);
-  deps.watchSlots?.(slots);
-  app.addHook('onRequest', async (request, reply) => {
-    if (request.method === 'OPTIONS' || !isApiPath(request.url)) return;
-    if (!(await slots.acquire())) {
-      applyCors(deps.config.corsOrigins, request, reply);
-      return reply
-        .code(503)
-        .header('Retry-After', '1')
-        .send({ message: 'Service Unavailable: too many requests are waiting, try again shortly' });
-    }
-    if (reply.raw.closed) slots.release();
-    else reply.raw.once('close', () => slots.release());
-  });
   registerCors(app, deps.config.corsOrigins);
+  // After the CORS hook, so that a browser script can read the 503 and its Retry-After.
+  await app.register(underPressure, loadShedding(deps.config));
 
   app.setErrorHandler((error, request, reply) => replyWithError(request, reply, error));
 

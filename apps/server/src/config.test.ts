@@ -42,14 +42,73 @@ describe('readServerConfig', () => {
     expect(() => readServerConfig({ AGENT_LOST_AFTER_SECONDS: 'soon' })).toThrow(/AGENT_LOST_AFTER_SECONDS/);
   });
 
-  it('lets 4 API requests work at once and 1,000 wait unless REQUEST_CONCURRENCY, REQUEST_QUEUE_LIMIT say otherwise', () => {
-    expect(readServerConfig({}).requestConcurrency).toBe(4);
-    expect(readServerConfig({ REQUEST_CONCURRENCY: '32' }).requestConcurrency).toBe(32);
-    expect(readServerConfig({}).requestQueueLimit).toBe(1000);
-    expect(readServerConfig({ REQUEST_QUEUE_LIMIT: '0' }).requestQueueLimit).toBe(0);
-    expect(() => readServerConfig({ REQUEST_QUEUE_LIMIT: '-1' })).toThrow();
-    for (const value of ['0', '-1', '1.5', 'many']) {
-      expect(() => readServerConfig({ REQUEST_CONCURRENCY: value })).toThrow(/REQUEST_CONCURRENCY/);
+  it('gives a request 30 s, its headers 10 s, an idle connection 72 s and a silent one 60 s by default', () => {
+    expect(readServerConfig({}).timeouts).toEqual({
+      requestMs: 30_000,
+      headersMs: 10_000,
+      keepAliveMs: 72_000,
+      connectionMs: 60_000,
+    });
+    expect(
+      readServerConfig({
+        REQUEST_TIMEOUT_SECONDS: '0.5',
+        HEADERS_TIMEOUT_SECONDS: '0.25',
+        KEEP_ALIVE_TIMEOUT_SECONDS: '5',
+        CONNECTION_TIMEOUT_SECONDS: '120',
+      }).timeouts,
+    ).toEqual({ requestMs: 500, headersMs: 250, keepAliveMs: 5000, connectionMs: 120_000 });
+    for (const name of [
+      'REQUEST_TIMEOUT_SECONDS',
+      'HEADERS_TIMEOUT_SECONDS',
+      'KEEP_ALIVE_TIMEOUT_SECONDS',
+      'CONNECTION_TIMEOUT_SECONDS',
+    ]) {
+      for (const value of ['0', '-1', 'soon']) {
+        expect(() => readServerConfig({ [name]: value })).toThrow(new RegExp(name));
+      }
+    }
+  });
+
+  it('gives the headers no longer than the whole request, and refuses a longer headers timeout', () => {
+    expect(readServerConfig({ REQUEST_TIMEOUT_SECONDS: '4' }).timeouts.headersMs).toBe(4000);
+    expect(() => readServerConfig({ REQUEST_TIMEOUT_SECONDS: '5', HEADERS_TIMEOUT_SECONDS: '6' })).toThrow(
+      /HEADERS_TIMEOUT_SECONDS: must not exceed REQUEST_TIMEOUT_SECONDS/,
+    );
+    expect(
+      readServerConfig({ REQUEST_TIMEOUT_SECONDS: '5', HEADERS_TIMEOUT_SECONDS: '5' }).timeouts.headersMs,
+    ).toBe(5000);
+  });
+
+  it('sheds API requests past a second of event-loop delay unless the PRESSURE_ settings say otherwise', () => {
+    expect(readServerConfig({}).pressure).toEqual({
+      maxEventLoopDelayMs: 1000,
+      maxEventLoopUtilization: 0,
+      maxHeapUsedBytes: 0,
+      maxRssBytes: 0,
+      retryAfterSeconds: 10,
+    });
+    expect(
+      readServerConfig({
+        PRESSURE_MAX_EVENT_LOOP_DELAY_MS: '0',
+        PRESSURE_MAX_LOOP_UTILIZATION: '0.98',
+        PRESSURE_MAX_HEAP_USED_MB: '1.5',
+        PRESSURE_MAX_RSS_MB: '2048',
+        PRESSURE_RETRY_AFTER_SECONDS: '1',
+      }).pressure,
+    ).toEqual({
+      maxEventLoopDelayMs: 0,
+      maxEventLoopUtilization: 0.98,
+      maxHeapUsedBytes: 1.5 * 1024 * 1024,
+      maxRssBytes: 2048 * 1024 * 1024,
+      retryAfterSeconds: 1,
+    });
+    for (const [name, value] of [
+      ['PRESSURE_MAX_EVENT_LOOP_DELAY_MS', '-1'],
+      ['PRESSURE_MAX_LOOP_UTILIZATION', '1.5'],
+      ['PRESSURE_MAX_RSS_MB', 'lots'],
+      ['PRESSURE_RETRY_AFTER_SECONDS', '0'],
+    ] as const) {
+      expect(() => readServerConfig({ [name]: value })).toThrow(new RegExp(name));
     }
   });
 

@@ -4,6 +4,9 @@ import { z } from 'zod';
 
 const flag = z.enum(['true', 'false', '1', '0']).transform((value) => value === 'true' || value === '1');
 
+// At least a millisecond: Node reads 0 as no limit at all.
+const seconds = z.coerce.number().min(0.001).max(86_400);
+
 const ServerEnv = DatabaseEnv.extend({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   HOST: z.string().min(1).default('127.0.0.1'),
@@ -29,12 +32,22 @@ const ServerEnv = DatabaseEnv.extend({
   AGENT_LOST_AFTER_SECONDS: z.coerce.number().positive().max(86400).default(120),
   RESPONSE_CACHE: z.enum(['on', 'off']).default('on'),
   RESPONSE_CACHE_MB: z.coerce.number().min(0).max(65_536).default(32),
-  REQUEST_CONCURRENCY: z.coerce.number().int().min(1).max(10_000).default(4),
-  REQUEST_QUEUE_LIMIT: z.coerce.number().int().min(0).max(1_000_000).default(1000),
+  REQUEST_TIMEOUT_SECONDS: seconds.default(30),
+  HEADERS_TIMEOUT_SECONDS: seconds.optional(),
+  KEEP_ALIVE_TIMEOUT_SECONDS: seconds.default(72),
+  CONNECTION_TIMEOUT_SECONDS: seconds.default(60),
+  PRESSURE_MAX_EVENT_LOOP_DELAY_MS: z.coerce.number().min(0).default(1000),
+  PRESSURE_MAX_LOOP_UTILIZATION: z.coerce.number().min(0).max(1).default(0),
+  PRESSURE_MAX_HEAP_USED_MB: z.coerce.number().min(0).default(0),
+  PRESSURE_MAX_RSS_MB: z.coerce.number().min(0).default(0),
+  PRESSURE_RETRY_AFTER_SECONDS: z.coerce.number().int().min(1).max(3600).default(10),
   CORS_ORIGINS: z
     .string()
     .default('')
     .transform((value, context) => corsOrigins(value, context)),
+}).refine((env) => (env.HEADERS_TIMEOUT_SECONDS ?? 0) <= env.REQUEST_TIMEOUT_SECONDS, {
+  path: ['HEADERS_TIMEOUT_SECONDS'],
+  message: 'must not exceed REQUEST_TIMEOUT_SECONDS (Node refuses it)',
 });
 
 /**
@@ -96,10 +109,23 @@ export function readServerConfig(env: NodeJS.ProcessEnv) {
     /** the response cache's byte budget (ADR 0016); 0: no cache */
     responseCacheBytes:
       parsed.RESPONSE_CACHE === 'off' ? 0 : Math.floor(parsed.RESPONSE_CACHE_MB * 1024 * 1024),
-    /** API requests (REST, tRPC, GraphQL) at work at once; the others wait their turn (request-slots.ts) */
-    requestConcurrency: parsed.REQUEST_CONCURRENCY,
-    /** API requests that may wait for a slot; past them the server answers 503 at once */
-    requestQueueLimit: parsed.REQUEST_QUEUE_LIMIT,
+    /** Node's limits on a connection, in ms: whole request, its headers, idle between requests, silent */
+    timeouts: {
+      requestMs: Math.round(parsed.REQUEST_TIMEOUT_SECONDS * 1000),
+      headersMs: Math.round(
+        (parsed.HEADERS_TIMEOUT_SECONDS ?? Math.min(10, parsed.REQUEST_TIMEOUT_SECONDS)) * 1000,
+      ),
+      keepAliveMs: Math.round(parsed.KEEP_ALIVE_TIMEOUT_SECONDS * 1000),
+      connectionMs: Math.round(parsed.CONNECTION_TIMEOUT_SECONDS * 1000),
+    },
+    /** past any of these (0: not checked), API requests are answered 503 at once (@fastify/under-pressure) */
+    pressure: {
+      maxEventLoopDelayMs: parsed.PRESSURE_MAX_EVENT_LOOP_DELAY_MS,
+      maxEventLoopUtilization: parsed.PRESSURE_MAX_LOOP_UTILIZATION,
+      maxHeapUsedBytes: Math.floor(parsed.PRESSURE_MAX_HEAP_USED_MB * 1024 * 1024),
+      maxRssBytes: Math.floor(parsed.PRESSURE_MAX_RSS_MB * 1024 * 1024),
+      retryAfterSeconds: parsed.PRESSURE_RETRY_AFTER_SECONDS,
+    },
     /** origins allowed to call the API from a browser (`*`: any); empty: no CORS headers */
     corsOrigins: parsed.CORS_ORIGINS,
     /** what agents are told at registration, and the silence after which their job is lost */

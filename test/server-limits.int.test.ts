@@ -1,0 +1,205 @@
+import { connect, type Socket } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestServer } from './support/server';
+import { waitFor } from './support/wait-for';
+import { startWorld, type World } from './support/world';
+
+/**
+ * No request can hold the server: clients that pipeline and vanish, or send half a body and wait, leave
+ * every other request served (issue 25's reproductions); requests that never finish arriving are cut by
+ * Node's timeouts, and an overloaded server sheds API requests with a 503 a client can act on.
+ */
+
+const BUILDS = '/v2/organizations/acme/pipelines/web/builds';
+
+let world: World;
+beforeAll(async () => {
+  world = await startWorld();
+  await world.createBuild('web');
+});
+afterAll(async () => {
+  await world?.close();
+});
+
+const portOf = (baseUrl: string) => Number(new URL(baseUrl).port);
+
+/** A raw TCP connection to a server, for what `fetch` cannot send. */
+function connection(baseUrl: string): Socket {
+  return connect(portOf(baseUrl), '127.0.0.1').on('error', () => {});
+}
+
+/** A create whose headers promise 1,000 bytes of body, of which only `{"commit":` is sent. */
+const halfBody = (baseUrl: string, token: string) =>
+  [
+    `POST ${BUILDS} HTTP/1.1`,
+    `host: 127.0.0.1:${portOf(baseUrl)}`,
+    `authorization: Bearer ${token}`,
+    'content-type: application/json',
+    'content-length: 1000',
+    '',
+    '{"commit":',
+  ].join('\r\n');
+
+/** Waits until the server has read the headers of `count` more requests than it had when called. */
+function requestsArrive(count: number): Promise<void> {
+  const server = world.server.app.server;
+  return new Promise((resolve) => {
+    let seen = 0;
+    const onRequest = () => {
+      seen += 1;
+      if (seen < count) return;
+      server.off('request', onRequest);
+      resolve();
+    };
+    server.on('request', onRequest);
+  });
+}
+
+/** An ordinary authenticated list, given up after a second: a server that holds it fails the test. */
+async function listWithinASecond(): Promise<number> {
+  const response = await world.server.fetch(BUILDS, {
+    headers: { authorization: `Bearer ${world.tokens.admin}` },
+    signal: AbortSignal.timeout(1000),
+  });
+  await response.arrayBuffer();
+  return response.status;
+}
+
+describe('a server under abuse', () => {
+  it('answers the next request after a connection pipelines 8 requests and is destroyed', async () => {
+    const socket = connection(world.server.baseUrl);
+    const request = [
+      'GET /v2/organizations/acme/pipelines/x/builds HTTP/1.1',
+      `host: 127.0.0.1:${portOf(world.server.baseUrl)}`,
+      'authorization: Bearer bkua_madeup',
+      '',
+      '',
+    ].join('\r\n');
+    const arrived = requestsArrive(8);
+    socket.write(request.repeat(8));
+    // Destroyed while the 401s are still being worked out, so that some wait in the pipeline.
+    await arrived;
+    socket.destroy();
+
+    expect(await listWithinASecond()).toBe(200);
+  });
+
+  it('answers the next request while four connections hold half a body each', async () => {
+    const arrived = requestsArrive(4);
+    const sockets = Array.from({ length: 4 }, () => {
+      const socket = connection(world.server.baseUrl);
+      socket.write(halfBody(world.server.baseUrl, world.tokens.admin));
+      return socket;
+    });
+    await arrived;
+    try {
+      expect(await listWithinASecond()).toBe(200);
+    } finally {
+      for (const socket of sockets) socket.destroy();
+    }
+  });
+
+  it('answers every one of many concurrent requests, REST, tRPC and GraphQL', async () => {
+    const calls = Array.from({ length: 30 }, (_, i) =>
+      i % 3 === 0
+        ? world.call('GET', BUILDS)
+        : i % 3 === 1
+          ? world.call(
+              'GET',
+              `/trpc/builds.listForPipeline?input=${encodeURIComponent('{"organization":"acme","pipeline":"web"}')}`,
+            )
+          : world.call('POST', '/graphql', { body: { query: '{ viewer { user { name } } }' } }),
+    );
+    const statuses = (await Promise.all(calls)).map((response) => response.status);
+    expect(statuses).toEqual(Array(30).fill(200));
+  });
+});
+
+describe('a server under pressure', () => {
+  const ORIGIN = 'https://app.example.com';
+  let server: Awaited<ReturnType<typeof startTestServer>>;
+  beforeAll(async () => {
+    // Every process holds more than 1 MB: from its first sample (a second after start) on, this one is
+    // under pressure for good.
+    server = await startTestServer({
+      PRESSURE_MAX_RSS_MB: '1',
+      PRESSURE_RETRY_AFTER_SECONDS: '7',
+      CORS_ORIGINS: ORIGIN,
+    });
+    await waitFor('the server to shed a request', async () => {
+      const response = await server.fetch('/v2/user');
+      await response.arrayBuffer();
+      return response.status === 503;
+    });
+  });
+  afterAll(async () => {
+    await server?.close();
+  });
+
+  it('answers REST, tRPC and GraphQL 503 {message} with Retry-After and the CORS headers', async () => {
+    for (const [method, path] of [
+      ['GET', '/v2/organizations/acme/pipelines/web/builds'],
+      ['GET', '/trpc/builds.listForPipeline'],
+      ['POST', '/graphql'],
+    ] as const) {
+      const response = await server.fetch(path, {
+        method,
+        headers: { origin: ORIGIN, authorization: 'Bearer bkua_madeup' },
+      });
+      expect(response.status, path).toBe(503);
+      expect(response.headers.get('content-type')).toMatch(/^application\/json/);
+      expect(await response.json()).toEqual({
+        message: 'Service Unavailable: the server is overloaded, try again shortly',
+      });
+      expect(response.headers.get('retry-after')).toBe('7');
+      expect(response.headers.get('access-control-allow-origin')).toBe(ORIGIN);
+      expect(response.headers.get('x-request-id')).toBeTruthy();
+    }
+  });
+
+  it('still answers health checks, CORS preflights and the root', async () => {
+    expect((await server.fetch('/healthz')).status).toBe(200);
+    expect((await server.fetch('/')).status).toBe(200);
+    const preflight = await server.fetch('/v2/user', {
+      method: 'OPTIONS',
+      headers: { origin: ORIGIN, 'access-control-request-method': 'GET' },
+    });
+    expect(preflight.status).toBe(204);
+    expect(preflight.headers.get('access-control-allow-origin')).toBe(ORIGIN);
+  });
+});
+
+describe('a server with a one-second request timeout', () => {
+  let server: Awaited<ReturnType<typeof startTestServer>>;
+  beforeAll(async () => {
+    server = await startTestServer({ REQUEST_TIMEOUT_SECONDS: '1' });
+  });
+  afterAll(async () => {
+    await server?.close();
+  });
+
+  /** What the server sends on a connection, once it has closed it. */
+  function answerAndClose(socket: Socket): Promise<string> {
+    return new Promise((resolve) => {
+      let text = '';
+      socket.setEncoding('utf8');
+      socket.on('data', (chunk: string) => {
+        text += chunk;
+      });
+      socket.on('close', () => resolve(text));
+    });
+  }
+
+  it.each([
+    ['its body never ends', (baseUrl: string) => halfBody(baseUrl, 'bkua_madeup')],
+    ['its headers never end', () => `GET ${BUILDS} HTTP/1.1\r\nhost: 127.0.0.1\r\n`],
+  ])('answers 408 and closes the connection of a request when %s', async (_case, request) => {
+    const socket = connection(server.baseUrl);
+    const answer = answerAndClose(socket);
+    socket.write(request(server.baseUrl));
+    // Node times the request out; Fastify's client-error handler writes the answer and closes.
+    const [head = '', body = ''] = (await answer).split('\r\n\r\n');
+    expect(head).toMatch(/^HTTP\/1\.1 408 Request Timeout\r\n/);
+    expect(JSON.parse(body)).toMatchObject({ message: expect.any(String) });
+  });
+});
