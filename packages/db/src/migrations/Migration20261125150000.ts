@@ -1,7 +1,7 @@
 import { Migration } from '@mikro-orm/migrations';
 
 /** The tables access is decided from that the catalog did not cover yet, and what of theirs revises it. */
-const ACCESS: { table: string; added: boolean }[] = [
+export const ACCESS: { table: string; added: boolean }[] = [
   // A new token names a hash no server remembers: only a change to an existing one matters.
   { table: 'access_tokens', added: false },
   { table: 'team_members', added: true },

@@ -19,6 +19,34 @@ const CATALOG: { table: string; changed: string; added: boolean }[] = [
   { table: 'team_pipelines', changed: 'old is distinct from new', added: true },
 ];
 
+/** A team association's delete moves the catalog revision unless its pipeline went with it. */
+export const TEAM_PIPELINES_CATALOG_REMOVED_BY_COMMIT = `create function team_pipelines_catalog_removed_by_commit() returns trigger language plpgsql as $$
+begin
+  if exists (select 1 from pipelines p where p.id = old.pipeline_id) then
+    update catalog_revision set revision = ${NEXT} where xmin <> pg_current_xact_id()::xid;
+  end if;
+  return null;
+end $$;`;
+
+/** A catalog table's deferred triggers, and its truncate's, as this migration makes them. */
+export function catalogTriggers({ table, changed, added }: (typeof CATALOG)[number]): string[] {
+  const deferred = (name: string, event: string, when: string, fn = 'catalog_revised_by_commit') =>
+    `create constraint trigger ${table}_catalog_${name} after ${event} on ${table}
+  deferrable initially deferred for each row${when ? ` when (${when})` : ''} execute function ${fn}();`;
+  return [
+    deferred('revised', 'update', changed),
+    deferred(
+      'removed',
+      'delete',
+      '',
+      table === 'team_pipelines' ? 'team_pipelines_catalog_removed_by_commit' : undefined,
+    ),
+    ...(added ? [deferred('added', 'insert', '')] : []),
+    `create trigger ${table}_catalog_truncated after truncate on ${table}
+  for each statement execute function catalog_revised();`,
+  ];
+}
+
 /**
  * The catalog revision moves when the writing transaction commits, not at the end of each statement
  * (ADR 0012, 0013). Its one row was locked by statement triggers from the statement that changed the
@@ -42,28 +70,10 @@ begin
   update catalog_revision set revision = ${NEXT} where xmin <> pg_current_xact_id()::xid;
   return null;
 end $$;`);
-    this.addSql(`create function team_pipelines_catalog_removed_by_commit() returns trigger language plpgsql as $$
-begin
-  if exists (select 1 from pipelines p where p.id = old.pipeline_id) then
-    update catalog_revision set revision = ${NEXT} where xmin <> pg_current_xact_id()::xid;
-  end if;
-  return null;
-end $$;`);
+    this.addSql(TEAM_PIPELINES_CATALOG_REMOVED_BY_COMMIT);
     for (const { table, changed, added } of CATALOG) {
       this.dropStatementTriggers(table, added);
-      const deferred = (name: string, event: string, when: string, fn = 'catalog_revised_by_commit') =>
-        this.addSql(`create constraint trigger ${table}_catalog_${name} after ${event} on ${table}
-  deferrable initially deferred for each row${when ? ` when (${when})` : ''} execute function ${fn}();`);
-      deferred('revised', 'update', changed);
-      deferred(
-        'removed',
-        'delete',
-        '',
-        table === 'team_pipelines' ? 'team_pipelines_catalog_removed_by_commit' : undefined,
-      );
-      if (added) deferred('added', 'insert', '');
-      this.addSql(`create trigger ${table}_catalog_truncated after truncate on ${table}
-  for each statement execute function catalog_revised();`);
+      for (const statement of catalogTriggers({ table, changed, added })) this.addSql(statement);
     }
     // The statement trigger's function of Migration20261125160000, replaced by the row trigger's above.
     this.addSql('drop function team_pipelines_catalog_removed();');

@@ -1,13 +1,9 @@
 import { Migration } from '@mikro-orm/migrations';
-
-const NEXT = "nextval('content_revisions')";
+import { ACCESS } from './Migration20261125150000';
+import { catalogTriggers, TEAM_PIPELINES_CATALOG_REMOVED_BY_COMMIT } from './Migration20261125170000';
 
 /** The tables whose catalog triggers served only the access cache (ADR 0013, superseded by ADR 0016). */
-const ACCESS_ONLY: { table: string; added: boolean }[] = [
-  { table: 'access_tokens', added: false },
-  { table: 'team_members', added: true },
-  { table: 'team_pipelines', added: true },
-];
+const ACCESS_ONLY = ACCESS;
 
 /**
  * Tokens, team members and team pipelines no longer move the catalog revision: no server caches what a
@@ -28,27 +24,11 @@ export class Migration20261126120000 extends Migration {
   }
 
   override down(): void {
-    this.addSql(`create function team_pipelines_catalog_removed_by_commit() returns trigger language plpgsql as $$
-begin
-  if exists (select 1 from pipelines p where p.id = old.pipeline_id) then
-    update catalog_revision set revision = ${NEXT} where xmin <> pg_current_xact_id()::xid;
-  end if;
-  return null;
-end $$;`);
+    this.addSql(TEAM_PIPELINES_CATALOG_REMOVED_BY_COMMIT);
     for (const { table, added } of ACCESS_ONLY) {
-      const deferred = (name: string, event: string, when: string, fn = 'catalog_revised_by_commit') =>
-        this.addSql(`create constraint trigger ${table}_catalog_${name} after ${event} on ${table}
-  deferrable initially deferred for each row${when ? ` when (${when})` : ''} execute function ${fn}();`);
-      deferred('revised', 'update', 'old is distinct from new');
-      deferred(
-        'removed',
-        'delete',
-        '',
-        table === 'team_pipelines' ? 'team_pipelines_catalog_removed_by_commit' : undefined,
-      );
-      if (added) deferred('added', 'insert', '');
-      this.addSql(`create trigger ${table}_catalog_truncated after truncate on ${table}
-  for each statement execute function catalog_revised();`);
+      for (const statement of catalogTriggers({ table, changed: 'old is distinct from new', added })) {
+        this.addSql(statement);
+      }
     }
   }
 }

@@ -112,28 +112,6 @@ const CREATE = namedStatement(
 )
 select b.number, b.env, b.meta_data, b.author, b.pull_request, counted.*
 from new_builds b left join counted on true`,
-  [
-    'id',
-    'organization_id',
-    'pipeline_id',
-    'state',
-    'blocked_state',
-    'message',
-    'commit',
-    'branch',
-    'env',
-    'meta_data',
-    'source',
-    'author',
-    'creator_id',
-    'rebuilt_from_id',
-    'pull_request',
-    'clean_checkout',
-    'created_at',
-    'scheduled_at',
-    'finished_at',
-    'jobs',
-  ],
 );
 
 /** The build rows of a list whose `known` pipelines the caller has read: with their counts beside if any. */
@@ -206,7 +184,6 @@ function buildByNumber(options: { includeRetriedJobs: boolean; pipelineKnown: bo
     ) as jobs_json
     from (${BUILD_WITH_COUNTS_SELECT} where b.pipeline_id = :pipeline_id and b.number = :number) x
     ${options.pipelineKnown ? '' : 'join pipelines p on p.id = x.b_pipeline_id'}`,
-    ['pipeline_id', 'number'],
   );
 }
 

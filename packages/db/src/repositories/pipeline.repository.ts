@@ -322,7 +322,6 @@ const PIPELINE_ACCESS = namedStatement(
   join organization_members m on m.organization_id = o.id and m.user_id = :user_id
   left join pipelines p on p.organization_id = o.id and p.slug = :pipeline_slug
   where o.slug = :organization_slug`,
-  ['user_id', 'organization_slug', 'pipeline_slug'],
 );
 
 /** The facts of a {@link PIPELINE_ACCESS} row; null when there is none. */
