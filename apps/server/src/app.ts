@@ -97,24 +97,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // One memory for the process's REST and GraphQL answers (ADR 0012); none kept with ANSWER_MEMORY_MB=0.
   const answers =
     deps.config.answerMemoryBytes > 0 ? new AnswerMemory(deps.config.answerMemoryBytes) : undefined;
-  const createContext = (request: FastifyRequest, rest: boolean): TrpcContext => {
-    const queryStart = request.originalUrl.indexOf('?');
-    return {
-      useCases: deps.useCases,
-      urls,
-      authorization: request.headers.authorization,
-      rest: rest
-        ? {
-            query: new URLSearchParams(queryStart === -1 ? '' : request.originalUrl.slice(queryStart + 1)),
-            target: request.originalUrl,
-            body: request.body,
-            accept: request.headers.accept,
-          }
-        : null,
-      response: { headers: {} },
-      rateLimits: deps.config.rateLimits,
-    };
-  };
+  const createContext = (request: FastifyRequest, rest: boolean): TrpcContext => ({
+    useCases: deps.useCases,
+    urls,
+    authorization: request.headers.authorization,
+    rest: rest ? { target: request.originalUrl, body: request.body, accept: request.headers.accept } : null,
+    response: { headers: {} },
+    rateLimits: deps.config.rateLimits,
+  });
 
   const openApi = JSON.stringify(openApiDocument(appRouter, { baseUrl: `${urls.api}/v2` }));
   app.get('/v2/openapi.json', async (_request, reply) =>

@@ -8,7 +8,7 @@ import { z } from 'zod';
  */
 export function documented<T extends z.ZodType>(schema: T): z.ZodType<z.output<T>, z.input<T>> {
   const ref = { $ref: `#/components/schemas/${componentId(schema)}` };
-  return z.any().meta({ override: replaceWith(ref) }) as unknown as z.ZodType<z.output<T>, z.input<T>>;
+  return z.any().meta(documentedAs(ref)) as unknown as z.ZodType<z.output<T>, z.input<T>>;
 }
 
 /** The same for a JSON array of the schema's objects. */
@@ -16,10 +16,7 @@ export function documentedList<T extends z.ZodType>(
   schema: T,
 ): z.ZodType<Array<z.output<T>>, Array<z.input<T>>> {
   const list = { type: 'array', items: { $ref: `#/components/schemas/${componentId(schema)}` } };
-  return z.any().meta({ override: replaceWith(list) }) as unknown as z.ZodType<
-    Array<z.output<T>>,
-    Array<z.input<T>>
-  >;
+  return z.any().meta(documentedAs(list)) as unknown as z.ZodType<Array<z.output<T>>, Array<z.input<T>>>;
 }
 
 function componentId(schema: z.ZodType): string {
@@ -28,9 +25,15 @@ function componentId(schema: z.ZodType): string {
   return id;
 }
 
-function replaceWith(target: Record<string, unknown>) {
-  return ({ jsonSchema }: { jsonSchema: Record<string, unknown> }) => {
-    for (const key of Object.keys(jsonSchema)) delete jsonSchema[key];
-    Object.assign(jsonSchema, structuredClone(target));
+/**
+ * Metadata that makes the OpenAPI document show `jsonSchema` for a schema, in place of what the
+ * generator would derive (an `any`, or a parameter's union of its REST text and its tRPC type).
+ */
+export function documentedAs(jsonSchema: Record<string, unknown>) {
+  return {
+    override: ({ jsonSchema: generated }: { jsonSchema: Record<string, unknown> }) => {
+      for (const key of Object.keys(generated)) delete generated[key];
+      Object.assign(generated, structuredClone(jsonSchema));
+    },
   };
 }

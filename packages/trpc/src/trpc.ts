@@ -29,13 +29,12 @@ export interface TrpcContext {
   urls: PublicUrls;
   authorization: string | undefined;
   /**
-   * REST only: the raw query string (every array encoding clients send) and the request's path and
-   * query as sent (`target`, for `Link` headers: parsed only when a list has other pages). Over tRPC
-   * `rest` is null and the input carries the parameters. `body` is the parsed JSON body, for DELETEs:
-   * the library hands their procedures none.
+   * REST only: the request's path and query as sent (`target`, for `Link` headers: parsed only when a
+   * list has other pages). Over tRPC `rest` is null. The query parameters reach procedures through
+   * their input on both (query-input.ts). `body` is the parsed JSON body, for DELETEs: their input
+   * holds none.
    */
   rest: {
-    query: URLSearchParams;
     target: string;
     body: unknown;
     accept?: string;
@@ -66,11 +65,6 @@ export type Meta = OpenApiMeta<{
   emptyBody?: true;
   /** the component documenting the JSON body, which the procedure's permissive input cannot */
   requestBody?: string;
-  /**
-   * query parameters of the form `name[key]=value`, by name, with their description: the input schema
-   * cannot declare them, the OpenAPI document does (a `deepObject` of strings)
-   */
-  mapQueryParameters?: Record<string, string>;
   /**
    * What the token's statement reads ahead for the procedure (ADR 0007): `pipeline`, the user's access to
    * the pipeline its input names by slug (`organization`, `pipeline`); `build`, that and the build its
