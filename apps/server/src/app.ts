@@ -8,6 +8,7 @@ import {
   registerRestApi,
   registerTrpcApi,
   replyWithError,
+  responseValidator,
   type TrpcContext,
 } from '@ci/trpc';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
@@ -97,6 +98,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // One memory for the process's REST and GraphQL answers (ADR 0012); none kept with ANSWER_MEMORY_MB=0.
   const answers =
     deps.config.answerMemoryBytes > 0 ? new AnswerMemory(deps.config.answerMemoryBytes) : undefined;
+  // VALIDATE_RESPONSES: every REST and tRPC result is parsed by its procedure's response schema.
+  const validateResponse = deps.config.validateResponses ? responseValidator(appRouter) : undefined;
   const createContext = (request: FastifyRequest, rest: boolean): TrpcContext => ({
     useCases: deps.useCases,
     urls,
@@ -104,6 +107,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     rest: rest ? { target: request.originalUrl, body: request.body, accept: request.headers.accept } : null,
     response: { headers: {} },
     rateLimits: deps.config.rateLimits,
+    validateResponse,
   });
 
   const openApi = JSON.stringify(openApiDocument(appRouter, { baseUrl: `${urls.api}/v2` }));

@@ -30,6 +30,7 @@ const ServerEnv = DatabaseEnv.extend({
   ANSWER_MEMORY_MB: z.coerce.number().min(0).max(65_536).default(32),
   REQUEST_CONCURRENCY: z.coerce.number().int().min(1).max(10_000).default(4),
   REQUEST_QUEUE_LIMIT: z.coerce.number().int().min(0).max(1_000_000).default(1000),
+  VALIDATE_RESPONSES: flag.default(false),
   CORS_ORIGINS: z
     .string()
     .default('')
@@ -100,6 +101,11 @@ export function readServerConfig(env: NodeJS.ProcessEnv) {
     requestQueueLimit: parsed.REQUEST_QUEUE_LIMIT,
     /** origins allowed to call the API from a browser (`*`: any); empty: no CORS headers */
     corsOrigins: parsed.CORS_ORIGINS,
+    /**
+     * every REST and tRPC response parsed by its procedure's response schema, a mismatch answered 500 and
+     * logged with the schema's issues: for development and the tests (it parses every page again)
+     */
+    validateResponses: parsed.VALIDATE_RESPONSES,
     /** what agents are told at registration, and the silence after which their job is lost */
     agentTimings: {
       pingInterval: parsed.AGENT_PING_INTERVAL_SECONDS,

@@ -7,6 +7,7 @@ export { openApiDocument } from './openapi';
 export { OrganizationMemberWire, OrganizationWire } from './organizations/organization.wire';
 export { PipelineWire } from './pipelines/pipeline.wire';
 export { RegistryWire } from './registries/registry.wire';
+export { type ResponseCheck, responseValidator } from './response-validation';
 export { registerRestApi } from './rest-api';
 export { type AppRouter, appRouter } from './router';
 export { TeamPipelineWire } from './team-pipelines/team-pipeline.wire';

@@ -17,6 +17,7 @@ import {
 import { initTRPC, TRPCError } from '@trpc/server';
 import type { OpenApiMeta } from 'trpc-to-openapi';
 import { httpErrorFor, trpcCodeFor } from './http-errors';
+import type { ResponseCheck } from './response-validation';
 
 export interface PublicUrls {
   api: string;
@@ -54,6 +55,8 @@ export interface TrpcContext {
   };
   /** the limits every authenticated request counts against; null: rate limiting is off (no query at all) */
   rateLimits: RateLimitPolicy | null;
+  /** checks each result against its procedure's response schema (VALIDATE_RESPONSES); absent: none */
+  validateResponse?: ResponseCheck;
 }
 
 export type Meta = OpenApiMeta<{
@@ -161,15 +164,17 @@ function readAheadOf(ctx: TrpcContext, named: Named, meta: Meta | undefined): Pi
 /**
  * Authenticates, advertises the token's scopes and the scope the operation accepts, and counts the
  * request against the rate limits (before the input is parsed, so a refused request costs no more).
+ * With response validation on, a result its procedure's response schema refuses fails the call (a 500
+ * whose log holds the issues) instead of reaching the client.
  */
-export const authed = t.procedure.use(async ({ ctx, meta, next, getRawInput }) => {
+export const authed = t.procedure.use(async ({ ctx, meta, path, next, getRawInput }) => {
   let actor: Actor;
   try {
     actor = await admit(ctx, meta, getRawInput);
   } catch (error) {
     throw isDomainError(error) ? asTrpcError(error) : error;
   }
-  // One middleware for both: each level of tRPC's chain copies the call's options and context.
+  // One middleware for all three: each level of tRPC's chain copies the call's options and context.
   const result = await next({ ctx: { actor } });
   if (!result.ok && isDomainError(result.error.cause)) {
     // A token revoked while the request ran (a concurrent DELETE /access-token) answers 401 as an
@@ -177,6 +182,7 @@ export const authed = t.procedure.use(async ({ ctx, meta, next, getRawInput }) =
     if (result.error.cause.kind === 'unauthenticated') ctx.response.headers['X-OAuth-Scopes'] = '';
     throw asTrpcError(result.error.cause);
   }
+  if (result.ok) ctx.validateResponse?.(path, result.data);
   return result;
 });
 
