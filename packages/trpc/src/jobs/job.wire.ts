@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { UserWire } from '../users/user.wire';
 
 export const JobLogWire = z
-  .object({
+  .strictObject({
     url: z.string(),
     content: z.string(),
     size: z.number().int().meta({ description: 'bytes of `content` (UTF-8)' }),
@@ -13,10 +13,10 @@ export const JobLogWire = z
   })
   .meta({ id: 'JobLog' });
 
-export const JobEnvWire = z.object({ env: z.record(z.string(), z.string()) }).meta({ id: 'JobEnv' });
+export const JobEnvWire = z.strictObject({ env: z.record(z.string(), z.string()) }).meta({ id: 'JobEnv' });
 
 export const UnblockedJobWire = z
-  .object({
+  .strictObject({
     id: z.uuid(),
     graphql_id: z.string(),
     type: z.literal('manual'),
