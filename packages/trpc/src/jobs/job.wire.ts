@@ -1,6 +1,13 @@
 import { JOB_STATES } from '@ci/domain';
 import { z } from 'zod';
+import { documentedAs } from '../documented';
 import { UserWire } from '../users/user.wire';
+
+/** Unix time in nanoseconds is past 2^53: an integer, but not one of the safe integers `z.int()` takes. */
+const nanoseconds = z
+  .number()
+  .refine(Number.isInteger, 'expected an integer')
+  .meta(documentedAs({ type: 'integer' }));
 
 export const JobLogWire = z
   .strictObject({
@@ -8,7 +15,7 @@ export const JobLogWire = z
     content: z.string(),
     size: z.number().int().meta({ description: 'bytes of `content` (UTF-8)' }),
     header_times: z
-      .array(z.number().int())
+      .array(nanoseconds)
       .meta({ description: 'Unix time in nanoseconds of each log section header (`---`, `+++`, `~~~`)' }),
   })
   .meta({ id: 'JobLog' });
