@@ -6,7 +6,8 @@ export type ServerProcess = RunningProcess;
 /**
  * The real server (`apps/server/src/main.ts`) as a separate Node process on `127.0.0.1:<free port>`,
  * resolved once it answers `GET /healthz` with 200; it exits with the test process that spawned it.
- * `env` comes on top of SEED_DEMO=false, LOG_LEVEL=warn, RATE_LIMIT_ENABLED=false.
+ * `env` comes on top of SEED_DEMO=false, LOG_LEVEL=warn, RATE_LIMIT_ENABLED=false and
+ * VALIDATE_RESPONSES=true (a response that does not match its schema answers 500).
  */
 export async function startServerProcess(
   env: Record<string, string>,
@@ -30,6 +31,7 @@ export async function startServerProcess(
       LOG_LEVEL: 'warn',
       // Off unless the test turns it on: suites that make many requests fast would meet the limits.
       RATE_LIMIT_ENABLED: 'false',
+      VALIDATE_RESPONSES: 'true',
       ...env,
       HOST: '127.0.0.1',
       PORT: String(port),

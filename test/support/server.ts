@@ -5,7 +5,8 @@ import { freshDatabase } from './database';
 /**
  * The real HTTP server on a fresh database, listening on a free loopback port. Rate limiting is off
  * unless `env` turns it on (`RATE_LIMIT_ENABLED: 'true'`): suites that make many requests fast would
- * otherwise meet the limits. `now` is the application's clock (the rate-limit window follows it);
+ * otherwise meet the limits. Every REST and tRPC response is validated against its schema
+ * (VALIDATE_RESPONSES): one that does not match answers 500. `now` is the application's clock (the rate-limit window follows it);
  * `onQuery` sees every SQL statement; `slots` counts the API requests at work and waiting.
  */
 export async function startTestServer(
@@ -17,6 +18,7 @@ export async function startTestServer(
     LOG_LEVEL: 'silent',
     PORT: '0',
     RATE_LIMIT_ENABLED: 'false',
+    VALIDATE_RESPONSES: 'true',
     ...env,
     DATABASE_URL: db.url,
   });
