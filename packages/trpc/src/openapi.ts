@@ -24,7 +24,7 @@ import {
 import type { Meta } from './trpc';
 import { UserWire } from './users/user.wire';
 
-/** Components the documented (not re-validated) inputs and outputs refer to. */
+/** Components the documented inputs and outputs refer to. */
 const COMPONENTS = {
   Build: BuildWire,
   Job: JobWire,
