@@ -155,9 +155,18 @@ describe('tRPC errors', () => {
     expect((error.data as { errors?: unknown } | undefined)?.errors).toEqual(rest.body.errors);
   });
 
+  it('refuses a malformed page size with 400 and the message REST answers', async () => {
+    const error = await trpcFailure(admin().builds.listForPipeline.query({ ...PIPELINE, per_page: 'many' }));
+    expect(error.data?.httpStatus).toBe(400);
+    const rest = await world.call('GET', restPath('?per_page=many'));
+    expect(rest.status).toBe(400);
+    expect(error.message).toBe(rest.body.message);
+    expect(error.message).toBe('per_page must be a positive integer');
+  });
+
   it('answers input of the wrong type with 400 naming the field, without a stack', async () => {
     const error = await trpcFailure(
-      admin().builds.listForPipeline.query({ ...PIPELINE, per_page: 'many' as unknown as number }),
+      admin().builds.listForPipeline.query({ ...PIPELINE, per_page: true as unknown as number }),
     );
     expect(error.data?.httpStatus).toBe(400);
     expect(error.message).toMatch(/^Invalid per_page: /);

@@ -7,7 +7,8 @@ export type ServerProcess = RunningProcess;
  * The real server (`apps/server/src/main.ts`) as a separate Node process on `127.0.0.1:<free port>`,
  * resolved once it answers `GET /healthz` with 200; it exits with the test process that spawned it.
  * `env` comes on top of SEED_DEMO=false, LOG_LEVEL=warn, RATE_LIMIT_ENABLED=false and
- * PRESSURE_MAX_EVENT_LOOP_DELAY_MS=0.
+ * PRESSURE_MAX_EVENT_LOOP_DELAY_MS=0, and VALIDATE_RESPONSES=true (a response that does not match its
+ * schema answers 500).
  */
 export async function startServerProcess(
   env: Record<string, string>,
@@ -33,6 +34,7 @@ export async function startServerProcess(
       RATE_LIMIT_ENABLED: 'false',
       // No load shed either: on a busy test machine a server's event loop can lag past any threshold.
       PRESSURE_MAX_EVENT_LOOP_DELAY_MS: '0',
+      VALIDATE_RESPONSES: 'true',
       ...env,
       HOST: '127.0.0.1',
       PORT: String(port),

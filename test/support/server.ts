@@ -6,8 +6,9 @@ import { freshDatabase } from './database';
  * The real HTTP server on a fresh database, listening on a free loopback port. Rate limiting is off
  * unless `env` turns it on (`RATE_LIMIT_ENABLED: 'true'`): suites that make many requests fast would
  * otherwise meet the limits. Nor is load shed unless `env` sets a `PRESSURE_` limit: this process's
- * event loop also runs the tests, and a busy machine delays it past any threshold. `now` is the
- * application's clock (the rate-limit window follows it); `onQuery` sees every SQL statement.
+ * event loop also runs the tests, and a busy machine delays it past any threshold. Every REST and tRPC
+ * response is validated against its schema (VALIDATE_RESPONSES): one that does not match answers 500.
+ * `now` is the application's clock (the rate-limit window follows it); `onQuery` sees every SQL statement.
  */
 export async function startTestServer(
   env: Record<string, string> = {},
@@ -19,6 +20,7 @@ export async function startTestServer(
     PORT: '0',
     RATE_LIMIT_ENABLED: 'false',
     PRESSURE_MAX_EVENT_LOOP_DELAY_MS: '0',
+    VALIDATE_RESPONSES: 'true',
     ...env,
     DATABASE_URL: db.url,
   });

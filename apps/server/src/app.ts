@@ -9,6 +9,7 @@ import {
   registerRestApi,
   registerTrpcApi,
   replyWithError,
+  responseValidator,
   type TrpcContext,
 } from '@ci/trpc';
 import underPressure, { type FastifyUnderPressureOptions } from '@fastify/under-pressure';
@@ -123,24 +124,17 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // REST's cache of pipelines' build lists (ADR 0016); none with RESPONSE_CACHE=off.
   const cache =
     deps.config.responseCacheBytes > 0 ? new ResponseCache(deps.config.responseCacheBytes) : undefined;
-  const createContext = (request: FastifyRequest, rest: boolean): TrpcContext => {
-    const queryStart = request.originalUrl.indexOf('?');
-    return {
-      useCases: deps.useCases,
-      urls,
-      authorization: request.headers.authorization,
-      rest: rest
-        ? {
-            query: new URLSearchParams(queryStart === -1 ? '' : request.originalUrl.slice(queryStart + 1)),
-            target: request.originalUrl,
-            body: request.body,
-            accept: request.headers.accept,
-          }
-        : null,
-      response: { headers: {} },
-      rateLimits: deps.config.rateLimits,
-    };
-  };
+  // VALIDATE_RESPONSES: every REST and tRPC result is parsed by its procedure's response schema.
+  const validateResponse = deps.config.validateResponses ? responseValidator(appRouter) : undefined;
+  const createContext = (request: FastifyRequest, rest: boolean): TrpcContext => ({
+    useCases: deps.useCases,
+    urls,
+    authorization: request.headers.authorization,
+    rest: rest ? { target: request.originalUrl, body: request.body, accept: request.headers.accept } : null,
+    response: { headers: {} },
+    rateLimits: deps.config.rateLimits,
+    validateResponse,
+  });
 
   const openApi = JSON.stringify(openApiDocument(appRouter, { baseUrl: `${urls.api}/v2` }));
   app.get('/v2/openapi.json', async (_request, reply) =>

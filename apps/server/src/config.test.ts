@@ -137,6 +137,13 @@ describe('readServerConfig', () => {
     expect(() => readServerConfig({ [name]: value })).toThrow(new RegExp(name));
   });
 
+  it('validates responses only when VALIDATE_RESPONSES says so', () => {
+    expect(readServerConfig({}).validateResponses).toBe(false);
+    expect(readServerConfig({ VALIDATE_RESPONSES: 'true' }).validateResponses).toBe(true);
+    expect(readServerConfig({ VALIDATE_RESPONSES: '1' }).validateResponses).toBe(true);
+    expect(() => readServerConfig({ VALIDATE_RESPONSES: 'yes' })).toThrow(/VALIDATE_RESPONSES/);
+  });
+
   it('has no CORS origins by default', () => {
     expect(readServerConfig({}).corsOrigins).toEqual([]);
   });

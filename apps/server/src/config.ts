@@ -41,6 +41,7 @@ const ServerEnv = DatabaseEnv.extend({
   PRESSURE_MAX_HEAP_USED_MB: z.coerce.number().min(0).default(0),
   PRESSURE_MAX_RSS_MB: z.coerce.number().min(0).default(0),
   PRESSURE_RETRY_AFTER_SECONDS: z.coerce.number().int().min(1).max(3600).default(10),
+  VALIDATE_RESPONSES: flag.default(false),
   CORS_ORIGINS: z
     .string()
     .default('')
@@ -128,6 +129,11 @@ export function readServerConfig(env: NodeJS.ProcessEnv) {
     },
     /** origins allowed to call the API from a browser (`*`: any); empty: no CORS headers */
     corsOrigins: parsed.CORS_ORIGINS,
+    /**
+     * every REST and tRPC response parsed by its procedure's response schema, a mismatch answered 500 and
+     * logged with the schema's issues: for development and the tests (it parses every page again)
+     */
+    validateResponses: parsed.VALIDATE_RESPONSES,
     /** what agents are told at registration, and the silence after which their job is lost */
     agentTimings: {
       pingInterval: parsed.AGENT_PING_INTERVAL_SECONDS,

@@ -1,4 +1,4 @@
-import { type DomainError, type ErrorKind, isDomainError, payloadTooLarge } from '@ci/domain';
+import { badRequest, type DomainError, type ErrorKind, isDomainError, payloadTooLarge } from '@ci/domain';
 import { type TRPC_ERROR_CODE_KEY, TRPCError } from '@trpc/server';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 
@@ -60,21 +60,38 @@ function fromFramework(error: { code?: string; statusCode?: number; message?: st
   return null;
 }
 
+interface InputIssue {
+  code?: string;
+  path: PropertyKey[];
+  message: string;
+}
+
+/**
+ * The domain error of input a procedure's schema refused (a query parameter, a path segment, a tRPC
+ * input), from its first issue: a check of ours (a `custom` issue, parameters.ts) says what is wrong in
+ * words that name the parameter (`page must be a positive integer`); zod's own (a wrong type) are
+ * prefixed with where they are.
+ */
+export function inputErrorFor(issues: readonly InputIssue[] | undefined): DomainError {
+  const first = issues?.[0];
+  if (!first) return badRequest('invalid_parameter', 'Bad Request');
+  if (first.code === 'custom') return badRequest('invalid_parameter', first.message);
+  return badRequest(
+    'invalid_parameter',
+    `Invalid ${first.path.map(String).join('.') || 'input'}: ${first.message}`,
+  );
+}
+
 /**
  * The one translation from failures to HTTP: domain errors by kind, framework refusals by code, input the
- * schemas refused as 400, anything else a bare 500 (the caller logs it with the request id).
+ * schemas refused as 400 (`inputErrorFor`), anything else a bare 500 (the caller logs it with the request id).
  */
 export function httpErrorFor(error: unknown): HttpError {
   const cause = error instanceof TRPCError ? (error.cause ?? error) : error;
   if (isDomainError(cause)) return fromDomain(cause);
   if (error instanceof TRPCError) {
     if (error.code === 'BAD_REQUEST' || error.code === 'PARSE_ERROR') {
-      const issues = (cause as { issues?: Array<{ path: PropertyKey[]; message: string }> }).issues;
-      const first = issues?.[0];
-      const message = first
-        ? `Invalid ${first.path.map(String).join('.') || 'input'}: ${first.message}`
-        : 'Bad Request';
-      return { status: 400, body: { message } };
+      return fromDomain(inputErrorFor((cause as { issues?: InputIssue[] }).issues));
     }
     if (error.code === 'NOT_FOUND') return { status: 404, body: { message: 'Not Found' } };
     if (error.code === 'METHOD_NOT_SUPPORTED')

@@ -8,6 +8,7 @@ export { OrganizationMemberWire, OrganizationWire } from './organizations/organi
 export { PipelineWire } from './pipelines/pipeline.wire';
 export { RegistryWire } from './registries/registry.wire';
 export { ResponseCache } from './response-cache';
+export { type ResponseCheck, responseValidator } from './response-validation';
 export { registerRestApi } from './rest-api';
 export { type AppRouter, appRouter } from './router';
 export { TeamPipelineWire } from './team-pipelines/team-pipeline.wire';

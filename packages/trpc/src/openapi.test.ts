@@ -399,6 +399,12 @@ describe('the OpenAPI document', () => {
       ]),
     );
     for (const parameter of query) expect(parameter.description, parameter.name).toBeTruthy();
+    // `meta_data[<key>]=<value>`, read from the input's record (query-input.ts).
+    expect(query.find((parameter) => parameter.name === 'meta_data')).toMatchObject({
+      style: 'deepObject',
+      explode: true,
+      schema: { type: 'object', additionalProperties: { type: 'string' } },
+    });
     expect(op.responses['200']?.headers?.Link).toEqual({ $ref: '#/components/headers/Link' });
   });
 

@@ -24,7 +24,7 @@ import {
 import type { Meta } from './trpc';
 import { UserWire } from './users/user.wire';
 
-/** Components the documented (not re-validated) inputs and outputs refer to. */
+/** Components the documented inputs and outputs refer to. */
 const COMPONENTS = {
   Build: BuildWire,
   Job: JobWire,
@@ -60,7 +60,14 @@ const HEADERS = '#/components/headers/';
 const SECURITY_SCHEME = 'AccessToken';
 
 type Json = Record<string, unknown>;
-type Parameter = { name: string; in: string; description?: string; schema?: Json };
+type Parameter = {
+  name: string;
+  in: string;
+  description?: string;
+  schema?: Json;
+  style?: string;
+  explode?: boolean;
+};
 type Operation = {
   operationId: string;
   tags?: string[];
@@ -237,22 +244,19 @@ function adjustOperation(operation: Operation, procedure: Procedure | undefined)
   // The generator unwraps `.optional()` parameters and loses the description given on them.
   const shape = (procedure?._def.inputs?.[0] as { shape?: Record<string, { meta?: () => unknown }> })?.shape;
   for (const parameter of operation.parameters ?? []) {
-    if (parameter.description) continue;
-    const description = (shape?.[parameter.name]?.meta?.() as Json | undefined)?.description;
-    if (typeof description === 'string') parameter.description = description;
-  }
-  for (const [name, description] of Object.entries(meta?.mapQueryParameters ?? {})) {
-    operation.parameters = [
-      ...(operation.parameters ?? []),
-      {
-        name,
-        in: 'query',
-        description,
-        style: 'deepObject',
-        explode: true,
-        schema: { type: 'object', additionalProperties: { type: 'string' } },
-      } as Parameter,
-    ];
+    // A record in the query is sent as `name[key]=value` (query-input.ts).
+    if (parameter.in === 'query' && parameter.schema?.type === 'object') {
+      parameter.style = 'deepObject';
+      parameter.explode = true;
+    }
+    if (!parameter.description) {
+      const description = (shape?.[parameter.name]?.meta?.() as Json | undefined)?.description;
+      if (typeof description === 'string') parameter.description = description;
+    }
+    // A query parameter's description is the parameter's; its schema need not repeat it.
+    if (parameter.in === 'query' && parameter.schema?.description === parameter.description) {
+      delete parameter.schema?.description;
+    }
   }
 }
 

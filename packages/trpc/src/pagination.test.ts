@@ -1,33 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { linkHeader, parsePage, queryValues } from './pagination';
-
-const q = (text: string) => new URLSearchParams(text);
-
-describe('queryValues', () => {
-  it('reads name[]= and name[0]= as name=, keeping every value in order', () => {
-    expect(queryValues(q('page[]=2&per_page[0]=5&per_page=7&other=x'))).toEqual(
-      new Map([
-        ['page', ['2']],
-        ['per_page', ['5', '7']],
-        ['other', ['x']],
-      ]),
-    );
-  });
-});
-
-describe('parsePage', () => {
-  const page = (text: string) => parsePage(queryValues(q(text)));
-
-  it('defaults to page 1 of 30, treats 0 and empty as 1, and clamps per_page to 100', () => {
-    expect(page('')).toEqual({ page: 1, perPage: 30 });
-    expect(page('page=0&per_page=')).toEqual({ page: 1, perPage: 30 });
-    expect(page('page=3&per_page=500')).toEqual({ page: 3, perPage: 100 });
-  });
-
-  it.each(['page=abc', 'page=-1', 'per_page=1.5', 'page=99999999999'])('refuses %s with a 400', (text) => {
-    expect(() => page(text)).toThrow(/must be a positive integer/);
-  });
-});
+import { linkHeader } from './pagination';
 
 describe('linkHeader', () => {
   const url = 'https://ci.example.com/v2/builds?branch=main&page=2&per_page=10&state[]=passed';

@@ -1,42 +1,10 @@
 import type { Page } from '@ci/application';
-import { badRequest } from '@ci/domain';
-import { queryParameters } from './request-query';
 import type { TrpcContext } from './trpc';
 
 /**
- * Pagination of every list endpoint (decisions.md, "Lists and pagination"): `page` and `per_page` in,
- * a `Link` header out.
+ * Pagination of every list endpoint (decisions.md, "Lists and pagination"): `page` and `per_page` in
+ * (parameters.ts), a `Link` header out.
  */
-
-const PAGE_SIZE = { default: 30, max: 100 } as const;
-
-/** Query values by parameter name, `name[]=` and `name[0]=` read as `name=`. */
-export function queryValues(query: URLSearchParams): Map<string, string[]> {
-  const values = new Map<string, string[]>();
-  for (const [rawKey, value] of query) {
-    const key = rawKey.replace(/\[\d*\]$/, '');
-    const list = values.get(key);
-    if (list) list.push(value);
-    else values.set(key, [value]);
-  }
-  return values;
-}
-
-function integer(name: string, text: string | undefined, fallback: number): number {
-  if (text === undefined || text === '' || text === '0') return fallback;
-  if (!/^\d{1,9}$/.test(text)) throw badRequest('invalid_parameter', `${name} must be a positive integer`);
-  return Number(text) || fallback;
-}
-
-/** `page` from 1 (0, empty or absent: 1), `per_page` 30 by default and at most 100; else a 400. */
-export function parsePage(values: Map<string, string[]>): Page {
-  const page = integer('page', values.get('page')?.[0], 1);
-  const perPage = Math.min(
-    integer('per_page', values.get('per_page')?.[0], PAGE_SIZE.default),
-    PAGE_SIZE.max,
-  );
-  return { page, perPage };
-}
 
 /**
  * The `Link` header: absolute URLs keeping every original parameter, `page` before `per_page`; `first`
@@ -75,19 +43,20 @@ export function advertisePages(
   if (link) ctx.response.headers.Link = link;
 }
 
-/**
- * A list call on either transport: reads the page it asks for, has `fetch` answer that page (with the
- * call's query parameters, for its filters), and on REST advertises the other pages.
- */
+/** The page a list's parsed input asks for (`page` and `per_page` of parameters.ts). */
+export const pageOf = (input: { page: number; per_page: number }): Page => ({
+  page: input.page,
+  perPage: input.per_page,
+});
+
+/** A list call on either transport: `fetch` answers the page the input asks for; REST advertises the others. */
 export async function listPage<T extends { totalCount: number | null }>(
   ctx: Pick<TrpcContext, 'rest' | 'response' | 'urls'>,
-  input: Record<string, unknown>,
-  pathKeys: readonly string[],
-  fetch: (page: Page, query: URLSearchParams) => Promise<T>,
+  input: { page: number; per_page: number },
+  fetch: (page: Page) => Promise<T>,
 ): Promise<T> {
-  const query = queryParameters(ctx, input, pathKeys);
-  const page = parsePage(queryValues(query));
-  const result = await fetch(page, query);
+  const page = pageOf(input);
+  const result = await fetch(page);
   advertisePages(ctx, page, result.totalCount);
   return result;
 }

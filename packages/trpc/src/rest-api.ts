@@ -9,6 +9,7 @@ import {
   unwrapZodType,
 } from 'trpc-to-openapi';
 import { replyWithError } from './http-errors';
+import { type QueryShape, queryInput, queryShapeOf } from './query-input';
 import type { ResponseCache } from './response-cache';
 import type { Meta, TrpcContext } from './trpc';
 
@@ -20,11 +21,19 @@ interface Operation {
   meta: Meta;
   /** false for a procedure whose input is `z.void()`: it is called with none */
   takesInput: boolean;
+  /** how its input reads the query string */
+  query: QueryShape;
 }
 
 type Call = (input: unknown) => Promise<unknown>;
 
 const JSON_TYPE = 'application/json; charset=utf-8';
+
+/** The query string of a request target, as sent (after the first `?`). */
+const queryOf = (url: string) => {
+  const start = url.indexOf('?');
+  return new URLSearchParams(start === -1 ? '' : url.slice(start + 1));
+};
 
 /**
  * The router's OpenAPI operations by method, in the router's order (the first whose path matches
@@ -43,6 +52,7 @@ function operationsOf(router: AnyRouter): Map<string, Operation[]> {
       pattern: getPathRegExp(normalizePath(meta.openapi.path)),
       meta,
       takesInput: !instanceofZodTypeLikeVoid(unwrapZodType(inputParser, true)),
+      query: queryShapeOf(inputParser),
     });
     byMethod.set(meta.openapi.method, list);
   });
@@ -52,7 +62,8 @@ function operationsOf(router: AnyRouter): Map<string, Operation[]> {
 /**
  * Serves the router's OpenAPI procedures as REST under `prefix`: each request is matched to its procedure
  * by method and path (the rules trpc-to-openapi documents them with), and the procedure is called with
- * the path's parameters and the JSON body as its input. Every failure answers through `httpErrorFor`,
+ * the path's parameters and the JSON body (POST, PUT, PATCH) or the query string (GET, DELETE;
+ * query-input.ts) as its input, which its input schema parses. Every failure answers through `httpErrorFor`,
  * and success statuses come from each procedure's `successStatus`.
  *
  * trpc-to-openapi generates the OpenAPI document from the same metadata (openapi.ts); its request
@@ -101,18 +112,18 @@ export function registerRestApi(
         }
         const { operation, params } = found;
         const ctx = options.createContext(request);
-        // A GET may be answered by its revision alone, when its procedure says so (`answeredByRevision`).
+        // A GET may be answered by its revision alone, when its procedure says so (`revisionAnswers`).
         if (request.method === 'GET' && ctx.rest) {
           const ifNoneMatch = request.headers['if-none-match'];
           if (ifNoneMatch) ctx.rest.ifNoneMatch = ifNoneMatch;
           if (cache) ctx.rest.cache = cache;
         }
-        // GET and DELETE take their input from the path alone; procedures read the raw query string
-        // themselves (every array encoding), and a DELETE's body from the context.
+        // GET and DELETE take their input from the query string and the path, which the procedure's
+        // input schema parses; a DELETE's body is read from the context.
         const input = !operation.takesInput
           ? undefined
           : request.method === 'GET' || request.method === 'DELETE'
-            ? { ...params }
+            ? { ...queryInput(queryOf(request.url), operation.query), ...params }
             : { ...body, ...params };
         let data: unknown;
         try {

@@ -11,6 +11,7 @@ import { initTRPC, TRPCError } from '@trpc/server';
 import type { OpenApiMeta } from 'trpc-to-openapi';
 import { httpErrorFor, trpcCodeFor } from './http-errors';
 import { type CachedResponse, entityTag, matchesNoneMatch, type ResponseCache } from './response-cache';
+import type { ResponseCheck } from './response-validation';
 
 export interface PublicUrls {
   api: string;
@@ -23,13 +24,12 @@ export interface TrpcContext {
   urls: PublicUrls;
   authorization: string | undefined;
   /**
-   * REST only: the raw query string (every array encoding clients send) and the request's path and
-   * query as sent (`target`, for `Link` headers: parsed only when a list has other pages). Over tRPC
-   * `rest` is null and the input carries the parameters. `body` is the parsed JSON body, for DELETEs:
-   * the library hands their procedures none.
+   * REST only: the request's path and query as sent (`target`, for `Link` headers: parsed only when a
+   * list has other pages). Over tRPC `rest` is null. The query parameters reach procedures through
+   * their input on both (query-input.ts). `body` is the parsed JSON body, for DELETEs: their input
+   * holds none.
    */
   rest: {
-    query: URLSearchParams;
     target: string;
     body: unknown;
     accept?: string;
@@ -40,7 +40,7 @@ export interface TrpcContext {
   /**
    * `text`: REST answers it as `text/plain` instead of the JSON result (a raw job log). `notModified`: REST
    * answers 304; `cached`: REST sends it instead of the result; `cacheAs`: REST caches what it sends under
-   * this key and revision ({@link answeredByRevision}, {@link tagAnswer}).
+   * this key and revision ({@link revisionAnswers}, {@link tagAnswer}).
    */
   response: {
     headers: Record<string, string>;
@@ -51,6 +51,8 @@ export interface TrpcContext {
   };
   /** the limits every authenticated request counts against; null: rate limiting is off (no query at all) */
   rateLimits: RateLimitPolicy | null;
+  /** checks each result against its procedure's response schema (VALIDATE_RESPONSES); absent: none */
+  validateResponse?: ResponseCheck;
 }
 
 export type Meta = OpenApiMeta<{
@@ -62,11 +64,6 @@ export type Meta = OpenApiMeta<{
   emptyBody?: true;
   /** the component documenting the JSON body, which the procedure's permissive input cannot */
   requestBody?: string;
-  /**
-   * query parameters of the form `name[key]=value`, by name, with their description: the input schema
-   * cannot declare them, the OpenAPI document does (a `deepObject` of strings)
-   */
-  mapQueryParameters?: Record<string, string>;
 }>;
 
 const t = initTRPC
@@ -142,15 +139,17 @@ async function namedBy(getRawInput: () => Promise<unknown>): Promise<Named> {
 /**
  * Authenticates, advertises the token's scopes and the scope the operation accepts, and counts the
  * request against the rate limits (before the input is parsed, so a refused request costs no more).
+ * With response validation on, a result its procedure's response schema refuses fails the call (a 500
+ * whose log holds the issues) instead of reaching the client.
  */
-export const authed = t.procedure.use(async ({ ctx, meta, next, getRawInput }) => {
+export const authed = t.procedure.use(async ({ ctx, meta, path, next, getRawInput }) => {
   let actor: Actor;
   try {
     actor = await admit(ctx, meta, getRawInput);
   } catch (error) {
     throw isDomainError(error) ? asTrpcError(error) : error;
   }
-  // One middleware for both: each level of tRPC's chain copies the call's options and context.
+  // One middleware for all three: each level of tRPC's chain copies the call's options and context.
   const result = await next({ ctx: { actor } });
   if (!result.ok && isDomainError(result.error.cause)) {
     // A token revoked while the request ran (a concurrent DELETE /access-token) answers 401 as an
@@ -158,6 +157,9 @@ export const authed = t.procedure.use(async ({ ctx, meta, next, getRawInput }) =
     if (result.error.cause.kind === 'unauthenticated') ctx.response.headers['X-OAuth-Scopes'] = '';
     throw asTrpcError(result.error.cause);
   }
+  // An answer sent by its revision (304, cached) was checked when it was made.
+  const byRevision = ctx.response.notModified || ctx.response.cached;
+  if (result.ok && !byRevision) ctx.validateResponse?.(path, result.data);
   return result;
 });
 

@@ -8,13 +8,13 @@ const timestamp = z.string().meta({ description: 'ISO 8601 UTC with milliseconds
  * timestamps in the form of every other timestamp here (decisions.md), not the example's.
  */
 export const AccessTokenWire = z
-  .object({
+  .strictObject({
     uuid: z.uuid(),
     scopes: z.array(z.enum(SCOPES)),
     description: z.string().nullable(),
     created_at: timestamp,
     expires_at: timestamp.nullable().meta({ description: 'null when the token never expires' }),
-    user: z.object({ email: z.string(), name: z.string() }).meta({ description: "the token's user" }),
+    user: z.strictObject({ email: z.string(), name: z.string() }).meta({ description: "the token's user" }),
   })
   .meta({ id: 'AccessToken' });
 export type AccessTokenWire = z.infer<typeof AccessTokenWire>;

@@ -1,91 +1,89 @@
-import type { BuildFilter, Page } from '@ci/application';
+import type { BuildFilter } from '@ci/application';
 import {
   BUILD_STATE_FILTERS,
   type BuildStateFilter,
-  badRequest,
   expandStateFilter,
   isUuid,
   parseTimestamp,
 } from '@ci/domain';
-import { parsePage, queryValues } from '../pagination';
+import { z } from 'zod';
+import { flag, pageParameters, refuse, several } from '../parameters';
 
-/**
- * `meta_data[<key>]=<value>` parameters (brackets plain or percent-encoded), the last value per key; read
- * from the raw pairs, where a key like `meta_data[1]` is still a key and not an array index.
- */
-function metaDataOf(query: URLSearchParams): Record<string, string> {
-  const metaData: Record<string, string> = {};
-  for (const [key, value] of query) {
-    const name = /^meta_data\[(.+)\]$/.exec(key)?.[1];
-    if (name) metaData[name] = value;
-  }
-  return metaData;
-}
+const isStateFilter = (value: string): value is BuildStateFilter =>
+  (BUILD_STATE_FILTERS as readonly string[]).includes(value);
 
-function timestamp(name: string, text: string | undefined): Date | undefined {
-  if (text === undefined || text === '') return undefined;
-  const parsed = parseTimestamp(text);
-  if (!parsed) throw badRequest('invalid_parameter', `${name} must be an ISO 8601 timestamp`);
-  return parsed;
-}
-
-function flag(text: string | undefined): boolean {
-  return text === 'true' || text === '1';
-}
-
-/**
- * The build filters of a list query, in every encoding clients send: `state=a`, repeated
- * `state=a&state=b`, `state[]=a`, `state[0]=a`, percent-encoded brackets, and `meta_data[key]=value`.
- */
-export function parseBuildFilter(query: URLSearchParams): BuildFilter {
-  return buildFilterOf(queryValues(query), metaDataOf(query));
-}
-
-function buildFilterOf(values: Map<string, string[]>, metaData: Record<string, string>): BuildFilter {
-  const nonEmpty = (key: string) => values.get(key)?.filter((value) => value !== '');
-  const states = nonEmpty('state');
-  for (const state of states ?? []) {
-    if (!BUILD_STATE_FILTERS.includes(state as BuildStateFilter)) {
-      throw badRequest('invalid_parameter', `state must be one of ${BUILD_STATE_FILTERS.join(', ')}`);
+const stateList = several('build state, or `finished` (passed, failed, blocked, canceled)');
+const states = stateList
+  .transform((values, ctx) => {
+    if (!values.every(isStateFilter)) {
+      return refuse(ctx, `state must be one of ${BUILD_STATE_FILTERS.join(', ')}`);
     }
-  }
-  const creator = values.get('creator')?.[0];
-  if (creator && !isUuid(creator)) throw badRequest('invalid_parameter', 'creator must be a user UUID');
+    return values;
+  })
+  .meta(stateList.meta() ?? {});
+
+const timestamp = (name: string, description: string) =>
+  z
+    .string()
+    .optional()
+    .transform((text, ctx) => {
+      if (!text) return undefined;
+      return parseTimestamp(text) ?? refuse(ctx, `${name} must be an ISO 8601 timestamp`);
+    })
+    .meta({ description });
+
+const creator = z
+  .string()
+  .optional()
+  .transform((text, ctx) => {
+    if (!text) return undefined;
+    return isUuid(text) ? text.toLowerCase() : refuse(ctx, 'creator must be a user UUID');
+  })
+  .meta({ description: 'user UUID' });
+
+/** No keys: no filter. */
+const metaData = z
+  .record(z.string(), z.string())
+  .optional()
+  .transform((pairs) => (pairs && Object.keys(pairs).length > 0 ? pairs : undefined))
+  .meta({ description: 'meta-data key and value, as `meta_data[<key>]=<value>`' });
+
+/**
+ * The query parameters of every build list, under their REST names, in every encoding clients send
+ * (query-input.ts). A malformed filter answers 400 naming it; the checks run in this order (state,
+ * creator, the timestamps, then the page).
+ */
+export const buildListParameters = {
+  branch: several('branch, exact; `*` matches any characters'),
+  commit: several('full commit SHA'),
+  state: states,
+  creator,
+  created_from: timestamp('created_from', 'ISO 8601; created at or after'),
+  created_to: timestamp('created_to', 'ISO 8601; created before'),
+  finished_from: timestamp('finished_from', 'ISO 8601; finished at or after'),
+  include_retried_jobs: flag('include every retried job execution'),
+  exclude_jobs: flag('leave `jobs` out of each build'),
+  exclude_pipeline: flag('leave `pipeline` out of each build'),
+  ...pageParameters,
+  meta_data: metaData,
+};
+
+/** A build list's query as its procedure reads it, parsed. */
+export type BuildListQuery = z.output<z.ZodObject<typeof buildListParameters>>;
+
+/** The use case's filter from a build list's parsed query. */
+export function buildFilterOf(query: BuildListQuery): BuildFilter {
   const filter: BuildFilter = {
-    includeRetriedJobs: flag(values.get('include_retried_jobs')?.[0]),
-    excludeJobs: flag(values.get('exclude_jobs')?.[0]),
+    includeRetriedJobs: query.include_retried_jobs,
+    excludeJobs: query.exclude_jobs,
   };
-  const branches = nonEmpty('branch');
-  if (branches?.length) filter.branches = branches;
-  const commits = nonEmpty('commit');
-  if (commits?.length) filter.commits = commits;
-  if (states?.length) filter.states = expandStateFilter(states as BuildStateFilter[]);
-  if (creator) filter.creatorId = creator.toLowerCase();
-  const createdFrom = timestamp('created_from', values.get('created_from')?.[0]);
-  if (createdFrom) filter.createdFrom = createdFrom;
-  const createdTo = timestamp('created_to', values.get('created_to')?.[0]);
-  if (createdTo) filter.createdTo = createdTo;
-  const finishedFrom = timestamp('finished_from', values.get('finished_from')?.[0]);
-  if (finishedFrom) filter.finishedFrom = finishedFrom;
-  if (Object.keys(metaData).length) filter.metaData = metaData;
+  if (query.branch.length) filter.branches = query.branch;
+  if (query.commit.length) filter.commits = query.commit;
+  if (query.state.length) filter.states = expandStateFilter(query.state);
+  if (query.creator) filter.creatorId = query.creator;
+  if (query.created_from) filter.createdFrom = query.created_from;
+  if (query.created_to) filter.createdTo = query.created_to;
+  if (query.finished_from) filter.finishedFrom = query.finished_from;
+  if (query.meta_data) filter.metaData = query.meta_data;
   return filter;
-}
-
-/** Everything a build list reads from its query: the filter, the page, and what to leave out of each build. */
-export function parseBuildListQuery(query: URLSearchParams): {
-  filter: BuildFilter;
-  page: Page;
-  excludePipeline: boolean;
-} {
-  const values = queryValues(query);
-  return {
-    filter: buildFilterOf(values, metaDataOf(query)),
-    page: parsePage(values),
-    excludePipeline: flag(values.get('exclude_pipeline')?.[0]),
-  };
-}
-
-/** `include_retried_jobs=true` on a get-build query. */
-export function includesRetriedJobs(query: URLSearchParams): boolean {
-  return flag(queryValues(query).get('include_retried_jobs')?.[0]);
 }

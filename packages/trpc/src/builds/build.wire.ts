@@ -4,8 +4,10 @@ import { UserWire } from '../users/user.wire';
 
 /**
  * The wire shapes of a build and what it embeds, as zod schemas: the OpenAPI document is generated from
- * them, the presenter's types are inferred from them, and the integration tests check real responses
- * against them. Keys are in the order of the public API's examples.
+ * them, the presenter's types are inferred from them, and responses are validated against them
+ * (VALIDATE_RESPONSES, on in the integration tests). Objects are strict, as the document's
+ * `additionalProperties: false` says: a key the schema does not name is a mismatch. Keys are in the
+ * order of the public API's examples.
  */
 
 const timestamp = z.string().meta({ description: 'ISO 8601 UTC with milliseconds', format: 'date-time' });
@@ -13,7 +15,7 @@ const nullableTimestamp = timestamp.nullable();
 const stringMap = z.record(z.string(), z.string());
 
 export const AgentWire = z
-  .object({
+  .strictObject({
     id: z.uuid(),
     graphql_id: z.string(),
     url: z.string(),
@@ -30,18 +32,18 @@ export const AgentWire = z
 
 /** The agent as a pipeline's build list shows it. */
 export const AgentShortWire = z
-  .object({ id: z.uuid(), url: z.string(), name: z.string() })
+  .strictObject({ id: z.uuid(), url: z.string(), name: z.string() })
   .meta({ id: 'AgentShort' });
 
 export const JobWire = z
-  .object({
+  .strictObject({
     id: z.uuid(),
     graphql_id: z.string().optional().meta({ description: 'absent in the create-build response' }),
     type: z.enum(JOB_TYPES),
     name: z.string().nullable(),
     step_key: z.string().nullable(),
     group_key: z.null(),
-    step: z.object({ id: z.string().nullable(), signature: z.null() }),
+    step: z.strictObject({ id: z.string().nullable(), signature: z.null() }),
     agent_query_rules: z.array(z.string()),
     state: z.enum(JOB_STATES),
     web_url: z.string(),
@@ -60,7 +62,7 @@ export const JobWire = z
     retried: z.boolean(),
     retried_in_job_id: z.string().nullable(),
     retries_count: z.number().int().nullable(),
-    retry_source: z.object({ job_id: z.uuid(), retry_type: z.string() }).nullable(),
+    retry_source: z.strictObject({ job_id: z.uuid(), retry_type: z.string() }).nullable(),
     retry_type: z.string().nullable(),
     parallel_group_index: z.number().int().nullable(),
     parallel_group_total: z.number().int().nullable(),
@@ -73,7 +75,7 @@ export const JobWire = z
   .meta({ id: 'Job' });
 
 export const ProviderSettingsWire = z
-  .object({
+  .strictObject({
     trigger_mode: z.string(),
     build_pull_requests: z.boolean(),
     pull_request_branch_filter_enabled: z.boolean(),
@@ -91,7 +93,7 @@ export const ProviderSettingsWire = z
 const onlyInPipelineList = { description: "only in a pipeline's build list" };
 
 export const PipelineWire = z
-  .object({
+  .strictObject({
     id: z.uuid(),
     graphql_id: z.string(),
     url: z.string(),
@@ -101,7 +103,7 @@ export const PipelineWire = z
     repository: z.string(),
     branch_configuration: z.string().nullable().optional().meta(onlyInPipelineList),
     default_branch: z.string().nullable().optional().meta(onlyInPipelineList),
-    provider: z.object({
+    provider: z.strictObject({
       id: z.string(),
       webhook_url: z.string().meta({ description: "'' unless the viewer may edit the pipeline (rule B2)" }),
       settings: ProviderSettingsWire.optional().meta(onlyInPipelineList),
@@ -129,7 +131,7 @@ const WIRE_BUILD_STATES = BUILD_STATES.filter(
 );
 
 export const BuildWire = z
-  .object({
+  .strictObject({
     id: z.uuid(),
     graphql_id: z.string(),
     url: z.string(),
@@ -157,12 +159,12 @@ export const BuildWire = z
     meta_data: stringMap,
     pull_request: z
       .union([
-        z.object({ id: z.string(), base: z.string().nullable(), repository: z.string().nullable() }),
-        z.object({}).strict(),
+        z.strictObject({ id: z.string(), base: z.string().nullable(), repository: z.string().nullable() }),
+        z.strictObject({}),
       ])
       .meta({ description: '`{}` on a build without a pull request' }),
     merge_queue: z.null(),
-    rebuilt_from: z.object({ id: z.uuid(), number: z.number().int(), url: z.string() }).nullable(),
+    rebuilt_from: z.strictObject({ id: z.uuid(), number: z.number().int(), url: z.string() }).nullable(),
     pipeline: PipelineWire.optional().meta({ description: 'absent with `exclude_pipeline=true`' }),
   })
   .meta({ id: 'Build' });

@@ -2,55 +2,25 @@ import type { BuildListTarget, BuildResult } from '@ci/application';
 import { parseBuildNumber } from '@ci/domain';
 import { z } from 'zod';
 import { documented, documentedList } from '../documented';
-import { advertisePages } from '../pagination';
-import { organizationSlug, pageParameters } from '../parameters';
-import { queryParameters } from '../request-query';
+import { advertisePages, pageOf } from '../pagination';
+import { flag, organizationSlug } from '../parameters';
 import { ANSWERED_BY_REVISION, authed, revisionAnswers, router, type TrpcContext, tagAnswer } from '../trpc';
 import { type BuildForm, presentBuild, presentBuilds } from './build.presenter';
 import { BuildWire, type CreateBuildRequest } from './build.wire';
-import { includesRetriedJobs, parseBuildListQuery } from './build-list-query';
+import { type BuildListQuery, buildFilterOf, buildListParameters } from './build-list-query';
 
 const ORGANIZATION = '/organizations/{organization}';
 const PIPELINE = `${ORGANIZATION}/pipelines/{pipeline}`;
 const BUILD = `${PIPELINE}/builds/{number}`;
-const PATH_KEYS = ['organization', 'pipeline', 'number'] as const;
 const TAGS = ['Builds'];
 
 const organization = organizationSlug;
 const pipeline = z.string().meta({ description: 'pipeline slug' });
 const number = z.string().meta({ description: 'build number' });
 
-const several = (description: string) =>
-  z
-    .union([z.string(), z.array(z.string())])
-    .optional()
-    .meta({ description: `${description}; several as \`key[]=\`, \`key[0]=\` or repeated keys` });
-const flag = (description: string) => z.boolean().optional().meta({ description });
-
-/**
- * The list filters under their REST names. On REST they are read from the raw query string (every array
- * encoding); over tRPC from this input. `meta_data[<key>]=<value>` keys pass through as they are.
- */
-const listParameters = {
-  branch: several('branch, exact; `*` matches any characters'),
-  commit: several('full commit SHA'),
-  state: several('build state, or `finished` (passed, failed, blocked, canceled)'),
-  created_from: z.string().optional().meta({ description: 'ISO 8601; created at or after' }),
-  created_to: z.string().optional().meta({ description: 'ISO 8601; created before' }),
-  finished_from: z.string().optional().meta({ description: 'ISO 8601; finished at or after' }),
-  creator: z.string().optional().meta({ description: 'user UUID' }),
-  include_retried_jobs: flag('include every retried job execution'),
-  exclude_jobs: flag('leave `jobs` out of each build'),
-  exclude_pipeline: flag('leave `pipeline` out of each build'),
-  ...pageParameters,
-};
-
-/** The filter the input cannot declare: its keys are part of the parameter names. */
-const MAP_PARAMETERS = { meta_data: 'meta-data key and value, as `meta_data[<key>]=<value>`' };
-
-const AllBuildsInput = z.looseObject(listParameters);
-const OrganizationBuildsInput = z.looseObject({ organization, ...listParameters });
-const PipelineBuildsInput = z.looseObject({ organization, pipeline, ...listParameters });
+const AllBuildsInput = z.object(buildListParameters);
+const OrganizationBuildsInput = z.object({ organization, ...buildListParameters });
+const PipelineBuildsInput = z.object({ organization, pipeline, ...buildListParameters });
 const BuildKey = z.object({ organization, pipeline, number });
 const GetBuildInput = BuildKey.extend({ include_retried_jobs: flag('include every retried job execution') });
 
@@ -64,17 +34,10 @@ const CreateBuildInput = z.looseObject({ organization, pipeline }) as unknown as
 
 type Authed = TrpcContext & { actor: Parameters<TrpcContext['useCases']['listBuilds']>[0] };
 
-/**
- * A build list on either transport: its filters and page from the query (`parseBuildListQuery` reads
- * both, so pagination.ts's `listPage` is not used), the `Link` header on REST, the builds presented.
- */
-async function answerBuildList(
-  ctx: Authed,
-  input: Record<string, unknown>,
-  target: BuildListTarget,
-  form: BuildForm,
-) {
-  const { filter, page, excludePipeline } = parseBuildListQuery(queryParameters(ctx, input, PATH_KEYS));
+/** A build list on either transport: its filters and page from the input, `Link` on REST, the builds presented. */
+async function answerBuildList(ctx: Authed, query: BuildListQuery, target: BuildListTarget, form: BuildForm) {
+  const filter = buildFilterOf(query);
+  const page = pageOf(query);
   // A pipeline's builds: 304, or the cached page, while nothing on it changed (ADR 0016).
   const cacheable = target.kind === 'pipeline';
   const result = await ctx.useCases.listBuilds(
@@ -90,8 +53,8 @@ async function answerBuildList(
   return presentBuilds(result.builds, {
     urls: ctx.urls,
     form,
-    excludeJobs: filter.excludeJobs ?? false,
-    excludePipeline,
+    excludeJobs: query.exclude_jobs,
+    excludePipeline: query.exclude_pipeline,
   });
 }
 
@@ -101,7 +64,7 @@ const single = (
   options: { jobGraphqlIds?: boolean; jobStateCounts?: boolean } = {},
 ) => presentBuild(result, { urls: ctx.urls, form: 'single', ...options });
 
-const buildRef = (input: z.infer<typeof BuildKey>) => ({
+const buildRef = (input: z.output<typeof BuildKey>) => ({
   organization: input.organization,
   pipeline: input.pipeline,
   number: parseBuildNumber(input.number),
@@ -112,7 +75,6 @@ export const buildsRouter = router({
     .meta({
       openapi: { method: 'GET', path: '/builds', tags: TAGS, summary: 'List all builds' },
       operation: 'listBuilds',
-      mapQueryParameters: MAP_PARAMETERS,
     })
     .input(AllBuildsInput)
     .output(documentedList(BuildWire))
@@ -127,7 +89,6 @@ export const buildsRouter = router({
         summary: 'List builds for an organization',
       },
       operation: 'listBuilds',
-      mapQueryParameters: MAP_PARAMETERS,
     })
     .input(OrganizationBuildsInput)
     .output(documentedList(BuildWire))
@@ -144,7 +105,6 @@ export const buildsRouter = router({
         summary: 'List builds for a pipeline',
       },
       operation: 'listBuilds',
-      mapQueryParameters: MAP_PARAMETERS,
     })
     .input(PipelineBuildsInput)
     .output(documentedList(BuildWire))
@@ -166,12 +126,13 @@ export const buildsRouter = router({
     .output(documented(BuildWire))
     .query(async ({ ctx, input }) => {
       const ref = buildRef(input);
-      const includeRetriedJobs = includesRetriedJobs(queryParameters(ctx, input, PATH_KEYS));
       // Only a conditional GET reads the revision first: it may answer 304 without reading the build.
       const answers = revisionAnswers(ctx, { cacheable: false });
       const revision = answers && (await ctx.useCases.pipelineRevision(ctx.actor, ref, 'getBuild'));
       if (revision && answers?.(revision)) return ANSWERED_BY_REVISION;
-      const result = await ctx.useCases.getBuild(ctx.actor, ref, { includeRetriedJobs });
+      const result = await ctx.useCases.getBuild(ctx.actor, ref, {
+        includeRetriedJobs: input.include_retried_jobs,
+      });
       tagAnswer(ctx, result.revision, { cacheable: false });
       return single(ctx, result, { jobStateCounts: true });
     }),

@@ -1,22 +1,29 @@
 import { JOB_STATES } from '@ci/domain';
 import { z } from 'zod';
+import { documentedAs } from '../documented';
 import { UserWire } from '../users/user.wire';
 
+/** Unix time in nanoseconds is past 2^53: an integer, but not one of the safe integers `z.int()` takes. */
+const nanoseconds = z
+  .number()
+  .refine(Number.isInteger, 'expected an integer')
+  .meta(documentedAs({ type: 'integer' }));
+
 export const JobLogWire = z
-  .object({
+  .strictObject({
     url: z.string(),
     content: z.string(),
     size: z.number().int().meta({ description: 'bytes of `content` (UTF-8)' }),
     header_times: z
-      .array(z.number().int())
+      .array(nanoseconds)
       .meta({ description: 'Unix time in nanoseconds of each log section header (`---`, `+++`, `~~~`)' }),
   })
   .meta({ id: 'JobLog' });
 
-export const JobEnvWire = z.object({ env: z.record(z.string(), z.string()) }).meta({ id: 'JobEnv' });
+export const JobEnvWire = z.strictObject({ env: z.record(z.string(), z.string()) }).meta({ id: 'JobEnv' });
 
 export const UnblockedJobWire = z
-  .object({
+  .strictObject({
     id: z.uuid(),
     graphql_id: z.string(),
     type: z.literal('manual'),

@@ -2,7 +2,7 @@ import { z } from 'zod';
 
 /** The wire shape of an organization (organizations-get.json), keys in the example's order. */
 export const OrganizationWire = z
-  .object({
+  .strictObject({
     id: z.uuid(),
     graphql_id: z.string().meta({ description: 'base64 of `Organization---<id>`' }),
     url: z.string(),
@@ -19,7 +19,7 @@ export type OrganizationWire = z.infer<typeof OrganizationWire>;
 
 /** An organization member as the public API's members endpoint shows one: the user's id, name and email. */
 export const OrganizationMemberWire = z
-  .object({
+  .strictObject({
     id: z.uuid().meta({ description: "the user's UUID" }),
     name: z.string(),
     email: z.string(),

@@ -12,14 +12,13 @@ import { OrganizationMemberWire, OrganizationWire } from './organization.wire';
 
 const ORGANIZATIONS = '/organizations';
 const ORGANIZATION = `${ORGANIZATIONS}/{organization}`;
-const PATH_KEYS = ['organization'] as const;
 const TAGS = ['Organizations'];
 
 const organization = organizationSlug;
 
-const ListOrganizationsInput = z.looseObject({ ...pageParameters });
+const ListOrganizationsInput = z.object({ ...pageParameters });
 const OrganizationKey = z.object({ organization });
-const ListMembersInput = z.looseObject({ organization, ...pageParameters });
+const ListMembersInput = z.object({ organization, ...pageParameters });
 
 export const organizationsRouter = router({
   list: authed
@@ -37,9 +36,7 @@ export const organizationsRouter = router({
     .input(ListOrganizationsInput)
     .output(documentedList(OrganizationWire))
     .query(async ({ ctx, input }) => {
-      const { items } = await listPage(ctx, input, PATH_KEYS, (page) =>
-        ctx.useCases.listOrganizations(ctx.actor, page),
-      );
+      const { items } = await listPage(ctx, input, (page) => ctx.useCases.listOrganizations(ctx.actor, page));
       return presentOrganizations(items, ctx.urls);
     }),
 
@@ -68,7 +65,7 @@ export const organizationsRouter = router({
     .input(ListMembersInput)
     .output(documentedList(OrganizationMemberWire))
     .query(async ({ ctx, input }) => {
-      const { items } = await listPage(ctx, input, PATH_KEYS, (page) =>
+      const { items } = await listPage(ctx, input, (page) =>
         ctx.useCases.listOrganizationMembers(ctx.actor, input.organization, page),
       );
       return items.map(presentOrganizationMember);

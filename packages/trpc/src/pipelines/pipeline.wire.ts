@@ -14,7 +14,7 @@ const count = z.number().int();
 
 /** A command step, in the public API's legacy step shape. */
 export const PipelineScriptStepWire = z
-  .object({
+  .strictObject({
     type: z.literal('script'),
     name: z.string().nullable().meta({ description: "the step's label" }),
     command: z.string().meta({ description: 'several commands are joined by newlines' }),
@@ -30,12 +30,12 @@ export const PipelineScriptStepWire = z
 
 /** A wait step. */
 export const PipelineWaiterStepWire = z
-  .object({ type: z.literal('waiter') })
+  .strictObject({ type: z.literal('waiter') })
   .meta({ id: 'PipelineWaiterStep' });
 
 /** A block step (its jobs wait to be unblocked). */
 export const PipelineManualStepWire = z
-  .object({ type: z.literal('manual'), label: z.string().nullable() })
+  .strictObject({ type: z.literal('manual'), label: z.string().nullable() })
   .meta({ id: 'PipelineManualStep' });
 
 export const PipelineStepWire = z.discriminatedUnion('type', [
@@ -48,7 +48,7 @@ const setOnly = { description: 'present once set' };
 
 /** Every provider's settings: the public API's GitHub keys (the create example), then the ones set. */
 export const PipelineProviderSettingsWire = z
-  .object({
+  .strictObject({
     trigger_mode: z.enum(TRIGGER_MODES),
     build_pull_requests: z.boolean(),
     pull_request_branch_filter_enabled: z.boolean(),
@@ -80,7 +80,7 @@ export const PipelineProviderSettingsWire = z
   .meta({ id: 'PipelineProviderSettings' });
 
 export const PipelineWire = z
-  .object({
+  .strictObject({
     id: z.uuid(),
     graphql_id: z.string().meta({ description: 'base64 of `Pipeline---<id>`' }),
     url: z.string(),
@@ -98,7 +98,7 @@ export const PipelineWire = z
     cancel_running_branch_builds: z.boolean(),
     cancel_running_branch_builds_filter: z.string().nullable(),
     allow_rebuilds: z.boolean(),
-    provider: z.object({
+    provider: z.strictObject({
       id: z.string().meta({ description: 'github, gitlab, bitbucket, or git for any other repository' }),
       settings: PipelineProviderSettingsWire,
       webhook_url: z.string().meta({ description: "'' unless the viewer may edit the pipeline (rule B2)" }),
@@ -148,7 +148,10 @@ const pipelineFields = {
   branch_configuration: branchFilter,
   description: z.string().max(PIPELINE_LIMITS.description).nullable(),
   env: stringMap.meta({ description: "the pipeline's environment; over the YAML's `env`" }),
-  provider_settings: PipelineProviderSettingsWire.omit({ repository: true })
+  // A request's keys, not the response's strict object: keys the domain does not know are ignored.
+  provider_settings: z
+    .object(PipelineProviderSettingsWire.shape)
+    .omit({ repository: true })
     .partial()
     .meta({ description: 'merged over the defaults (create) or the current settings (update)' }),
   skip_queued_branch_builds: z.boolean(),

@@ -1,7 +1,7 @@
 import type { PipelineRef } from '@ci/application';
 import { z } from 'zod';
 import { documented, documentedList } from '../documented';
-import { listPage, queryValues } from '../pagination';
+import { listPage } from '../pagination';
 import { organizationSlug, pageParameters } from '../parameters';
 import { authed, router } from '../trpc';
 import { presentPipeline, presentPipelines } from './pipeline.presenter';
@@ -9,13 +9,12 @@ import { type CreatePipelineRequest, PipelineWire, type UpdatePipelineRequest } 
 
 const PIPELINES = '/organizations/{organization}/pipelines';
 const PIPELINE = `${PIPELINES}/{pipeline}`;
-const PATH_KEYS = ['organization', 'pipeline'] as const;
 const TAGS = ['Pipelines'];
 
 const organization = organizationSlug;
 const pipeline = z.string().meta({ description: 'pipeline slug' });
 
-const ListPipelinesInput = z.looseObject({
+const ListPipelinesInput = z.object({
   organization,
   name: z.string().optional().meta({ description: 'part of the name, any case' }),
   repository: z.string().optional().meta({ description: 'part of the repository URL, any case' }),
@@ -44,11 +43,10 @@ export const pipelinesRouter = router({
     .input(ListPipelinesInput)
     .output(documentedList(PipelineWire))
     .query(async ({ ctx, input }) => {
-      const { pipelines } = await listPage(ctx, input, PATH_KEYS, (page, query) => {
-        const values = queryValues(query);
-        const search = { name: values.get('name')?.[0], repository: values.get('repository')?.[0] };
-        return ctx.useCases.listPipelines(ctx.actor, input.organization, search, page);
-      });
+      const search = { name: input.name, repository: input.repository };
+      const { pipelines } = await listPage(ctx, input, (page) =>
+        ctx.useCases.listPipelines(ctx.actor, input.organization, search, page),
+      );
       return presentPipelines(pipelines, ctx.urls);
     }),
 

@@ -9,13 +9,12 @@ import { type CreateRegistryRequest, RegistryWire, type UpdateRegistryRequest } 
 
 const REGISTRIES = '/packages/organizations/{organization}/registries';
 const REGISTRY = `${REGISTRIES}/{registry}`;
-const PATH_KEYS = ['organization', 'registry'] as const;
 const TAGS = ['Registries'];
 
 const organization = organizationSlug;
 const registry = z.string().meta({ description: 'registry slug' });
 
-const ListRegistriesInput = z.looseObject({
+const ListRegistriesInput = z.object({
   organization,
   ...pageParameters,
 });
@@ -63,7 +62,7 @@ export const registriesRouter = router({
     .input(ListRegistriesInput)
     .output(documentedList(RegistryWire))
     .query(async ({ ctx, input }) => {
-      const { items } = await listPage(ctx, input, PATH_KEYS, (page) =>
+      const { items } = await listPage(ctx, input, (page) =>
         ctx.useCases.listRegistries(ctx.actor, input.organization, page),
       );
       return presentRegistries(items, ctx.urls);

@@ -6,7 +6,7 @@ import { z } from 'zod';
  * (registries-get.json). `emoji`, `color` and `oidc_policy` are null in every shape the spec shows.
  */
 export const RegistryWire = z
-  .object({
+  .strictObject({
     id: z.uuid(),
     graphql_id: z.string().meta({ description: 'base64 of `Registry---<id>`' }),
     slug: z.string().meta({ description: 'derived from the name; used in paths' }),

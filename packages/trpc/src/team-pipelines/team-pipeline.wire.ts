@@ -11,7 +11,7 @@ const accessLevel = z.enum(ACCESS_LEVELS).meta({
  * (team-pipelines-get.json).
  */
 export const TeamPipelineWire = z
-  .object({
+  .strictObject({
     access_level: accessLevel,
     created_at: z.string().meta({
       description: 'when the association was created; ISO 8601 UTC with milliseconds',

@@ -14,14 +14,13 @@ import {
 
 const TEAM_PIPELINES = '/organizations/{organization}/teams/{team}/pipelines';
 const TEAM_PIPELINE = `${TEAM_PIPELINES}/{pipeline}`;
-const PATH_KEYS = ['organization', 'team', 'pipeline'] as const;
 const TAGS = ['Team pipelines'];
 
 const organization = organizationSlug;
 const team = z.string().meta({ description: 'team UUID' });
 const pipeline = z.string().meta({ description: 'pipeline UUID' });
 
-const ListTeamPipelinesInput = z.looseObject({
+const ListTeamPipelinesInput = z.object({
   organization,
   team,
   ...pageParameters,
@@ -38,22 +37,21 @@ const CreateTeamPipelineInput = z.looseObject({ organization, team }) as unknown
 const UpdateTeamPipelineInput = z.looseObject({ organization, team, pipeline }) as unknown as z.ZodType<
   TeamPipelineRef & UpdateTeamPipelineRequest
 >;
-const DeleteByPipelineIdInput = z.looseObject({
+const DeleteByPipelineIdInput = z.object({
   organization,
   team,
   pipeline_id: z.string().optional().meta({ description: 'pipeline UUID; or `pipeline_id` in a JSON body' }),
 });
 
 /**
- * The pipeline the literal `DELETE …/pipelines/` names: `pipeline_id` of the JSON body, else of the
- * query (REST; the library hands a DELETE's procedure neither), or of the input (tRPC). Null: none.
+ * The pipeline the literal `DELETE …/pipelines/` names: `pipeline_id` of the JSON body (REST: a DELETE's
+ * input holds its path and query only), else of the input (the query, or tRPC's input). Null: none.
  */
 function pipelineIdOf(ctx: TrpcContext, input: { pipeline_id?: string | undefined }): string | null {
-  if (!ctx.rest) return input.pipeline_id ?? null;
-  const fromBody = isJsonObject(ctx.rest.body) ? ctx.rest.body.pipeline_id : undefined;
+  const fromBody = ctx.rest && isJsonObject(ctx.rest.body) ? ctx.rest.body.pipeline_id : undefined;
   if (fromBody !== undefined && fromBody !== null)
     return typeof fromBody === 'string' ? fromBody : String(fromBody);
-  return ctx.rest.query.get('pipeline_id');
+  return input.pipeline_id ?? null;
 }
 
 export const teamPipelinesRouter = router({
@@ -66,7 +64,7 @@ export const teamPipelinesRouter = router({
     .output(documentedList(TeamPipelineWire))
     .query(async ({ ctx, input }) => {
       const ref = { organization: input.organization, team: input.team };
-      const { teamPipelines } = await listPage(ctx, input, PATH_KEYS, (page) =>
+      const { teamPipelines } = await listPage(ctx, input, (page) =>
         ctx.useCases.listTeamPipelines(ctx.actor, ref, page),
       );
       return presentTeamPipelines(teamPipelines, ctx.urls);

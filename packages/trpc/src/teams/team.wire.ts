@@ -17,7 +17,7 @@ const memberRole = z.enum(TEAM_MEMBER_ROLES).meta({
 
 /** The wire shape of a team, keys in the order of the public API's example (teams-get.json). */
 export const TeamWire = z
-  .object({
+  .strictObject({
     id: z.uuid(),
     graphql_id: z.string().meta({ description: 'base64 of `Team---<id>`' }),
     name: z.string(),
@@ -37,7 +37,7 @@ export type TeamWire = z.infer<typeof TeamWire>;
 
 /** The wire shape of a team membership, keys in the order of the public API's examples. */
 export const TeamMemberWire = z
-  .object({
+  .strictObject({
     role: memberRole,
     created_at: timestamp.meta({ description: 'when the user joined the team' }),
     user_id: z.uuid(),

@@ -18,19 +18,18 @@ const TEAMS = '/organizations/{organization}/teams';
 const TEAM = `${TEAMS}/{team}`;
 const MEMBERS = `${TEAM}/members`;
 const MEMBER = `${MEMBERS}/{user}`;
-const PATH_KEYS = ['organization', 'team', 'user'] as const;
 
 const organization = organizationSlug;
 const team = z.string().meta({ description: 'team UUID' });
 const user = z.string().meta({ description: 'user UUID' });
 
-const ListTeamsInput = z.looseObject({
+const ListTeamsInput = z.object({
   organization,
   user_id: z.string().optional().meta({ description: 'only the teams this user (a UUID) is a member of' }),
   ...pageParameters,
 });
 const TeamKey = z.object({ organization, team });
-const ListTeamMembersInput = z.looseObject({ organization, team, ...pageParameters });
+const ListTeamMembersInput = z.object({ organization, team, ...pageParameters });
 const TeamMemberKey = z.object({ organization, team, user });
 
 /**
@@ -59,10 +58,10 @@ export const teamsRouter = router({
     .input(ListTeamsInput)
     .output(documentedList(TeamWire))
     .query(async ({ ctx, input }) => {
-      const { teams } = await listPage(ctx, input, PATH_KEYS, (page, query) => {
-        const filter = { userId: query.get('user_id') || null };
-        return ctx.useCases.listTeams(ctx.actor, input.organization, filter, page);
-      });
+      const filter = { userId: input.user_id || null };
+      const { teams } = await listPage(ctx, input, (page) =>
+        ctx.useCases.listTeams(ctx.actor, input.organization, filter, page),
+      );
       return presentTeams(teams);
     }),
 
@@ -125,7 +124,7 @@ export const teamMembersRouter = router({
     .output(documentedList(TeamMemberWire))
     .query(async ({ ctx, input }) => {
       const ref = { organization: input.organization, team: input.team };
-      const { members } = await listPage(ctx, input, PATH_KEYS, (page) =>
+      const { members } = await listPage(ctx, input, (page) =>
         ctx.useCases.listTeamMembers(ctx.actor, ref, page),
       );
       return presentTeamMembers(members);

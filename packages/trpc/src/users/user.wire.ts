@@ -5,7 +5,7 @@ import { z } from 'zod';
  * `GET /user` answers, and how builds show their creator and agents theirs.
  */
 export const UserWire = z
-  .object({
+  .strictObject({
     id: z.uuid(),
     graphql_id: z.string().meta({ description: 'base64 of `User---<id>`' }),
     name: z.string(),
