@@ -517,3 +517,26 @@ describe('the OpenAPI document of team pipelines', () => {
     expect(schema.required).toEqual(['access_level', 'created_at', 'pipeline_id', 'pipeline_url']);
   });
 });
+
+describe('conditional GETs in the document', () => {
+  const document = openApiDocument(appRouter, { baseUrl: 'http://localhost:3000/v2' }) as unknown as {
+    paths: Record<
+      string,
+      Record<string, { parameters?: { name: string }[]; responses: Record<string, { headers?: object }> }>
+    >;
+  };
+  const list = document.paths['/organizations/{organization}/pipelines/{pipeline}/builds']?.get;
+  const build = document.paths['/organizations/{organization}/pipelines/{pipeline}/builds/{number}']?.get;
+
+  it("show ETag, If-None-Match and 304 on a pipeline's build list and a build, and nowhere else", () => {
+    for (const operation of [list, build]) {
+      expect(operation?.responses['304']).toBeDefined();
+      expect(operation?.responses['200']?.headers).toHaveProperty('ETag');
+      expect(operation?.parameters?.map((parameter) => parameter.name)).toContain('If-None-Match');
+    }
+    const others = Object.values(document.paths)
+      .flatMap((item) => Object.values(item))
+      .filter((operation) => operation !== list && operation !== build);
+    expect(others.filter((operation) => operation.responses['304'])).toEqual([]);
+  });
+});

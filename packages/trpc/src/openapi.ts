@@ -65,6 +65,7 @@ type Parameter = {
   in: string;
   description?: string;
   schema?: Json;
+  required?: boolean;
   style?: string;
   explode?: boolean;
 };
@@ -126,6 +127,10 @@ const RESPONSE_HEADERS = {
   ),
   'RateLimit-User-Reset': header('integer', WINDOW_RESET),
   'Retry-After': header('integer', 'Seconds to wait before the next request: when the current window ends'),
+  ETag: header(
+    'string',
+    'A strong tag of this answer: the same tag, the same bytes. Send it as `If-None-Match` to get 304 while it holds',
+  ),
   Link: header(
     'string',
     'Pagination (RFC 8288): absolute URLs of the `first` and `prev` pages after page 1, of the `next` and ' +
@@ -218,8 +223,28 @@ function adjustOperation(operation: Operation, procedure: Procedure | undefined)
       : {
           description: SUCCESS_DESCRIPTIONS[status] ?? 'Success',
           content: success.content,
-          headers: headerRefs(paginated ? [...everyResponse, 'Link'] : everyResponse),
+          headers: headerRefs([
+            ...everyResponse,
+            ...(paginated ? (['Link'] as const) : []),
+            ...(meta?.conditional ? (['ETag'] as const) : []),
+          ]),
         };
+  if (meta?.conditional) {
+    responses['304'] = {
+      description: 'Not Modified: `If-None-Match` names the current `ETag`; no body',
+      headers: headerRefs([...everyResponse, 'ETag']),
+    };
+    operation.parameters = [
+      ...(operation.parameters ?? []),
+      {
+        name: 'If-None-Match',
+        in: 'header',
+        required: false,
+        description: 'An `ETag` this operation answered: 304 while it still holds',
+        schema: { type: 'string' },
+      },
+    ];
+  }
   for (const [code, description] of Object.entries(ERROR_STATUSES)) {
     // A request without a valid token is not counted.
     responses[code] = errorResponse(description, code === '401' ? scopeHeaders : everyResponse);

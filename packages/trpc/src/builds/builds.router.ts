@@ -105,6 +105,7 @@ export const buildsRouter = router({
         summary: 'List builds for a pipeline',
       },
       operation: 'listBuilds',
+      conditional: true,
     })
     .input(PipelineBuildsInput)
     .output(documentedList(BuildWire))
@@ -121,6 +122,7 @@ export const buildsRouter = router({
     .meta({
       openapi: { method: 'GET', path: BUILD, tags: TAGS, summary: 'Get a build' },
       operation: 'getBuild',
+      conditional: true,
     })
     .input(GetBuildInput)
     .output(documented(BuildWire))
