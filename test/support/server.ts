@@ -25,6 +25,7 @@ export async function startTestServer(
     config,
     useCases: db.useCases,
     pingDatabase: db.database.ping,
+    requestContext: db.database.requestContext,
     watchSlots: (watched) => {
       slots = watched;
     },

@@ -23,6 +23,7 @@ const app = await buildApp({
   config: { ...readServerConfig({}), logLevel: 'silent' },
   useCases: {} as UseCases,
   pingDatabase: async () => {},
+  requestContext: (next) => next(),
 });
 afterAll(() => app.close());
 

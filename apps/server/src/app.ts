@@ -21,6 +21,8 @@ export interface AppDeps {
   useCases: UseCases;
   /** Throws when the database cannot answer. */
   pingDatabase: () => Promise<void>;
+  /** Runs a request's work in one unit of work of the database (its own EntityManager fork). */
+  requestContext: (next: () => void) => void;
   /** Given the request slots' counts to watch (the tests wait on them); read only. */
   watchSlots?: (slots: Pick<RequestSlots, 'active' | 'waiting'>) => void;
 }
@@ -51,6 +53,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       return replyWithError(request, reply as FastifyReply, error);
     },
   });
+
+  // First, so that every later hook and the handler run in the request's unit of work.
+  app.addHook('onRequest', (_request, _reply, done) => deps.requestContext(done));
 
   app.addHook('onRequest', async (request, reply) => {
     reply.header('X-Request-Id', request.id);

@@ -1,11 +1,10 @@
 /**
- * MikroORM, for what needs it: applying migrations (loaded for that alone at start, startup-migrations.ts),
- * the schema check of the tests, the migration generator. A separate entry point, `@ci/db/orm`: the
- * server's bundle must not load it through `@ci/db` when no migration is pending.
+ * MikroORM: the entities, the migrations, and the EntityManager the repositories work through. One
+ * instance per open database, for the life of the process (database.ts).
  */
 
 import { Migrator } from '@mikro-orm/migrations';
-import { MikroORM, type Options } from '@mikro-orm/postgresql';
+import { type EntityManager, MikroORM, type Options, RequestContext } from '@mikro-orm/postgresql';
 import { entities } from './entities';
 import { migrationsList } from './migrations';
 
@@ -18,7 +17,12 @@ export interface OrmOptions {
   onQuery?: (sql: string) => void;
 }
 
+/** Instances opened in this process: each has a context name of its own (see `entityManagerOf`). */
+let opened = 0;
+
 export function ormConfig(options: OrmOptions): Options {
+  const { onQuery } = options;
+  opened += 1;
   return {
     clientUrl: options.url,
     entities,
@@ -34,8 +38,18 @@ export function ormConfig(options: OrmOptions): Options {
     // not declared on entities: the schema diff must not propose dropping them.
     schemaGenerator: { ignoreTriggers: true, ignoreRoutines: true },
     pool: { min: 0, max: options.poolMax ?? 10 },
-    debug: options.onQuery ? ['query'] : false,
-    logger: options.onQuery ? (message) => options.onQuery?.(message) : () => {},
+    // Sees each statement as sent, without the logger's decoration.
+    ...(onQuery
+      ? {
+          onQuery: (sql: string) => {
+            onQuery(sql);
+            return sql;
+          },
+        }
+      : {}),
+    logger: () => {},
+    // Several databases may be open in one process (tests): a request's fork is never another one's.
+    contextName: `ci-${opened}`,
     // Entities are plain schemas; no reflection or folder discovery.
     discovery: { warnWhenNoEntities: true },
     allowGlobalContext: false,
@@ -55,4 +69,17 @@ export async function migrate(orm: Orm): Promise<string[]> {
     const applied = await orm.migrator.up({ transaction: tx });
     return applied.map((migration) => migration.name);
   });
+}
+
+/** Gives the EntityManager of the unit of work at hand. */
+export type EntityManagerSource = () => EntityManager;
+
+/**
+ * The request's fork (`RequestContext`, one per request: its identity map never outlives it), or a fork
+ * of its own for work outside a request (CLI, timers, tests). Repositories write with native statements,
+ * never by flushing managed entities; a read of rows the same unit of work changed passes `refresh`.
+ */
+export function entityManagerOf(orm: Orm): EntityManagerSource {
+  const name = orm.em.name;
+  return () => (RequestContext.getEntityManager(name) as EntityManager | undefined) ?? orm.em.fork();
 }
