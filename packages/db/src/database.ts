@@ -2,7 +2,7 @@ import type { Repositories } from '@ci/application';
 import { RequestContext } from '@mikro-orm/postgresql';
 import type pg from 'pg';
 import { startEmbeddedPostgres } from './embedded-postgres';
-import { migrate, openOrm } from './orm';
+import { type EntityManagerSource, entityManagerOf, migrate, openOrm } from './orm';
 import { accessMemory } from './repositories/access-memory';
 import { accessTokenRepository } from './repositories/access-token.repository';
 import { agentRepository } from './repositories/agent.repository';
@@ -44,7 +44,7 @@ export interface Database {
   close(): Promise<void>;
 }
 
-function createRepositories(sql: Sql): Repositories {
+function createRepositories(em: EntityManagerSource, sql: Sql): Repositories {
   // The pipelines read through the access statements, with their revisions (ADR 0009).
   const pipelines = pipelineMemory();
   return {
@@ -57,10 +57,10 @@ function createRepositories(sql: Sql): Repositories {
     teamPipelines: teamPipelineRepository(sql),
     access: accessRepository(sql, pipelines),
     builds: buildRepository(sql),
-    registries: registryRepository(sql),
+    registries: registryRepository(em),
     rateLimits: rateLimitRepository(sql),
     organizationMembers: organizationMemberRepository(sql),
-    lookups: lookupRepository(sql),
+    lookups: lookupRepository(em, sql),
     jobs: jobRepository(sql),
     agents: agentRepository(sql),
   };
@@ -99,7 +99,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     const sql = createSql(pool, options.onQuery);
     return {
       sql,
-      repos: createRepositories(sql),
+      repos: createRepositories(entityManagerOf(orm), sql),
       migrated,
       requestContext: (next) => RequestContext.create(orm.em, next),
       ping: async () => {

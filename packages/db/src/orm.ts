@@ -4,7 +4,18 @@
  */
 
 import { Migrator } from '@mikro-orm/migrations';
-import { type EntityManager, MikroORM, type Options, RequestContext } from '@mikro-orm/postgresql';
+import {
+  DriverException,
+  type EntityData,
+  type EntityManager,
+  type EntityName,
+  type ForeignKeyConstraintViolationException,
+  MikroORM,
+  type Options,
+  type QBFilterQuery,
+  RequestContext,
+  type UniqueConstraintViolationException,
+} from '@mikro-orm/postgresql';
 import { entities } from './entities';
 import { migrationsList } from './migrations';
 
@@ -82,4 +93,47 @@ export type EntityManagerSource = () => EntityManager;
 export function entityManagerOf(orm: Orm): EntityManagerSource {
   const name = orm.em.name;
   return () => (RequestContext.getEntityManager(name) as EntityManager | undefined) ?? orm.em.fork();
+}
+
+/**
+ * A QueryBuilder statement's answer, its failure converted to MikroORM's exceptions as the
+ * EntityManager's own methods convert theirs (`execute()` rejects with the driver's error).
+ */
+export async function converted<T>(em: EntityManager, statement: Promise<T>): Promise<T> {
+  try {
+    return await statement;
+  } catch (error) {
+    throw error instanceof Error && !(error instanceof DriverException)
+      ? em.getDriver().convertException(error)
+      : error;
+  }
+}
+
+/** Whether `error` is MikroORM's exception `kind` for the constraint so named (PostgreSQL names it). */
+export function violates(
+  error: unknown,
+  kind: typeof UniqueConstraintViolationException | typeof ForeignKeyConstraintViolationException,
+  constraint: string,
+): boolean {
+  return error instanceof kind && (error as { constraint?: unknown }).constraint === constraint;
+}
+
+/**
+ * Changes the row `where` selects in one statement and answers it as changed (null: no such row),
+ * replacing what the unit of work held of it. Only the named fields change, so concurrent changes of
+ * the others stay.
+ */
+export async function updateReturning<Entity extends object>(
+  em: EntityManager,
+  entity: EntityName<Entity>,
+  where: QBFilterQuery<Entity>,
+  changes: EntityData<Entity>,
+): Promise<Entity | null> {
+  const named: EntityData<Entity> = {};
+  for (const [key, value] of Object.entries(changes))
+    if (value !== undefined) Object.assign(named, { [key]: value });
+  const qb = em.createQueryBuilder(entity);
+  const statement = Object.keys(named).length ? qb.update(named).returning('*') : qb.select('*');
+  const row = await converted(em, statement.where(where).execute('get'));
+  return row ? em.map(entity, row, { mapped: true }) : null;
 }

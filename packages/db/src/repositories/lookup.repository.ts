@@ -1,11 +1,12 @@
 import type { LookupRepository } from '@ci/application';
+import { RegistryEntity, toRegistry } from '../entities/registry.entity';
+import type { EntityManagerSource } from '../orm';
 import type { Sql } from '../sql';
 import { agentFromRow, HELD_JOB_STATES } from './agent.repository';
 import { BUILD_ROW_SELECT, complete } from './build.repository';
 import { USER_COLUMNS, userFromRow } from './identity.repository';
 import { MEMBER_SELECT, memberFromRow } from './organization-member.repository';
 import { PIPELINE_COLUMNS, pipelineFromRow } from './pipeline.repository';
-import { REGISTRY_COLUMNS, registryFromRow } from './registry.repository';
 import { teamFromRow, teamMemberFromRow } from './team.repository';
 import { TEAM_PIPELINE_COLUMNS, teamPipelineViewFromRow } from './team-pipeline.repository';
 
@@ -13,7 +14,7 @@ import { TEAM_PIPELINE_COLUMNS, teamPipelineViewFromRow } from './team-pipeline.
  * Reads by UUID for transports that address objects by id. Each is one statement over a uuid array (a
  * build adds its jobs and its pipeline's counts beside it), so a batch of ids costs what one id costs.
  */
-export function lookupRepository(sql: Sql): LookupRepository {
+export function lookupRepository(entityManager: EntityManagerSource, sql: Sql): LookupRepository {
   return {
     async builds({ ids, includeRetriedJobs }) {
       if (ids.length === 0) return [];
@@ -52,10 +53,8 @@ export function lookupRepository(sql: Sql): LookupRepository {
     },
     async registries(ids) {
       if (ids.length === 0) return [];
-      const rows = await sql.query(`select ${REGISTRY_COLUMNS} from registries where id = any($1::uuid[])`, [
-        ids,
-      ]);
-      return rows.map(registryFromRow);
+      const registries = await entityManager().find(RegistryEntity, { id: { $in: [...ids] } });
+      return registries.map(toRegistry);
     },
     async users(ids) {
       if (ids.length === 0) return [];
