@@ -50,8 +50,8 @@ function createRepositories(em: EntityManagerSource, sql: Sql): Repositories {
   return {
     // What tokens may do on pipelines, with the revisions it was read at (ADR 0013).
     accessTokens: accessTokenRepository(sql, pipelines, accessMemory()),
-    users: userRepository(sql),
-    organizations: organizationRepository(sql),
+    users: userRepository(em),
+    organizations: organizationRepository(em),
     teams: teamRepository(sql),
     pipelines: pipelineRepository(sql),
     teamPipelines: teamPipelineRepository(sql),

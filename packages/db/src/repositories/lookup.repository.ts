@@ -1,10 +1,10 @@
 import type { LookupRepository } from '@ci/application';
+import { toUser, UserEntity } from '../entities/organization.entity';
 import { RegistryEntity, toRegistry } from '../entities/registry.entity';
 import type { EntityManagerSource } from '../orm';
 import type { Sql } from '../sql';
 import { agentFromRow, HELD_JOB_STATES } from './agent.repository';
 import { BUILD_ROW_SELECT, complete } from './build.repository';
-import { USER_COLUMNS, userFromRow } from './identity.repository';
 import { MEMBER_SELECT, memberFromRow } from './organization-member.repository';
 import { PIPELINE_COLUMNS, pipelineFromRow } from './pipeline.repository';
 import { teamFromRow, teamMemberFromRow } from './team.repository';
@@ -58,15 +58,14 @@ export function lookupRepository(entityManager: EntityManagerSource, sql: Sql): 
     },
     async users(ids) {
       if (ids.length === 0) return [];
-      const rows = await sql.query(
-        `select ${USER_COLUMNS},
-           array(select m.organization_id from organization_members m where m.user_id = u.id) as organization_ids
-         from users u where u.id = any($1::uuid[])`,
-        [ids],
+      const users = await entityManager().find(
+        UserEntity,
+        { id: { $in: [...ids] } },
+        { populate: ['memberships'], strategy: 'joined' },
       );
-      return rows.map((row) => ({
-        user: userFromRow(row),
-        organizationIds: row.organization_ids as string[],
+      return users.map((user) => ({
+        user: toUser(user),
+        organizationIds: user.memberships.map((membership) => membership.organization.id),
       }));
     },
     async organizationMembers(ids) {
