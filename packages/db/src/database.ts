@@ -59,7 +59,7 @@ function createRepositories(em: EntityManagerSource, sql: Sql): Repositories {
     builds: buildRepository(sql),
     registries: registryRepository(em),
     rateLimits: rateLimitRepository(sql),
-    organizationMembers: organizationMemberRepository(sql),
+    organizationMembers: organizationMemberRepository(em),
     lookups: lookupRepository(em, sql),
     jobs: jobRepository(sql),
     agents: agentRepository(sql),

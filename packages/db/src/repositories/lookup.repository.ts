@@ -1,11 +1,11 @@
 import type { LookupRepository } from '@ci/application';
-import { toUser, UserEntity } from '../entities/organization.entity';
+import { OrganizationMemberEntity, toUser, UserEntity } from '../entities/organization.entity';
 import { RegistryEntity, toRegistry } from '../entities/registry.entity';
 import type { EntityManagerSource } from '../orm';
 import type { Sql } from '../sql';
 import { agentFromRow, HELD_JOB_STATES } from './agent.repository';
 import { BUILD_ROW_SELECT, complete } from './build.repository';
-import { MEMBER_SELECT, memberFromRow } from './organization-member.repository';
+import { toOrganizationMember } from './organization-member.repository';
 import { PIPELINE_COLUMNS, pipelineFromRow } from './pipeline.repository';
 import { teamFromRow, teamMemberFromRow } from './team.repository';
 import { TEAM_PIPELINE_COLUMNS, teamPipelineViewFromRow } from './team-pipeline.repository';
@@ -70,8 +70,12 @@ export function lookupRepository(entityManager: EntityManagerSource, sql: Sql): 
     },
     async organizationMembers(ids) {
       if (ids.length === 0) return [];
-      const rows = await sql.query(`${MEMBER_SELECT} where m.id = any($1::uuid[])`, [ids]);
-      return rows.map(memberFromRow);
+      const members = await entityManager().find(
+        OrganizationMemberEntity,
+        { id: { $in: [...ids] } },
+        { populate: ['user'] },
+      );
+      return members.map(toOrganizationMember);
     },
     async teamMembers(ids) {
       if (ids.length === 0) return [];
