@@ -16,6 +16,7 @@ import {
   RequestContext,
   type UniqueConstraintViolationException,
 } from '@mikro-orm/postgresql';
+import pg from 'pg';
 import { entities } from './entities';
 import { migrationsList } from './migrations';
 
@@ -73,13 +74,19 @@ export async function openOrm(options: OrmOptions): Promise<Orm> {
 
 /** Applies every committed migration that has not run yet; safe to call from several processes. */
 export async function migrate(orm: Orm): Promise<string[]> {
-  // One migrator at a time across processes sharing the database.
-  const connection = orm.em.getConnection();
-  return connection.transactional(async (tx) => {
-    await orm.em.getConnection().execute('select pg_advisory_xact_lock(727274)', [], 'all', tx);
-    const applied = await orm.migrator.up({ transaction: tx });
+  // One migrator at a time across processes sharing the database: an advisory lock held by a session of
+  // its own, so that the migrator's checks and its transaction need no more than one of the pool's.
+  const lock = new pg.Client({ connectionString: orm.config.get('clientUrl') });
+  lock.on('error', () => {});
+  await lock.connect();
+  try {
+    await lock.query('select pg_advisory_lock(727274)');
+    const applied = await orm.migrator.up();
     return applied.map((migration) => migration.name);
-  });
+  } finally {
+    // Ending the session releases the lock.
+    await lock.end();
+  }
 }
 
 /** Gives the EntityManager of the unit of work at hand. */
