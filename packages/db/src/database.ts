@@ -52,7 +52,7 @@ function createRepositories(em: EntityManagerSource, sql: Sql): Repositories {
     accessTokens: accessTokenRepository(sql, pipelines, accessMemory()),
     users: userRepository(em),
     organizations: organizationRepository(em),
-    teams: teamRepository(sql),
+    teams: teamRepository(em),
     pipelines: pipelineRepository(sql),
     teamPipelines: teamPipelineRepository(sql),
     access: accessRepository(sql, pipelines),

@@ -1,6 +1,7 @@
 import type { StepDefinition } from '@ci/domain';
 import { defineEntity, p } from '@mikro-orm/core';
 import { OrganizationEntity, UserEntity } from './organization.entity';
+import { TeamPipelineEntity } from './team.entity';
 
 export const PipelineEntity = defineEntity({
   name: 'Pipeline',
@@ -40,6 +41,7 @@ export const PipelineEntity = defineEntity({
      * changes (the trigger of Migration20261121170000): what a server's memory of a pipeline is checked against.
      */
     revision: p.bigint().defaultRaw('next_pipeline_revision()'),
+    teams: () => p.oneToMany(TeamPipelineEntity).mappedBy('pipeline'),
   },
 });
 

@@ -1,13 +1,13 @@
 import type { LookupRepository } from '@ci/application';
 import { OrganizationMemberEntity, toUser, UserEntity } from '../entities/organization.entity';
 import { RegistryEntity, toRegistry } from '../entities/registry.entity';
+import { TeamEntity, TeamMemberEntity, toTeam, toTeamMember } from '../entities/team.entity';
 import type { EntityManagerSource } from '../orm';
 import type { Sql } from '../sql';
 import { agentFromRow, HELD_JOB_STATES } from './agent.repository';
 import { BUILD_ROW_SELECT, complete } from './build.repository';
 import { toOrganizationMember } from './organization-member.repository';
 import { PIPELINE_COLUMNS, pipelineFromRow } from './pipeline.repository';
-import { teamFromRow, teamMemberFromRow } from './team.repository';
 import { TEAM_PIPELINE_COLUMNS, teamPipelineViewFromRow } from './team-pipeline.repository';
 
 /**
@@ -39,8 +39,8 @@ export function lookupRepository(entityManager: EntityManagerSource, sql: Sql): 
     },
     async teams(ids) {
       if (ids.length === 0) return [];
-      const rows = await sql.query('select * from teams where id = any($1::uuid[])', [ids]);
-      return rows.map(teamFromRow);
+      const teams = await entityManager().find(TeamEntity, { id: { $in: [...ids] } });
+      return teams.map(toTeam);
     },
     async teamPipelines(ids) {
       if (ids.length === 0) return [];
@@ -79,11 +79,8 @@ export function lookupRepository(entityManager: EntityManagerSource, sql: Sql): 
     },
     async teamMembers(ids) {
       if (ids.length === 0) return [];
-      const rows = await sql.query(
-        'select id, team_id, user_id, role, created_at from team_members where id = any($1::uuid[])',
-        [ids],
-      );
-      return rows.map(teamMemberFromRow);
+      const members = await entityManager().find(TeamMemberEntity, { id: { $in: [...ids] } });
+      return members.map(toTeamMember);
     },
     async agents(ids) {
       if (ids.length === 0) return [];
