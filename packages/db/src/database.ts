@@ -54,7 +54,7 @@ function createRepositories(em: EntityManagerSource, sql: Sql): Repositories {
     organizations: organizationRepository(em),
     teams: teamRepository(em),
     pipelines: pipelineRepository(sql),
-    teamPipelines: teamPipelineRepository(sql),
+    teamPipelines: teamPipelineRepository(em),
     access: accessRepository(sql, pipelines),
     builds: buildRepository(sql),
     registries: registryRepository(em),

@@ -1,14 +1,20 @@
 import type { LookupRepository } from '@ci/application';
 import { OrganizationMemberEntity, toUser, UserEntity } from '../entities/organization.entity';
+import { PipelineEntity, toPipeline } from '../entities/pipeline.entity';
 import { RegistryEntity, toRegistry } from '../entities/registry.entity';
-import { TeamEntity, TeamMemberEntity, toTeam, toTeamMember } from '../entities/team.entity';
+import {
+  TeamEntity,
+  TeamMemberEntity,
+  TeamPipelineEntity,
+  toTeam,
+  toTeamMember,
+} from '../entities/team.entity';
 import type { EntityManagerSource } from '../orm';
 import type { Sql } from '../sql';
 import { agentFromRow, HELD_JOB_STATES } from './agent.repository';
 import { BUILD_ROW_SELECT, complete } from './build.repository';
 import { toOrganizationMember } from './organization-member.repository';
-import { PIPELINE_COLUMNS, pipelineFromRow } from './pipeline.repository';
-import { TEAM_PIPELINE_COLUMNS, teamPipelineViewFromRow } from './team-pipeline.repository';
+import { toTeamPipelineView } from './team-pipeline.repository';
 
 /**
  * Reads by UUID for transports that address objects by id. Each is one statement over a uuid array (a
@@ -31,11 +37,8 @@ export function lookupRepository(entityManager: EntityManagerSource, sql: Sql): 
     },
     async pipelines(ids) {
       if (ids.length === 0) return [];
-      const rows = await sql.query(
-        `select ${PIPELINE_COLUMNS} from pipelines p where p.id = any($1::uuid[])`,
-        [ids],
-      );
-      return rows.map(pipelineFromRow);
+      const pipelines = await entityManager().find(PipelineEntity, { id: { $in: [...ids] } });
+      return pipelines.map(toPipeline);
     },
     async teams(ids) {
       if (ids.length === 0) return [];
@@ -44,12 +47,12 @@ export function lookupRepository(entityManager: EntityManagerSource, sql: Sql): 
     },
     async teamPipelines(ids) {
       if (ids.length === 0) return [];
-      const rows = await sql.query(
-        `select ${TEAM_PIPELINE_COLUMNS}
-         from team_pipelines tp join pipelines p on p.id = tp.pipeline_id where tp.id = any($1::uuid[])`,
-        [ids],
+      const teamPipelines = await entityManager().find(
+        TeamPipelineEntity,
+        { id: { $in: [...ids] } },
+        { populate: ['pipeline'] },
       );
-      return rows.map(teamPipelineViewFromRow);
+      return teamPipelines.map(toTeamPipelineView);
     },
     async registries(ids) {
       if (ids.length === 0) return [];
