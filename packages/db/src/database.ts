@@ -62,7 +62,7 @@ function createRepositories(em: EntityManagerSource, sql: Sql): Repositories {
     organizationMembers: organizationMemberRepository(em),
     lookups: lookupRepository(em, sql),
     jobs: jobRepository(sql),
-    agents: agentRepository(sql),
+    agents: agentRepository(em),
   };
 }
 

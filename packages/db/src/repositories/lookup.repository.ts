@@ -1,4 +1,5 @@
 import type { LookupRepository } from '@ci/application';
+import { AgentEntity, toAgent } from '../entities/agent.entity';
 import { OrganizationMemberEntity, toUser, UserEntity } from '../entities/organization.entity';
 import { PipelineEntity, toPipeline } from '../entities/pipeline.entity';
 import { RegistryEntity, toRegistry } from '../entities/registry.entity';
@@ -11,7 +12,7 @@ import {
 } from '../entities/team.entity';
 import type { EntityManagerSource } from '../orm';
 import type { Sql } from '../sql';
-import { agentFromRow, HELD_JOB_STATES } from './agent.repository';
+import { HELD_JOB_STATES } from './agent.repository';
 import { BUILD_ROW_SELECT, complete } from './build.repository';
 import { toOrganizationMember } from './organization-member.repository';
 import { toTeamPipelineView } from './team-pipeline.repository';
@@ -87,8 +88,8 @@ export function lookupRepository(entityManager: EntityManagerSource, sql: Sql): 
     },
     async agents(ids) {
       if (ids.length === 0) return [];
-      const rows = await sql.query('select * from agents where id = any($1::uuid[])', [ids]);
-      return rows.map((row) => agentFromRow(row));
+      const agents = await entityManager().find(AgentEntity, { id: { $in: [...ids] } });
+      return agents.map(toAgent);
     },
     async heldJobs(agentIds) {
       if (agentIds.length === 0) return [];
