@@ -18,8 +18,9 @@ import { toOrganizationMember } from './organization-member.repository';
 import { toTeamPipelineView } from './team-pipeline.repository';
 
 /**
- * Reads by UUID for transports that address objects by id. Each is one statement over a uuid array (a
+ * Reads by UUID for transports that address objects by id. Each is one statement over a list of ids (a
  * build adds its jobs and its pipeline's counts beside it), so a batch of ids costs what one id costs.
+ * Entities come through the EntityManager; builds and jobs through the SQL of their repositories.
  */
 export function lookupRepository(entityManager: EntityManagerSource, sql: Sql): LookupRepository {
   return {
