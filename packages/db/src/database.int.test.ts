@@ -1,8 +1,10 @@
+import { RequestContext } from '@mikro-orm/postgresql';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { freshDatabaseUrl } from '../../../test/support/database';
 import { type Database, openDatabase } from './database';
 import { migrationsList } from './migrations';
+import { entityManagerOf, openOrm } from './orm';
 
 const opened: Database[] = [];
 afterAll(async () => {
@@ -31,5 +33,27 @@ describe('migrations at start', () => {
       await client.end();
     }
     expect((await open(url)).migrated).toEqual([]);
+  });
+});
+
+describe('the unit of work', () => {
+  it("is one EntityManager fork per request context, and a fork per call outside one, never another database's", async () => {
+    const url = await freshDatabaseUrl();
+    const [first, second] = await Promise.all([openOrm({ url, poolMax: 1 }), openOrm({ url, poolMax: 1 })]);
+    try {
+      const em = entityManagerOf(first);
+      const otherEm = entityManagerOf(second);
+      const outside = [em(), em()];
+      expect(outside[0]).not.toBe(outside[1]);
+      expect(outside[0]).not.toBe(first.em);
+      const inside = RequestContext.create(first.em, () => [em(), em(), otherEm()]);
+      expect(inside[0]).toBe(inside[1]);
+      expect(inside[0]).not.toBe(first.em);
+      expect(inside[2]?.getMetadata()).toBe(second.em.getMetadata());
+      const another = RequestContext.create(first.em, () => em());
+      expect(another).not.toBe(inside[0]);
+    } finally {
+      await Promise.all([first.close(true), second.close(true)]);
+    }
   });
 });
