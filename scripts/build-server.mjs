@@ -92,28 +92,7 @@ const result = await build({
   logLevel: 'warning',
   // Written below, each file whole: a server started meanwhile (another `pnpm start`) never reads half a file.
   write: false,
-  metafile: true,
 });
-// MikroORM is loaded only to apply a pending migration (packages/db/src/startup-migrations.ts): a static
-// import of it anywhere the server's start reaches (a migration's module, say) costs every start ~25 MB
-// of resident memory and some time. Refused here, where it would happen.
-const staticallyLoaded = new Set();
-const reach = (output) => {
-  if (staticallyLoaded.has(output)) return;
-  staticallyLoaded.add(output);
-  const built = result.metafile.outputs[output];
-  if (!built) throw new Error(`${output}: not among the build's outputs`);
-  for (const { path, kind } of built.imports) {
-    if (kind !== 'import-statement') continue;
-    if (path.split('\\').join('/').includes('/node_modules/@mikro-orm/')) {
-      console.error(`${output} imports ${path} statically: MikroORM must stay a dynamic import`);
-      process.exit(1);
-    }
-    // A chunk of ours is named as the outputs are (external packages are not among them).
-    if (result.metafile.outputs[path]) reach(path);
-  }
-};
-reach(relative(process.cwd(), OUT_FILE).split('\\').join('/'));
 mkdirSync(OUT_DIR, { recursive: true });
 for (const file of result.outputFiles) {
   const partial = `${file.path}.${process.pid}.partial`;

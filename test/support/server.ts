@@ -24,7 +24,12 @@ export async function startTestServer(
     ...env,
     DATABASE_URL: db.url,
   });
-  const app = await buildApp({ config, useCases: db.useCases, pingDatabase: db.database.ping });
+  const app = await buildApp({
+    config,
+    useCases: db.useCases,
+    pingDatabase: db.database.ping,
+    requestContext: db.database.requestContext,
+  });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : 0;

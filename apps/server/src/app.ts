@@ -23,6 +23,8 @@ export interface AppDeps {
   useCases: UseCases;
   /** Throws when the database cannot answer. */
   pingDatabase: () => Promise<void>;
+  /** Runs a request's work in one unit of work of the database (its own EntityManager fork). */
+  requestContext: (next: () => void) => void;
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,128}$/;
@@ -93,6 +95,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       return replyWithError(request, reply as FastifyReply, error);
     },
   });
+
+  // First, so that every later hook and the handler run in the request's unit of work.
+  app.addHook('onRequest', (_request, _reply, done) => deps.requestContext(done));
 
   app.addHook('onRequest', async (request, reply) => {
     reply.header('X-Request-Id', request.id);

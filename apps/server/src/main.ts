@@ -20,7 +20,12 @@ const useCases = createUseCases({
   newId: () => newId(),
   agentTimings: config.agentTimings,
 });
-const app = await buildApp({ config, useCases, pingDatabase: database.ping });
+const app = await buildApp({
+  config,
+  useCases,
+  pingDatabase: database.ping,
+  requestContext: database.requestContext,
+});
 
 let demoToken: string | null = null;
 if (config.seedDemo && (await useCases.admin.isEmpty())) {
@@ -95,7 +100,7 @@ async function shutdown(signal: string) {
     await agentDone;
     clearInterval(sweeper);
     await app.close(); // stops accepting, lets in-flight requests finish
-    await database.close(); // closes the pool, stops the embedded PostgreSQL if we started it
+    await database.close(); // closes MikroORM and its pool, stops the embedded PostgreSQL if we started it
     process.exit(0);
   } catch (error) {
     app.log.error({ err: error }, 'shutdown failed');

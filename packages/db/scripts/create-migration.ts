@@ -1,9 +1,13 @@
 /**
- * Writes the next migration: the SQL that takes the schema of the committed migrations to the schema of
- * the entities, computed on a throw-away embedded PostgreSQL, and registers it in src/migrations/index.ts
- * (the classes) and src/migrations/names.ts (the names the server checks without loading MikroORM).
- * (MikroORM's own generator needs Node 22's fs.globSync; this one runs on Node 20 too.)
+ * `pnpm --filter @ci/db migration:create`: MikroORM's migrator writes the next migration (the entities'
+ * schema against the committed migrations', applied to a throw-away embedded PostgreSQL) into
+ * src/migrations; the class is then added to the list in src/migrations/index.ts, which the server uses
+ * instead of scanning the folder (its bundle has no folder of migrations to scan).
+ *
+ * Read the new `down()` before committing: MikroORM 7.2 writes the migrations' own triggers and routines
+ * there as empty stubs (`ignoreTriggers`/`ignoreRoutines` only keep the `up()` from dropping them).
  */
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -14,54 +18,27 @@ const migrationsDir = resolve(import.meta.dirname, '../src/migrations');
 const dataDir = mkdtempSync(join(tmpdir(), 'ci-migration-'));
 const database = await startEmbeddedPostgres({ dataDir, port: 54399, database: 'migration' });
 
-function statements(sql: string): string[] {
-  return sql
-    .split(/;\n/)
-    .map((statement) => statement.trim().replace(/;$/, ''))
-    .filter((statement) => statement && !statement.startsWith('set names'));
-}
-
-function render(className: string, up: string[], down: string[]): string {
-  const lines = (list: string[]) =>
-    list.map((sql) => `    this.addSql(${JSON.stringify(`${sql};`)});\n`).join('');
-  return `import { Migration } from '@mikro-orm/migrations';
-
-export class ${className} extends Migration {
-  override name = '${className}';
-
-  override up(): void {
-${lines(up)}  }
-
-  override down(): void {
-${lines(down)}  }
-}
-`;
-}
-
 try {
   const orm = await openOrm({ url: database.url });
-  await migrate(orm);
-  const diff = await orm.schema.getUpdateSchemaMigrationSQL({ wrap: false });
-  await orm.close();
-  const up = statements(diff.up);
-  if (up.length === 0) {
-    console.log('No changes: the migrations already match the entities.');
-  } else {
-    const stamp = new Date().toISOString().replace(/\D/g, '').slice(0, 14);
-    const className = `Migration${stamp}`;
-    writeFileSync(join(migrationsDir, `${className}.ts`), render(className, up, statements(diff.down)));
-    const indexPath = join(migrationsDir, 'index.ts');
-    const index = readFileSync(indexPath, 'utf8')
-      .replace(/^(import type .*\n)/, `$1import { ${className} } from './${className}';\n`)
-      .replace(/= \[([^\]]*)\];/, (_match, list: string) => {
-        const items = list.trim() ? `${list.trim().replace(/,$/, '')},\n  ` : '';
-        return `= [\n  ${items}{ name: '${className}', class: ${className} },\n];`;
+  try {
+    await migrate(orm);
+    const { fileName } = await orm.migrator.create(migrationsDir);
+    if (!fileName) {
+      console.log('No changes: the migrations already match the entities.');
+    } else {
+      const className = fileName.replace(/\.ts$/, '');
+      const indexPath = join(migrationsDir, 'index.ts');
+      const index = readFileSync(indexPath, 'utf8')
+        .replace(/^(import type .*\n)/, `$1import { ${className} } from './${className}';\n`)
+        .replace(/\n\];/, `\n  { name: '${className}', class: ${className} },\n];`);
+      writeFileSync(indexPath, index);
+      execFileSync('pnpm', ['exec', 'biome', 'check', '--write', join(migrationsDir, fileName), indexPath], {
+        stdio: 'inherit',
       });
-    writeFileSync(indexPath, index);
-    const namesPath = join(migrationsDir, 'names.ts');
-    const names = readFileSync(namesPath, 'utf8').replace(/\n\];/, `\n  '${className}',\n];`);
-    writeFileSync(namesPath, names);
-    console.log(`Created ${className}.ts`);
+      console.log(`Created ${fileName}`);
+    }
+  } finally {
+    await orm.close(true);
   }
 } finally {
   await database.stop();

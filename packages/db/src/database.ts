@@ -1,6 +1,8 @@
 import type { Repositories } from '@ci/application';
+import { RequestContext } from '@mikro-orm/postgresql';
+import type pg from 'pg';
 import { startEmbeddedPostgres } from './embedded-postgres';
-import { openPool } from './pool';
+import { type EntityManagerSource, entityManagerOf, migrate, openOrm } from './orm';
 import { accessTokenRepository } from './repositories/access-token.repository';
 import { agentRepository } from './repositories/agent.repository';
 import { buildRepository } from './repositories/build.repository';
@@ -14,7 +16,6 @@ import { registryRepository } from './repositories/registry.repository';
 import { teamRepository } from './repositories/team.repository';
 import { teamPipelineRepository } from './repositories/team-pipeline.repository';
 import { createSql, type Sql } from './sql';
-import { applyPendingMigrations } from './startup-migrations';
 
 export interface DatabaseOptions {
   /** An external PostgreSQL; without it the embedded one in `dataDir` is started (or attached to). */
@@ -32,33 +33,38 @@ export interface Database {
   repos: Repositories;
   /** Applied migration names. */
   migrated: string[];
+  /**
+   * Runs `next` (a request's work) in a unit of work of its own: the repositories it calls share one
+   * EntityManager fork. Outside one, each repository call forks its own.
+   */
+  requestContext<T>(next: () => T): T;
   ping(): Promise<void>;
   close(): Promise<void>;
 }
 
-function createRepositories(sql: Sql): Repositories {
+function createRepositories(em: EntityManagerSource, sql: Sql): Repositories {
   return {
     accessTokens: accessTokenRepository(sql),
-    users: userRepository(sql),
-    organizations: organizationRepository(sql),
-    teams: teamRepository(sql),
+    users: userRepository(em),
+    organizations: organizationRepository(em),
+    teams: teamRepository(em),
     pipelines: pipelineRepository(sql),
-    teamPipelines: teamPipelineRepository(sql),
+    teamPipelines: teamPipelineRepository(em),
     access: accessRepository(sql),
     builds: buildRepository(sql),
-    registries: registryRepository(sql),
+    registries: registryRepository(em),
     rateLimits: rateLimitRepository(sql),
-    organizationMembers: organizationMemberRepository(sql),
-    lookups: lookupRepository(sql),
+    organizationMembers: organizationMemberRepository(em),
+    lookups: lookupRepository(em, sql),
     jobs: jobRepository(sql),
-    agents: agentRepository(sql),
+    agents: agentRepository(em),
   };
 }
 
 /**
- * Connects (starting the embedded PostgreSQL when no URL is given), applies migrations, builds the
- * repositories over a plain pg pool: MikroORM is loaded only to apply pending migrations, then closed
- * (`@ci/db/orm`'s `openOrm` for callers that need it, e.g. the schema check of migrations.int.test.ts).
+ * Connects (starting the embedded PostgreSQL when no URL is given), opens MikroORM for the life of the
+ * process and applies pending migrations with its migrator. The repositories of the CRUD paths work
+ * through its EntityManager; the hot statements (builds, jobs, access, rate limits) are SQL on its pool.
  */
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
   const server = options.url
@@ -70,24 +76,32 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
         ...(options.log ? { log: options.log } : {}),
       });
   try {
-    const pool = openPool({ url: server.url, ...(options.poolMax ? { max: options.poolMax } : {}) });
+    const orm = await openOrm({
+      url: server.url,
+      ...(options.poolMax ? { poolMax: options.poolMax } : {}),
+      ...(options.onQuery ? { onQuery: options.onQuery } : {}),
+    });
     let migrated: string[];
+    let pool: pg.Pool;
     try {
-      migrated = await applyPendingMigrations(server.url, pool);
+      migrated = await migrate(orm);
+      // One pool for the process: the hand-written statements run on the ORM's.
+      pool = (await orm.em.getConnection().getNativeClient()) as pg.Pool;
     } catch (error) {
-      await pool.end();
+      await orm.close(true);
       throw error;
     }
     const sql = createSql(pool, options.onQuery);
     return {
       sql,
-      repos: createRepositories(sql),
+      repos: createRepositories(entityManagerOf(orm), sql),
       migrated,
+      requestContext: (next) => RequestContext.create(orm.em, next),
       ping: async () => {
         await sql.query('select 1');
       },
       close: async () => {
-        await pool.end();
+        await orm.close(true);
         await server.stop();
       },
     };

@@ -1,11 +1,22 @@
 /**
- * MikroORM, for what needs it: applying migrations (loaded for that alone at start, startup-migrations.ts),
- * the schema check of the tests, the migration generator. A separate entry point, `@ci/db/orm`: the
- * server's bundle must not load it through `@ci/db` when no migration is pending.
+ * MikroORM: the entities, the migrations, and the EntityManager the repositories work through. One
+ * instance per open database, for the life of the process (database.ts).
  */
 
 import { Migrator } from '@mikro-orm/migrations';
-import { MikroORM, type Options } from '@mikro-orm/postgresql';
+import {
+  DriverException,
+  type EntityData,
+  type EntityManager,
+  type EntityName,
+  type ForeignKeyConstraintViolationException,
+  MikroORM,
+  type Options,
+  type QBFilterQuery,
+  RequestContext,
+  type UniqueConstraintViolationException,
+} from '@mikro-orm/postgresql';
+import pg from 'pg';
 import { entities } from './entities';
 import { migrationsList } from './migrations';
 
@@ -18,7 +29,12 @@ export interface OrmOptions {
   onQuery?: (sql: string) => void;
 }
 
+/** Instances opened in this process: each has a context name of its own (see `entityManagerOf`). */
+let opened = 0;
+
 export function ormConfig(options: OrmOptions): Options {
+  const { onQuery } = options;
+  opened += 1;
   return {
     clientUrl: options.url,
     entities,
@@ -34,8 +50,18 @@ export function ormConfig(options: OrmOptions): Options {
     // not declared on entities: the schema diff must not propose dropping them.
     schemaGenerator: { ignoreTriggers: true, ignoreRoutines: true },
     pool: { min: 0, max: options.poolMax ?? 10 },
-    debug: options.onQuery ? ['query'] : false,
-    logger: options.onQuery ? (message) => options.onQuery?.(message) : () => {},
+    // Sees each statement as sent, without the logger's decoration.
+    ...(onQuery
+      ? {
+          onQuery: (sql: string) => {
+            onQuery(sql);
+            return sql;
+          },
+        }
+      : {}),
+    logger: () => {},
+    // Several databases may be open in one process (tests): a request's fork is never another one's.
+    contextName: `ci-${opened}`,
     // Entities are plain schemas; no reflection or folder discovery.
     discovery: { warnWhenNoEntities: true },
     allowGlobalContext: false,
@@ -48,11 +74,73 @@ export async function openOrm(options: OrmOptions): Promise<Orm> {
 
 /** Applies every committed migration that has not run yet; safe to call from several processes. */
 export async function migrate(orm: Orm): Promise<string[]> {
-  // One migrator at a time across processes sharing the database.
-  const connection = orm.em.getConnection();
-  return connection.transactional(async (tx) => {
-    await orm.em.getConnection().execute('select pg_advisory_xact_lock(727274)', [], 'all', tx);
-    const applied = await orm.migrator.up({ transaction: tx });
+  // One migrator at a time across processes sharing the database: an advisory lock held by a session of
+  // its own, so that the migrator's checks and its transaction need no more than one of the pool's.
+  const lock = new pg.Client({ connectionString: orm.config.get('clientUrl') });
+  lock.on('error', () => {});
+  await lock.connect();
+  try {
+    await lock.query('select pg_advisory_lock(727274)');
+    const applied = await orm.migrator.up();
     return applied.map((migration) => migration.name);
-  });
+  } finally {
+    // Ending the session releases the lock.
+    await lock.end();
+  }
+}
+
+/** Gives the EntityManager of the unit of work at hand. */
+export type EntityManagerSource = () => EntityManager;
+
+/**
+ * The request's fork (`RequestContext`, one per request: its identity map never outlives it), or a fork
+ * of its own for work outside a request (CLI, timers, tests). Repositories write with native statements,
+ * never by flushing managed entities; a read of rows the same unit of work changed passes `refresh`.
+ */
+export function entityManagerOf(orm: Orm): EntityManagerSource {
+  const name = orm.em.name;
+  return () => (RequestContext.getEntityManager(name) as EntityManager | undefined) ?? orm.em.fork();
+}
+
+/**
+ * A QueryBuilder statement's answer, its failure converted to MikroORM's exceptions as the
+ * EntityManager's own methods convert theirs (`execute()` rejects with the driver's error).
+ */
+export async function converted<T>(em: EntityManager, statement: Promise<T>): Promise<T> {
+  try {
+    return await statement;
+  } catch (error) {
+    throw error instanceof Error && !(error instanceof DriverException)
+      ? em.getDriver().convertException(error)
+      : error;
+  }
+}
+
+/** Whether `error` is MikroORM's exception `kind` for the constraint so named (PostgreSQL names it). */
+export function violates(
+  error: unknown,
+  kind: typeof UniqueConstraintViolationException | typeof ForeignKeyConstraintViolationException,
+  constraint: string,
+): boolean {
+  return error instanceof kind && (error as { constraint?: unknown }).constraint === constraint;
+}
+
+/**
+ * Changes the row `where` selects in one statement and answers it as changed (null: no such row),
+ * replacing what the unit of work held of it. Only the named fields change, so concurrent changes of
+ * the others stay.
+ */
+export async function updateReturning<Entity extends object>(
+  em: EntityManager,
+  entity: EntityName<Entity>,
+  where: QBFilterQuery<Entity>,
+  changes: EntityData<Entity>,
+): Promise<Entity | null> {
+  const named: EntityData<Entity> = {};
+  for (const [key, value] of Object.entries(changes))
+    if (value !== undefined) Object.assign(named, { [key]: value });
+  const qb = em.createQueryBuilder(entity);
+  const statement = Object.keys(named).length ? qb.update(named).returning('*') : qb.select('*');
+  const row = await converted(em, statement.where(where).execute('get'));
+  return row ? em.map(entity, row, { mapped: true }) : null;
 }

@@ -1,4 +1,6 @@
-import { defineEntity, p } from '@mikro-orm/core';
+import type { Agent } from '@ci/domain';
+import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
+import { JobEntity } from './build.entity';
 import { OrganizationEntity, UserEntity } from './organization.entity';
 
 export const AgentEntity = defineEntity({
@@ -32,8 +34,29 @@ export const AgentEntity = defineEntity({
     connectedAt: p.datetime(3).nullable(),
     disconnectedAt: p.datetime(3).nullable(),
     heartbeatAt: p.datetime(3).nullable(),
+    jobs: () => p.oneToMany(JobEntity).mappedBy('agent'),
   },
 });
+
+export function toAgent(agent: InferEntity<typeof AgentEntity>): Agent {
+  return {
+    id: agent.id,
+    organizationId: agent.organization.id,
+    name: agent.name,
+    hostname: agent.hostname ?? null,
+    ipAddress: agent.ipAddress ?? null,
+    userAgent: agent.userAgent ?? null,
+    connectionState: agent.connectionState,
+    tags: agent.tags,
+    creatorId: agent.creator?.id ?? null,
+    createdAt: agent.createdAt,
+    version: agent.version ?? null,
+    pid: agent.pid ?? null,
+    connectedAt: agent.connectedAt ?? null,
+    disconnectedAt: agent.disconnectedAt ?? null,
+    heartbeatAt: agent.heartbeatAt ?? null,
+  };
+}
 
 /** An organization's agent registration token, stored hashed like access tokens. */
 export const AgentRegistrationTokenEntity = defineEntity({

@@ -1,4 +1,5 @@
-import { defineEntity, p } from '@mikro-orm/core';
+import type { Organization, OrganizationRole, User } from '@ci/domain';
+import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
 
 export const OrganizationEntity = defineEntity({
   name: 'Organization',
@@ -20,6 +21,7 @@ export const UserEntity = defineEntity({
     email: p.string().length(255).unique(),
     avatarUrl: p.string().length(1024).nullable(),
     createdAt: p.datetime(3),
+    memberships: () => p.oneToMany(OrganizationMemberEntity).mappedBy('user'),
   },
 });
 
@@ -31,7 +33,7 @@ export const OrganizationMemberEntity = defineEntity({
     id: p.uuid().unique(),
     organization: () => p.manyToOne(OrganizationEntity).primary().deleteRule('cascade'),
     user: () => p.manyToOne(UserEntity).primary().deleteRule('cascade').index(),
-    role: p.string().length(16),
+    role: p.string().length(16).$type<OrganizationRole>(),
     createdAt: p.datetime(3),
   },
 });
@@ -53,3 +55,22 @@ export const AccessTokenEntity = defineEntity({
     revokedAt: p.datetime(3).nullable(),
   },
 });
+
+export function toOrganization(organization: InferEntity<typeof OrganizationEntity>): Organization {
+  return {
+    id: organization.id,
+    slug: organization.slug,
+    name: organization.name,
+    createdAt: organization.createdAt,
+  };
+}
+
+export function toUser(user: InferEntity<typeof UserEntity>): User {
+  return {
+    id: user.id,
+    name: user.name,
+    email: user.email,
+    avatarUrl: user.avatarUrl ?? null,
+    createdAt: user.createdAt,
+  };
+}

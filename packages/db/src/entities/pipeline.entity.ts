@@ -1,6 +1,7 @@
-import type { StepDefinition } from '@ci/domain';
-import { defineEntity, p } from '@mikro-orm/core';
+import type { Pipeline, PipelineVisibility, StepDefinition } from '@ci/domain';
+import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
 import { OrganizationEntity, UserEntity } from './organization.entity';
+import { TeamPipelineEntity } from './team.entity';
 
 export const PipelineEntity = defineEntity({
   name: 'Pipeline',
@@ -27,7 +28,7 @@ export const PipelineEntity = defineEntity({
     archivedAt: p.datetime(3).nullable(),
     createdAt: p.datetime(3),
     env: p.json<Record<string, string>>().defaultRaw(`'{}'`),
-    visibility: p.string().length(16).default('private'),
+    visibility: p.string().length(16).default('private').$type<PipelineVisibility>(),
     tags: p.array().columnType('text[]').nullable(),
     /** Stored as given: clusters are not modelled. */
     clusterId: p.uuid().nullable(),
@@ -40,8 +41,39 @@ export const PipelineEntity = defineEntity({
      * changes (the trigger of Migration20261121170000): what a server's memory of a pipeline is checked against.
      */
     revision: p.bigint().defaultRaw('next_pipeline_revision()'),
+    teams: () => p.oneToMany(TeamPipelineEntity).mappedBy('pipeline'),
   },
 });
+
+export function toPipeline(pipeline: InferEntity<typeof PipelineEntity>): Pipeline {
+  return {
+    id: pipeline.id,
+    organizationId: pipeline.organization.id,
+    slug: pipeline.slug,
+    name: pipeline.name,
+    description: pipeline.description ?? null,
+    repository: pipeline.repository,
+    defaultBranch: pipeline.defaultBranch ?? null,
+    branchConfiguration: pipeline.branchConfiguration ?? null,
+    steps: pipeline.steps,
+    provider: pipeline.provider,
+    webhookToken: pipeline.webhookToken,
+    skipQueuedBranchBuilds: pipeline.skipQueuedBranchBuilds,
+    skipQueuedBranchBuildsFilter: pipeline.skipQueuedBranchBuildsFilter ?? null,
+    cancelRunningBranchBuilds: pipeline.cancelRunningBranchBuilds,
+    cancelRunningBranchBuildsFilter: pipeline.cancelRunningBranchBuildsFilter ?? null,
+    nextBuildNumber: pipeline.nextBuildNumber,
+    archivedAt: pipeline.archivedAt ?? null,
+    createdAt: pipeline.createdAt,
+    env: pipeline.env ?? {},
+    visibility: pipeline.visibility,
+    tags: pipeline.tags ?? null,
+    clusterId: pipeline.clusterId ?? null,
+    allowRebuilds: pipeline.allowRebuilds,
+    configuration: pipeline.configuration ?? null,
+    createdById: pipeline.createdBy?.id ?? null,
+  };
+}
 
 /**
  * A pipeline's live counts (the `*_count` fields of its wire form), kept exact by the triggers of

@@ -1,9 +1,15 @@
 import type { AgentRegistrationToken, AgentRepository } from '@ci/application';
 import { ACTIVE_JOB_STATES, type Agent, type AgentListFilter } from '@ci/domain';
+import type { InferEntity } from '@mikro-orm/core';
+import { raw } from '@mikro-orm/postgresql';
+import { AgentEntity, AgentRegistrationTokenEntity, toAgent } from '../entities/agent.entity';
+import type { EntityManagerSource } from '../orm';
 import { prefixedColumns, prefixedObject, toDate, toDateOrNull } from '../rows';
-import { likeLiteral, type Sql } from '../sql';
+import { likeLiteral } from '../sql';
 
 type Row = Record<string, unknown>;
+
+// Agents as the jobs' SQL reads them (the agent holding a job, beside it).
 
 /** An agent from its row; `prefix` names the columns of an agent joined to another table (`a_`). */
 export function agentFromRow(row: Row, prefix = ''): Agent {
@@ -55,106 +61,84 @@ export const AGENT_OBJECT = prefixedObject('a', AGENT_COLUMNS);
 /** States of a job an agent holds, as the partial unique index `jobs_one_active_per_agent_idx` names them. */
 export const HELD_JOB_STATES = `(${ACTIVE_JOB_STATES.map((state) => `'${state}'`).join(', ')})`;
 
-/** The where clause of an organization's agents narrowed by `filter` (agents `a`). */
-function listScope(input: { organizationId: string; filter: AgentListFilter }, params: unknown[]): string {
-  const param = (value: unknown) => {
-    params.push(value);
-    return `$${params.length}`;
+/** An organization's agents narrowed by `filter`. */
+function inScope({ organizationId, filter }: { organizationId: string; filter: AgentListFilter }) {
+  const { search, metaData, isRunningJob } = filter;
+  const pattern = search === null ? null : `%${likeLiteral(search)}%`;
+  const holding = { $in: [...ACTIVE_JOB_STATES] };
+  return {
+    organization: organizationId,
+    ...(pattern === null
+      ? {}
+      : {
+          $or: [
+            { name: { $ilike: pattern } },
+            { [raw((a) => `exists (select 1 from unnest(${a}.tags) t where t ilike ?)`, [pattern])]: [] },
+          ],
+        }),
+    ...(metaData.length ? { tags: { $contains: metaData } } : {}),
+    ...(isRunningJob === null
+      ? {}
+      : { jobs: isRunningJob ? { $some: { state: holding } } : { $none: { state: holding } } }),
   };
-  const conditions = [`a.organization_id = ${param(input.organizationId)}`];
-  const { search, metaData, isRunningJob } = input.filter;
-  if (search !== null) {
-    const pattern = param(`%${likeLiteral(search)}%`);
-    conditions.push(
-      `(a.name ilike ${pattern} or exists (select 1 from unnest(a.tags) t where t ilike ${pattern}))`,
-    );
-  }
-  if (metaData.length) conditions.push(`a.tags @> ${param(metaData)}::text[]`);
-  if (isRunningJob !== null) {
-    conditions.push(
-      `${isRunningJob ? '' : 'not '}exists (select 1 from jobs h where h.agent_id = a.id and h.state in ${HELD_JOB_STATES})`,
-    );
-  }
-  return conditions.join(' and ');
 }
 
-export function agentRepository(sql: Sql): AgentRepository {
+function toRegistrationToken(
+  token: InferEntity<typeof AgentRegistrationTokenEntity>,
+): AgentRegistrationToken {
   return {
-    async insertRegistrationToken(token) {
-      await sql.query(
-        `insert into agent_registration_tokens (id, organization_id, token_hash, description, created_at)
-         values ($1, $2, $3, $4, $5)`,
-        [token.id, token.organizationId, token.tokenHash, token.description, token.createdAt],
-      );
+    id: token.id,
+    organizationId: token.organization.id,
+    tokenHash: token.tokenHash,
+    description: token.description ?? null,
+    createdAt: token.createdAt,
+  };
+}
+
+export function agentRepository(entityManager: EntityManagerSource): AgentRepository {
+  return {
+    async insertRegistrationToken({ organizationId, ...token }) {
+      await entityManager().insert(AgentRegistrationTokenEntity, { ...token, organization: organizationId });
     },
     async findRegistrationTokenByHash(hash) {
-      const [row] = await sql.query('select * from agent_registration_tokens where token_hash = $1', [hash]);
-      if (!row) return null;
-      return {
-        id: row.id as string,
-        organizationId: row.organization_id as string,
-        tokenHash: row.token_hash as string,
-        description: (row.description as string | null) ?? null,
-        createdAt: toDate(row.created_at),
-      } satisfies AgentRegistrationToken;
+      const token = await entityManager().findOne(AgentRegistrationTokenEntity, { tokenHash: hash });
+      return token ? toRegistrationToken(token) : null;
     },
-    async insert(agent, accessTokenHash) {
-      await sql.query(
-        `insert into agents (id, organization_id, name, hostname, ip_address, user_agent, connection_state, tags,
-           creator_id, created_at, access_token_hash, last_seen_at, version, pid)
-         values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $10, $12, $13)`,
-        [
-          agent.id,
-          agent.organizationId,
-          agent.name,
-          agent.hostname,
-          agent.ipAddress,
-          agent.userAgent,
-          agent.connectionState,
-          agent.tags,
-          agent.creatorId,
-          agent.createdAt,
-          accessTokenHash,
-          agent.version,
-          agent.pid,
-        ],
-      );
+    async insert({ organizationId, creatorId, ...agent }, accessTokenHash) {
+      await entityManager().insert(AgentEntity, {
+        ...agent,
+        organization: organizationId,
+        creator: creatorId,
+        accessTokenHash,
+        lastSeenAt: agent.createdAt,
+      });
     },
     async findByAccessTokenHash(hash) {
-      const [row] = await sql.query('select * from agents where access_token_hash = $1', [hash]);
-      return row ? agentFromRow(row) : null;
+      const agent = await entityManager().findOne(AgentEntity, { accessTokenHash: hash });
+      return agent ? toAgent(agent) : null;
     },
     async touch(agentId, at, event) {
-      await sql.query(
-        `update agents set last_seen_at = greatest(coalesce(last_seen_at, $2), $2),
-           connection_state = case $3::text when 'connect' then 'connected' when 'disconnect' then 'disconnected'
-             else connection_state end,
-           connected_at = case when $3::text = 'connect' then $2 else connected_at end,
-           disconnected_at = case when $3::text = 'disconnect' then $2 else disconnected_at end,
-           heartbeat_at = case when $3::text = 'heartbeat' then greatest(coalesce(heartbeat_at, $2), $2)
-             else heartbeat_at end
-         where id = $1`,
-        [agentId, at, event ?? null],
+      // Times only move forward, whatever order concurrent requests arrive in.
+      const latest = (column: string) => raw(`greatest(coalesce(${column}, ?), ?)`, [at, at]);
+      await entityManager().nativeUpdate(
+        AgentEntity,
+        { id: agentId },
+        {
+          lastSeenAt: latest('last_seen_at'),
+          ...(event === 'connect' ? { connectionState: 'connected', connectedAt: at } : {}),
+          ...(event === 'disconnect' ? { connectionState: 'disconnected', disconnectedAt: at } : {}),
+          ...(event === 'heartbeat' ? { heartbeatAt: latest('heartbeat_at') } : {}),
+        },
       );
     },
-    async list(input) {
-      const params: unknown[] = [];
-      const where = listScope(input, params);
-      params.push(input.limit, input.offset);
-      const rows = await sql.query(
-        `select a.* from agents a where ${where} order by a.created_at, a.id
-         limit $${params.length - 1} offset $${params.length}`,
-        params,
-      );
-      return rows.map((row) => agentFromRow(row));
+    async list({ offset, limit, ...scope }) {
+      const agents = await entityManager().find(AgentEntity, inScope(scope), {
+        orderBy: { createdAt: 'asc', id: 'asc' },
+        limit,
+        offset,
+      });
+      return agents.map(toAgent);
     },
-    async count(input) {
-      const params: unknown[] = [];
-      const [row] = await sql.query<{ count: number }>(
-        `select count(*)::int as count from agents a where ${listScope(input, params)}`,
-        params,
-      );
-      return row?.count ?? 0;
-    },
+    count: (scope) => entityManager().count(AgentEntity, inScope(scope)),
   };
 }

@@ -2,7 +2,6 @@ import { newId } from '@ci/domain';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { freshDatabase, type TestDatabase } from '../../../../test/support/database';
 import type { Sql } from '../sql';
-import { agentRepository } from './agent.repository';
 import { accessRepository } from './pipeline.repository';
 
 /*
@@ -96,8 +95,8 @@ describe("a pipeline's content revision", () => {
 
   it("stays the same while nothing changes: an agent's heartbeat, an update to the same values", async () => {
     // As the agent protocol records them (a heartbeat moves `last_seen_at` and `heartbeat_at`).
-    await agentRepository(sql).touch(agentId, new Date(), 'heartbeat');
-    await agentRepository(sql).touch(agentId, new Date());
+    await db.database.repos.agents.touch(agentId, new Date(), 'heartbeat');
+    await db.database.repos.agents.touch(agentId, new Date());
     await sql.query('update users set name = name where id = $1', [userId]);
     expect(await revisionOf('web')).toBe(before);
   });
@@ -176,7 +175,7 @@ describe("a pipeline's content revision", () => {
   it('changes when an agent connects or disconnects', async () => {
     for (const event of ['disconnect', 'connect'] as const) {
       const previous = await revisionOf('web');
-      await agentRepository(sql).touch(agentId, new Date(), event);
+      await db.database.repos.agents.touch(agentId, new Date(), event);
       expect(await revisionOf('web')).not.toBe(previous);
     }
   });

@@ -1,10 +1,19 @@
 import type { OrganizationRepository, UserRepository } from '@ci/application';
 import type { Organization, User } from '@ci/domain';
+import {
+  OrganizationEntity,
+  OrganizationMemberEntity,
+  toOrganization,
+  toUser,
+  UserEntity,
+} from '../entities/organization.entity';
+import { TeamMemberEntity } from '../entities/team.entity';
+import { converted, type EntityManagerSource } from '../orm';
 import { prefixedColumns, toDate } from '../rows';
-import type { Sql } from '../sql';
 
 type Row = Record<string, unknown>;
 
+// Users and organizations as the statements still written in SQL (tokens, pipelines, builds) read them.
 const USER_COLUMN_NAMES = ['id', 'name', 'email', 'avatar_url', 'created_at'];
 
 /** The columns of users `u`, as {@link userFromRow} reads them. */
@@ -37,69 +46,69 @@ export function organizationFromRow(row: Row, prefix = ''): Organization {
   };
 }
 
-export function userRepository(sql: Sql): UserRepository {
+export function userRepository(entityManager: EntityManagerSource): UserRepository {
   return {
     async findByEmail(email) {
-      const [row] = await sql.query(`select ${USER_COLUMNS} from users u where u.email = $1`, [email]);
-      return row ? userFromRow(row) : null;
+      const user = await entityManager().findOne(UserEntity, { email });
+      return user ? toUser(user) : null;
     },
     async insert(user) {
-      await sql.query(
-        'insert into users (id, name, email, avatar_url, created_at) values ($1, $2, $3, $4, $5)',
-        [user.id, user.name, user.email, user.avatarUrl, user.createdAt],
-      );
+      await entityManager().insert(UserEntity, { ...user });
     },
   };
 }
 
-export function organizationRepository(sql: Sql): OrganizationRepository {
+export function organizationRepository(entityManager: EntityManagerSource): OrganizationRepository {
   return {
     async findBySlug(slug) {
-      const [row] = await sql.query('select id, slug, name, created_at from organizations where slug = $1', [
-        slug,
-      ]);
-      return row ? organizationFromRow(row) : null;
+      const organization = await entityManager().findOne(OrganizationEntity, { slug });
+      return organization ? toOrganization(organization) : null;
     },
     async insert(organization) {
-      await sql.query('insert into organizations (id, slug, name, created_at) values ($1, $2, $3, $4)', [
-        organization.id,
-        organization.slug,
-        organization.name,
-        organization.createdAt,
-      ]);
+      await entityManager().insert(OrganizationEntity, { ...organization });
     },
-    async putMember({ id, organizationId, userId, role, at, teamsIfNew = [] }) {
-      // One statement: a new membership (a row the insert made has no deleting transaction, `xmax` 0) and
-      // the teams it joins are written together, or neither is.
-      const [row] = await sql.query<{ added: boolean }>(
-        `with member as (
-           insert into organization_members (id, organization_id, user_id, role, created_at) values ($5, $1, $2, $3, $4)
-           on conflict (organization_id, user_id) do update set role = excluded.role
-           returning (xmax = 0) as added
-         ), joined as (
-           insert into team_members (id, team_id, user_id, role, created_at)
-           select t.id, t.team_id, $2, t.role, $4
-           from unnest($6::uuid[], $7::uuid[], $8::text[]) as t(id, team_id, role), member
-           where member.added
-           on conflict (team_id, user_id) do nothing
-         )
-         select added from member`,
-        [
-          organizationId,
-          userId,
-          role,
-          at,
-          id,
-          teamsIfNew.map((team) => team.id),
-          teamsIfNew.map((team) => team.teamId),
-          teamsIfNew.map((team) => team.role),
-        ],
-      );
-      return row?.added ? 'added' : 'changed';
+    putMember({ id, organizationId, userId, role, at, teamsIfNew = [] }) {
+      // A new membership and the teams it joins are written together, or neither is.
+      return entityManager().transactional(async (em) => {
+        const membership = { organization: organizationId, user: userId };
+        for (;;) {
+          // The (organization, user) key decides, however close the race: one insert, the others none.
+          const inserted = await converted(
+            em,
+            em
+              .createQueryBuilder(OrganizationMemberEntity)
+              .insert({ id, ...membership, role, createdAt: at })
+              .onConflict(['organization', 'user'])
+              .ignore()
+              .execute('run'),
+          );
+          if (inserted.affectedRows > 0) {
+            if (teamsIfNew.length > 0) {
+              await converted(
+                em,
+                em
+                  .createQueryBuilder(TeamMemberEntity)
+                  .insert(
+                    teamsIfNew.map((team) => ({
+                      id: team.id,
+                      team: team.teamId,
+                      user: userId,
+                      role: team.role,
+                      createdAt: at,
+                    })),
+                  )
+                  .onConflict(['team', 'user'])
+                  .ignore()
+                  .execute('run'),
+              );
+            }
+            return 'added';
+          }
+          // An existing member's role changes; one removed meanwhile is added again on the next round.
+          if ((await em.nativeUpdate(OrganizationMemberEntity, membership, { role })) > 0) return 'changed';
+        }
+      });
     },
-    async countAll() {
-      const [row] = await sql.query<{ count: string }>('select count(*) from organizations');
-      return Number(row?.count ?? 0);
-    },
+    countAll: () => entityManager().count(OrganizationEntity),
   };
 }

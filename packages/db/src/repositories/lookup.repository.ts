@@ -1,19 +1,28 @@
 import type { LookupRepository } from '@ci/application';
+import { AgentEntity, toAgent } from '../entities/agent.entity';
+import { OrganizationMemberEntity, toUser, UserEntity } from '../entities/organization.entity';
+import { PipelineEntity, toPipeline } from '../entities/pipeline.entity';
+import { RegistryEntity, toRegistry } from '../entities/registry.entity';
+import {
+  TeamEntity,
+  TeamMemberEntity,
+  TeamPipelineEntity,
+  toTeam,
+  toTeamMember,
+} from '../entities/team.entity';
+import type { EntityManagerSource } from '../orm';
 import type { Sql } from '../sql';
-import { agentFromRow, HELD_JOB_STATES } from './agent.repository';
+import { HELD_JOB_STATES } from './agent.repository';
 import { BUILD_ROW_SELECT, complete } from './build.repository';
-import { USER_COLUMNS, userFromRow } from './identity.repository';
-import { MEMBER_SELECT, memberFromRow } from './organization-member.repository';
-import { PIPELINE_COLUMNS, pipelineFromRow } from './pipeline.repository';
-import { REGISTRY_COLUMNS, registryFromRow } from './registry.repository';
-import { teamFromRow, teamMemberFromRow } from './team.repository';
-import { TEAM_PIPELINE_COLUMNS, teamPipelineViewFromRow } from './team-pipeline.repository';
+import { toOrganizationMember } from './organization-member.repository';
+import { toTeamPipelineView } from './team-pipeline.repository';
 
 /**
- * Reads by UUID for transports that address objects by id. Each is one statement over a uuid array (a
+ * Reads by UUID for transports that address objects by id. Each is one statement over a list of ids (a
  * build adds its jobs and its pipeline's counts beside it), so a batch of ids costs what one id costs.
+ * Entities come through the EntityManager; builds and jobs through the SQL of their repositories.
  */
-export function lookupRepository(sql: Sql): LookupRepository {
+export function lookupRepository(entityManager: EntityManagerSource, sql: Sql): LookupRepository {
   return {
     async builds({ ids, includeRetriedJobs }) {
       if (ids.length === 0) return [];
@@ -30,63 +39,58 @@ export function lookupRepository(sql: Sql): LookupRepository {
     },
     async pipelines(ids) {
       if (ids.length === 0) return [];
-      const rows = await sql.query(
-        `select ${PIPELINE_COLUMNS} from pipelines p where p.id = any($1::uuid[])`,
-        [ids],
-      );
-      return rows.map(pipelineFromRow);
+      const pipelines = await entityManager().find(PipelineEntity, { id: { $in: [...ids] } });
+      return pipelines.map(toPipeline);
     },
     async teams(ids) {
       if (ids.length === 0) return [];
-      const rows = await sql.query('select * from teams where id = any($1::uuid[])', [ids]);
-      return rows.map(teamFromRow);
+      const teams = await entityManager().find(TeamEntity, { id: { $in: [...ids] } });
+      return teams.map(toTeam);
     },
     async teamPipelines(ids) {
       if (ids.length === 0) return [];
-      const rows = await sql.query(
-        `select ${TEAM_PIPELINE_COLUMNS}
-         from team_pipelines tp join pipelines p on p.id = tp.pipeline_id where tp.id = any($1::uuid[])`,
-        [ids],
+      const teamPipelines = await entityManager().find(
+        TeamPipelineEntity,
+        { id: { $in: [...ids] } },
+        { populate: ['pipeline'] },
       );
-      return rows.map(teamPipelineViewFromRow);
+      return teamPipelines.map(toTeamPipelineView);
     },
     async registries(ids) {
       if (ids.length === 0) return [];
-      const rows = await sql.query(`select ${REGISTRY_COLUMNS} from registries where id = any($1::uuid[])`, [
-        ids,
-      ]);
-      return rows.map(registryFromRow);
+      const registries = await entityManager().find(RegistryEntity, { id: { $in: [...ids] } });
+      return registries.map(toRegistry);
     },
     async users(ids) {
       if (ids.length === 0) return [];
-      const rows = await sql.query(
-        `select ${USER_COLUMNS},
-           array(select m.organization_id from organization_members m where m.user_id = u.id) as organization_ids
-         from users u where u.id = any($1::uuid[])`,
-        [ids],
+      const users = await entityManager().find(
+        UserEntity,
+        { id: { $in: [...ids] } },
+        { populate: ['memberships'], strategy: 'joined' },
       );
-      return rows.map((row) => ({
-        user: userFromRow(row),
-        organizationIds: row.organization_ids as string[],
+      return users.map((user) => ({
+        user: toUser(user),
+        organizationIds: user.memberships.map((membership) => membership.organization.id),
       }));
     },
     async organizationMembers(ids) {
       if (ids.length === 0) return [];
-      const rows = await sql.query(`${MEMBER_SELECT} where m.id = any($1::uuid[])`, [ids]);
-      return rows.map(memberFromRow);
+      const members = await entityManager().find(
+        OrganizationMemberEntity,
+        { id: { $in: [...ids] } },
+        { populate: ['user'] },
+      );
+      return members.map(toOrganizationMember);
     },
     async teamMembers(ids) {
       if (ids.length === 0) return [];
-      const rows = await sql.query(
-        'select id, team_id, user_id, role, created_at from team_members where id = any($1::uuid[])',
-        [ids],
-      );
-      return rows.map(teamMemberFromRow);
+      const members = await entityManager().find(TeamMemberEntity, { id: { $in: [...ids] } });
+      return members.map(toTeamMember);
     },
     async agents(ids) {
       if (ids.length === 0) return [];
-      const rows = await sql.query('select * from agents where id = any($1::uuid[])', [ids]);
-      return rows.map((row) => agentFromRow(row));
+      const agents = await entityManager().find(AgentEntity, { id: { $in: [...ids] } });
+      return agents.map(toAgent);
     },
     async heldJobs(agentIds) {
       if (agentIds.length === 0) return [];

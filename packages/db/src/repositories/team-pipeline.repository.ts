@@ -5,174 +5,174 @@ import type {
   TeamPipelineView,
   VisibleAcrossOrganizations,
 } from '@ci/application';
-import type { AccessLevel, TeamPipeline } from '@ci/domain';
-import { inParentWindows, parentWindows, toDate } from '../rows';
-import { isForeignKeyViolation, type Sql } from '../sql';
-import { PIPELINE_COLUMNS, pipelineFromRow } from './pipeline.repository';
+import type { InferEntity } from '@mikro-orm/core';
+import { type EntityManager, ForeignKeyConstraintViolationException } from '@mikro-orm/postgresql';
+import { toPipeline } from '../entities/pipeline.entity';
+import { TeamPipelineEntity, toTeamPipeline } from '../entities/team.entity';
+import { converted, type EntityManagerSource, updateReturning, violates } from '../orm';
+import { inParentWindows } from './parent-windows';
+import { lockPipelines } from './pipeline-locks';
 
-type Row = Record<string, unknown>;
-
-export const TEAM_PIPELINE_COLUMNS = `tp.id, tp.team_id, tp.pipeline_id, tp.access_level, tp.created_at,
-  p.slug as pipeline_slug, ${PIPELINE_COLUMNS}`;
-
-export function teamPipelineViewFromRow(row: Row): TeamPipelineView {
+/** An association read with its pipeline (`populate: ['pipeline']`). */
+export function toTeamPipelineView(teamPipeline: InferEntity<typeof TeamPipelineEntity>): TeamPipelineView {
   return {
-    teamPipeline: {
-      id: row.id as string,
-      teamId: row.team_id as string,
-      pipelineId: row.pipeline_id as string,
-      accessLevel: row.access_level as AccessLevel,
-      createdAt: toDate(row.created_at),
-    },
-    pipelineSlug: row.pipeline_slug as string,
-    pipeline: pipelineFromRow(row),
+    teamPipeline: toTeamPipeline(teamPipeline),
+    pipelineSlug: teamPipeline.pipeline.slug,
+    pipeline: toPipeline(teamPipeline.pipeline),
   };
 }
 
-/** `$2` null: every association of the team; otherwise only those of these pipelines. */
-const TEAM_SCOPE = 'tp.team_id = $1 and ($2::uuid[] is null or tp.pipeline_id = any($2::uuid[]))';
-
-/**
- * Whose associations a batched list shows (`$4` the organizations where the viewer is an admin, `$5`
- * the pipelines or teams they may see elsewhere), and the column each parent's window is taken on.
- */
+/** For a batched list: the column each parent's window is taken on, and the one `visibleIds` names. */
 const BY_PARENT = {
-  team: { parent: 'tp.team_id', visible: 'tp.pipeline_id' },
-  pipeline: { parent: 'tp.pipeline_id', visible: 'tp.team_id' },
+  team: { parent: 'team', other: 'pipeline', column: 'team_id', otherColumn: 'pipeline_id' },
+  pipeline: { parent: 'pipeline', other: 'team', column: 'pipeline_id', otherColumn: 'team_id' },
 } as const;
 
-function visibility(of: keyof typeof BY_PARENT, first: number): string {
-  return `(p.organization_id = any($${first}::uuid[]) or ${BY_PARENT[of].visible} = any($${first + 1}::uuid[]))`;
+type Parent = keyof typeof BY_PARENT;
+
+/**
+ * What `visible` covers: the pipelines of the organizations where the viewer is an admin, and elsewhere
+ * the pipelines (of a team's list) or teams (of a pipeline's list) in `visibleIds`.
+ */
+function visibleWhere(of: Parent, visible: VisibleAcrossOrganizations) {
+  return {
+    $or: [
+      { pipeline: { organization: { $in: visible.adminOrganizationIds } } },
+      { [BY_PARENT[of].other]: { $in: visible.visibleIds } },
+    ],
+  };
 }
 
 async function listOfParents(
-  sql: Sql,
-  of: keyof typeof BY_PARENT,
+  em: EntityManager,
+  of: Parent,
   windows: readonly ParentWindow[],
   visible: VisibleAcrossOrganizations,
 ): Promise<TeamPipelineView[]> {
   if (windows.every((window) => window.limit === 0)) return [];
-  const rows = await sql.query(
-    inParentWindows(
-      `select ${TEAM_PIPELINE_COLUMNS} from team_pipelines tp join pipelines p on p.id = tp.pipeline_id
-       where ${BY_PARENT[of].parent} = w.parent_id and ${visibility(of, 4)}
-       order by tp.created_at, ${of === 'team' ? 'tp.pipeline_id' : 'tp.team_id'} offset w.off limit w.lim`,
-    ),
-    [...parentWindows(windows), visible.adminOrganizationIds, visible.visibleIds],
+  const { column, otherColumn } = BY_PARENT[of];
+  const array = (ids: string[]) => em.getPlatform().marshallArray(ids);
+  const teamPipelines = await em.find(
+    TeamPipelineEntity,
+    {
+      [inParentWindows(
+        windows,
+        `select tp.id from team_pipelines tp join pipelines p on p.id = tp.pipeline_id
+         where tp.${column} = w.parent_id
+           and (p.organization_id = any(?::uuid[]) or tp.${otherColumn} = any(?::uuid[]))
+         order by tp.created_at, tp.${otherColumn} offset w.off limit w.lim`,
+        [array(visible.adminOrganizationIds), array(visible.visibleIds)],
+      )]: [],
+    },
+    { populate: ['pipeline'], orderBy: { [of]: 'asc', createdAt: 'asc', [BY_PARENT[of].other]: 'asc' } },
   );
-  return rows.map(teamPipelineViewFromRow);
+  return teamPipelines.map(toTeamPipelineView);
 }
 
 async function countOfParents(
-  sql: Sql,
-  of: keyof typeof BY_PARENT,
+  em: EntityManager,
+  of: Parent,
   parentIds: readonly string[],
   visible: VisibleAcrossOrganizations,
 ): Promise<ParentCount[]> {
   if (parentIds.length === 0) return [];
-  return sql.query<ParentCount>(
-    `select ${BY_PARENT[of].parent} as "parentId", count(*)::int as count
-     from team_pipelines tp join pipelines p on p.id = tp.pipeline_id
-     where ${BY_PARENT[of].parent} = any($1::uuid[]) and ${visibility(of, 2)}
-     group by ${BY_PARENT[of].parent}`,
-    [parentIds, visible.adminOrganizationIds, visible.visibleIds],
-  );
+  const counts = await em.countBy(TeamPipelineEntity, BY_PARENT[of].parent, {
+    where: { [of]: { $in: [...parentIds] }, ...visibleWhere(of, visible) },
+  });
+  return Object.entries(counts).map(([parentId, count]) => ({ parentId, count }));
 }
 
-const INSERT = `insert into team_pipelines (id, team_id, pipeline_id, access_level, created_at)
-  values ($1, $2, $3, $4, $5)`;
+/** A team's associations; `visiblePipelineIds` null: every one, otherwise those of these pipelines. */
+function ofTeam(teamId: string, visiblePipelineIds: string[] | null) {
+  return { team: teamId, ...(visiblePipelineIds ? { pipeline: { $in: visiblePipelineIds } } : {}) };
+}
 
-const insertValues = (teamPipeline: TeamPipeline) => [
-  teamPipeline.id,
-  teamPipeline.teamId,
-  teamPipeline.pipelineId,
-  teamPipeline.accessLevel,
-  teamPipeline.createdAt,
-];
-
-export function teamPipelineRepository(sql: Sql): TeamPipelineRepository {
+export function teamPipelineRepository(entityManager: EntityManagerSource): TeamPipelineRepository {
   return {
-    async put(teamPipeline) {
-      await sql.query(
-        `${INSERT} on conflict (team_id, pipeline_id) do update set access_level = excluded.access_level`,
-        insertValues(teamPipeline),
+    async put({ teamId, pipelineId, ...teamPipeline }) {
+      const em = entityManager();
+      await converted(
+        em,
+        em
+          .createQueryBuilder(TeamPipelineEntity)
+          .insert({ ...teamPipeline, team: teamId, pipeline: pipelineId })
+          .onConflict(['team', 'pipeline'])
+          .merge(['accessLevel'])
+          .execute('run'),
       );
     },
     async list({ teamId, visiblePipelineIds, offset, limit }) {
-      const rows = await sql.query(
-        `select ${TEAM_PIPELINE_COLUMNS} from team_pipelines tp join pipelines p on p.id = tp.pipeline_id
-         where ${TEAM_SCOPE}
-         order by tp.created_at, tp.pipeline_id offset $3 limit $4`,
-        [teamId, visiblePipelineIds, offset, limit],
+      const teamPipelines = await entityManager().find(
+        TeamPipelineEntity,
+        ofTeam(teamId, visiblePipelineIds),
+        {
+          populate: ['pipeline'],
+          orderBy: { createdAt: 'asc', pipeline: 'asc' },
+          offset,
+          limit,
+        },
       );
-      return rows.map(teamPipelineViewFromRow);
+      return teamPipelines.map(toTeamPipelineView);
     },
-    async count({ teamId, visiblePipelineIds }) {
-      const [row] = await sql.query<{ count: number }>(
-        `select count(*)::int as count from team_pipelines tp where ${TEAM_SCOPE}`,
-        [teamId, visiblePipelineIds],
-      );
-      return row?.count ?? 0;
-    },
+    count: ({ teamId, visiblePipelineIds }) =>
+      entityManager().count(TeamPipelineEntity, ofTeam(teamId, visiblePipelineIds)),
     async find({ teamId, pipelineId }) {
-      const [row] = await sql.query(
-        `select ${TEAM_PIPELINE_COLUMNS} from team_pipelines tp join pipelines p on p.id = tp.pipeline_id
-         where tp.team_id = $1 and tp.pipeline_id = $2`,
-        [teamId, pipelineId],
+      // Refreshed: the unit of work may hold it from before a change or a removal.
+      const teamPipeline = await entityManager().findOne(
+        TeamPipelineEntity,
+        { team: teamId, pipeline: pipelineId },
+        { populate: ['pipeline'], refresh: true },
       );
-      return row ? teamPipelineViewFromRow(row) : null;
+      return teamPipeline ? toTeamPipelineView(teamPipeline) : null;
     },
-    async insert(teamPipeline) {
-      // The primary key (team, pipeline) settles concurrent adds: one row, the others insert nothing.
+    async insert({ teamId, pipelineId, ...teamPipeline }) {
+      const em = entityManager();
       try {
-        const rows = await sql.query(
-          `${INSERT} on conflict (team_id, pipeline_id) do nothing returning team_id`,
-          insertValues(teamPipeline),
+        // The primary key (team, pipeline) settles concurrent adds: one row, the others insert nothing.
+        const inserted = await converted(
+          em,
+          em
+            .createQueryBuilder(TeamPipelineEntity)
+            .insert({ ...teamPipeline, team: teamId, pipeline: pipelineId })
+            .onConflict(['team', 'pipeline'])
+            .ignore()
+            .execute('run'),
         );
-        return rows.length > 0 ? 'inserted' : 'taken';
+        return inserted.affectedRows > 0 ? 'inserted' : 'taken';
       } catch (error) {
         // The team or the pipeline was deleted between the request's reads and this insert.
-        if (isForeignKeyViolation(error, 'team_pipelines_team_id_foreign')) return 'team_not_found';
-        if (isForeignKeyViolation(error, 'team_pipelines_pipeline_id_foreign')) return 'pipeline_not_found';
+        const deleted = (constraint: string) =>
+          violates(error, ForeignKeyConstraintViolationException, constraint);
+        if (deleted('team_pipelines_team_id_foreign')) return 'team_not_found';
+        if (deleted('team_pipelines_pipeline_id_foreign')) return 'pipeline_not_found';
         throw error;
       }
     },
     async update({ teamId, pipelineId, accessLevel }) {
-      const [row] = await sql.query(
-        `with tp as (
-           update team_pipelines set access_level = $3 where team_id = $1 and pipeline_id = $2
-           returning id, team_id, pipeline_id, access_level, created_at
-         )
-         select ${TEAM_PIPELINE_COLUMNS} from tp join pipelines p on p.id = tp.pipeline_id`,
-        [teamId, pipelineId, accessLevel],
-      );
-      return row ? teamPipelineViewFromRow(row) : null;
+      const em = entityManager();
+      const key = { team: teamId, pipeline: pipelineId };
+      const teamPipeline = await updateReturning(em, TeamPipelineEntity, key, { accessLevel });
+      if (!teamPipeline) return null;
+      await em.populate(teamPipeline, ['pipeline']);
+      return toTeamPipelineView(teamPipeline);
     },
-    async deleteUnlessLast({ teamId, pipelineId, allowLast = false }) {
-      return sql.transaction(async (tx) => {
+    deleteUnlessLast({ teamId, pipelineId, allowLast = false }) {
+      return entityManager().transactional(async (em) => {
         // The pipeline's row lock serialises removals of its associations across processes. The count
         // is a statement of its own, so it reads what the removals committed before the lock was granted.
-        const locked = await tx.query('select id from pipelines where id = $1 for no key update', [
-          pipelineId,
-        ]);
-        if (locked.length === 0) return 'not_found';
-        const [counts] = await tx.query<{ total: number; mine: number }>(
-          `select count(*)::int as total, (count(*) filter (where team_id = $2))::int as mine
-           from team_pipelines where pipeline_id = $1`,
-          [pipelineId, teamId],
-        );
-        if (!counts || counts.mine === 0) return 'not_found';
-        if (counts.total <= 1 && !allowLast) return 'last_team';
-        await tx.query('delete from team_pipelines where team_id = $1 and pipeline_id = $2', [
-          teamId,
-          pipelineId,
-        ]);
+        if ((await lockPipelines(em, { pipelineId })) === 0) return 'not_found';
+        const byTeam = await em.countBy(TeamPipelineEntity, 'team', { where: { pipeline: pipelineId } });
+        const total = Object.values(byTeam).reduce((sum, count) => sum + count, 0);
+        if (!byTeam[teamId]) return 'not_found';
+        if (total <= 1 && !allowLast) return 'last_team';
+        await em.nativeDelete(TeamPipelineEntity, { team: teamId, pipeline: pipelineId });
         return 'deleted';
       });
     },
-    listOfTeams: ({ windows, visible }) => listOfParents(sql, 'team', windows, visible),
-    countOfTeams: ({ teamIds, visible }) => countOfParents(sql, 'team', teamIds, visible),
-    listOfPipelines: ({ windows, visible }) => listOfParents(sql, 'pipeline', windows, visible),
-    countOfPipelines: ({ pipelineIds, visible }) => countOfParents(sql, 'pipeline', pipelineIds, visible),
+    listOfTeams: ({ windows, visible }) => listOfParents(entityManager(), 'team', windows, visible),
+    countOfTeams: ({ teamIds, visible }) => countOfParents(entityManager(), 'team', teamIds, visible),
+    listOfPipelines: ({ windows, visible }) => listOfParents(entityManager(), 'pipeline', windows, visible),
+    countOfPipelines: ({ pipelineIds, visible }) =>
+      countOfParents(entityManager(), 'pipeline', pipelineIds, visible),
   };
 }
