@@ -1,14 +1,14 @@
-import { execFileSync } from 'node:child_process';
+import { execSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { delimiter, resolve } from 'node:path';
 import { ROOT, startProcess } from '../../test/support/child-process';
 import { freePort } from '../../test/support/free-port';
 
 export { freePort, startProcess };
 
 /**
- * The project's server as in production: what `pnpm start` runs (the compiled server,
- * `apps/server/dist/main.mjs`, built first by scripts/build-server.mjs), without the pnpm process
+ * The project's server as in production: what `pnpm start` runs (the bundled server,
+ * `apps/server/dist/main.mjs`, built first by tsdown), without the pnpm process
  * that only relays signals, so that its pid's RSS is the server's. Logs at `warn`, rate limits off
  * (see docs/performance.md), no demo seed. With `fromSources` (the CPU profiles, whose report groups
  * functions by package folder) it runs `apps/server/src/main.ts` through tsx's loader instead.
@@ -54,17 +54,24 @@ function builtServer(): string[] {
 }
 
 /**
- * Builds the server as `pnpm start` does and answers what it then runs: the Node options and the file
- * after `exec node` in the root package.json's `start` script (the heap flag, see docs/performance.md).
+ * Builds the server as `pnpm start` does and answers what it then runs, both taken from the root
+ * package.json's `start` script: the build before `&& exec node`, the Node options and file after it.
  */
 function buildServer(): string[] {
-  execFileSync(process.execPath, [resolve(ROOT, 'scripts/build-server.mjs')], { stdio: 'inherit' });
   const { scripts } = JSON.parse(readFileSync(resolve(ROOT, 'package.json'), 'utf8')) as {
     scripts: Record<string, string>;
   };
-  const run = /&& exec node (.+)$/.exec(scripts.start ?? '')?.[1];
-  if (!run)
-    throw new Error(`package.json's start script no longer ends in "&& exec node …": ${scripts.start}`);
+  const [, build, run] = /^(.+) && exec node (.+)$/.exec(scripts.start ?? '') ?? [];
+  if (!build || !run)
+    throw new Error(`package.json's start script is no longer "<build> && exec node …": ${scripts.start}`);
+  execSync(build, {
+    cwd: ROOT,
+    stdio: 'inherit',
+    env: {
+      ...process.env,
+      PATH: `${resolve(ROOT, 'node_modules/.bin')}${delimiter}${process.env.PATH ?? ''}`,
+    },
+  });
   return run.split(/\s+/).map((arg) => (arg.startsWith('-') ? arg : resolve(ROOT, arg)));
 }
 

@@ -1,8 +1,19 @@
-import { isAbsolute, resolve } from 'node:path';
+import { existsSync } from 'node:fs';
+import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { z } from 'zod';
 
-/** The repository root: the default home of the embedded database, whichever app starts it. */
-const ROOT = resolve(import.meta.dirname, '../../..');
+/**
+ * The repository root: the default home of the embedded database, whichever app starts it. Found by
+ * its pnpm-workspace.yaml, since this module runs from its source folder or from a bundle elsewhere.
+ */
+const ROOT = findRepositoryRoot(import.meta.dirname);
+
+function findRepositoryRoot(from: string): string {
+  for (let dir = from; dirname(dir) !== dir; dir = dirname(dir)) {
+    if (existsSync(join(dir, 'pnpm-workspace.yaml'))) return dir;
+  }
+  throw new Error(`no pnpm-workspace.yaml above ${from}: the repository root is unknown`);
+}
 
 const DatabaseEnv = z.object({
   DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/ }).optional(),

@@ -1,0 +1,22 @@
+// `pnpm start`'s bundle of the server (docs/adr/0015-server-start.md): our workspace packages bundled,
+// every package from node_modules left as an import of the very file Node would load for its importer.
+import { defineConfig } from 'tsdown';
+
+export default defineConfig({
+  entry: { main: 'apps/server/src/main.ts' },
+  outDir: 'apps/server/dist',
+  platform: 'node',
+  format: 'esm',
+  sourcemap: true,
+  dts: false,
+  // A server already running may still import a chunk of its own build later: never delete one.
+  clean: false,
+  deps: {
+    // Resolved by Node's rules from the importing package, then written as a path relative to the
+    // bundle (pnpm's node_modules are per package, so a bare name would not resolve from dist/).
+    neverBundle: (id, _importer, isResolved) => Boolean(isResolved) && id.includes('/node_modules/'),
+    onlyBundle: false,
+  },
+  inputOptions: { makeAbsoluteExternalsRelative: true },
+  report: false,
+});
