@@ -5,6 +5,7 @@
  * same PostgreSQL, then medians and ratios. Last, `pnpm start`'s time to ready on the bench data dir.
  *
  * Environment: RUNS=2 DURATION=10 CONC=32 CREATE_CONC=16 LOAD_TOOL=auto|wrk|autocannon
+ *   RESPONSE_CACHE=on|off RESPONSE_CACHE_MB (passed to the project's server; the reference ignores them)
  *   PHASES="list get create graphql" BENCH_STARTUP=1 BENCH_REFERENCE=0 BENCH_DATA_DIR=.bench-data
  *   BENCH_PG_PORT=54330 DATABASE_URL (an external server instead of the embedded one)
  *   BENCH_GRAPHQL_QUERY=<file> (another query for the GraphQL phase; variables: slug, id, buildSlug)
@@ -59,6 +60,19 @@ const LIST_PIPELINE = 'pipeline-1';
 /** run-load.sh's default CREATE_PIPELINE */
 const CREATE_PIPELINE = 'pipeline-2';
 const LIST_PATH = `/v2/organizations/${ORGANIZATION}/pipelines/${LIST_PIPELINE}/builds?per_page=30&branch=main&state=passed`;
+
+const responseCache = env.RESPONSE_CACHE ?? 'on';
+if (responseCache !== 'on' && responseCache !== 'off') {
+  throw new Error(`RESPONSE_CACHE must be on or off, got ${responseCache}`);
+}
+/** What the project's server is told about its response cache, and how the summary names the mode. */
+const cacheEnv = {
+  RESPONSE_CACHE: responseCache,
+  ...(env.RESPONSE_CACHE_MB ? { RESPONSE_CACHE_MB: env.RESPONSE_CACHE_MB } : {}),
+};
+const cacheMode = `response cache ${responseCache}${
+  responseCache === 'on' ? ` (${env.RESPONSE_CACHE_MB ?? 'default'} MB)` : ''
+}`;
 
 if (withReference && settings.databaseUrl) {
   throw new Error('--reference needs the embedded bench PostgreSQL (unset DATABASE_URL)');
@@ -276,7 +290,7 @@ try {
     console.log(`# builds: project ${projectBuilds}`);
   }
   console.log(
-    `# runs=${runs} duration=${load.duration}s conc=${load.conc} create_conc=${load.createConc} tool=${load.tool} phases="${phases.join(' ')}" results=${resultsDir}`,
+    `# ${cacheMode}; runs=${runs} duration=${load.duration}s conc=${load.conc} create_conc=${load.createConc} tool=${load.tool} phases="${phases.join(' ')}" results=${resultsDir}`,
   );
   for (let run = 1; run <= runs; run++) {
     if (copyDir) {
@@ -294,6 +308,7 @@ try {
     await removeCreatedBuilds(postgres.url);
     const project = await startProjectServer({
       databaseUrl: postgres.url,
+      env: cacheEnv,
       nodeArgs:
         env.BENCH_CPU_PROF === '1' ? ['--cpu-prof', `--cpu-prof-dir=${resolve(resultsDir, 'cpuprof')}`] : [],
       fromSources: env.BENCH_CPU_PROF === '1',
@@ -337,7 +352,9 @@ const fmt = (value: number | null, digits = 1) => (value === null ? '-' : value.
 const summary: Record<string, unknown> = {};
 const lines: string[] = [];
 lines.push('');
-lines.push(`=== medians of ${runs} run(s)${withReference ? ' (alternating reference, project)' : ''}`);
+lines.push(
+  `=== medians of ${runs} run(s)${withReference ? ' (alternating reference, project)' : ''}, ${cacheMode}`,
+);
 lines.push(
   `${'phase'.padEnd(8)} ${'ref req/s'.padStart(10)} ${'ref p50'.padStart(8)} ${'ref p99'.padStart(8)} ${'req/s'.padStart(9)} ${'p50'.padStart(8)} ${'p99'.padStart(8)} ${'errors'.padStart(7)} ${'× req/s'.padStart(8)} ${'× p99'.padStart(7)}`,
 );
@@ -409,13 +426,18 @@ if (withReference) {
     );
   lines.push('targets (project ÷ reference):');
   const s = summary as Record<string, { rpsRatio: number | null; p99Ratio: number | null }>;
-  target('list req/s', s.list?.rpsRatio ?? null, (v) => v >= 1.2, '≥ 1.2');
+  // Issue 25: the list renders at ≥ 1.0 × without the cache and answers at ≥ 5 × with it.
+  const listGoal = responseCache === 'on' ? 5 : 1;
+  target('list req/s', s.list?.rpsRatio ?? null, (v) => v >= listGoal, `≥ ${listGoal.toFixed(1)}`);
   target('get req/s', s.get?.rpsRatio ?? null, (v) => v >= 1.0, '≥ 1.0');
   target('create req/s', s.create?.rpsRatio ?? null, (v) => v >= 1.0, '≥ 1.0');
   for (const phase of restPhases)
     target(`${phase} p99`, s[phase]?.p99Ratio ?? null, (v) => v <= 1.0, '≤ 1.0');
   target('peak RSS', ratio(rss.project, rss.reference), (v) => v <= 1.5, '≤ 1.5');
-  target('GraphQL list ÷ REST list', graphqlOverList, (v) => v >= 0.8, '≥ 0.8');
+  // GraphQL keeps no answers: only a rendered REST list (cache off) is a fair match for it.
+  if (responseCache === 'off') {
+    target('GraphQL list ÷ REST list', graphqlOverList, (v) => v >= 0.8, '≥ 0.8');
+  }
 }
 for (const line of lines) console.log(line);
 
@@ -442,7 +464,7 @@ writeFileSync(
   JSON.stringify(
     {
       stamp,
-      settings: { ...settings, runs, phases, load },
+      settings: { ...settings, runs, phases, load, responseCache: cacheEnv },
       facts,
       summary,
       rss,
