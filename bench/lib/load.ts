@@ -21,6 +21,9 @@ export interface LoadOptions {
   duration: number;
   conc: number;
   createConc: number;
+  /** the mixed phase's list and create connections */
+  mixedConc: number;
+  mixedCreateConc: number;
   /** auto | wrk | autocannon, as the reference's run-load.sh */
   tool: string;
   resultsDir: string;
