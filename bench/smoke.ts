@@ -2,13 +2,14 @@
  * `pnpm bench:smoke`: the whole benchmark path in a few seconds, so that it cannot rot (part of `pnpm
  * test`). A fresh embedded PostgreSQL in a temporary folder, a tiny data set (1,000 builds), the
  * project's server, one short phase of each load (autocannon, which is always installed), the GraphQL
- * twin and the first-page probe. No thresholds on speed: it fails only when something does not work
+ * twin, the conditional list (304s), lists and creates at once (mixed) and the first-page probe. No thresholds on speed: it fails only when something does not work
  * (a failed request, a wrong create, a GraphQL query the schema no longer answers).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
+import { runConditionalPhase } from './lib/conditional-phase';
 import { BENCH_TOKEN, benchSettings, ORGANIZATION, PROJECT_DATABASE } from './lib/config';
 import {
   firstPageTime,
@@ -17,6 +18,7 @@ import {
   runGraphqlPhase,
   runReferenceLoad,
 } from './lib/load';
+import { runMixedPhase } from './lib/mixed-phase';
 import { startBenchPostgres } from './lib/postgres';
 import { freePort, startProjectServer } from './lib/processes';
 import { seedBench } from './lib/seed';
@@ -39,6 +41,9 @@ async function countsRecountChanges(url: string): Promise<string[]> {
   }
 }
 
+/** run.ts's list page: pipeline-1's first page of passed main builds. */
+const LIST_PATH = `/v2/organizations/${ORGANIZATION}/pipelines/pipeline-1/builds?per_page=30&branch=main&state=passed`;
+
 const started = performance.now();
 const dir = mkdtempSync(join(tmpdir(), 'ci-bench-smoke-'));
 const settings = benchSettings({
@@ -50,6 +55,8 @@ const load: LoadOptions = {
   duration: 1,
   conc: 4,
   createConc: 2,
+  mixedConc: 2,
+  mixedCreateConc: 1,
   tool: process.env.LOAD_TOOL ?? 'autocannon',
   resultsDir: join(dir, 'results'),
   echo: true,
@@ -64,11 +71,7 @@ try {
   const server = await startProjectServer({ databaseUrl: postgres.url });
   try {
     const base = server.baseUrl;
-    const page = await firstPageTime(
-      `${base}/v2/organizations/${ORGANIZATION}/pipelines/pipeline-1/builds?per_page=30&branch=main&state=passed`,
-      BENCH_TOKEN,
-      5,
-    );
+    const page = await firstPageTime(`${base}${LIST_PATH}`, BENCH_TOKEN, 5);
     console.log(`# first page alone: median ${page.medianMs} ms (status ${page.status})`);
     if (page.status !== 200) problems.push(`first page: status ${page.status}`);
     const rest = await runReferenceLoad({
@@ -109,6 +112,34 @@ try {
       if (graphql.errors > 0) problems.push(`graphql: ${graphql.errors} errors`);
       if (graphql.checkAfter !== 'OK') problems.push(`graphql: ${graphql.checkAfter}`);
     }
+    const phase = { base, token: BENCH_TOKEN, label: 'smoke', serverPid: server.pid, load };
+    const pgPid = postgres.postmasterPid;
+    const conditional = await runConditionalPhase({ ...phase, pgPid, path: LIST_PATH });
+    if (typeof conditional === 'string') {
+      problems.push(`conditional: ${conditional}`);
+    } else {
+      console.log(
+        `conditional: ${conditional.rps} req/s, p50 ${conditional.p50Ms} ms, p99 ${conditional.p99Ms} ms, errors ${conditional.errors}, ${conditional.bytesPerAnswer} bytes per answer, check ${conditional.checkAfter}`,
+      );
+      if (conditional.errors > 0) problems.push(`conditional: ${conditional.errors} errors`);
+      if (conditional.checkAfter !== 'OK') problems.push(`conditional: ${conditional.checkAfter}`);
+    }
+    const mixed = await runMixedPhase({
+      ...phase,
+      pgPid,
+      organization: ORGANIZATION,
+      pipeline: 'pipeline-1',
+      listPath: LIST_PATH,
+    });
+    for (const [name, result] of [
+      ['list', mixed.list],
+      ['create', mixed.create],
+    ] as const) {
+      console.log(`mixed ${name}: ${result.rps} req/s, p50 ${result.p50Ms} ms, p99 ${result.p99Ms} ms`);
+      if (result.errors > 0) problems.push(`mixed ${name}: ${result.errors} errors`);
+      if (!(result.rps > 0)) problems.push(`mixed ${name}: no request completed`);
+    }
+    if (mixed.createVerify !== 'OK') problems.push(`mixed create verify: ${mixed.verifyDetail}`);
   } finally {
     await server.stop();
   }

@@ -1,19 +1,10 @@
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { basename, resolve } from 'node:path';
 import { ROOT, spawnCollecting } from '../../test/support/child-process';
 import { LOAD_DIR } from './reference';
+import { type PhaseResult, resolveTool, runToolPhase } from './tool-phase';
 
-export interface PhaseResult {
-  rps: number;
-  p50Ms: number;
-  p90Ms: number;
-  p99Ms: number;
-  errors: number;
-  mbPerS: number;
-  /** the server's sampled peak RSS during the phase (MB) */
-  rssMb: number | null;
-  cpu: { server: number | null; pg: number | null; load: number | null; other: number | null };
-}
+export type { PhaseResult };
 
 export interface RunResult {
   label: string;
@@ -30,6 +21,9 @@ export interface LoadOptions {
   duration: number;
   conc: number;
   createConc: number;
+  /** the mixed phase's list and create connections */
+  mixedConc: number;
+  mixedCreateConc: number;
   /** auto | wrk | autocannon, as the reference's run-load.sh */
   tool: string;
   resultsDir: string;
@@ -221,89 +215,23 @@ export async function runGraphqlPhase(options: {
   pgPid: number | null;
   load: LoadOptions;
 }): Promise<PhaseResult & { responseBytes: number; checkAfter: string }> {
-  const tool =
-    options.load.tool === 'auto'
-      ? (await run('bash', ['-c', 'command -v wrk'], process.env, false)).code === 0
-        ? 'wrk'
-        : 'autocannon'
-      : options.load.tool;
-  const url = `${options.base}/graphql`;
-  const outDir = resolve(options.load.resultsDir, `${options.label}-graphql-${Date.now()}`);
-  mkdirSync(outDir, { recursive: true });
   const before = await postGraphql(options.base, options.token, options.operation.body);
-  const env = { ...process.env, BK_TOKEN: options.token, BK_BODY: options.operation.body };
-  const threads = Math.min(2, options.load.conc);
-  const [command, args] =
-    tool === 'wrk'
-      ? [
-          'wrk',
-          [
-            `-t${threads}`,
-            `-c${options.load.conc}`,
-            `-d${options.load.duration}s`,
-            '--timeout',
-            '10s',
-            '-s',
-            resolve(ROOT, 'bench/load/graphql.lua'),
-            url,
-          ],
-        ]
-      : [
-          process.execPath,
-          [
-            resolve(ROOT, 'bench/load/graphql-ac.mjs'),
-            url,
-            String(options.load.conc),
-            String(options.load.duration),
-          ],
-        ];
-  const toolProcess = spawnCollecting(command as string, args as string[], { env });
-  const sampler = spawnCollecting(
-    process.execPath,
-    [
-      resolve(LOAD_DIR, 'load/sampler.mjs'),
-      '--until',
-      String(toolProcess.child.pid),
-      '--load',
-      String(toolProcess.child.pid),
-      '--server',
-      String(options.serverPid),
-      ...(options.pgPid ? ['--pg', String(options.pgPid)] : []),
-    ],
-    { env: process.env },
-  );
-  // Its result is the last line of its stdout alone.
-  let samplerOut = '';
-  sampler.child.stdout?.on('data', (chunk) => {
-    samplerOut += chunk;
+  const { result } = await runToolPhase({
+    name: 'graphql',
+    tool: await resolveTool(options.load.tool),
+    url: `${options.base}/graphql`,
+    connections: options.load.conc,
+    duration: options.load.duration,
+    wrk: { script: resolve(ROOT, 'bench/load/graphql.lua') },
+    autocannon: { script: resolve(ROOT, 'bench/load/request-ac.mjs') },
+    env: { BK_TOKEN: options.token, BK_METHOD: 'POST', BK_BODY: options.operation.body },
+    serverPid: options.serverPid,
+    pgPid: options.pgPid,
+    outDir: resolve(options.load.resultsDir, `${options.label}-graphql-${Date.now()}`),
   });
-  await Promise.all([toolProcess.exit, sampler.exit]);
-  const toolOut = toolProcess.output();
-  writeFileSync(resolve(outDir, 'graphql.tool'), toolOut);
-  writeFileSync(resolve(outDir, 'graphql.sampler'), samplerOut);
-  const resultLine = toolOut.split('\n').find((line) => line.startsWith('WRK_JSON '));
-  if (!resultLine) throw new Error(`the load tool produced no result for graphql:\n${toolOut}`);
-  const r = JSON.parse(resultLine.slice('WRK_JSON '.length)) as Record<string, number>;
-  const s = JSON.parse(samplerOut.trim().split('\n').pop() ?? '{}') as {
-    server_peak_rss_kb?: number;
-    cpu_pct?: Record<string, number>;
-  };
   const after = graphqlBuilds((await postGraphql(options.base, options.token, options.operation.body)).json);
-  const seconds = r.duration_us! / 1e6;
   return {
-    rps: Math.round((r.requests! / seconds) * 10) / 10,
-    p50Ms: r.p50_us! / 1000,
-    p90Ms: r.p90_us! / 1000,
-    p99Ms: r.p99_us! / 1000,
-    errors: r.err_connect! + r.err_read! + r.err_write! + r.err_status! + r.err_timeout!,
-    mbPerS: Math.round((r.bytes! / seconds / 1048576) * 10) / 10,
-    rssMb: s.server_peak_rss_kb ? Math.round(s.server_peak_rss_kb / 1024) : null,
-    cpu: {
-      server: s.cpu_pct?.server ?? null,
-      pg: options.pgPid ? (s.cpu_pct?.pg ?? null) : null,
-      load: s.cpu_pct?.load ?? null,
-      other: s.cpu_pct?.other ?? null,
-    },
+    ...result,
     responseBytes: Buffer.byteLength(before.text),
     checkAfter: typeof after === 'string' ? `FAIL ${after}` : 'OK',
   };
