@@ -1,5 +1,5 @@
 # Source it (`. scripts/use-node-22.sh`, bash): when the `node` on PATH is older than package.json's
-# engines.node (22.17), installs the npm registry's `node` package (22.x) into NODE22_PREFIX, once, and
+# engines.node (22.18), installs the npm registry's `node` package (22.x) into NODE22_PREFIX, once, and
 # puts it first on this shell's PATH, so pnpm, tsx, vitest and every child process run on it.
 # .ci/run does this before anything else; a developer with an older Node may do the same.
 
@@ -10,15 +10,15 @@ fi
 
 NODE22_PREFIX="${NODE22_PREFIX:-$HOME/.cache/ci-node22}"
 
-# True when the given node binary is at least 22.17.
+# True when the given node binary is at least 22.18.
 node_is_recent() {
   "$1" -e 'const [major, minor] = process.versions.node.split(".").map(Number);
-    process.exit(major > 22 || (major === 22 && minor >= 17) ? 0 : 1)' 2>/dev/null
+    process.exit(major > 22 || (major === 22 && minor >= 18) ? 0 : 1)' 2>/dev/null
 }
 
 if ! node_is_recent node; then
   if ! node_is_recent "$NODE22_PREFIX/node_modules/.bin/node"; then
-    echo "node $(node --version 2>/dev/null || echo 'not found') is older than 22.17: installing node@22 into $NODE22_PREFIX" >&2
+    echo "node $(node --version 2>/dev/null || echo 'not found') is older than 22.18: installing node@22 into $NODE22_PREFIX" >&2
     npm install --no-save --no-audit --no-fund --loglevel=error --prefix "$NODE22_PREFIX" node@22 || return 1
   fi
   export PATH="$NODE22_PREFIX/node_modules/.bin:$PATH"
