@@ -447,6 +447,17 @@ export interface BuildRepository {
     pipeline?: Pipeline;
   }): Promise<BuildView | null>;
   /**
+   * What the user may see of the pipeline named by slugs (as {@link AccessRepository.pipeline}) and its
+   * build `number`, in one statement; the build is null when the pipeline or the build is not there.
+   */
+  findWithAccess(input: {
+    userId: string;
+    organizationSlug: string;
+    pipelineSlug: string;
+    number: number;
+    includeRetriedJobs: boolean;
+  }): Promise<{ facts: PipelineAccessFacts | null; build: BuildView | null }>;
+  /**
    * Inserts the build with the pipeline's next number and its jobs, atomically. Answers the number, the
    * build's JSON fields as stored (PostgreSQL's `jsonb` orders object keys: what a later read shows) and
    * the pipeline's counts once the build is counted.

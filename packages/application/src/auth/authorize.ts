@@ -12,7 +12,7 @@ import {
   pipelineAccess,
   scopeFor,
 } from '@ci/domain';
-import type { Deps, OrganizationAccess, PipelineAccessFacts } from '../ports';
+import type { AccessRepository, Deps, OrganizationAccess, PipelineAccessFacts } from '../ports';
 import { type Actor, mayUseOrganization } from './actor';
 
 /**
@@ -85,6 +85,8 @@ export const requirePipeline =
     operation: Operation,
     ref: { organization: string; pipeline: string },
     action: PipelineAction,
+    /** reads the facts, and what the use case reads beside them in the same statement */
+    read: AccessRepository['pipeline'] = deps.repos.access.pipeline,
   ): Promise<AuthorizedPipeline> => {
     requireScope(actor, operation);
     if (!isStorableText(ref.pipeline)) {
@@ -92,7 +94,7 @@ export const requirePipeline =
       throw notFound('pipeline');
     }
     requireComparable(ref.organization, 'organization');
-    const facts = await deps.repos.access.pipeline({
+    const facts = await read({
       userId: actor.user.id,
       organizationSlug: ref.organization,
       pipelineSlug: ref.pipeline,

@@ -16,7 +16,7 @@ const facts: PipelineAccessFacts = {
 };
 const viewOf = (number: number) => ({ build: { number }, pipeline, jobs: [] }) as unknown as BuildView;
 
-/** The repository's reads, recorded. */
+/** The repository's reads, recorded: the access alone, or with the build in the same statement. */
 function deps(reads: string[], read: PipelineAccessFacts | null = facts, found = true) {
   return {
     repos: {
@@ -27,15 +27,15 @@ function deps(reads: string[], read: PipelineAccessFacts | null = facts, found =
         },
       },
       builds: {
-        findByNumber: async ({
+        findWithAccess: async ({
           number,
           includeRetriedJobs,
         }: {
           number: number;
           includeRetriedJobs: boolean;
         }) => {
-          reads.push(`build ${number}${includeRetriedJobs ? ' with retries' : ''}`);
-          return found ? viewOf(number) : null;
+          reads.push(`access with build ${number}${includeRetriedJobs ? ' with retries' : ''}`);
+          return { facts: read, build: found && read?.pipeline ? viewOf(number) : null };
         },
       },
     },
@@ -46,12 +46,12 @@ const actor = actorWith(['read_builds']);
 const ref = { organization: 'acme', pipeline: 'web', number: 7 };
 
 describe('getBuild', () => {
-  it('reads the access, then the build, and gives the answer revision read before the build', async () => {
+  it('reads the access and the build in one statement, and gives the answer revision read with them', async () => {
     const reads: string[] = [];
     const result = await getBuild(deps(reads))(actor, ref, { includeRetriedJobs: true });
     expect(result.view.build.number).toBe(7);
     expect(result.revision).toContain('1.1.1 admin');
-    expect(reads).toEqual(['access', 'build 7 with retries']);
+    expect(reads).toEqual(['access with build 7 with retries']);
   });
 
   it('answers 404 for a build that is not there, or a path without a build number', async () => {
@@ -65,7 +65,7 @@ describe('getBuild', () => {
     expect(reads).toEqual(['access']);
   });
 
-  it('refuses as the rules decide, before reading the build', async () => {
+  it('refuses as the rules decide, whatever build was read beside the access', async () => {
     const reads: string[] = [];
     const hidden = { ...facts, role: 'member' as const, teamAccessLevels: [], pipelineHasTeams: true };
     await expect(getBuild(deps(reads, hidden))(actor, ref)).rejects.toMatchObject({
@@ -78,6 +78,6 @@ describe('getBuild', () => {
     await expect(getBuild(deps(reads))({ ...actor, scopes: [] }, ref)).rejects.toMatchObject({
       kind: 'forbidden',
     });
-    expect(reads).toEqual(['access', 'access']);
+    expect(reads).toEqual(['access with build 7', 'access with build 7']);
   });
 });

@@ -1,7 +1,8 @@
+import { notFound } from '@ci/domain';
 import type { Actor } from '../auth/actor';
 import { requirePipeline } from '../auth/authorize';
-import type { Deps } from '../ports';
-import { type BuildResult, loadBuild } from './build-result';
+import type { BuildView, Deps } from '../ports';
+import { asSeenWith, type BuildResult } from './build-result';
 import type { PipelineRef } from './create-build';
 import { answerRevision } from './pipeline-revision';
 
@@ -17,12 +18,22 @@ export const getBuild =
     ref: BuildRef,
     options: { includeRetriedJobs?: boolean } = {},
   ): Promise<BuildResult & { revision: string | null }> => {
-    const target = await requirePipeline(deps)(actor, 'getBuild', ref, 'read');
-    const result = await loadBuild(deps)({
-      pipeline: target.pipeline,
-      number: ref.number,
-      access: target.access,
-      includeRetriedJobs: options.includeRetriedJobs ?? false,
-    });
-    return { ...result, revision: answerRevision(actor, target) };
+    const { number } = ref;
+    // The build is read in the access's own statement, shown only once the rules allow it.
+    let build: BuildView | null = null;
+    const withBuild =
+      number === null
+        ? undefined
+        : async (input: { userId: string; organizationSlug: string; pipelineSlug: string }) => {
+            const read = await deps.repos.builds.findWithAccess({
+              ...input,
+              number,
+              includeRetriedJobs: options.includeRetriedJobs ?? false,
+            });
+            build = read.build;
+            return read.facts;
+          };
+    const target = await requirePipeline(deps)(actor, 'getBuild', ref, 'read', withBuild);
+    if (!build) throw notFound('build');
+    return { ...asSeenWith(target.access, build), revision: answerRevision(actor, target) };
   };

@@ -20,7 +20,12 @@ import {
   jobFromRow,
   jobRecords,
 } from './job.repository';
-import { PIPELINE_COLUMNS, pipelineFromRow } from './pipeline.repository';
+import {
+  PIPELINE_ACCESS_TEXT,
+  PIPELINE_COLUMNS,
+  pipelineAccessFactsFromRow,
+  pipelineFromRow,
+} from './pipeline.repository';
 import { COUNT_NEW_BUILDS, countsFromRow, PIPELINE_COUNT_COLUMNS } from './pipeline-counts';
 
 type Row = Record<string, unknown>;
@@ -176,16 +181,33 @@ const pipelineWithCountsFromRow = (row: Row): PipelineWithCounts => withCountsFr
  * {@link buildByNumberFromRow}.
  */
 function buildByNumber(options: { includeRetriedJobs: boolean; pipelineKnown: boolean }) {
-  return namedStatement(
-    `select x.*, ${options.pipelineKnown ? '' : `${PIPELINE_COLUMNS}, `}(
+  return namedStatement(buildByNumberText({ ...options, pipelineId: ':pipeline_id' }));
+}
+
+function buildByNumberText(options: {
+  includeRetriedJobs: boolean;
+  pipelineKnown: boolean;
+  pipelineId: string;
+}) {
+  return `select x.*, ${options.pipelineKnown ? '' : `${PIPELINE_COLUMNS}, `}(
       select coalesce(json_agg(jr order by jr.position, jr.created_at), '[]') from (
         ${JOB_JSON_SELECT} where j.build_id = x.b_id ${options.includeRetriedJobs ? '' : 'and not j.retried'}
       ) jr
     ) as jobs_json
-    from (${BUILD_WITH_COUNTS_SELECT} where b.pipeline_id = :pipeline_id and b.number = :number) x
-    ${options.pipelineKnown ? '' : 'join pipelines p on p.id = x.b_pipeline_id'}`,
-  );
+    from (${BUILD_WITH_COUNTS_SELECT} where b.pipeline_id = ${options.pipelineId} and b.number = :number) x
+    ${options.pipelineKnown ? '' : 'join pipelines p on p.id = x.b_pipeline_id'}`;
 }
+
+/**
+ * `build_with_access`: the pipeline access (pipeline.repository.ts `PIPELINE_ACCESS_TEXT`) and, beside it,
+ * the build :number of that pipeline as {@link buildByNumber} reads it: a build's GET in one statement.
+ */
+function buildWithAccess(includeRetriedJobs: boolean) {
+  return namedStatement(`select a.*, bn.* from (${PIPELINE_ACCESS_TEXT}) a
+    left join lateral (${buildByNumberText({ includeRetriedJobs, pipelineKnown: true, pipelineId: 'a.p_id' })}) bn on true`);
+}
+
+const WITH_ACCESS = { withRetriedJobs: buildWithAccess(true), latestJobs: buildWithAccess(false) };
 
 /** findByNumber's four statements, made once, not per call. */
 const BY_NUMBER = {
@@ -444,6 +466,21 @@ export function buildRepository(sql: Sql): BuildRepository {
       const statement = pipeline ? statements.pipelineKnown : statements.pipelineRead;
       const [row] = await sql.prepared(statement.text, statement.values({ pipeline_id: pipelineId, number }));
       return row ? buildByNumberFromRow(row, pipeline) : null;
+    },
+    async findWithAccess({ userId, organizationSlug, pipelineSlug, number, includeRetriedJobs }) {
+      const statement = includeRetriedJobs ? WITH_ACCESS.withRetriedJobs : WITH_ACCESS.latestJobs;
+      const [row] = await sql.prepared(
+        statement.text,
+        statement.values({
+          user_id: userId,
+          organization_slug: organizationSlug,
+          pipeline_slug: pipelineSlug,
+          number,
+        }),
+      );
+      const facts = pipelineAccessFactsFromRow(row);
+      const build = facts?.pipeline && row?.b_id ? buildByNumberFromRow(row, facts.pipeline) : null;
+      return { facts, build };
     },
     async create({ build, organizationId, jobs }) {
       // The statement counts the jobs through the build it inserts: another build's would go uncounted.

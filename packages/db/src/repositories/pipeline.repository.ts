@@ -315,17 +315,16 @@ const CONTENT_REVISION = `case when p.id is null then null else p.revision || '.
  * role (`o_…`), the pipeline if any (`p_…`), what the user's teams give on it and its content revision,
  * in one row; none when the user is not a member.
  */
-const PIPELINE_ACCESS = namedStatement(
-  `select ${ORGANIZATION_ACCESS_COLUMNS}, ${PIPELINE_COLUMNS},
+export const PIPELINE_ACCESS_TEXT = `select ${ORGANIZATION_ACCESS_COLUMNS}, ${PIPELINE_COLUMNS},
     ${teamAccessColumns(':user_id')}, ${CONTENT_REVISION}
   from organizations o
   join organization_members m on m.organization_id = o.id and m.user_id = :user_id
   left join pipelines p on p.organization_id = o.id and p.slug = :pipeline_slug
-  where o.slug = :organization_slug`,
-);
+  where o.slug = :organization_slug`;
+const PIPELINE_ACCESS = namedStatement(PIPELINE_ACCESS_TEXT);
 
 /** The facts of a {@link PIPELINE_ACCESS} row; null when there is none. */
-function pipelineAccessFactsFromRow(row: Row | undefined): PipelineAccessFacts | null {
+export function pipelineAccessFactsFromRow(row: Row | undefined): PipelineAccessFacts | null {
   if (!row) return null;
   return {
     ...organizationAccessFromRow(row),
