@@ -1,4 +1,4 @@
-/** Conversions between PostgreSQL's text forms (the pool leaves timestamps as text, pool.ts) and domain values. */
+/** Conversions between PostgreSQL's text forms (MikroORM's pool leaves timestamps as text) and domain values. */
 
 const PG_TIMESTAMP = /^(\d{4}-\d{2}-\d{2}) (\d{2}:\d{2}:\d{2}(?:\.\d+)?)([+-]\d{2})(?::?(\d{2}))?$/;
 

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type pg from 'pg';
 
-/** Parameterised SQL over the pg pool (pool.ts); `$1`-style placeholders, rows as plain objects. */
+/** Parameterised SQL over MikroORM's pg pool (database.ts); `$1`-style placeholders, rows as plain objects. */
 export interface Sql {
   query<Row = Record<string, unknown>>(text: string, params?: readonly unknown[]): Promise<Row[]>;
   /**
