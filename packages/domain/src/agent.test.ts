@@ -1,19 +1,25 @@
 import { describe, expect, it } from 'vitest';
 import { parseAgentListFilter } from './agent';
 
+const noRest = { name: null, hostname: null, version: null, presentOnly: false };
+
 describe('parseAgentListFilter', () => {
   it.each([
-    ['nothing: every agent', {}, { search: null, metaData: [], isRunningJob: null }],
-    ['an empty search is no search', { search: '' }, { search: null, metaData: [], isRunningJob: null }],
+    ['nothing: every agent', {}, { search: null, metaData: [], isRunningJob: null, ...noRest }],
+    [
+      'an empty search is no search',
+      { search: '' },
+      { search: null, metaData: [], isRunningJob: null, ...noRest },
+    ],
     [
       'a search, tags (once each) and whether they run a job',
       { search: 'Linux', metaData: ['queue=a', 'os=linux', 'queue=a'], isRunningJob: false },
-      { search: 'Linux', metaData: ['queue=a', 'os=linux'], isRunningJob: false },
+      { search: 'Linux', metaData: ['queue=a', 'os=linux'], isRunningJob: false, ...noRest },
     ],
     [
       'null arguments',
-      { search: null, metaData: null, isRunningJob: null },
-      { search: null, metaData: [], isRunningJob: null },
+      { search: null, metaData: null, isRunningJob: null, ...noRest },
+      { search: null, metaData: [], isRunningJob: null, ...noRest },
     ],
   ])('takes %s', (_name, query, filter) => {
     expect(parseAgentListFilter(query)).toEqual({ ok: true, value: filter });

@@ -10,15 +10,43 @@ export interface AgentListFilter {
   metaData: string[];
   /** true: agents holding a job now; false: the others; null: all */
   isRunningJob: boolean | null;
+  /** REST's filters: exact name, hostname and version (null: any) */
+  name: string | null;
+  hostname: string | null;
+  version: string | null;
+  /** REST lists only agents still there: not disconnected or stopped */
+  presentOnly: boolean;
 }
 
-export const AGENT_FILTER_LIMITS = { search: 255, metaData: 50, tag: 356 } as const;
+export const AGENT_FILTER_LIMITS = { search: 255, metaData: 50, tag: 356, exact: 255 } as const;
 
 export function parseAgentListFilter(query: {
   search?: string | null | undefined;
   metaData?: readonly string[] | null | undefined;
   isRunningJob?: boolean | null | undefined;
+  name?: string | null | undefined;
+  hostname?: string | null | undefined;
+  version?: string | null | undefined;
+  presentOnly?: boolean | undefined;
 }): Result<AgentListFilter> {
+  const exact: Record<'name' | 'hostname' | 'version', string | null> = {
+    name: null,
+    hostname: null,
+    version: null,
+  };
+  for (const field of ['name', 'hostname', 'version'] as const) {
+    const value = query[field] ?? '';
+    if (!isStorableText(value)) return err(badRequest('invalid_parameter', `${field} ${UNSTORABLE_TEXT}`));
+    if (value.length > AGENT_FILTER_LIMITS.exact) {
+      return err(
+        badRequest(
+          'invalid_parameter',
+          `${field} is too long (maximum is ${AGENT_FILTER_LIMITS.exact} characters)`,
+        ),
+      );
+    }
+    exact[field] = value === '' ? null : value;
+  }
   const search = query.search ?? '';
   if (!isStorableText(search)) return err(badRequest('invalid_parameter', `search ${UNSTORABLE_TEXT}`));
   if (search.length > AGENT_FILTER_LIMITS.search) {
@@ -43,5 +71,11 @@ export function parseAgentListFilter(query: {
       );
     }
   }
-  return ok({ search: search === '' ? null : search, metaData, isRunningJob: query.isRunningJob ?? null });
+  return ok({
+    search: search === '' ? null : search,
+    metaData,
+    isRunningJob: query.isRunningJob ?? null,
+    ...exact,
+    presentOnly: query.presentOnly ?? false,
+  });
 }

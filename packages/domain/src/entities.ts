@@ -226,6 +226,10 @@ export interface Agent {
   connectedAt: Date | null;
   disconnectedAt: Date | null;
   heartbeatAt: Date | null;
+  /** The last pause (REST `PUT …/pause`): paused while `pausedUntil` is in the future. */
+  pausedAt: Date | null;
+  pauseNote: string | null;
+  pausedUntil: Date | null;
 }
 
 export interface TeamPipeline {

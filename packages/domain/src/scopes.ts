@@ -84,6 +84,9 @@ export const OPERATIONS = {
 
   listAgents: 'read_agents',
   getAgent: 'read_agents',
+  stopAgent: 'write_agents',
+  pauseAgent: 'write_agents',
+  resumeAgent: 'write_agents',
 } as const satisfies Record<string, Scope | null>;
 export type Operation = keyof typeof OPERATIONS;
 
