@@ -512,11 +512,17 @@ export interface LookupRepository {
   organizationMembers(ids: readonly string[]): Promise<OrganizationMember[]>;
   teamMembers(ids: readonly string[]): Promise<TeamMember[]>;
   agents(ids: readonly string[]): Promise<Agent[]>;
-  /** Each of these agents that exists, with its organization and the job it holds now, if any, and that job's build. */
-  heldJobs(
-    agentIds: readonly string[],
-  ): Promise<
-    Array<{ agentId: string; organizationId: string; held: { jobId: string; buildId: string } | null }>
+  /**
+   * Each of these agents that exists, with its organization, the job it holds now, if any, and that job's
+   * build, and when it last finished a job.
+   */
+  heldJobs(agentIds: readonly string[]): Promise<
+    Array<{
+      agentId: string;
+      organizationId: string;
+      held: { jobId: string; buildId: string } | null;
+      lastJobFinishedAt: Date | null;
+    }>
   >;
   /** The run each of these jobs retried (in the same build), for the jobs that are retries. */
   retrySources(

@@ -5,6 +5,7 @@ import { addMember, createOrganization, createUser } from './admin/organizations
 import { addTeamPipeline, createPipeline } from './admin/pipelines';
 import { seedDemo } from './admin/seed-demo';
 import { createTeam } from './admin/teams';
+import { getAgentView, listAgentViews, pauseAgent, resumeAgent, stopAgent } from './agents/agent-controls';
 import {
   agentJobAction,
   agentJobState,
@@ -186,6 +187,11 @@ export function createUseCases(deps: Deps) {
     unblockJob: unblockJob(deps),
     listAgents: listAgents(deps),
     getAgent: getAgent(deps),
+    listAgentViews: listAgentViews(deps),
+    getAgentView: getAgentView(deps),
+    stopAgent: stopAgent(deps),
+    pauseAgent: pauseAgent(deps),
+    resumeAgent: resumeAgent(deps),
     agents: {
       register: registerAgent(deps),
       connect: connectAgent(deps),

@@ -57,7 +57,7 @@ function createRepositories(em: EntityManagerSource, sql: Sql): Repositories {
     organizationMembers: organizationMemberRepository(em),
     lookups: lookupRepository(em, sql),
     jobs: jobRepository(sql),
-    agents: agentRepository(em),
+    agents: agentRepository(em, sql),
   };
 }
 

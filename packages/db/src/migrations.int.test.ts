@@ -36,13 +36,19 @@ describe('the committed migrations', () => {
   });
 
   it('undo the newest one and apply it again to the same definitions', async () => {
-    // By name, then definition: a trigger and its function often share a name.
+    // Functions, triggers, indexes and columns, by name, then definition: a trigger and its function
+    // often share a name.
     const definitions = async () =>
       db.database.sql.query<{ name: string; definition: string }>(
         `select p.proname as name, pg_get_functiondef(p.oid) as definition from pg_proc p
          join pg_namespace n on n.oid = p.pronamespace where n.nspname = 'public'
          union all
          select t.tgname, pg_get_triggerdef(t.oid) from pg_trigger t where not t.tgisinternal
+         union all
+         select indexname, indexdef from pg_indexes where schemaname = 'public'
+         union all
+         select table_name || '.' || column_name, data_type || ' ' || is_nullable
+         from information_schema.columns where table_schema = 'public'
          order by 1, 2`,
       );
     const applied = await definitions();

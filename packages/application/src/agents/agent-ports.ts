@@ -52,6 +52,8 @@ export interface JobRepository {
   claim(input: {
     agentId: string;
     organizationId: string;
+    /** Whether the agent, as it is now (read with a lock that a stop or pause waits for), may take a job. */
+    mayTake: (agent: Agent) => boolean;
     assign: (candidate: Job) => Job | null;
   }): Promise<Job | null>;
   /** The job an agent holds (assigned, accepted, running or canceling), if any. */
@@ -81,6 +83,11 @@ export interface AgentRepository {
     limit: number;
   }): Promise<Agent[]>;
   count(input: { organizationId: string; filter: AgentListFilter }): Promise<number>;
+  /**
+   * Runs `change` (which may throw a domain refusal) on the agent with its row locked and writes its
+   * connection state and pause; null when the agent is gone.
+   */
+  change(agentId: string, change: (agent: Agent) => Agent): Promise<Agent | null>;
 }
 
 export type AgentEvent = 'connect' | 'disconnect' | 'heartbeat';

@@ -69,7 +69,9 @@ function world(steps: { label: string; rules?: string[] }[]) {
       const job = jobs.find((candidate) => candidate.id === id);
       return job ? location(job) : null;
     },
-    async claim({ assign }) {
+    async claim({ agentId, mayTake, assign }) {
+      const agent = agents.get(agentId)?.agent;
+      if (!agent || !mayTake(agent)) return null;
       for (const job of jobs.filter((candidate) => candidate.state === 'scheduled')) {
         const assigned = assign(job);
         if (assigned) {
@@ -133,6 +135,11 @@ function world(steps: { label: string; rules?: string[] }[]) {
     },
     build: () => build,
     jobs: () => jobs,
+    /** Changes an agent as REST's stop, pause and resume leave it. */
+    setAgent: (token: string, change: Partial<Agent>) => {
+      const entry = [...agents.values()].find((candidate) => candidate.hash === hashAgentSecret(token));
+      if (entry) entry.agent = { ...entry.agent, ...change };
+    },
   };
 }
 
@@ -253,5 +260,45 @@ describe('the agent protocol', () => {
     expect(await sweepLostJobs(w.deps)()).toBe(0);
     expect(w.jobs().map((job) => job.state)).toEqual(['lost', 'running']);
     expect(w.build().state).toBe('failing');
+  });
+});
+
+describe('a ping from a stopping or paused agent', () => {
+  const pausedFor = (w: ReturnType<typeof world>, minutes: number) => {
+    const at = w.deps.clock.now();
+    return { pausedAt: at, pauseNote: null, pausedUntil: new Date(at.getTime() + minutes * 60_000) };
+  };
+
+  it('tells a stopping agent to disconnect and gives it no job', async () => {
+    const w = world([{ label: 'build' }]);
+    const token = await w.register();
+    w.setAgent(token, { connectionState: 'stopping' });
+    expect(await pingAgent(w.deps)(`Token ${token}`)).toEqual({ action: 'disconnect', job: null });
+    expect(w.jobs()[0]?.state).toBe('scheduled');
+  });
+
+  it('tells a paused agent to pause until it is resumed or the pause times out', async () => {
+    const w = world([{ label: 'build' }, { label: 'test' }]);
+    const token = await w.register();
+    w.setAgent(token, pausedFor(w, 1));
+    expect(await pingAgent(w.deps)(`Token ${token}`)).toEqual({ action: 'pause', job: null });
+    w.setAgent(token, { pausedAt: null, pauseNote: null, pausedUntil: null });
+    const resumed = await pingAgent(w.deps)(`Token ${token}`);
+    expect([resumed.action, resumed.job?.location.job.name]).toEqual(['idle', 'build']);
+
+    const other = await w.register();
+    w.setAgent(other, pausedFor(w, 1));
+    w.advance(61);
+    const timedOut = await pingAgent(w.deps)(`Token ${other}`);
+    expect([timedOut.action, timedOut.job?.location.job.name]).toEqual(['idle', 'test']);
+  });
+
+  it('offers a stopping agent the job it was given but has not accepted, so it finishes it', async () => {
+    const w = world([{ label: 'build' }]);
+    const token = await w.register();
+    const offered = await pingAgent(w.deps)(`Token ${token}`);
+    w.setAgent(token, { connectionState: 'stopping' });
+    const again = await pingAgent(w.deps)(`Token ${token}`);
+    expect(again.job?.location.job.id).toBe(offered.job?.location.job.id);
   });
 });

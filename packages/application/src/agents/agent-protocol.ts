@@ -1,14 +1,19 @@
 import {
   type Agent,
+  type AgentAction,
+  agentAction,
   agentMatches,
   badRequest,
+  connectionStateAfterDisconnect,
   DomainError,
   forbidden,
   isActiveJob,
+  isGone,
   isStorableText,
   isUuid,
   type Job,
   jobTransition,
+  mayTakeNewJob,
   notFound,
   UNSTORABLE_TEXT,
   unauthenticated,
@@ -103,6 +108,9 @@ export const registerAgent =
       connectedAt: null,
       disconnectedAt: null,
       heartbeatAt: null,
+      pausedAt: null,
+      pauseNote: null,
+      pausedUntil: null,
     };
     const accessToken = generateAgentSecret('agent');
     await deps.repos.agents.insert(agent, hashAgentSecret(accessToken));
@@ -129,7 +137,11 @@ export const disconnectAgent = (deps: Deps) => async (authorization: string | un
   const agent = await authenticateAgent(deps)(authorization);
   const at = deps.clock.now();
   await deps.repos.agents.touch(agent.id, at, 'disconnect');
-  return { ...agent, connectionState: 'disconnected', disconnectedAt: at };
+  return {
+    ...agent,
+    connectionState: connectionStateAfterDisconnect(agent.connectionState),
+    disconnectedAt: at,
+  };
 };
 
 export const heartbeatAgent = (deps: Deps) => async (authorization: string | undefined) => {
@@ -167,16 +179,19 @@ export interface DispatchedJob {
   agent: Agent;
 }
 
-export type PingResult = { action: 'idle' | 'disconnect'; job: DispatchedJob | null };
+export type PingResult = { action: AgentAction; job: DispatchedJob | null };
 
-/** A ping: the agent's held job if it has not taken it yet, else a new one its tags allow, if any. */
+/**
+ * A ping: the agent's held job if it has not taken it yet (a stopping or paused agent finishes its job),
+ * else, for an agent that may take one (not stopping, not paused), a new one its tags allow, if any.
+ */
 export const pingAgent =
   (deps: Deps) =>
   async (authorization: string | undefined): Promise<PingResult> => {
     const agent = await authenticateAgent(deps)(authorization);
     await deps.repos.agents.touch(agent.id, deps.clock.now());
     await sweepLostJobs(deps)();
-    if (agent.connectionState === 'disconnected') return { action: 'disconnect', job: null };
+    if (isGone(agent)) return { action: 'disconnect', job: null };
     const held = await deps.repos.jobs.activeJobOf(agent.id);
     if (held) {
       // Assigned but not yet accepted: the answer may have been lost on the way, so offer it again.
@@ -184,9 +199,12 @@ export const pingAgent =
       return { action: 'idle', job: await dispatched(deps, held, agent) };
     }
     const at = deps.clock.now();
+    const action = agentAction(agent, at);
+    if (action !== 'idle') return { action, job: null };
     const claimed = await deps.repos.jobs.claim({
       agentId: agent.id,
       organizationId: agent.organizationId,
+      mayTake: (current) => mayTakeNewJob(current, at),
       assign: (candidate) => {
         if (!agentMatches(candidate.agentQueryRules, agent.tags)) return null;
         const next = jobTransition(candidate, { type: 'assign', agentId: agent.id }, at);

@@ -23,6 +23,9 @@ function agent(n: number, organizationId: string): Agent {
     connectedAt: null,
     disconnectedAt: null,
     heartbeatAt: null,
+    pausedAt: null,
+    pauseNote: null,
+    pausedUntil: null,
   };
 }
 
@@ -77,6 +80,7 @@ function world() {
                 agentId: candidate.id,
                 organizationId: candidate.organizationId,
                 held: jobId && buildId ? { jobId, buildId } : null,
+                lastJobFinishedAt: null,
               };
             });
         },
@@ -201,7 +205,7 @@ describe('getWorkOfAgents', () => {
   it('tells a token without read_builds only that the agent is busy, reading no build', async () => {
     const { deps, reads } = world();
     const work = await getWorkOfAgents(deps)(actor(['read_agents']), [agents.busy.id]);
-    expect(work).toEqual([{ isRunningJob: true, job: null }]);
+    expect(work).toEqual([{ isRunningJob: true, job: null, lastJobFinishedAt: null }]);
     expect(reads).not.toContain('builds');
   });
 
@@ -242,7 +246,15 @@ describe('listAgents', () => {
     expect(listed).toEqual([
       {
         organizationId: ACME.id,
-        filter: { search: 'lin', metaData: ['os=linux'], isRunningJob: null },
+        filter: {
+          search: 'lin',
+          metaData: ['os=linux'],
+          isRunningJob: null,
+          name: null,
+          hostname: null,
+          version: null,
+          presentOnly: false,
+        },
         offset: 0,
         limit: 30,
       },

@@ -1,4 +1,4 @@
-import { type Agent, distinctUuids, isUuid, notFound } from '@ci/domain';
+import { type Agent, distinctUuids, isUuid, notFound, type Operation } from '@ci/domain';
 import type { Actor } from '../auth/actor';
 import { allowsOperation, requireOrganization, requireScope, requireSlugParts } from '../auth/authorize';
 import { usableMemberships } from '../auth/usable-memberships';
@@ -14,8 +14,19 @@ import type { Deps } from '../ports';
 /** An agent of an organization by its UUID, as `GET /v2/organizations/{org}/agents/{id}` would answer. */
 export const getAgent =
   (deps: Deps) =>
-  async (actor: Actor, ref: { organization: string; agent: string }): Promise<Agent> => {
-    const { organization } = await requireOrganization(deps)(actor, 'getAgent', ref.organization);
+  (actor: Actor, ref: AgentRef): Promise<Agent> =>
+    requireAgent(deps)(actor, 'getAgent', ref);
+
+export interface AgentRef {
+  organization: string;
+  agent: string;
+}
+
+/** The agent `ref` names, after the operation's scope and the organization: 404 `No agent found` else. */
+export const requireAgent =
+  (deps: Deps) =>
+  async (actor: Actor, operation: Operation, ref: AgentRef): Promise<Agent> => {
+    const { organization } = await requireOrganization(deps)(actor, operation, ref.organization);
     const [agent] = isUuid(ref.agent) ? await deps.repos.lookups.agents([ref.agent.toLowerCase()]) : [];
     if (!agent || agent.organizationId !== organization.id) throw notFound('agent');
     return agent;
@@ -56,6 +67,8 @@ export interface AgentWork {
   isRunningJob: boolean;
   /** null also when the actor may not see the job (no `read_builds`, or a pipeline hidden from them) */
   job: JobResult | null;
+  /** when it last finished a job */
+  lastJobFinishedAt: Date | null;
 }
 
 /**
@@ -76,11 +89,20 @@ export const getWorkOfAgents =
         entry.held && memberships.has(entry.organizationId) ? [[entry.agentId, entry.held] as const] : [],
       ),
     );
+    const lastFinished = new Map(
+      held.flatMap((entry) =>
+        memberships.has(entry.organizationId) ? [[entry.agentId, entry.lastJobFinishedAt] as const] : [],
+      ),
+    );
     const jobs = allowsOperation(actor, 'getBuild')
       ? await jobsInBuilds(deps, actor, [...heldBy.values()])
       : new Map<string, JobResult>();
     return agentIds.map((id) => {
       const job = heldBy.get(id.toLowerCase());
-      return { isRunningJob: job !== undefined, job: job ? (jobs.get(job.jobId) ?? null) : null };
+      return {
+        isRunningJob: job !== undefined,
+        job: job ? (jobs.get(job.jobId) ?? null) : null,
+        lastJobFinishedAt: lastFinished.get(id.toLowerCase()) ?? null,
+      };
     });
   };

@@ -15,6 +15,11 @@ export interface AgentListQuery {
   search?: string | null | undefined;
   metaData?: readonly string[] | null | undefined;
   isRunningJob?: boolean | null | undefined;
+  /** REST's filters (exact) and its leaving out agents that have gone */
+  name?: string | null | undefined;
+  hostname?: string | null | undefined;
+  version?: string | null | undefined;
+  presentOnly?: boolean | undefined;
 }
 
 /**

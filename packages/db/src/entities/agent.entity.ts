@@ -34,6 +34,10 @@ export const AgentEntity = defineEntity({
     connectedAt: p.datetime(3).nullable(),
     disconnectedAt: p.datetime(3).nullable(),
     heartbeatAt: p.datetime(3).nullable(),
+    /** The last pause (REST); the agent takes no new job while `pausedUntil` is in the future. */
+    pausedAt: p.datetime(3).nullable(),
+    pauseNote: p.text().nullable(),
+    pausedUntil: p.datetime(3).nullable(),
     jobs: () => p.oneToMany(JobEntity).mappedBy('agent'),
   },
 });
@@ -55,6 +59,9 @@ export function toAgent(agent: InferEntity<typeof AgentEntity>): Agent {
     connectedAt: agent.connectedAt ?? null,
     disconnectedAt: agent.disconnectedAt ?? null,
     heartbeatAt: agent.heartbeatAt ?? null,
+    pausedAt: agent.pausedAt ?? null,
+    pauseNote: agent.pauseNote ?? null,
+    pausedUntil: agent.pausedUntil ?? null,
   };
 }
 

@@ -102,6 +102,12 @@ export const JobEntity = defineEntity({
       expression:
         'create unique index "jobs_one_active_per_agent_idx" on "jobs" ("agent_id") where "state" in (\'assigned\', \'accepted\', \'running\', \'canceling\')',
     },
+    // An agent's last finished job (REST's `last_job_finished_at`), read without visiting its other jobs.
+    {
+      name: 'jobs_agent_finished_idx',
+      expression:
+        'create index "jobs_agent_finished_idx" on "jobs" ("agent_id", "finished_at") where "agent_id" is not null and "finished_at" is not null',
+    },
   ],
   properties: {
     id: p.uuid().primary(),

@@ -1,11 +1,11 @@
 import type { AgentRegistrationToken, AgentRepository } from '@ci/application';
-import { ACTIVE_JOB_STATES, type Agent, type AgentListFilter } from '@ci/domain';
+import { ACTIVE_JOB_STATES, type Agent, type AgentListFilter, GONE_AGENT_STATES } from '@ci/domain';
 import type { InferEntity } from '@mikro-orm/core';
 import { raw } from '@mikro-orm/postgresql';
 import { AgentEntity, AgentRegistrationTokenEntity, toAgent } from '../entities/agent.entity';
 import type { EntityManagerSource } from '../orm';
 import { prefixedColumns, prefixedObject, toDate, toDateOrNull } from '../rows';
-import { likeLiteral } from '../sql';
+import { likeLiteral, type Sql } from '../sql';
 
 type Row = Record<string, unknown>;
 
@@ -30,6 +30,9 @@ export function agentFromRow(row: Row, prefix = ''): Agent {
     connectedAt: toDateOrNull(column('connected_at')),
     disconnectedAt: toDateOrNull(column('disconnected_at')),
     heartbeatAt: toDateOrNull(column('heartbeat_at')),
+    pausedAt: toDateOrNull(column('paused_at')),
+    pauseNote: (column('pause_note') as string | null) ?? null,
+    pausedUntil: toDateOrNull(column('paused_until')),
   };
 }
 
@@ -50,6 +53,9 @@ const AGENT_COLUMNS = [
   'connected_at',
   'disconnected_at',
   'heartbeat_at',
+  'paused_at',
+  'pause_note',
+  'paused_until',
 ] as const;
 
 /** The columns `agentFromRow` reads, of agents `a`, each named `a_<column>`. */
@@ -63,7 +69,7 @@ export const HELD_JOB_STATES = `(${ACTIVE_JOB_STATES.map((state) => `'${state}'`
 
 /** An organization's agents narrowed by `filter`. */
 function inScope({ organizationId, filter }: { organizationId: string; filter: AgentListFilter }) {
-  const { search, metaData, isRunningJob } = filter;
+  const { search, metaData, isRunningJob, name, hostname, version, presentOnly } = filter;
   const pattern = search === null ? null : `%${likeLiteral(search)}%`;
   const holding = { $in: [...ACTIVE_JOB_STATES] };
   return {
@@ -77,6 +83,10 @@ function inScope({ organizationId, filter }: { organizationId: string; filter: A
           ],
         }),
     ...(metaData.length ? { tags: { $contains: metaData } } : {}),
+    ...(name === null ? {} : { name }),
+    ...(hostname === null ? {} : { hostname }),
+    ...(version === null ? {} : { version }),
+    ...(presentOnly ? { connectionState: { $nin: [...GONE_AGENT_STATES] } } : {}),
     ...(isRunningJob === null
       ? {}
       : { jobs: isRunningJob ? { $some: { state: holding } } : { $none: { state: holding } } }),
@@ -95,7 +105,7 @@ function toRegistrationToken(
   };
 }
 
-export function agentRepository(entityManager: EntityManagerSource): AgentRepository {
+export function agentRepository(entityManager: EntityManagerSource, sql: Sql): AgentRepository {
   return {
     async insertRegistrationToken({ organizationId, ...token }) {
       await entityManager().insert(AgentRegistrationTokenEntity, { ...token, organization: organizationId });
@@ -126,7 +136,15 @@ export function agentRepository(entityManager: EntityManagerSource): AgentReposi
         {
           lastSeenAt: latest('last_seen_at'),
           ...(event === 'connect' ? { connectionState: 'connected', connectedAt: at } : {}),
-          ...(event === 'disconnect' ? { connectionState: 'disconnected', disconnectedAt: at } : {}),
+          // A stop requested ends as `stopped` (the domain's connectionStateAfterDisconnect).
+          ...(event === 'disconnect'
+            ? {
+                connectionState: raw(
+                  `case connection_state when 'stopping' then 'stopped' else 'disconnected' end`,
+                ),
+                disconnectedAt: at,
+              }
+            : {}),
           ...(event === 'heartbeat' ? { heartbeatAt: latest('heartbeat_at') } : {}),
         },
       );
@@ -140,5 +158,20 @@ export function agentRepository(entityManager: EntityManagerSource): AgentReposi
       return agents.map(toAgent);
     },
     count: (scope) => entityManager().count(AgentEntity, inScope(scope)),
+    async change(agentId, change) {
+      // The row is locked while the domain decides, so concurrent controls apply one after the other, and
+      // a dispatch (which reads the agent `for share`) sees the change or finishes before it.
+      return sql.transaction(async (tx) => {
+        const [row] = await tx.query(`select * from agents where id = $1 for update`, [agentId]);
+        if (!row) return null;
+        const next = change(agentFromRow(row));
+        await tx.query(
+          `update agents set connection_state = $2, paused_at = $3, pause_note = $4, paused_until = $5
+           where id = $1`,
+          [agentId, next.connectionState, next.pausedAt, next.pauseNote, next.pausedUntil],
+        );
+        return next;
+      });
+    },
   };
 }

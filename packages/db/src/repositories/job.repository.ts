@@ -216,39 +216,47 @@ export function jobRepository(sql: Sql): JobRepository {
       return row ? locationFromRow(row) : null;
     },
 
-    async claim({ agentId, organizationId, assign }) {
-      // One job per agent (the partial unique index has the last word when two pings race).
-      const held = await sql.query(`select 1 from jobs where agent_id = $1 and state in ${HELD_JOB_STATES}`, [
-        agentId,
-      ]);
-      if (held.length) return null;
-      // The candidates are read without locks; each is then taken in one statement that locks it, skipping
-      // a row another agent is taking right now, so concurrent pings spread over the jobs instead of
-      // queueing on one.
-      const rows = await sql.query(
-        `select j.* from jobs j join builds b on b.id = j.build_id
-         where j.state = 'scheduled' and b.organization_id = $1
-         order by j.runnable_at, j.id limit 100`,
-        [organizationId],
-      );
-      for (const row of rows) {
-        const job = assign(jobFromRow(row).job);
-        if (!job) continue;
-        try {
-          const taken = await sql.query(
-            `update jobs set state = $2, agent_id = $3
-             where id = (select id from jobs where id = $1 and state = 'scheduled' for update skip locked)
-             returning id`,
-            [job.id, job.state, job.agentId],
-          );
-          if (taken.length) return job;
-        } catch (error) {
-          // The partial unique index: this agent already holds a job (a concurrent ping took one).
-          if (isUniqueViolation(error)) return null;
-          throw error;
+    async claim({ agentId, organizationId, mayTake, assign }) {
+      // The agent's row is read `for share` for the whole claim: a stop or pause (which locks it `for
+      // update`) either comes first and is seen here, or waits until this job is taken and then sees it.
+      return sql.transaction(async (tx) => {
+        const [agent] = await tx.query(`select * from agents where id = $1 for share`, [agentId]);
+        if (!agent || !mayTake(agentFromRow(agent))) return null;
+        // One job per agent (the partial unique index has the last word when two pings race).
+        const held = await tx.query(
+          `select 1 from jobs where agent_id = $1 and state in ${HELD_JOB_STATES}`,
+          [agentId],
+        );
+        if (held.length) return null;
+        // The candidates are read without locks; each is then taken in one statement that locks it,
+        // skipping a row another agent is taking right now, so concurrent pings spread over the jobs
+        // instead of queueing on one.
+        const rows = await tx.query(
+          `select j.* from jobs j join builds b on b.id = j.build_id
+           where j.state = 'scheduled' and b.organization_id = $1
+           order by j.runnable_at, j.id limit 100`,
+          [organizationId],
+        );
+        for (const row of rows) {
+          const job = assign(jobFromRow(row).job);
+          if (!job) continue;
+          try {
+            const taken = await tx.query(
+              `update jobs set state = $2, agent_id = $3
+               where id = (select id from jobs where id = $1 and state = 'scheduled' for update skip locked)
+               returning id`,
+              [job.id, job.state, job.agentId],
+            );
+            if (taken.length) return job;
+          } catch (error) {
+            // The partial unique index: this agent already holds a job (a concurrent ping took one). The
+            // transaction is aborted, so its commit rolls back, which is all there is to do.
+            if (isUniqueViolation(error)) return null;
+            throw error;
+          }
         }
-      }
-      return null;
+        return null;
+      });
     },
 
     async activeJobOf(agentId) {

@@ -11,6 +11,7 @@ import {
   toTeamMember,
 } from '../entities/team.entity';
 import type { EntityManagerSource } from '../orm';
+import { toDateOrNull } from '../rows';
 import type { Sql } from '../sql';
 import { HELD_JOB_STATES } from './agent.repository';
 import { BUILD_ROW_SELECT, complete } from './build.repository';
@@ -100,8 +101,11 @@ export function lookupRepository(entityManager: EntityManagerSource, sql: Sql): 
         organization_id: string;
         job_id: string | null;
         build_id: string | null;
+        last_job_finished_at: Date | string | null;
       }>(
-        `select a.id, a.organization_id, j.id as job_id, j.build_id
+        `select a.id, a.organization_id, j.id as job_id, j.build_id,
+           (select max(f.finished_at) from jobs f
+            where f.agent_id = a.id and f.finished_at is not null) as last_job_finished_at
          from agents a
          left join jobs j on j.agent_id = a.id and j.state in ${HELD_JOB_STATES}
          where a.id = any($1::uuid[])`,
@@ -111,6 +115,7 @@ export function lookupRepository(entityManager: EntityManagerSource, sql: Sql): 
         agentId: row.id,
         organizationId: row.organization_id,
         held: row.job_id && row.build_id ? { jobId: row.job_id, buildId: row.build_id } : null,
+        lastJobFinishedAt: toDateOrNull(row.last_job_finished_at),
       }));
     },
     async retrySources(jobIds) {
