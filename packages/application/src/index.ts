@@ -1,4 +1,5 @@
 export type { AccessTokenView } from './access-tokens/get-access-token';
+export type { AgentRestQuery, AgentView } from './agents/agent-controls';
 export type * from './agents/agent-ports';
 export type {
   AgentJobAction,
@@ -8,7 +9,7 @@ export type {
   RegisterRequest,
 } from './agents/agent-protocol';
 export { DEFAULT_AGENT_TIMINGS, MAX_CHUNK_BYTES } from './agents/agent-protocol';
-export type { AgentWork } from './agents/agents-by-id';
+export type { AgentRef, AgentWork } from './agents/agents-by-id';
 export type { AgentListQuery, AgentPage } from './agents/list-agents';
 export * from './auth/access-token-secret';
 export type { Actor } from './auth/actor';

@@ -86,6 +86,16 @@ const IDENTITY_OPERATIONS = [
 ] as const;
 const isIdentity = (method: string, path: string) =>
   IDENTITY_OPERATIONS.some(([m, p]) => m === method && p === path);
+const AGENTS = `${ORGANIZATION}/agents`;
+const AGENT = `${AGENTS}/{agent}`;
+/** method, path, success status, the success body (a list, one agent, or none), the request body and the scope */
+const AGENT_OPERATIONS = [
+  ['GET', AGENTS, '200', 'list', null, 'read_agents'],
+  ['GET', AGENT, '200', 'one', null, 'read_agents'],
+  ['PUT', `${AGENT}/stop`, '204', 'none', 'StopAgentRequest', 'write_agents'],
+  ['PUT', `${AGENT}/pause`, '204', 'none', 'PauseAgentRequest', 'write_agents'],
+  ['PUT', `${AGENT}/resume`, '204', 'none', null, 'write_agents'],
+] as const;
 
 describe('the OpenAPI document', () => {
   it('is OpenAPI 3.1 with one server at the given base URL', () => {
@@ -97,7 +107,7 @@ describe('the OpenAPI document', () => {
     expect(
       operations
         .filter(({ path }) => !path.startsWith('/packages/') && !path.includes('/teams'))
-        .filter(({ path }) => !path.includes('/jobs/'))
+        .filter(({ path }) => !path.includes('/jobs/') && !path.startsWith(AGENTS))
         .filter(({ method, path }) => !isPipelineOperation(method, path))
         .filter(({ method, path }) => !isIdentity(method, path))
         .map(({ method, path }) => `${method} ${path}`)
@@ -119,6 +129,35 @@ describe('the OpenAPI document', () => {
       expect(JSON.stringify(security)).toContain(scope);
     },
   );
+
+  it('documents the agents operations', () => {
+    expect(
+      operations
+        .filter(({ path }) => path.startsWith(AGENTS))
+        .map(({ method, path }) => `${method} ${path}`)
+        .sort(),
+    ).toEqual(AGENT_OPERATIONS.map(([method, path]) => `${method} ${path}`).sort());
+  });
+
+  it.each(AGENT_OPERATIONS)('answers %s %s with %s, %s', (method, path, status, shape, body, scope) => {
+    const { responses, security, requestBody } = operation(method, path);
+    expect(Object.keys(responses).filter((code) => code.startsWith('2'))).toEqual([status]);
+    const expected = {
+      list: { type: 'array', items: { $ref: '#/components/schemas/AgentResource' } },
+      one: { $ref: '#/components/schemas/AgentResource' },
+      none: undefined,
+    }[shape];
+    expect(responses[status]?.content?.['application/json']?.schema).toEqual(expected);
+    expect(JSON.stringify(requestBody ?? null)).toBe(
+      body
+        ? JSON.stringify({
+            required: false,
+            content: { 'application/json': { schema: { $ref: `#/components/schemas/${body}` } } },
+          })
+        : 'null',
+    );
+    expect(JSON.stringify(security)).toContain(scope);
+  });
 
   it('documents the pipelines operations', () => {
     expect(
@@ -422,6 +461,7 @@ describe('the OpenAPI document', () => {
         `GET ${PIPELINES}`,
         'GET /organizations',
         `GET ${ORGANIZATION}/members`,
+        `GET ${AGENTS}`,
       ].sort(),
     );
   });

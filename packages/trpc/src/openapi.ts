@@ -2,6 +2,7 @@ import { ORGANIZATION_RATE_LIMIT_HEADERS, scopeFor, USER_RATE_LIMIT_HEADERS } fr
 import type { AnyRouter } from '@trpc/server';
 import { generateOpenApiDocument } from 'trpc-to-openapi';
 import { AccessTokenWire } from './access-tokens/access-token.wire';
+import { AgentResourceWire, PauseAgentRequest, StopAgentRequest } from './agents/agent.wire';
 import { BuildWire, CreateBuildRequest, JobWire } from './builds/build.wire';
 import { ErrorWire, RateLimitErrorWire } from './error.wire';
 import { JobEnvWire, JobLogWire, UnblockedJobWire } from './jobs/job.wire';
@@ -53,6 +54,9 @@ const COMPONENTS = {
   User: UserWire,
   Organization: OrganizationWire,
   OrganizationMember: OrganizationMemberWire,
+  AgentResource: AgentResourceWire,
+  StopAgentRequest,
+  PauseAgentRequest,
 };
 
 const SCHEMAS = '#/components/schemas/';
@@ -251,7 +255,7 @@ function adjustOperation(operation: Operation, procedure: Procedure | undefined)
   }
   if (meta?.requestBody) {
     operation.requestBody = {
-      required: true,
+      required: meta.requestBodyOptional !== true,
       content: { 'application/json': { schema: { $ref: `${SCHEMAS}${meta.requestBody}` } } },
     };
     responses['413'] = errorResponse('The request body is too large', everyResponse);

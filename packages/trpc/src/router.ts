@@ -1,4 +1,5 @@
 import { accessTokenRouter } from './access-tokens/access-token.router';
+import { agentsRouter } from './agents/agents.router';
 import { buildsRouter } from './builds/builds.router';
 import { jobsRouter } from './jobs/jobs.router';
 import { organizationsRouter } from './organizations/organizations.router';
@@ -21,6 +22,7 @@ export const appRouter = router({
   user: userRouter,
   organizations: organizationsRouter,
   jobs: jobsRouter,
+  agents: agentsRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -64,6 +64,8 @@ export type Meta = OpenApiMeta<{
   emptyBody?: true;
   /** the component documenting the JSON body, which the procedure's permissive input cannot */
   requestBody?: string;
+  /** the body may be left out (stop, pause: every member has a default) */
+  requestBodyOptional?: true;
   /** answers an `ETag`, and 304 to `If-None-Match` ({@link revisionAnswers}) */
   conditional?: true;
 }>;

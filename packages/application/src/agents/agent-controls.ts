@@ -1,6 +1,7 @@
 import {
   type Agent,
   DomainError,
+  isPaused,
   notFound,
   type Operation,
   parsePauseRequest,
@@ -25,6 +26,8 @@ export interface AgentView {
   creator: User | null;
   job: JobResult | null;
   lastJobFinishedAt: Date | null;
+  /** paused now (its pause has not timed out) */
+  paused: boolean;
 }
 
 /** REST's agent list filters: exact matches. */
@@ -44,11 +47,13 @@ async function viewsOf(deps: Deps, actor: Actor, agents: readonly Agent[]): Prom
     creatorIds.length ? deps.repos.lookups.users(creatorIds) : [],
   ]);
   const creatorsById = new Map(creators.map(({ user }) => [user.id, user]));
+  const at = deps.clock.now();
   return agents.map((agent, i) => ({
     agent,
     creator: agent.creatorId ? (creatorsById.get(agent.creatorId) ?? null) : null,
     job: work[i]?.job ?? null,
     lastJobFinishedAt: work[i]?.lastJobFinishedAt ?? null,
+    paused: isPaused(agent, at),
   }));
 }
 

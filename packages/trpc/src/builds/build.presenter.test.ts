@@ -95,6 +95,9 @@ const agent: Agent & { creator: User | null } = {
   connectedAt: new Date('2025-02-01T00:00:01.000Z'),
   disconnectedAt: null,
   heartbeatAt: new Date('2025-02-01T00:00:31.000Z'),
+  pausedAt: null,
+  pauseNote: null,
+  pausedUntil: null,
   creator: agentCreator,
 };
 

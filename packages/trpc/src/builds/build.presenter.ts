@@ -9,6 +9,7 @@ import {
   type User,
   webAddresses,
 } from '@ci/domain';
+import { presentJobAgent } from '../agents/agent.presenter';
 import { apiAddresses } from '../api-addresses';
 import { presentUser } from '../users/user.presenter';
 import type {
@@ -208,21 +209,20 @@ function agentWire(
   urls: BuildUrls,
   ctx: Context,
 ): AgentWire | AgentShortWire {
-  const url = apiAddresses.agent(ctx.api, urls.organizationSlug, agent.id);
-  if (ctx.form === 'pipeline-list') return { id: agent.id, url, name: agent.name };
-  return {
-    id: agent.id,
-    graphql_id: encodeGraphqlId('Agent', agent.id),
-    url,
-    web_url: webAddresses.agent(ctx.web, urls.organizationSlug, agent.id),
-    name: agent.name,
-    connection_state: agent.connectionState,
-    hostname: agent.hostname,
-    ip_address: agent.ipAddress,
-    user_agent: agent.userAgent,
-    creator: agent.creator ? presentUser(agent.creator, ctx.avatars) : null,
-    created_at: formatTimestamp(agent.createdAt),
-  };
+  if (ctx.form === 'pipeline-list') {
+    return {
+      id: agent.id,
+      url: apiAddresses.agent(ctx.api, urls.organizationSlug, agent.id),
+      name: agent.name,
+    };
+  }
+  return presentJobAgent({
+    agent,
+    creator: agent.creator,
+    organizationSlug: urls.organizationSlug,
+    urls: ctx,
+    avatars: ctx.avatars,
+  });
 }
 
 function pipelineWire(
