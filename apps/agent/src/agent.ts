@@ -114,11 +114,18 @@ export async function runAgent(options: AgentOptions, stop: AbortSignal): Promis
   }, registration.heartbeat_interval * 1000);
 
   try {
+    let paused = false;
     while (!stop.aborted) {
       let job: AgentJob | undefined;
       try {
         const ping = await call<{ action: string; job?: AgentJob }>('GET', '/ping', token);
-        if (ping.action === 'disconnect') break;
+        if (ping.action === 'disconnect') {
+          log('told to stop');
+          break;
+        }
+        // Paused: still pinging, offered no job until it is resumed.
+        if ((ping.action === 'pause') !== paused) log(ping.action === 'pause' ? 'paused' : 'resumed');
+        paused = ping.action === 'pause';
         job = ping.job;
       } catch (error) {
         log(`ping failed: ${(error as Error).message}`);
