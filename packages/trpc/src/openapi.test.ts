@@ -183,6 +183,8 @@ describe('the OpenAPI document', () => {
       'waiting_jobs_count',
       'visibility',
       'tags',
+      'emoji',
+      'color',
       'configuration',
       'steps',
     ]);
