@@ -310,6 +310,8 @@ function reachableSchemas(document: Json, schemas: Record<string, Json>): Record
   const rename = (node: Json) => {
     const target = typeof node.$ref === 'string' ? renames.get(node.$ref) : undefined;
     if (target) node.$ref = target;
+    const mapping = discriminatorMapping(node);
+    if (mapping) for (const [value, ref] of Object.entries(mapping)) mapping[value] = renames.get(ref) ?? ref;
   };
   forEachObject(document.paths, rename);
   const kept: Record<string, Json> = {};
@@ -329,10 +331,17 @@ function dropSafeIntegerBounds(node: Json) {
   }
 }
 
+/** A discriminator's mapping: its values are references too, and must follow renames. */
+function discriminatorMapping(node: Json): Record<string, string> | undefined {
+  const mapping = (node.discriminator as Json | undefined)?.mapping;
+  return mapping && typeof mapping === 'object' ? (mapping as Record<string, string>) : undefined;
+}
+
 function refsIn(value: unknown): string[] {
   const refs: string[] = [];
   forEachObject(value, (node) => {
     if (typeof node.$ref === 'string') refs.push(node.$ref);
+    refs.push(...Object.values(discriminatorMapping(node) ?? {}));
   });
   return refs;
 }
