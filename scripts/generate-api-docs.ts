@@ -5,6 +5,9 @@
  * - docs/api/openapi.json: the REST API's OpenAPI document, from the tRPC router
  * - docs/api/schema.graphql: the GraphQL schema, printed from the Pothos builder
  *
+ * Either way the OpenAPI document is first checked by Redocly's linter and Swagger Parser
+ * (openapi-validation.ts): an error stops both commands, warnings are listed.
+ *
  *   pnpm docs:api     write the documents
  *   pnpm check:api    compare them, change nothing
  */
@@ -12,15 +15,28 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, relative, resolve } from 'node:path';
 import { printedSchema } from '@ci/graphql';
 import { appRouter, openApiDocument } from '@ci/trpc';
+import { openApiProblems } from './openapi-validation';
 
 /** Fixed, so the committed document does not depend on anyone's configuration. */
 const BASE_URL = 'http://localhost:3000/v2';
+
+const openApi = openApiDocument(appRouter, { baseUrl: BASE_URL });
+const { errors, warnings } = await openApiProblems(openApi);
+for (const warning of warnings) console.warn(`warning ${warning}`);
+if (errors.length) {
+  for (const error of errors) console.error(`error ${error}`);
+  console.error(
+    `The OpenAPI document has ${errors.length} error(s): fix its generation (packages/trpc/src/openapi.ts).`,
+  );
+  process.exit(1);
+}
+console.log(`The OpenAPI document passes Redocly's linter and Swagger Parser (${warnings.length} warnings).`);
 
 const documents = [
   {
     target: resolve(import.meta.dirname, '../docs/api/openapi.json'),
     source: 'the router',
-    generated: `${JSON.stringify(openApiDocument(appRouter, { baseUrl: BASE_URL }), null, 2)}\n`,
+    generated: `${JSON.stringify(openApi, null, 2)}\n`,
   },
   {
     target: resolve(import.meta.dirname, '../docs/api/schema.graphql'),

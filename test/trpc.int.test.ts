@@ -39,7 +39,9 @@ describe('builds over tRPC', () => {
       ]),
     );
     expect(build.jobs?.length).toBeGreaterThan(0);
-    expect(build.jobs?.every((job) => job.graphql_id === undefined)).toBe(true);
+    for (const job of build.jobs ?? []) {
+      expect(Buffer.from(job.graphql_id, 'base64').toString()).toBe(`Job---${job.id}`);
+    }
     expect(shapeOf(build)).toEqual(shapeOf(rest));
     expect(BuildWire.safeParse(build).error).toBeUndefined();
   });

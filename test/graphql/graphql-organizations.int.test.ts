@@ -302,7 +302,8 @@ describe('pipeline', () => {
       name: rest.name,
       slug: rest.slug,
       url: rest.web_url,
-      description: rest.description,
+      // REST shows no description as '' (as recorded); GraphQL's nullable field shows null.
+      description: rest.description || null,
       repository: { url: rest.repository },
       defaultBranch: rest.default_branch,
       webhookURL: rest.provider.webhook_url,

@@ -111,7 +111,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   app.setNotFoundHandler((request, reply) => {
     const path = request.url.split('?')[0];
-    return reply.code(404).send({ message: `No route matches ${request.method} ${path}` });
+    // A HEAD is answered as its GET (its Content-Length too); its body is never sent.
+    const method = request.method === 'HEAD' ? 'GET' : request.method;
+    return reply.code(404).send({ message: `No route matches ${method} ${path}` });
   });
 
   // Clients send JSON with other Content-Types (text/plain too) or none at all, and body-less PUTs with a

@@ -313,6 +313,8 @@ export interface OrganizationAccess {
 /** What a user may do on a pipeline, read in one round trip; `pipeline` null when it does not exist. */
 export interface PipelineAccessFacts extends OrganizationAccess {
   pipeline: Pipeline | null;
+  /** the user who created the pipeline; null when none (or no pipeline) */
+  pipelineCreator: User | null;
   teamAccessLevels: AccessLevel[];
   pipelineHasTeams: boolean;
   /**
@@ -359,10 +361,13 @@ export interface JobView {
 }
 
 /** Everything a build response shows, read together. */
+/** A build's pipeline as builds show it: with its live counts and the user who created it. */
+export type BuildPipeline = Pipeline & { counts: PipelineCounts; createdBy: User | null };
+
 export interface BuildView {
   build: Build;
   organizationSlug: string;
-  pipeline: Pipeline & { counts: PipelineCounts };
+  pipeline: BuildPipeline;
   creator: User | null;
   jobs: JobView[];
   rebuiltFrom: { id: string; number: number } | null;

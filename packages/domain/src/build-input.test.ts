@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { type BuildRequest, parseBuildRequest } from './build-input';
+import { type BuildRequest, buildTag, parseBuildRequest } from './build-input';
 import type { FieldError } from './errors';
 
 const minimal = { commit: 'HEAD', branch: 'main' };
@@ -26,6 +26,27 @@ describe('parseBuildRequest', () => {
         pullRequest: null,
       } satisfies BuildRequest,
     });
+  });
+
+  it.each([
+    ['an empty object', {}],
+    ['empty name and email', { name: '', email: '' }],
+    ['null name and email', { name: null, email: null }],
+  ])('reads an author given as %s as none (what Go clients send without one)', (_, author) => {
+    const result = parseBuildRequest({ ...minimal, author });
+    expect(result.ok && result.value.author).toBeNull();
+  });
+
+  it("reads go-buildkite's create body without an author", () => {
+    const body = {
+      commit: 'HEAD',
+      branch: 'main',
+      message: '',
+      author: {},
+      clean_checkout: false,
+      ignore_pipeline_branch_filters: false,
+    };
+    expect(parseBuildRequest(body)).toMatchObject({ ok: true, value: { author: null, message: null } });
   });
 
   it('reads every field of the spec body', () => {
@@ -139,6 +160,11 @@ describe('parseBuildRequest', () => {
       'an author without email',
       { ...minimal, author: { name: 'Keith' } },
       [{ field: 'author.email', code: 'missing', message: "author.email can't be blank" }],
+    ],
+    [
+      'an author with an email but an empty name',
+      { ...minimal, author: { name: '', email: 'k@example.com' } },
+      [{ field: 'author.name', code: 'missing', message: "author.name can't be blank" }],
     ],
     [
       'an author with a numeric name',
@@ -299,5 +325,19 @@ describe('parseBuildRequest', () => {
         },
       ),
     );
+  });
+});
+
+describe('buildTag', () => {
+  it.each([
+    ['refs/tags/v1.2.3', 'v1.2.3'],
+    ['refs/tags/release/2026', 'release/2026'],
+    ['refs/tags/', null],
+    ['v1.2.3', null],
+    ['abcd0b72a1e580e90712cdd9eb26d3fb41cd09c8', null],
+    ['HEAD', null],
+    ['refs/heads/main', null],
+  ])('reads %s as the tag %s', (commit, tag) => {
+    expect(buildTag(commit)).toBe(tag);
   });
 });

@@ -8,7 +8,7 @@ export interface BuildRequest {
   commit: string;
   branch: string;
   message: string | null;
-  /** null: the requesting user is the author. */
+  /** null: none given (no name and no email); the build's `author` is then null. */
   author: { name: string; email: string } | null;
   cleanCheckout: boolean;
   env: Record<string, string>;
@@ -102,6 +102,9 @@ export function parseBuildRequest(body: unknown): Result<BuildRequest> {
     if (!isJsonObject(value)) {
       return fail('author', 'invalid', 'author must be an object with name and email');
     }
+    // Go clients send `"author":{}` when no author is set (an empty struct survives `omitempty`).
+    const blank = (part: unknown) => part === undefined || part === null || part === '';
+    if (blank(value.name) && blank(value.email)) return null;
     const limit = { max: BUILD_REQUEST_LIMITS.author, required: true };
     const name = readString(value.name, 'author.name', limit);
     const email = readString(value.email, 'author.email', limit);
@@ -135,4 +138,11 @@ export function parseBuildRequest(body: unknown): Result<BuildRequest> {
   const { commit, branch } = request;
   if (errors.length > 0 || commit === null || branch === null) return err(validationFailed(errors));
   return ok({ ...request, commit, branch });
+}
+
+const TAG_REF = 'refs/tags/';
+
+/** The tag a build's commit names (`refs/tags/v1.2` names `v1.2`), else null: the wire's `tag`. */
+export function buildTag(commit: string): string | null {
+  return commit.startsWith(TAG_REF) && commit.length > TAG_REF.length ? commit.slice(TAG_REF.length) : null;
 }

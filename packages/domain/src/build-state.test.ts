@@ -458,27 +458,27 @@ describe('presentBuildState', () => {
   it.each<[Pick<BuildSnapshot, 'state' | 'blockedState'>, ReturnType<typeof presentBuildState>]>([
     [
       { state: 'blocked', blockedState: 'passed' },
-      { state: 'passed', blocked: true },
+      { state: 'passed', blocked: true, blockedState: 'passed' },
     ],
     [
       { state: 'blocked', blockedState: 'failed' },
-      { state: 'failed', blocked: true },
+      { state: 'failed', blocked: true, blockedState: 'failed' },
     ],
     [
       { state: 'blocked', blockedState: 'running' },
-      { state: 'running', blocked: true },
+      { state: 'running', blocked: true, blockedState: 'running' },
     ],
     [
       { state: 'blocked', blockedState: null },
-      { state: 'passed', blocked: true },
+      { state: 'passed', blocked: true, blockedState: 'passed' },
     ],
     [
       { state: 'running', blockedState: null },
-      { state: 'running', blocked: false },
+      { state: 'running', blocked: false, blockedState: '' },
     ],
     [
       { state: 'canceled', blockedState: null },
-      { state: 'canceled', blocked: false },
+      { state: 'canceled', blocked: false, blockedState: '' },
     ],
   ])('presents %j as %j (rule B1)', (build, expected) => {
     expect(presentBuildState(build)).toEqual(expected);

@@ -197,7 +197,12 @@ function cancelRefusal(state: BuildState): DomainError {
 export function presentBuildState(build: Pick<BuildSnapshot, 'state' | 'blockedState'>): {
   state: Exclude<BuildState, 'blocked'>;
   blocked: boolean;
+  /** the wire's `blocked_state`: '' unless blocked, then the state the build kept */
+  blockedState: '' | BlockedState;
 } {
-  if (build.state === 'blocked') return { state: build.blockedState ?? 'passed', blocked: true };
-  return { state: build.state, blocked: false };
+  if (build.state === 'blocked') {
+    const kept = build.blockedState ?? 'passed';
+    return { state: kept, blocked: true, blockedState: kept };
+  }
+  return { state: build.state, blocked: false, blockedState: '' };
 }

@@ -57,12 +57,12 @@ export const PROVIDER_SETTING_DEFAULTS = {
   publish_blocked_as_pending: false,
   use_step_key_as_commit_status: false,
   filter_enabled: false,
+  build_pull_request_base_branch_changed: false,
+  build_merge_group_checks_requested: false,
 } as const satisfies Record<string, string | boolean>;
 
 /** Settings the public API accepts that have no default: shown once set. */
 const OPTIONAL_BOOLEAN_SETTINGS = [
-  'build_pull_request_base_branch_changed',
-  'build_merge_group_checks_requested',
   'cancel_when_merge_group_destroyed',
   'use_merge_group_base_commit_for_git_diff_base',
 ] as const;

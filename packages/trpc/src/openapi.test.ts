@@ -222,6 +222,8 @@ describe('the OpenAPI document', () => {
       'waiting_jobs_count',
       'visibility',
       'tags',
+      'emoji',
+      'color',
       'configuration',
       'steps',
     ]);

@@ -88,8 +88,23 @@ const ERROR_STATUSES: Record<string, string> = {
   '400': 'Malformed parameters or JSON',
   '401': 'Missing, unknown, expired or revoked token',
   '403': "The token lacks the operation's scope, or the user's access does not allow it",
-  '404': 'No such organization, pipeline, build, registry or team, or not visible to the user',
+  '404': 'No such organization, pipeline, build, registry, team or agent, or not visible to the user',
   '422': 'The request cannot be carried out',
+};
+
+/** What each group of operations is about, shown beside the tag's name. */
+const TAG_DESCRIPTIONS: Record<string, string> = {
+  Builds: 'Builds of pipelines: list, get, create, cancel and rebuild',
+  Pipelines: "An organization's pipelines: list, get, create, update, delete, archive and unarchive",
+  Registries: "An organization's package registries",
+  'Team pipelines': "The pipelines a team can reach, with the team's access level to each",
+  Teams: "An organization's teams",
+  'Team members': "A team's members and their roles in it",
+  'Access token': 'The token the request is made with: what it allows, and revoking it',
+  User: "The token's user",
+  Organizations: "The organizations the token's user belongs to, and their members",
+  Jobs: "A build's jobs: log output, environment, retry and unblock",
+  Agents: "An organization's agents: list, get, stop, pause and resume",
 };
 
 const SUCCESS_DESCRIPTIONS: Record<string, string> = { '200': 'OK', '201': 'Created', '204': 'No Content' };
@@ -190,7 +205,12 @@ export function openApiDocument(router: AnyRouter, options: { baseUrl: string })
   const components = document.components as Json & { schemas: Record<string, Json> };
   components.headers = RESPONSE_HEADERS;
   components.schemas = reachableSchemas(document as unknown as Json, components.schemas);
-  if (tags.size) document.tags = [...tags].map((name) => ({ name }));
+  if (tags.size) {
+    document.tags = [...tags].map((name) => {
+      const description = TAG_DESCRIPTIONS[name];
+      return description ? { name, description } : { name };
+    });
+  }
   forEachObject(document, dropSafeIntegerBounds);
   return document;
 }
@@ -314,6 +334,8 @@ function reachableSchemas(document: Json, schemas: Record<string, Json>): Record
   const rename = (node: Json) => {
     const target = typeof node.$ref === 'string' ? renames.get(node.$ref) : undefined;
     if (target) node.$ref = target;
+    const mapping = discriminatorMapping(node);
+    if (mapping) for (const [value, ref] of Object.entries(mapping)) mapping[value] = renames.get(ref) ?? ref;
   };
   forEachObject(document.paths, rename);
   const kept: Record<string, Json> = {};
@@ -333,10 +355,17 @@ function dropSafeIntegerBounds(node: Json) {
   }
 }
 
+/** A discriminator's mapping: its values are references too, and must follow renames. */
+function discriminatorMapping(node: Json): Record<string, string> | undefined {
+  const mapping = (node.discriminator as Json | undefined)?.mapping;
+  return mapping && typeof mapping === 'object' ? (mapping as Record<string, string>) : undefined;
+}
+
 function refsIn(value: unknown): string[] {
   const refs: string[] = [];
   forEachObject(value, (node) => {
     if (typeof node.$ref === 'string') refs.push(node.$ref);
+    refs.push(...Object.values(discriminatorMapping(node) ?? {}));
   });
   return refs;
 }

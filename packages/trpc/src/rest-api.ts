@@ -94,26 +94,27 @@ export function registerRestApi(
   };
 
   app.register(async (scope) => {
+    // A HEAD is answered as its GET: Node's response to a HEAD sends no body, and Fastify then keeps the
+    // headers and the Content-Length of the GET's. HEAD is listed here rather than left to Fastify's
+    // sibling HEAD route (`exposeHeadRoutes`), which sends `Content-Length: 0` with a 304 (as
+    // @fastify/static does, fastify/fastify-static#448).
     scope.route({
-      method: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'],
+      method: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'],
       url: `${options.prefix}/*`,
       handler: async (request: FastifyRequest, reply: FastifyReply) => {
+        const method = request.method === 'HEAD' ? 'GET' : request.method;
         const body = request.body ?? {};
         if (typeof body !== 'object' || Array.isArray(body)) {
           return reply.code(400).send({ message: 'Problems parsing JSON: the body must be a JSON object' });
         }
         // The path below the prefix as a URL reads it (dot segments resolved, percent-escapes kept).
         const { pathname } = new URL(request.url.slice(options.prefix.length) || '/', 'http://127.0.0.1');
-        const found = find(request.method, pathname);
-        if (!found) {
-          // A HEAD with no procedure (a warm-up) answers 204; any other path is the server's own 404.
-          if (request.method === 'HEAD') return reply.code(204).send();
-          return reply.callNotFound();
-        }
+        const found = find(method, pathname);
+        if (!found) return reply.callNotFound();
         const { operation, params } = found;
         const ctx = options.createContext(request);
         // A GET may be answered by its revision alone, when its procedure says so (`revisionAnswers`).
-        if (request.method === 'GET' && ctx.rest) {
+        if (method === 'GET' && ctx.rest) {
           const ifNoneMatch = request.headers['if-none-match'];
           if (ifNoneMatch) ctx.rest.ifNoneMatch = ifNoneMatch;
           if (cache) ctx.rest.cache = cache;
@@ -122,7 +123,7 @@ export function registerRestApi(
         // input schema parses; a DELETE's body is read from the context.
         const input = !operation.takesInput
           ? undefined
-          : request.method === 'GET' || request.method === 'DELETE'
+          : method === 'GET' || method === 'DELETE'
             ? { ...queryInput(queryOf(request.url), operation.query), ...params }
             : { ...body, ...params };
         let data: unknown;

@@ -24,6 +24,7 @@ function deps(
             pipeline: facts.pipeline === false || pipelineSlug !== 'web' ? null : pipeline,
             teamAccessLevels: facts.levels ?? [],
             pipelineHasTeams: facts.hasTeams ?? true,
+            pipelineCreator: null,
             contentRevision: facts.pipeline === false || pipelineSlug !== 'web' ? null : '1.1.1',
           }
         : null,

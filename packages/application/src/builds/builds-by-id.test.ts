@@ -16,7 +16,11 @@ const pipelines = {
 const views: BuildView[] = Object.values(pipelines).map((pipeline, index) => ({
   build: { id: id(index + 1), number: 1, pipelineId: pipeline.id, state: 'scheduled' } as Build,
   organizationSlug: pipeline.organizationId === ACME.id ? 'acme' : 'other',
-  pipeline: { ...(pipeline as unknown as Pipeline), counts: {} as BuildView['pipeline']['counts'] },
+  pipeline: {
+    ...(pipeline as unknown as Pipeline),
+    counts: {} as BuildView['pipeline']['counts'],
+    createdBy: null,
+  },
   creator: null,
   jobs: [
     {

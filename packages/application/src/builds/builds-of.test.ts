@@ -20,7 +20,7 @@ const VIEWS: BuildView[] = Object.values(PIPELINES).flatMap((pipeline, p) =>
   [1, 2].map((number) => ({
     build: { id: id(100 + p * 10 + number), number, pipelineId: pipeline.id, creatorId: id(9) } as Build,
     organizationSlug: pipeline.organizationId === ACME.id ? 'acme' : 'other',
-    pipeline: { ...pipeline, counts: {} as BuildView['pipeline']['counts'] },
+    pipeline: { ...pipeline, counts: {} as BuildView['pipeline']['counts'], createdBy: null },
     creator: null,
     jobs: [],
     rebuiltFrom: null,

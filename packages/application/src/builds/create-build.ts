@@ -38,7 +38,7 @@ export const scheduleBuild =
       env: fields.env,
       metaData: fields.metaData,
       source: 'api',
-      author: fields.author ?? { name: actor.user.name, email: actor.user.email },
+      author: fields.author,
       creatorId: actor.user.id,
       rebuiltFromId: fields.rebuiltFrom?.id ?? null,
       pullRequest: fields.pullRequest,
@@ -65,7 +65,12 @@ export const scheduleBuild =
       build: { ...scheduled, ...created.stored, number: created.number },
       organizationSlug: target.organization.slug,
       // The pipeline as this create left it: its counter past the new number, its counts after it.
-      pipeline: { ...target.pipeline, nextBuildNumber: created.number + 1, counts: created.counts },
+      pipeline: {
+        ...target.pipeline,
+        nextBuildNumber: created.number + 1,
+        counts: created.counts,
+        createdBy: target.pipelineCreator,
+      },
       creator: actor.user,
       jobs: progress.jobs.map((job) => ({ job, agent: null, retrySourceId: null })),
       rebuiltFrom: fields.rebuiltFrom,

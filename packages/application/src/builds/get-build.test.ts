@@ -12,6 +12,7 @@ const facts: PipelineAccessFacts = {
   pipeline,
   teamAccessLevels: [],
   pipelineHasTeams: false,
+  pipelineCreator: null,
   contentRevision: '1.1.1',
 };
 const viewOf = (number: number) => ({ build: { number }, pipeline, jobs: [] }) as unknown as BuildView;

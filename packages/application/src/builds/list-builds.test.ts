@@ -11,6 +11,7 @@ const facts: PipelineAccessFacts = {
   pipeline,
   teamAccessLevels: [],
   pipelineHasTeams: false,
+  pipelineCreator: null,
   contentRevision: '4.5.6',
 };
 

@@ -16,6 +16,7 @@ const facts = (
   pipeline,
   teamAccessLevels: overrides.levels ?? ['read_only'],
   pipelineHasTeams: true,
+  pipelineCreator: null,
   contentRevision: '7.8.9',
   ...overrides,
 });

@@ -11,7 +11,12 @@ import { type Build, type BuildSource, type BuildState, notFound, type Pipeline 
 import { namedStatement } from '../named-statement';
 import { inParentWindows, parentWindows, prefixedColumns, toDate, toDateOrNull } from '../rows';
 import { likeLiteral, type Sql } from '../sql';
-import { joinedUserFromRow, USER_COLUMNS_PREFIXED } from './identity.repository';
+import {
+  joinedUserFromRow,
+  PIPELINE_CREATOR_COLUMNS,
+  pipelineCreatorFromRow,
+  USER_COLUMNS_PREFIXED,
+} from './identity.repository';
 import {
   JOB_COLUMN_NAMES,
   JOB_JSON_SELECT,
@@ -73,11 +78,15 @@ export const BUILD_ROW_SELECT = `select ${BUILD_COLUMNS} from builds b ${BUILD_J
 
 /**
  * Build rows with their pipelines' counts (`pc_`), for a caller that has read the pipelines already: each
- * known pipeline takes its counts from one of its builds' rows ({@link withCountsFrom}).
+ * known pipeline takes them from one of its builds' rows ({@link withCountsFrom}). With `creatorId`, the
+ * SQL of the known pipeline's creator's id, its creator too (`pu_`); without, the caller has it.
  */
-const BUILD_WITH_COUNTS_SELECT = `select ${BUILD_COLUMNS}, ${PIPELINE_COUNT_COLUMNS}
+function buildWithCountsSelect(creatorId: string | null) {
+  return `select ${BUILD_COLUMNS}, ${PIPELINE_COUNT_COLUMNS}${creatorId ? `, ${PIPELINE_CREATOR_COLUMNS}` : ''}
 from builds b ${BUILD_JOINS}
-left join pipeline_counts pc on pc.pipeline_id = b.pipeline_id`;
+left join pipeline_counts pc on pc.pipeline_id = b.pipeline_id
+${creatorId ? `left join users pu on pu.id = ${creatorId}` : ''}`;
+}
 
 /**
  * A build's create, one statement: the pipeline's counter row stays locked from the increment to the end
@@ -119,9 +128,17 @@ select b.number, b.env, b.meta_data, b.author, b.pull_request, counted.*
 from new_builds b left join counted on true`,
 );
 
-/** The build rows of a list whose `known` pipelines the caller has read: with their counts beside if any. */
-function listSelect(known: readonly Pipeline[]): string {
-  return known.length ? BUILD_WITH_COUNTS_SELECT : BUILD_ROW_SELECT;
+/**
+ * The build rows of a list whose `known` pipelines the caller has read: with their counts and creators
+ * beside if any, the creators by the ids the known pipelines name (a JSON object by pipeline id, one more
+ * parameter in `params`), so that no pipeline is read again.
+ */
+function listSelect(known: readonly Pipeline[], params: unknown[]): string {
+  if (!known.length) return BUILD_ROW_SELECT;
+  params.push(
+    JSON.stringify(Object.fromEntries(known.map((pipeline) => [pipeline.id, pipeline.createdById]))),
+  );
+  return buildWithCountsSelect(`($${params.length}::jsonb ->> b.pipeline_id::text)::uuid`);
 }
 
 type PipelineWithCounts = BuildView['pipeline'];
@@ -166,36 +183,47 @@ function viewFromRow(row: Row): BuildRowView {
   };
 }
 
-/** A pipeline the caller has read, with the counts read beside one of its builds ({@link BUILD_WITH_COUNTS_SELECT}). */
+/** A pipeline the caller has read, with the counts and creator read beside one of its builds ({@link buildWithCountsSelect}). */
 const withCountsFrom = (pipeline: Pipeline, row: Row): PipelineWithCounts => ({
   ...pipeline,
   counts: countsFromRow(row),
+  createdBy: pipelineCreatorFromRow(row),
 });
 
 const pipelineWithCountsFromRow = (row: Row): PipelineWithCounts => withCountsFrom(pipelineFromRow(row), row);
 
 /**
  * `build_by_number`: the build :number of the pipeline :pipeline_id in one statement, with its pipeline's
- * counts and (unless the caller has it) the pipeline, and its few jobs as a JSON array beside them (for a
- * page of builds, JSON costs PostgreSQL more than the second statement it saves). Its row:
- * {@link buildByNumberFromRow}.
+ * counts and creator and (unless the caller has it: then its creator's id is :pipeline_creator_id) the
+ * pipeline, and its few jobs as a JSON array beside them (for a page of builds, JSON costs PostgreSQL
+ * more than the second statement it saves). Its row: {@link buildByNumberFromRow}.
  */
 function buildByNumber(options: { includeRetriedJobs: boolean; pipelineKnown: boolean }) {
-  return namedStatement(buildByNumberText({ ...options, pipelineId: ':pipeline_id' }));
+  return namedStatement(
+    buildByNumberText({
+      ...options,
+      pipelineId: ':pipeline_id',
+      creatorId: options.pipelineKnown ? ':pipeline_creator_id::uuid' : null,
+    }),
+  );
 }
 
 function buildByNumberText(options: {
   includeRetriedJobs: boolean;
   pipelineKnown: boolean;
   pipelineId: string;
+  /** the SQL of the known pipeline's creator's id; null: none read beside the build */
+  creatorId: string | null;
 }) {
-  return `select x.*, ${options.pipelineKnown ? '' : `${PIPELINE_COLUMNS}, `}(
+  const { pipelineKnown } = options;
+  return `select x.*, ${pipelineKnown ? '' : `${PIPELINE_COLUMNS}, ${PIPELINE_CREATOR_COLUMNS}, `}(
       select coalesce(json_agg(jr order by jr.position, jr.created_at), '[]') from (
         ${JOB_JSON_SELECT} where j.build_id = x.b_id ${options.includeRetriedJobs ? '' : 'and not j.retried'}
       ) jr
     ) as jobs_json
-    from (${BUILD_WITH_COUNTS_SELECT} where b.pipeline_id = ${options.pipelineId} and b.number = :number) x
-    ${options.pipelineKnown ? '' : 'join pipelines p on p.id = x.b_pipeline_id'}`;
+    from (${buildWithCountsSelect(options.creatorId)}
+      where b.pipeline_id = ${options.pipelineId} and b.number = :number) x
+    ${pipelineKnown ? '' : 'join pipelines p on p.id = x.b_pipeline_id left join users pu on pu.id = p.created_by_id'}`;
 }
 
 /**
@@ -204,7 +232,7 @@ function buildByNumberText(options: {
  */
 function buildWithAccess(includeRetriedJobs: boolean) {
   return namedStatement(`select a.*, bn.* from (${PIPELINE_ACCESS_TEXT}) a
-    left join lateral (${buildByNumberText({ includeRetriedJobs, pipelineKnown: true, pipelineId: 'a.p_id' })}) bn on true`);
+    left join lateral (${buildByNumberText({ includeRetriedJobs, pipelineKnown: true, pipelineId: 'a.p_id', creatorId: null })}) bn on true`);
 }
 
 const WITH_ACCESS = { withRetriedJobs: buildWithAccess(true), latestJobs: buildWithAccess(false) };
@@ -230,12 +258,13 @@ function buildByNumberFromRow(row: Row, pipeline: Pipeline | undefined): BuildVi
   };
 }
 
-/** Pipelines with their counts, by id, one row each. */
+/** Pipelines with their counts and creators, by id, one row each. */
 async function pipelinesOf(sql: Sql, ids: string[]): Promise<Map<string, PipelineWithCounts>> {
   const [only] = ids;
   const rows = await sql.prepared(
-    `select ${PIPELINE_COLUMNS}, ${PIPELINE_COUNT_COLUMNS}
+    `select ${PIPELINE_COLUMNS}, ${PIPELINE_COUNT_COLUMNS}, ${PIPELINE_CREATOR_COLUMNS}
      from pipelines p left join pipeline_counts pc on pc.pipeline_id = p.id
+     left join users pu on pu.id = p.created_by_id
      where ${ids.length === 1 ? 'p.id = $1' : 'p.id = any($1::uuid[])'}`,
     [ids.length === 1 ? only : ids],
   );
@@ -417,10 +446,11 @@ export function buildRepository(sql: Sql): BuildRepository {
       const params: unknown[] = [...parentWindows(windows)];
       const where = whereClause(scope, filter, params);
       const known = knownPipelines(scope);
+      const select = listSelect(known, params);
       // Each parent's window of the one order every build list has, beside the others in one statement.
       const rows = await (windowsServedByOrderedIndex(parent, filter) ? sql.prepared : sql.query)(
         inParentWindows(
-          `${listSelect(known)} where ${where} and ${PARENT_COLUMN[parent]} = w.parent_id
+          `${select} where ${where} and ${PARENT_COLUMN[parent]} = w.parent_id
            order by b.created_at desc, b.number desc offset w.off limit w.lim`,
         ),
         params,
@@ -443,12 +473,13 @@ export function buildRepository(sql: Sql): BuildRepository {
       params.push(limit, offset, countAtMost);
       const [limitParam, offsetParam, countParam] = [params.length - 2, params.length - 1, params.length];
       const known = knownPipelines(scope);
+      const select = listSelect(known, params);
       // One statement: the bounded count (read once) beside the page, whose rows may be none.
       const rows = await (servedByOrderedIndex(scope, filter) ? sql.prepared : sql.query)(
         `select counted.n as counted, x.* from
            (select count(*)::int as n from (select 1 from builds b where ${where} limit $${countParam}) c) counted
          left join lateral (
-           ${listSelect(known)} where ${where} order by b.created_at desc, b.number desc
+           ${select} where ${where} order by b.created_at desc, b.number desc
            limit $${limitParam} offset $${offsetParam}
          ) x on true`,
         params,
@@ -464,7 +495,14 @@ export function buildRepository(sql: Sql): BuildRepository {
     async findByNumber({ pipelineId, number, includeRetriedJobs, pipeline }) {
       const statements = includeRetriedJobs ? BY_NUMBER.withRetriedJobs : BY_NUMBER.latestJobs;
       const statement = pipeline ? statements.pipelineKnown : statements.pipelineRead;
-      const [row] = await sql.prepared(statement.text, statement.values({ pipeline_id: pipelineId, number }));
+      const [row] = await sql.prepared(
+        statement.text,
+        statement.values(
+          pipeline
+            ? { pipeline_id: pipelineId, number, pipeline_creator_id: pipeline.createdById }
+            : { pipeline_id: pipelineId, number },
+        ),
+      );
       return row ? buildByNumberFromRow(row, pipeline) : null;
     },
     async findWithAccess({ userId, organizationSlug, pipelineSlug, number, includeRetriedJobs }) {

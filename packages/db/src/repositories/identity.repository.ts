@@ -37,6 +37,14 @@ export function joinedUserFromRow(row: Row): User | null {
   return row.u_id ? userFromRow(row, 'u_') : null;
 }
 
+/** The columns of a pipeline's creator, users `pu`, each named `pu_<column>` ({@link pipelineCreatorFromRow}). */
+export const PIPELINE_CREATOR_COLUMNS = prefixedColumns('pu', USER_COLUMN_NAMES);
+
+/** The pipeline's creator of a row read with {@link PIPELINE_CREATOR_COLUMNS}; null when none. */
+export function pipelineCreatorFromRow(row: Row): User | null {
+  return row.pu_id ? userFromRow(row, 'pu_') : null;
+}
+
 export function organizationFromRow(row: Row, prefix = ''): Organization {
   return {
     id: row[`${prefix}id`] as string,

@@ -18,7 +18,13 @@ import type {
 import { namedStatement } from '../named-statement';
 import { prefixedColumns, toDate, toDateOrNull } from '../rows';
 import { isForeignKeyViolation, isUniqueViolation, likeLiteral, type Sql } from '../sql';
-import { joinedUserFromRow, organizationFromRow, USER_COLUMNS_PREFIXED } from './identity.repository';
+import {
+  joinedUserFromRow,
+  organizationFromRow,
+  PIPELINE_CREATOR_COLUMNS,
+  pipelineCreatorFromRow,
+  USER_COLUMNS_PREFIXED,
+} from './identity.repository';
 import { countsFromRow, PIPELINE_COUNT_COLUMNS } from './pipeline-counts';
 import { viewerRole } from './team.repository';
 
@@ -312,14 +318,15 @@ const CONTENT_REVISION = `case when p.id is null then null else p.revision || '.
 
 /**
  * `pipeline_access`: what the user may see of a pipeline named by slugs: the organization with the user's
- * role (`o_…`), the pipeline if any (`p_…`), what the user's teams give on it and its content revision,
- * in one row; none when the user is not a member.
+ * role (`o_…`), the pipeline if any (`p_…`) and its creator (`pu_…`), what the user's teams give on it and
+ * its content revision, in one row; none when the user is not a member.
  */
 export const PIPELINE_ACCESS_TEXT = `select ${ORGANIZATION_ACCESS_COLUMNS}, ${PIPELINE_COLUMNS},
-    ${teamAccessColumns(':user_id')}, ${CONTENT_REVISION}
+    ${PIPELINE_CREATOR_COLUMNS}, ${teamAccessColumns(':user_id')}, ${CONTENT_REVISION}
   from organizations o
   join organization_members m on m.organization_id = o.id and m.user_id = :user_id
   left join pipelines p on p.organization_id = o.id and p.slug = :pipeline_slug
+  left join users pu on pu.id = p.created_by_id
   where o.slug = :organization_slug`;
 const PIPELINE_ACCESS = namedStatement(PIPELINE_ACCESS_TEXT);
 
@@ -329,6 +336,7 @@ export function pipelineAccessFactsFromRow(row: Row | undefined): PipelineAccess
   return {
     ...organizationAccessFromRow(row),
     pipeline: row.p_id ? pipelineFromRow(row) : null,
+    pipelineCreator: pipelineCreatorFromRow(row),
     ...teamAccessFromRow(row),
     contentRevision: (row.p_content_revision as string | null) ?? null,
   };

@@ -1,33 +1,26 @@
 import type { BuildResult, JobView } from '@ci/application';
 import {
   type Agent,
+  buildTag,
   encodeGraphqlId,
-  formatPipelineCreatedAt,
   formatTimestamp,
-  type Pipeline,
   presentBuildState,
   type User,
   webAddresses,
 } from '@ci/domain';
 import { presentJobAgent } from '../agents/agent.presenter';
 import { apiAddresses } from '../api-addresses';
+import { pipelineWire } from '../pipelines/pipeline.presenter';
 import { presentUser } from '../users/user.presenter';
-import type {
-  AgentShortWire,
-  AgentWire,
-  BuildWire,
-  JobWire,
-  PipelineWire,
-  ProviderSettingsWire,
-} from './build.wire';
+import type { AgentShortWire, AgentWire, BuildWire, JobWire } from './build.wire';
 
 /**
  * The wire form of a build (REST and tRPC), keys in the order of the public API's examples.
  *
  * `form` picks the variant the examples show: `single` (get, create, cancel, rebuild: the embedded
- * pipeline's `created_at` in the older `YYYY-MM-DD HH:MM:SS UTC` form), `list` (all builds, an
- * organization's builds) and `pipeline-list` (a pipeline's builds: short agents, and the pipeline's
- * `web_url`, `branch_configuration`, `default_branch` and `provider.settings`).
+ * pipeline's `created_at` in the spec's older `YYYY-MM-DD HH:MM:SS UTC` form), `list` (all builds, an
+ * organization's builds) and `pipeline-list` (a pipeline's builds: short agents). The embedded pipeline
+ * is the pipelines endpoints' own shape (pipeline.presenter.ts).
  */
 export type BuildForm = 'single' | 'list' | 'pipeline-list';
 
@@ -35,8 +28,6 @@ export interface PresentBuildOptions {
   /** Public base URLs without a trailing slash, e.g. `https://api.example.com` and `https://ci.example.com`. */
   urls: { api: string; web: string };
   form: BuildForm;
-  /** false leaves `graphql_id` out of every job, as the create-build response does; default true. */
-  jobGraphqlIds?: boolean;
   /** `exclude_jobs=true`: no `jobs` key */
   excludeJobs?: boolean;
   /** `exclude_pipeline=true`: no `pipeline` key */
@@ -49,8 +40,8 @@ export interface PresentBuildOptions {
 interface Context {
   api: string;
   web: string;
+  urls: { api: string; web: string };
   form: BuildForm;
-  jobGraphqlIds: boolean;
   excludeJobs: boolean;
   excludePipeline: boolean;
   jobStateCounts: boolean;
@@ -61,8 +52,8 @@ function contextFor(options: PresentBuildOptions): Context {
   return {
     api: options.urls.api,
     web: options.urls.web,
+    urls: options.urls,
     form: options.form,
-    jobGraphqlIds: options.jobGraphqlIds !== false,
     excludeJobs: options.excludeJobs === true,
     excludePipeline: options.excludePipeline === true,
     jobStateCounts: options.jobStateCounts === true,
@@ -86,7 +77,7 @@ function buildWire(result: BuildResult, ctx: Context): BuildWire {
   const { build, pipeline } = view;
   const orgSlug = view.organizationSlug;
   const urls = buildUrlsFor(result, ctx);
-  const { state, blocked } = presentBuildState(build);
+  const { state, blocked, blockedState } = presentBuildState(build);
 
   let jobs: JobWire[] | undefined;
   if (!ctx.excludeJobs) {
@@ -107,11 +98,14 @@ function buildWire(result: BuildResult, ctx: Context): BuildWire {
     state,
     cancel_reason: build.cancelReason,
     blocked,
+    blocked_state: blockedState,
     message: build.message,
     commit: build.commit,
     branch: build.branch,
+    tag: buildTag(build.commit),
     env: build.env,
     source: build.source,
+    author: build.author,
     creator: view.creator ? presentUser(view.creator, ctx.avatars) : null,
     ...(jobs ? { jobs } : undefined),
     ...(ctx.jobStateCounts ? { job_state_counts: jobStateCounts(view.jobs) } : undefined),
@@ -121,7 +115,7 @@ function buildWire(result: BuildResult, ctx: Context): BuildWire {
     failing_at: formatTimestamp(build.failingAt),
     finished_at: formatTimestamp(build.finishedAt),
     meta_data: build.metaData,
-    pull_request: pr ? { id: pr.id, base: pr.base, repository: pr.repository } : {},
+    pull_request: pr ? { id: pr.id, base: pr.base, repository: pr.repository } : null,
     merge_queue: null,
     rebuilt_from: rebuiltFrom
       ? {
@@ -132,7 +126,16 @@ function buildWire(result: BuildResult, ctx: Context): BuildWire {
       : null,
     ...(ctx.excludePipeline
       ? undefined
-      : { pipeline: pipelineWire(view.pipeline, result.showWebhookUrl, orgSlug, ctx) }),
+      : {
+          pipeline: pipelineWire(pipeline, {
+            createdBy: pipeline.createdBy,
+            organizationSlug: orgSlug,
+            showWebhookUrl: result.showWebhookUrl,
+            urls: ctx.urls,
+            avatars: ctx.avatars,
+            embedded: ctx.form === 'single' ? 'single' : 'list',
+          }),
+        }),
   };
 }
 
@@ -165,20 +168,24 @@ export function presentJob(result: BuildResult, job: JobView, urls: { api: strin
 }
 
 function jobWire({ job, agent, retrySourceId }: JobView, urls: BuildUrls, ctx: Context): JobWire {
-  const logUrl = `${apiAddresses.job(urls.buildUrl, job.id)}/log`;
+  const jobUrl = apiAddresses.job(urls.buildUrl, job.id);
+  const logUrl = `${jobUrl}/log`;
   return {
     id: job.id,
-    ...(ctx.jobGraphqlIds ? { graphql_id: encodeGraphqlId('Job', job.id) } : undefined),
+    graphql_id: encodeGraphqlId('Job', job.id),
     type: job.type,
     name: job.name,
     step_key: job.stepKey,
     group_key: null,
     step: { id: job.stepId, signature: null },
+    priority: { number: 0 },
     agent_query_rules: job.agentQueryRules,
     state: job.state,
+    build_url: urls.buildUrl,
     web_url: webAddresses.job(urls.buildWebUrl, job.id),
     log_url: logUrl,
     raw_log_url: `${logUrl}.txt`,
+    artifacts_url: `${jobUrl}/artifacts`,
     command: job.command,
     soft_failed: job.softFailed,
     exit_status: job.exitStatus,
@@ -189,6 +196,7 @@ function jobWire({ job, agent, retrySourceId }: JobView, urls: BuildUrls, ctx: C
     runnable_at: formatTimestamp(job.runnableAt),
     started_at: formatTimestamp(job.startedAt),
     finished_at: formatTimestamp(job.finishedAt),
+    expired_at: null,
     retried: job.retried,
     retried_in_job_id: job.retriedInJobId,
     retries_count: job.retriesCount,
@@ -223,76 +231,4 @@ function agentWire(
     urls: ctx,
     avatars: ctx.avatars,
   });
-}
-
-function pipelineWire(
-  pipeline: BuildResult['view']['pipeline'],
-  showWebhookUrl: boolean,
-  orgSlug: string,
-  ctx: Context,
-): PipelineWire {
-  const listed = ctx.form === 'pipeline-list';
-  const counts = pipeline.counts;
-  const pipelineUrl = apiAddresses.pipeline(ctx.api, orgSlug, pipeline.slug);
-  // Rule B2: only viewers who may edit the pipeline see where its webhook delivers.
-  const webhookUrl = showWebhookUrl ? webAddresses.webhook(ctx.web, pipeline.webhookToken) : '';
-  return {
-    id: pipeline.id,
-    graphql_id: encodeGraphqlId('Pipeline', pipeline.id),
-    url: pipelineUrl,
-    ...(listed ? { web_url: webAddresses.pipeline(ctx.web, orgSlug, pipeline.slug) } : undefined),
-    name: pipeline.name,
-    slug: pipeline.slug,
-    repository: pipeline.repository,
-    ...(listed
-      ? { branch_configuration: pipeline.branchConfiguration, default_branch: pipeline.defaultBranch }
-      : undefined),
-    provider: listed
-      ? { id: pipeline.provider.id, webhook_url: webhookUrl, settings: providerSettings(pipeline) }
-      : { id: pipeline.provider.id, webhook_url: webhookUrl },
-    skip_queued_branch_builds: pipeline.skipQueuedBranchBuilds,
-    skip_queued_branch_builds_filter: pipeline.skipQueuedBranchBuildsFilter,
-    cancel_running_branch_builds: pipeline.cancelRunningBranchBuilds,
-    cancel_running_branch_builds_filter: pipeline.cancelRunningBranchBuildsFilter,
-    builds_url: `${pipelineUrl}/builds`,
-    badge_url: webAddresses.badge(ctx.api, pipeline.webhookToken),
-    created_at:
-      ctx.form === 'single'
-        ? formatPipelineCreatedAt(pipeline.createdAt)
-        : (formatTimestamp(pipeline.createdAt) as string),
-    scheduled_builds_count: counts.scheduledBuildsCount,
-    running_builds_count: counts.runningBuildsCount,
-    scheduled_jobs_count: counts.scheduledJobsCount,
-    running_jobs_count: counts.runningJobsCount,
-    waiting_jobs_count: counts.waitingJobsCount,
-  };
-}
-
-/** The spec's settings keys, in its order; a stored value of the right type overrides the default. */
-function providerSettings(pipeline: Pipeline): ProviderSettingsWire {
-  const s = pipeline.provider.settings;
-  return {
-    trigger_mode: str(s.trigger_mode, 'code'),
-    build_pull_requests: bool(s.build_pull_requests, true),
-    pull_request_branch_filter_enabled: bool(s.pull_request_branch_filter_enabled, false),
-    skip_pull_request_builds_for_existing_commits: bool(
-      s.skip_pull_request_builds_for_existing_commits,
-      true,
-    ),
-    build_pull_request_forks: bool(s.build_pull_request_forks, false),
-    prefix_pull_request_fork_branch_names: bool(s.prefix_pull_request_fork_branch_names, true),
-    build_tags: bool(s.build_tags, false),
-    publish_commit_status: bool(s.publish_commit_status, true),
-    publish_commit_status_per_step: bool(s.publish_commit_status_per_step, false),
-    publish_blocked_as_pending: bool(s.publish_blocked_as_pending, false),
-    repository: str(s.repository, pipeline.repository),
-  };
-}
-
-function bool(value: unknown, fallback: boolean): boolean {
-  return typeof value === 'boolean' ? value : fallback;
-}
-
-function str(value: unknown, fallback: string): string {
-  return typeof value === 'string' ? value : fallback;
 }

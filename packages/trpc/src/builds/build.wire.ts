@@ -1,5 +1,6 @@
 import { BUILD_SOURCES, BUILD_STATES, JOB_STATES, JOB_TYPES } from '@ci/domain';
 import { z } from 'zod';
+import { PipelineWire } from '../pipelines/pipeline.wire';
 import { UserWire } from '../users/user.wire';
 
 /**
@@ -38,17 +39,20 @@ export const AgentShortWire = z
 export const JobWire = z
   .strictObject({
     id: z.uuid(),
-    graphql_id: z.string().optional().meta({ description: 'absent in the create-build response' }),
+    graphql_id: z.string(),
     type: z.enum(JOB_TYPES),
     name: z.string().nullable(),
     step_key: z.string().nullable(),
     group_key: z.null(),
     step: z.strictObject({ id: z.string().nullable(), signature: z.null() }),
+    priority: z.strictObject({ number: z.number().int() }),
     agent_query_rules: z.array(z.string()),
     state: z.enum(JOB_STATES),
+    build_url: z.string(),
     web_url: z.string(),
     log_url: z.string(),
     raw_log_url: z.string(),
+    artifacts_url: z.string(),
     command: z.string().nullable(),
     soft_failed: z.boolean(),
     exit_status: z.number().int().nullable(),
@@ -59,6 +63,7 @@ export const JobWire = z
     runnable_at: nullableTimestamp,
     started_at: nullableTimestamp,
     finished_at: nullableTimestamp,
+    expired_at: nullableTimestamp.meta({ description: 'jobs do not expire here: always null' }),
     retried: z.boolean(),
     retried_in_job_id: z.string().nullable(),
     retries_count: z.number().int().nullable(),
@@ -73,57 +78,6 @@ export const JobWire = z
     cluster_queue_url: z.null(),
   })
   .meta({ id: 'Job' });
-
-export const ProviderSettingsWire = z
-  .strictObject({
-    trigger_mode: z.string(),
-    build_pull_requests: z.boolean(),
-    pull_request_branch_filter_enabled: z.boolean(),
-    skip_pull_request_builds_for_existing_commits: z.boolean(),
-    build_pull_request_forks: z.boolean(),
-    prefix_pull_request_fork_branch_names: z.boolean(),
-    build_tags: z.boolean(),
-    publish_commit_status: z.boolean(),
-    publish_commit_status_per_step: z.boolean(),
-    publish_blocked_as_pending: z.boolean(),
-    repository: z.string(),
-  })
-  .meta({ id: 'ProviderSettings' });
-
-const onlyInPipelineList = { description: "only in a pipeline's build list" };
-
-export const PipelineWire = z
-  .strictObject({
-    id: z.uuid(),
-    graphql_id: z.string(),
-    url: z.string(),
-    web_url: z.string().optional().meta(onlyInPipelineList),
-    name: z.string(),
-    slug: z.string(),
-    repository: z.string(),
-    branch_configuration: z.string().nullable().optional().meta(onlyInPipelineList),
-    default_branch: z.string().nullable().optional().meta(onlyInPipelineList),
-    provider: z.strictObject({
-      id: z.string(),
-      webhook_url: z.string().meta({ description: "'' unless the viewer may edit the pipeline (rule B2)" }),
-      settings: ProviderSettingsWire.optional().meta(onlyInPipelineList),
-    }),
-    skip_queued_branch_builds: z.boolean(),
-    skip_queued_branch_builds_filter: z.string().nullable(),
-    cancel_running_branch_builds: z.boolean(),
-    cancel_running_branch_builds_filter: z.string().nullable(),
-    builds_url: z.string(),
-    badge_url: z.string(),
-    created_at: z
-      .string()
-      .meta({ description: '`YYYY-MM-DD HH:MM:SS UTC` in single-build responses, ISO 8601 elsewhere' }),
-    scheduled_builds_count: z.number().int(),
-    running_builds_count: z.number().int(),
-    scheduled_jobs_count: z.number().int(),
-    running_jobs_count: z.number().int(),
-    waiting_jobs_count: z.number().int(),
-  })
-  .meta({ id: 'BuildPipeline' });
 
 /** Rule B1: a blocked build shows the state it was blocked in, and `blocked: true`. */
 const WIRE_BUILD_STATES = BUILD_STATES.filter(
@@ -140,11 +94,19 @@ export const BuildWire = z
     state: z.enum(WIRE_BUILD_STATES),
     cancel_reason: z.string().nullable(),
     blocked: z.boolean(),
+    blocked_state: z
+      .enum(['', 'passed', 'failed', 'running'])
+      .meta({ description: "'' unless the build is blocked; then the state it kept (rule B1)" }),
     message: z.string().nullable(),
     commit: z.string(),
     branch: z.string(),
+    tag: z.string().nullable().meta({ description: 'null unless the commit is a tag (`refs/tags/…`)' }),
     env: stringMap,
     source: z.enum(BUILD_SOURCES),
+    author: z
+      .strictObject({ name: z.string(), email: z.string() })
+      .nullable()
+      .meta({ description: 'as the create body gave it; null when none was given' }),
     creator: UserWire.nullable(),
     jobs: z.array(JobWire).optional().meta({ description: 'absent with `exclude_jobs=true`' }),
     job_state_counts: z
@@ -158,11 +120,9 @@ export const BuildWire = z
     finished_at: nullableTimestamp,
     meta_data: stringMap,
     pull_request: z
-      .union([
-        z.strictObject({ id: z.string(), base: z.string().nullable(), repository: z.string().nullable() }),
-        z.strictObject({}),
-      ])
-      .meta({ description: '`{}` on a build without a pull request' }),
+      .strictObject({ id: z.string(), base: z.string().nullable(), repository: z.string().nullable() })
+      .nullable()
+      .meta({ description: 'null on a build without a pull request' }),
     merge_queue: z.null(),
     rebuilt_from: z.strictObject({ id: z.uuid(), number: z.number().int(), url: z.string() }).nullable(),
     pipeline: PipelineWire.optional().meta({ description: 'absent with `exclude_pipeline=true`' }),
@@ -172,8 +132,6 @@ export const BuildWire = z
 export type AgentWire = z.infer<typeof AgentWire>;
 export type AgentShortWire = z.infer<typeof AgentShortWire>;
 export type JobWire = z.infer<typeof JobWire>;
-export type ProviderSettingsWire = z.infer<typeof ProviderSettingsWire>;
-export type PipelineWire = z.infer<typeof PipelineWire>;
 export type BuildWire = z.infer<typeof BuildWire>;
 
 /**

@@ -58,11 +58,8 @@ async function answerBuildList(ctx: Authed, query: BuildListQuery, target: Build
   });
 }
 
-const single = (
-  ctx: Authed,
-  result: BuildResult,
-  options: { jobGraphqlIds?: boolean; jobStateCounts?: boolean } = {},
-) => presentBuild(result, { urls: ctx.urls, form: 'single', ...options });
+const single = (ctx: Authed, result: BuildResult, options: { jobStateCounts?: boolean } = {}) =>
+  presentBuild(result, { urls: ctx.urls, form: 'single', ...options });
 
 const buildRef = (input: z.output<typeof BuildKey>) => ({
   organization: input.organization,
@@ -151,8 +148,7 @@ export const buildsRouter = router({
     .mutation(async ({ ctx, input }) => {
       const { organization, pipeline, ...body } = input;
       const result = await ctx.useCases.createBuild(ctx.actor, { organization, pipeline }, body);
-      // As in the public API's create response, jobs carry no graphql_id.
-      return single(ctx, result, { jobGraphqlIds: false });
+      return single(ctx, result);
     }),
 
   cancel: authed

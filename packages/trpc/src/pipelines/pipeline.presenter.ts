@@ -1,9 +1,12 @@
-import type { PipelineResult } from '@ci/application';
+import type { PipelineCounts, PipelineResult } from '@ci/application';
 import {
   encodeGraphqlId,
+  formatPipelineCreatedAt,
   formatTimestamp,
+  type Pipeline,
   presentableProviderSettings,
   type StepDefinition,
+  type User,
   webAddresses,
 } from '@ci/domain';
 import { apiAddresses } from '../api-addresses';
@@ -23,15 +26,47 @@ export function presentPipeline(
   avatars: Map<string, string> = new Map(),
 ): PipelineWire {
   const { pipeline, createdBy } = result.record;
-  const url = apiAddresses.pipeline(urls.api, result.organizationSlug, pipeline.slug);
+  return pipelineWire(pipeline, {
+    createdBy,
+    organizationSlug: result.organizationSlug,
+    showWebhookUrl: result.showWebhookUrl,
+    urls,
+    avatars,
+    embedded: null,
+  });
+}
+
+/** What a pipeline's wire form needs besides the pipeline. */
+export interface PipelineWireContext {
+  createdBy: User | null;
+  organizationSlug: string;
+  /** rule B2 */
+  showWebhookUrl: boolean;
+  urls: PublicUrls;
+  /** avatar addresses already computed, by email */
+  avatars: Map<string, string>;
+  /**
+   * In a build: `single` (get, create, cancel, rebuild: `created_at` in the spec's older
+   * `YYYY-MM-DD HH:MM:SS UTC` form) or `list`; no `configuration` in either. null: the pipelines endpoints.
+   */
+  embedded: 'single' | 'list' | null;
+}
+
+/** A pipeline with its counts, as every endpoint that shows one shows it (builds embed the same shape). */
+export function pipelineWire(
+  pipeline: Pipeline & { counts: PipelineCounts },
+  ctx: PipelineWireContext,
+): PipelineWire {
+  const { urls, organizationSlug } = ctx;
+  const url = apiAddresses.pipeline(urls.api, organizationSlug, pipeline.slug);
   const { counts } = pipeline;
   return {
     id: pipeline.id,
     graphql_id: encodeGraphqlId('Pipeline', pipeline.id),
     url,
-    web_url: webAddresses.pipeline(urls.web, result.organizationSlug, pipeline.slug),
+    web_url: webAddresses.pipeline(urls.web, organizationSlug, pipeline.slug),
     name: pipeline.name,
-    description: pipeline.description,
+    description: pipeline.description ?? '',
     slug: pipeline.slug,
     repository: pipeline.repository,
     cluster_id: pipeline.clusterId,
@@ -50,12 +85,15 @@ export function presentPipeline(
         pipeline.repository,
       ) as PipelineProviderSettingsWire,
       // Rule B2: only viewers who may edit the pipeline see where its webhook delivers.
-      webhook_url: result.showWebhookUrl ? webAddresses.webhook(urls.web, pipeline.webhookToken) : '',
+      webhook_url: ctx.showWebhookUrl ? webAddresses.webhook(urls.web, pipeline.webhookToken) : '',
     },
     builds_url: `${url}/builds`,
     badge_url: webAddresses.badge(urls.api, pipeline.webhookToken),
-    created_by: createdBy ? presentUser(createdBy, avatars) : null,
-    created_at: formatTimestamp(pipeline.createdAt),
+    created_by: ctx.createdBy ? presentUser(ctx.createdBy, ctx.avatars) : null,
+    created_at:
+      ctx.embedded === 'single'
+        ? formatPipelineCreatedAt(pipeline.createdAt)
+        : (formatTimestamp(pipeline.createdAt) as string),
     archived_at: formatTimestamp(pipeline.archivedAt),
     env: pipeline.env,
     scheduled_builds_count: counts.scheduledBuildsCount,
@@ -65,7 +103,11 @@ export function presentPipeline(
     waiting_jobs_count: counts.waitingJobsCount,
     visibility: pipeline.visibility,
     tags: pipeline.tags,
-    ...(pipeline.configuration !== null ? { configuration: pipeline.configuration } : undefined),
+    emoji: null,
+    color: null,
+    ...(pipeline.configuration !== null && ctx.embedded === null
+      ? { configuration: pipeline.configuration }
+      : undefined),
     steps: pipeline.steps.map(legacyStep),
   };
 }
@@ -86,8 +128,8 @@ export function legacyStep(step: StepDefinition): PipelineStepWire {
         type: 'script',
         name: step.label,
         command: step.command,
-        artifact_paths: step.artifactPaths,
-        branch_configuration: null,
+        artifact_paths: step.artifactPaths ?? '',
+        branch_configuration: '',
         env: step.env,
         timeout_in_minutes: null,
         agent_query_rules: step.agentQueryRules,

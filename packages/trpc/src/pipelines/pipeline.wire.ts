@@ -3,9 +3,9 @@ import { z } from 'zod';
 import { UserWire } from '../users/user.wire';
 
 /**
- * The wire shape of a pipeline as the pipelines endpoints answer it (every one: list, get, create,
- * update, archive, unarchive), keys in the order of the public API's create example
- * (pipelines-create.json). The pipeline embedded in builds is another, shorter shape (BuildPipeline).
+ * The wire shape of a pipeline, as the pipelines endpoints answer it (list, get, create, update, archive,
+ * unarchive) and as builds embed it (one shape, as the recorded responses show), keys in the order of the
+ * public API's create example (pipelines-create.json).
  */
 
 const timestamp = z.string().meta({ description: 'ISO 8601 UTC with milliseconds', format: 'date-time' });
@@ -18,8 +18,8 @@ export const PipelineScriptStepWire = z
     type: z.literal('script'),
     name: z.string().nullable().meta({ description: "the step's label" }),
     command: z.string().meta({ description: 'several commands are joined by newlines' }),
-    artifact_paths: z.string().nullable(),
-    branch_configuration: z.null().meta({ description: 'step branch filters are not kept: always null' }),
+    artifact_paths: z.string().meta({ description: "'' when the step keeps none" }),
+    branch_configuration: z.literal('').meta({ description: "step branch filters are not kept: always ''" }),
     env: stringMap,
     timeout_in_minutes: z.null().meta({ description: 'step timeouts are not kept: always null' }),
     agent_query_rules: z.array(z.string()),
@@ -67,8 +67,8 @@ export const PipelineProviderSettingsWire = z
     publish_blocked_as_pending: z.boolean(),
     use_step_key_as_commit_status: z.boolean(),
     filter_enabled: z.boolean(),
-    build_pull_request_base_branch_changed: z.boolean().optional().meta(setOnly),
-    build_merge_group_checks_requested: z.boolean().optional().meta(setOnly),
+    build_pull_request_base_branch_changed: z.boolean(),
+    build_merge_group_checks_requested: z.boolean(),
     cancel_when_merge_group_destroyed: z.boolean().optional().meta(setOnly),
     use_merge_group_base_commit_for_git_diff_base: z.boolean().optional().meta(setOnly),
     filter_condition: z.string().nullable().optional().meta(setOnly),
@@ -86,7 +86,7 @@ export const PipelineWire = z
     url: z.string(),
     web_url: z.string(),
     name: z.string(),
-    description: z.string().nullable(),
+    description: z.string().meta({ description: "'' when none was given" }),
     slug: z.string().meta({ description: 'derived from the name, and changes with it' }),
     repository: z.string(),
     cluster_id: z.string().nullable().meta({ description: 'a UUID as given; clusters are not modelled' }),
@@ -106,7 +106,10 @@ export const PipelineWire = z
     builds_url: z.string(),
     badge_url: z.string(),
     created_by: UserWire.nullable().meta({ description: 'null for pipelines made by operator commands' }),
-    created_at: timestamp,
+    created_at: z.string().meta({
+      description:
+        'ISO 8601 UTC with milliseconds; `YYYY-MM-DD HH:MM:SS UTC` embedded in single-build responses',
+    }),
     archived_at: timestamp.nullable(),
     env: stringMap,
     scheduled_builds_count: count,
@@ -116,10 +119,11 @@ export const PipelineWire = z
     waiting_jobs_count: count,
     visibility: z.enum(PIPELINE_VISIBILITIES),
     tags: z.array(z.string()).nullable(),
-    configuration: z
-      .string()
-      .optional()
-      .meta({ description: 'the YAML the steps come from; absent for pipelines defined by `steps`' }),
+    emoji: z.null().meta({ description: 'not kept: always null' }),
+    color: z.null().meta({ description: 'not kept: always null' }),
+    configuration: z.string().optional().meta({
+      description: 'the YAML the steps come from; absent for pipelines defined by `steps`, and in a build',
+    }),
     steps: z.array(PipelineStepWire).meta({ description: "the steps in the public API's legacy step shape" }),
   })
   .meta({ id: 'Pipeline' });
