@@ -120,6 +120,22 @@ describe('jobs decode as the recorded ones', () => {
   });
   const jobPath = () => `/v2/organizations/acme/pipelines/recorded/builds/${number}/jobs/${jobId}`;
 
+  it('a job an agent ran shows that agent as the recorded builds do, in a list too', async () => {
+    const builds = '/v2/organizations/acme/pipelines/recorded/builds';
+    for (const [name, path] of [
+      ['build_retrieve', `${builds}/${number}`],
+      ['build_list_pipeline', builds],
+      ['build_list_org', '/v2/organizations/acme/builds?branch=main'],
+    ] as const) {
+      const response = await world.call('GET', path);
+      const withAgent = [response.body]
+        .flat()
+        .find((build) => build.number === number && build.pipeline.slug === 'recorded');
+      expect(withAgent.jobs[0].agent, name).not.toBeNull();
+      expect(await differences(name, { method: 'GET', path }), name).toEqual([]);
+    }
+  });
+
   it.each([
     ['job_log', '/log'],
     ['job_env', '/env'],

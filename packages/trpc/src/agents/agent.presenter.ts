@@ -13,8 +13,9 @@ interface Urls {
 }
 
 /**
- * The agent as a job shows it (the spec's full form): the keys every agent answer starts with.
- * `avatars` remembers avatar addresses across the users of one answer.
+ * The agent as a job shows it (the recorded form, in every build answer): the keys every agent answer
+ * starts with; in a job its own `job` and `last_job_finished_at` are null, as recorded (the agents
+ * endpoints show them). `avatars` remembers avatar addresses across the users of one answer.
  */
 export function presentJobAgent(input: {
   agent: Agent;
@@ -36,6 +37,12 @@ export function presentJobAgent(input: {
     user_agent: agent.userAgent,
     creator: creator ? presentUser(creator, avatars) : null,
     created_at: formatTimestamp(agent.createdAt),
+    version: agent.version,
+    job: null,
+    last_job_finished_at: null,
+    // No priorities yet: every agent is equal, as the recorded agents (0) are.
+    priority: 0,
+    meta_data: agent.tags,
   };
 }
 
@@ -52,12 +59,8 @@ export function presentAgent(
   const { agent, paused } = view;
   return {
     ...presentJobAgent({ agent, creator: view.creator, organizationSlug, urls, avatars }),
-    version: agent.version,
     job: view.job ? presentJob(view.job.build, view.job, urls) : null,
     last_job_finished_at: formatTimestamp(view.lastJobFinishedAt),
-    // No priorities yet: every agent is equal, as the recorded agents (0) are.
-    priority: 0,
-    meta_data: agent.tags,
     // A pause that timed out is no pause: its times and note are not shown.
     paused,
     paused_at: paused ? formatTimestamp(agent.pausedAt) : null,

@@ -8,13 +8,10 @@ const timestamp = z.string().meta({ description: 'ISO 8601 UTC with milliseconds
  * with what the public API's agent endpoints add (the recorded responses' keys), and its pause.
  */
 export const AgentResourceWire = AgentWire.extend({
-  version: z.string().nullable(),
   job: JobWire.nullable().meta({
     description: 'the job it holds now, as builds show jobs; null also when the token may not see it',
   }),
   last_job_finished_at: timestamp.nullable(),
-  priority: z.number().int(),
-  meta_data: z.array(z.string()).meta({ description: 'its tags, `key=value`' }),
   paused: z.boolean(),
   paused_at: timestamp.nullable(),
   paused_note: z.string().nullable(),

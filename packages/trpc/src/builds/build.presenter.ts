@@ -12,14 +12,14 @@ import { presentJobAgent } from '../agents/agent.presenter';
 import { apiAddresses } from '../api-addresses';
 import { pipelineWire } from '../pipelines/pipeline.presenter';
 import { presentUser } from '../users/user.presenter';
-import type { AgentShortWire, AgentWire, BuildWire, JobWire } from './build.wire';
+import type { AgentWire, BuildWire, JobWire } from './build.wire';
 
 /**
  * The wire form of a build (REST and tRPC), keys in the order of the public API's examples.
  *
  * `form` picks the variant the examples show: `single` (get, create, cancel, rebuild: the embedded
  * pipeline's `created_at` in the spec's older `YYYY-MM-DD HH:MM:SS UTC` form), `list` (all builds, an
- * organization's builds) and `pipeline-list` (a pipeline's builds: short agents). The embedded pipeline
+ * organization's builds) and `pipeline-list` (a pipeline's builds). The embedded pipeline
  * is the pipelines endpoints' own shape (pipeline.presenter.ts).
  */
 export type BuildForm = 'single' | 'list' | 'pipeline-list';
@@ -212,18 +212,7 @@ function jobWire({ job, agent, retrySourceId }: JobView, urls: BuildUrls, ctx: C
   };
 }
 
-function agentWire(
-  agent: Agent & { creator: User | null },
-  urls: BuildUrls,
-  ctx: Context,
-): AgentWire | AgentShortWire {
-  if (ctx.form === 'pipeline-list') {
-    return {
-      id: agent.id,
-      url: apiAddresses.agent(ctx.api, urls.organizationSlug, agent.id),
-      name: agent.name,
-    };
-  }
+function agentWire(agent: Agent & { creator: User | null }, urls: BuildUrls, ctx: Context): AgentWire {
   return presentJobAgent({
     agent,
     creator: agent.creator,

@@ -28,13 +28,15 @@ export const AgentWire = z
     user_agent: z.string().nullable(),
     creator: UserWire.nullable(),
     created_at: nullableTimestamp,
+    version: z.string().nullable(),
+    job: z.null().meta({ description: 'null in a job (as recorded); the agents endpoints show it' }),
+    last_job_finished_at: nullableTimestamp.meta({
+      description: 'null in a job; the agents endpoints show it',
+    }),
+    priority: z.number().int(),
+    meta_data: z.array(z.string()).meta({ description: 'its tags, `key=value`' }),
   })
   .meta({ id: 'Agent' });
-
-/** The agent as a pipeline's build list shows it. */
-export const AgentShortWire = z
-  .strictObject({ id: z.uuid(), url: z.string(), name: z.string() })
-  .meta({ id: 'AgentShort' });
 
 export const JobWire = z
   .strictObject({
@@ -57,7 +59,7 @@ export const JobWire = z
     soft_failed: z.boolean(),
     exit_status: z.number().int().nullable(),
     artifact_paths: z.string(),
-    agent: z.union([AgentWire, AgentShortWire]).nullable(),
+    agent: AgentWire.nullable(),
     created_at: nullableTimestamp,
     scheduled_at: nullableTimestamp,
     runnable_at: nullableTimestamp,
@@ -130,7 +132,6 @@ export const BuildWire = z
   .meta({ id: 'Build' });
 
 export type AgentWire = z.infer<typeof AgentWire>;
-export type AgentShortWire = z.infer<typeof AgentShortWire>;
 export type JobWire = z.infer<typeof JobWire>;
 export type BuildWire = z.infer<typeof BuildWire>;
 
