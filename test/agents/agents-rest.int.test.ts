@@ -1,5 +1,3 @@
-import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
 import { encodeGraphqlId, SCOPES } from '@ci/domain';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { agentProtocol } from '../support/agent-protocol';
@@ -11,6 +9,7 @@ import {
   linksOf,
   UNKNOWN_UUID,
 } from '../support/answers';
+import { recorded, shapeDifferences } from '../support/recorded';
 import { itRefusesWhomItMust } from '../support/scope-matrix';
 import { trpcFailure } from '../support/trpc';
 import { API_URL, startWorld, WEB_URL, type World } from '../support/world';
@@ -23,9 +22,12 @@ import { API_URL, startWorld, WEB_URL, type World } from '../support/world';
 type Json = Record<string, unknown>;
 type Agent = { token: string; uuid: string; name: string };
 
-const RECORDED = JSON.parse(
-  readFileSync(resolve(import.meta.dirname, '../fixtures/reference/recorded-agents.json'), 'utf8'),
-) as { agent_list: { body: Json[] }; agent_retrieve: { body: Json }; busy_agent: Json };
+/** The recorded agent answers (test/fixtures/recorded); `busy_agent`: the agent of a recorded build's job. */
+const RECORDED = {
+  agent_list: recorded('agent_list').response as { body: Json[] },
+  agent_retrieve: recorded('agent_retrieve').response as { body: Json },
+  busy_agent: (recorded('build_retrieve').response.body as { jobs: { agent: Json }[] }).jobs[0]!.agent,
+};
 
 /** Every key of the recorded agent, with what we add (`graphql_id`, the spec's; the pause). */
 const AGENT_KEYS = [
@@ -37,24 +39,9 @@ const AGENT_KEYS = [
   'paused_until',
 ];
 
-const jsonType = (value: unknown) =>
-  value === null ? 'null' : Array.isArray(value) ? 'array' : typeof value;
-
-/**
- * Every key `recorded` has, `ours` has, with the same JSON type, recursively (the first item of arrays). A
- * recorded null says nothing of the type a value takes when it is set, so any value matches it.
- */
-function expectRecordedShape(ours: unknown, recorded: unknown, path = '$') {
-  if (recorded === null) return;
-  expect(jsonType(ours), path).toBe(jsonType(recorded));
-  if (Array.isArray(recorded) && Array.isArray(ours)) {
-    if (recorded.length && ours.length) expectRecordedShape(ours[0], recorded[0], `${path}[0]`);
-  } else if (typeof recorded === 'object' && typeof ours === 'object' && ours !== null) {
-    for (const [key, value] of Object.entries(recorded as Json)) {
-      expect(Object.keys(ours), `${path} has ${key}`).toContain(key);
-      expectRecordedShape((ours as Json)[key], value, `${path}.${key}`);
-    }
-  }
+/** Every key the recorded answer has, ours has, with the same JSON type (test/support/recorded.ts). */
+function expectRecordedShape(ours: unknown, theirs: unknown) {
+  expect(shapeDifferences(ours, theirs)).toEqual([]);
 }
 
 let world: World;

@@ -6,13 +6,15 @@ import { describe, expect, it } from 'vitest';
 import { presentAgent, presentAgents } from './agent.presenter';
 import { AgentResourceWire } from './agent.wire';
 
-// The recorded responses, copied into the repository so the test is hermetic.
-const RECORDED = JSON.parse(
-  readFileSync(
-    resolve(import.meta.dirname, '../../../../test/fixtures/reference/recorded-agents.json'),
-    'utf8',
-  ),
-) as { agent_retrieve: { body: Record<string, unknown> } };
+// The recorded response (a copy of ../shared/reference/recorded, so the test is hermetic).
+const RECORDED = {
+  agent_retrieve: JSON.parse(
+    readFileSync(
+      resolve(import.meta.dirname, '../../../../test/fixtures/recorded/agent_retrieve.json'),
+      'utf8',
+    ),
+  ).response as { body: Record<string, unknown> },
+};
 
 const urls = { api: 'https://api.ci.test', web: 'https://ci.test' };
 const id = '0190f3a0-5555-7abc-8def-0123456789ab';
