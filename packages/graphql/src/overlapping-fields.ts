@@ -77,7 +77,7 @@ export function useOverlappingFieldsUpToNullability(): Plugin {
         validateFn(
           schema,
           document,
-          (rules ?? specifiedRules).map((rule) =>
+          (rules ?? specifiedRules).map((rule: ValidationRule) =>
             rule === OverlappingFieldsCanBeMergedRule ? OverlappingFieldsUpToNullabilityRule : rule,
           ),
           typeInfo,
