@@ -14,6 +14,7 @@ import {
   pipelineEnv,
   presentableProviderSettings,
   providerFor,
+  repositoryWebUrl,
   unarchivedPipeline,
 } from './pipeline';
 
@@ -575,5 +576,16 @@ describe('parsePipelineListFilter', () => {
       'bad_request',
       "name can't contain NUL characters or unpaired surrogates",
     ]);
+  });
+});
+
+describe('repositoryWebUrl', () => {
+  it.each([
+    ['git@github.com:acme/app.git', 'https://github.com/acme/app'],
+    ['https://gitlab.com/acme/group/app.git', 'https://gitlab.com/acme/group/app'],
+    ['ssh://git@bitbucket.org/acme/app.git', 'https://bitbucket.org/acme/app'],
+    ['git@example.com:acme/app.git', null],
+  ])('gives %s the page %s', (repository, page) => {
+    expect(repositoryWebUrl(newProvider(repository, {}))).toBe(page);
   });
 });

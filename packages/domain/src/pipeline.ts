@@ -94,6 +94,22 @@ export function providerFor(repository: string): { id: string; repository: strin
   return { id: 'git', repository: repository.trim() };
 }
 
+const HOST_BY_PROVIDER: Record<string, string> = {
+  github: 'github.com',
+  gitlab: 'gitlab.com',
+  bitbucket: 'bitbucket.org',
+};
+
+/**
+ * The repository's page on its provider's site (GraphQL's `RepositoryProvider.url`): GitHub, GitLab and
+ * Bitbucket repositories by their `owner/repo`; null for any other git URL, whose site is unknown.
+ */
+export function repositoryWebUrl(provider: { id: string; settings: Record<string, unknown> }): string | null {
+  const host = HOST_BY_PROVIDER[provider.id];
+  const path = provider.settings.repository;
+  return host && typeof path === 'string' && path !== '' ? `https://${host}/${path}` : null;
+}
+
 /** A new pipeline's provider: the defaults, what the request set, and the repository's path. */
 export function newProvider(
   repository: string,
