@@ -430,6 +430,23 @@ const yaml = (env: Record<string, string>): DefinedSteps => ({
   env,
 });
 
+describe('pipeline templates', () => {
+  it('are refused when a body names one, on create and update, and null is none', () => {
+    const body = { name: 'x', repository: 'r', configuration: 'steps: [wait]' };
+    const refusal = [
+      {
+        field: 'pipeline_template_uuid',
+        code: 'invalid',
+        message: 'pipeline_template_uuid names no pipeline template',
+      },
+    ];
+    const template = { pipeline_template_uuid: '018e5a22-d14c-7085-bb28-db0f83f43a1c' };
+    expect(errorsOf(parseNewPipelineRequest({ ...body, ...template }))).toEqual(refusal);
+    expect(errorsOf(parsePipelineChangeRequest(template))).toEqual(refusal);
+    expect(parseNewPipelineRequest({ ...body, pipeline_template_uuid: null })).toMatchObject({ ok: true });
+  });
+});
+
 describe('pipeline timeouts', () => {
   const body = { name: 'x', repository: 'r', configuration: 'steps: [wait]' };
 

@@ -227,6 +227,7 @@ export function parseNewPipelineRequest(body: unknown): Result<NewPipelineReques
     maximumTimeoutInMinutes: reader.minutes('maximum_timeout_in_minutes') ?? null,
     teams: reader.teams(),
   };
+  reader.noTemplate();
   const timeouts = timeoutsConflict(request);
   if (timeouts) reader.errors.push(timeouts);
   if (reader.errors.length > 0 || !name || !repository || !definition) {
@@ -274,6 +275,7 @@ export function parsePipelineChangeRequest(body: unknown): Result<PipelineChange
   set('visibility', reader.visibility());
   if (given('tags')) changes.tags = reader.tags() ?? null;
   if (given('cluster_id')) changes.clusterId = reader.clusterId() ?? null;
+  reader.noTemplate();
   if (given('color')) changes.color = reader.optionalText('color', PIPELINE_LIMITS.color) ?? null;
   if (given('emoji')) changes.emoji = reader.optionalText('emoji', PIPELINE_LIMITS.emoji) ?? null;
   if (given('default_timeout_in_minutes')) {
@@ -464,6 +466,13 @@ class BodyReader {
     if (value === undefined || value === null) return undefined;
     if (typeof value === 'boolean') return value;
     return this.fail(field, 'invalid', `${field} must be true or false`);
+  }
+
+  /** Pipeline templates are not modelled here: a body may name none (null is none). */
+  noTemplate(): void {
+    const value = this.input.pipeline_template_uuid;
+    if (value === undefined || value === null) return;
+    this.fail('pipeline_template_uuid', 'invalid', 'pipeline_template_uuid names no pipeline template');
   }
 
   /** A whole number of minutes, at least one; null when absent. */

@@ -18,7 +18,7 @@ const PipelineSteps = builder.objectRef<{ yaml: string }>('PipelineSteps').imple
   fields: (t) => ({ yaml: t.expose('yaml', { type: 'YAML', nullable: true }) }),
 });
 
-const PipelineVisibility = builder.enumType('PipelineVisibility', {
+export const PipelineVisibility = builder.enumType('PipelineVisibility', {
   description: 'The visibility of the pipeline',
   values: {
     PRIVATE: { description: 'The pipeline is private' },
@@ -107,7 +107,7 @@ builder.node(PipelineRef, {
   }),
 });
 
-const PipelineRepositoryInput = builder.inputType('PipelineRepositoryInput', {
+export const PipelineRepositoryInput = builder.inputType('PipelineRepositoryInput', {
   fields: (t) => ({
     url: t.string({
       required: true,
@@ -116,9 +116,11 @@ const PipelineRepositoryInput = builder.inputType('PipelineRepositoryInput', {
   }),
 });
 
+export const PipelineEdge = builder.edgeObject({ type: PipelineRef, name: 'PipelineEdge' });
+
 export const PipelineConnection = builder.connectionObject(
   { type: PipelineRef, name: 'PipelineConnection', interfaces: [ConnectionInterface] },
-  { name: 'PipelineEdge' },
+  PipelineEdge,
 );
 
 builder.objectField(OrganizationRef, 'pipelines', (t) =>
