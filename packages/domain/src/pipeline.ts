@@ -292,7 +292,7 @@ function timeoutsConflict(
   timeouts: Pick<PipelineFields, 'defaultTimeoutInMinutes' | 'maximumTimeoutInMinutes'>,
 ): FieldError | null {
   const { defaultTimeoutInMinutes: fallback, maximumTimeoutInMinutes: maximum } = timeouts;
-  if (fallback === null || maximum === null || fallback <= maximum) return null;
+  if (typeof fallback !== 'number' || typeof maximum !== 'number' || fallback <= maximum) return null;
   return {
     field: 'default_timeout_in_minutes',
     code: 'invalid',
