@@ -43,6 +43,7 @@ const PIPELINE_FIELDS = `fragment PipelineFields on Pipeline {
   visibility
   tags { label }
   steps { yaml }
+  pipelineTemplate { id uuid name }
   repository {
     url
     provider {
@@ -72,6 +73,7 @@ const OPERATIONS = {
     pipelineCreate(input: $input) {
       clientMutationId
       organization { slug }
+      pipelineTemplate { id }
       pipelineEdge { cursor node { id } }
       pipeline { ...PipelineFields }
     }
@@ -197,6 +199,7 @@ describe('pipelineCreate', () => {
     );
     expect(created.clientMutationId).toBe('tf-1');
     expect(created.organization).toEqual({ slug: 'acme' });
+    expect(created.pipelineTemplate).toBeNull();
     expect(created.pipelineEdge.node.id).toBe(created.pipeline.id);
     const pipeline = created.pipeline;
     expect(pipeline).toMatchObject({
@@ -219,6 +222,7 @@ describe('pipelineCreate', () => {
       visibility: 'PRIVATE',
       tags: [{ label: 'infra' }, { label: 'prod' }],
       steps: { yaml: YAML },
+      pipelineTemplate: null,
       repository: {
         url: 'git@github.com:acme/infra.git',
         provider: {

@@ -6,6 +6,7 @@ import { uuidOf } from '../global-id';
 import { OrganizationRef, organizationOf } from '../types/organization';
 import { PipelineEdge, PipelineRepositoryInput, PipelineVisibility } from '../types/pipeline';
 import { PipelineNode } from '../types/pipeline-node';
+import { PipelineTemplateRef } from '../types/pipeline-template';
 import { PipelineRef } from '../types/refs';
 import { PipelineAccessLevels } from '../types/team';
 import { clientMutationId } from './client-mutation-id';
@@ -166,6 +167,12 @@ builder.relayMutationField(
         type: OrganizationRef,
         nullable: false,
         resolve: (payload, _args, ctx) => organizationOf(payload.pipeline.pipeline.organizationId, ctx),
+      }),
+      pipelineTemplate: t.field({
+        type: PipelineTemplateRef,
+        nullable: true,
+        description: 'Always null: pipeline templates are not modelled here',
+        resolve: () => null,
       }),
     }),
   },

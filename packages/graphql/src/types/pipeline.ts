@@ -3,6 +3,7 @@ import { webAddresses } from '@ci/domain';
 import { builder } from '../builder';
 import { OrganizationRef, organizationOf } from './organization';
 import { PipelineNode, webhookUrlOf } from './pipeline-node';
+import { PipelineTemplateRef } from './pipeline-template';
 import { PipelineRef } from './refs';
 import { Repository } from './repository-provider';
 import { ConnectionInterface } from './scalars';
@@ -87,6 +88,12 @@ builder.node(PipelineRef, {
       description: 'Stored and shown; jobs are not timed out by it',
     }),
     tags: t.expose('tags', { type: [PipelineTag], nullable: false }),
+    pipelineTemplate: t.field({
+      type: PipelineTemplateRef,
+      nullable: true,
+      description: 'Always null: pipeline templates are not modelled here',
+      resolve: () => null,
+    }),
     steps: t.expose('steps', {
       type: PipelineSteps,
       nullable: true,
