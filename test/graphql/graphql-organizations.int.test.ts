@@ -356,23 +356,23 @@ describe('pipeline', () => {
     }
   });
 
-  it('lists its teams oldest association first, a secret team only for its members and admins', async () => {
+  it('lists its teams newest association first (the default order, as in the reference), a secret team only for its members and admins', async () => {
     const query = `{ pipeline(slug: "acme/web") { teams(first: 10) { count edges { node {
       id accessLevel team { slug } pipeline { slug } } } } } }`;
     for (const [who, expected] of [
       [
         'admin',
         [
-          ['platform', 'MANAGE_BUILD_AND_READ'],
           ['covert', 'READ_ONLY'],
+          ['platform', 'MANAGE_BUILD_AND_READ'],
         ],
       ],
       ['member', [['platform', 'MANAGE_BUILD_AND_READ']]],
       [
         'bystander',
         [
-          ['platform', 'MANAGE_BUILD_AND_READ'],
           ['covert', 'READ_ONLY'],
+          ['platform', 'MANAGE_BUILD_AND_READ'],
         ],
       ],
     ] as const) {
@@ -400,7 +400,7 @@ describe('pipeline', () => {
         '{ pipeline(slug: "acme/web") { teams(last: 1) { edges { node { team { slug } } } } } }',
       ),
     ).pipeline.teams;
-    expect(nodes(last)).toEqual([{ team: { slug: 'covert' } }]);
+    expect(nodes(last)).toEqual([{ team: { slug: 'platform' } }]);
   });
 
   it('pages its builds through the root field', async () => {

@@ -251,6 +251,9 @@ export interface TeamPipelineView {
   pipeline: Pipeline;
 }
 
+/** The order of a list of associations: by creation (ties by the other side's id) or by the other side's name. */
+export type AssociationOrder = 'oldest' | 'newest' | 'name';
+
 export interface TeamPipelineRepository {
   /** Adds the association, or changes the access level of an existing one (CLI and seed). */
   put(teamPipeline: TeamPipeline): Promise<void>;
@@ -293,10 +296,11 @@ export interface TeamPipelineRepository {
     teamIds: readonly string[];
     visible: VisibleAcrossOrganizations;
   }): Promise<ParentCount[]>;
-  /** A window of each pipeline's associations, oldest first, with the teams `visible` covers. */
+  /** A window of each pipeline's associations (oldest first unless `order` says), with the teams `visible` covers. */
   listOfPipelines(input: {
     windows: readonly ParentWindow[];
     visible: VisibleAcrossOrganizations;
+    order?: AssociationOrder;
   }): Promise<TeamPipelineView[]>;
   countOfPipelines(input: {
     pipelineIds: readonly string[];

@@ -52,7 +52,15 @@ import { createPipeline as createPipelineOverApi } from './pipelines/create-pipe
 import { deletePipeline } from './pipelines/delete-pipeline';
 import { getPipeline } from './pipelines/get-pipeline';
 import { listPipelines } from './pipelines/list-pipelines';
-import { findPipeline, getPipelinesById } from './pipelines/pipelines-by-id';
+import {
+  archivePipelineById,
+  createPipelineInOrganizationId,
+  deletePipelineById,
+  findPipeline,
+  getPipelinesById,
+  unarchivePipelineById,
+  updatePipelineById,
+} from './pipelines/pipelines-by-id';
 import { updatePipeline } from './pipelines/update-pipeline';
 import type { Deps } from './ports';
 import { countRequest } from './rate-limits/count-request';
@@ -162,6 +170,11 @@ export function createUseCases(deps: Deps) {
       organizationMembers: getOrganizationMembersById(deps),
       pipelines: getPipelinesById(deps),
       findPipeline: findPipeline(deps),
+      createPipeline: createPipelineInOrganizationId(deps),
+      updatePipeline: updatePipelineById(deps),
+      archivePipeline: archivePipelineById(deps),
+      unarchivePipeline: unarchivePipelineById(deps),
+      deletePipeline: deletePipelineById(deps),
       teams: getTeamsById(deps),
       findTeam: findTeam(deps),
       teamMembers: getTeamMembersById(deps),

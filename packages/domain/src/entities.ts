@@ -110,6 +110,12 @@ export interface Pipeline {
   /** Stored as given: clusters are not modelled here. */
   clusterId: string | null;
   allowRebuilds: boolean;
+  /** Shown as stored (REST and GraphQL); nothing here draws with them. */
+  color: string | null;
+  emoji: string | null;
+  /** Stored and shown; jobs are not timed out by them (yet). */
+  defaultTimeoutInMinutes: number | null;
+  maximumTimeoutInMinutes: number | null;
   /** The YAML the steps were read from; null for pipelines defined by a `steps` list. */
   configuration: string | null;
   /** null: created by an operator command, or the user was deleted. */

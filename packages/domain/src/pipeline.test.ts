@@ -14,6 +14,7 @@ import {
   pipelineEnv,
   presentableProviderSettings,
   providerFor,
+  repositoryWebUrl,
   unarchivedPipeline,
 } from './pipeline';
 
@@ -125,6 +126,10 @@ describe('parseNewPipelineRequest', () => {
         cancelRunningBranchBuilds: false,
         cancelRunningBranchBuildsFilter: null,
         allowRebuilds: true,
+        color: null,
+        emoji: null,
+        defaultTimeoutInMinutes: null,
+        maximumTimeoutInMinutes: null,
         visibility: 'private',
         tags: null,
         clusterId: null,
@@ -153,6 +158,10 @@ describe('parseNewPipelineRequest', () => {
       cluster_id: '018E5A22-D14C-7085-BB28-DB0F83F43A1C',
       team_uuids: [TEAM_A, TEAM_B.toUpperCase()],
       teams: { [TEAM_B]: 'read_only' },
+      color: ' #FF0000 ',
+      emoji: ':rocket:',
+      default_timeout_in_minutes: 30,
+      maximum_timeout_in_minutes: 60,
       unknown_field: true,
     });
     expect(result.ok && result.value).toEqual({
@@ -173,6 +182,10 @@ describe('parseNewPipelineRequest', () => {
       visibility: 'public',
       tags: [':terraform:', 'testing'],
       clusterId: '018e5a22-d14c-7085-bb28-db0f83f43a1c',
+      color: '#FF0000',
+      emoji: ':rocket:',
+      defaultTimeoutInMinutes: 30,
+      maximumTimeoutInMinutes: 60,
       teams: [
         { teamId: TEAM_A, accessLevel: 'manage_build_and_read', field: 'team_uuids' },
         { teamId: TEAM_B, accessLevel: 'read_only', field: 'teams' },
@@ -403,6 +416,10 @@ const pipeline: Pipeline = {
   tags: null,
   clusterId: null,
   allowRebuilds: true,
+  color: null,
+  emoji: null,
+  defaultTimeoutInMinutes: null,
+  maximumTimeoutInMinutes: null,
   configuration: 'steps: [x]',
   createdById: null,
 };
@@ -411,6 +428,69 @@ const yaml = (env: Record<string, string>): DefinedSteps => ({
   steps: [{ type: 'wait', id: 's', key: null, continueOnFailure: false }],
   configuration: 'steps: [wait]',
   env,
+});
+
+describe('pipeline templates', () => {
+  it('are refused when a body names one, on create and update, and null is none', () => {
+    const body = { name: 'x', repository: 'r', configuration: 'steps: [wait]' };
+    const refusal = [
+      {
+        field: 'pipeline_template_uuid',
+        code: 'invalid',
+        message: 'pipeline_template_uuid names no pipeline template',
+      },
+    ];
+    const template = { pipeline_template_uuid: '018e5a22-d14c-7085-bb28-db0f83f43a1c' };
+    expect(errorsOf(parseNewPipelineRequest({ ...body, ...template }))).toEqual(refusal);
+    expect(errorsOf(parsePipelineChangeRequest(template))).toEqual(refusal);
+    expect(parseNewPipelineRequest({ ...body, pipeline_template_uuid: null })).toMatchObject({ ok: true });
+  });
+});
+
+describe('pipeline timeouts', () => {
+  const body = { name: 'x', repository: 'r', configuration: 'steps: [wait]' };
+
+  it.each([
+    ['zero', 0],
+    ['a fraction', 1.5],
+    ['text', '30'],
+    ['more than a year', 525_601],
+  ])('refuses %s minutes', (_case, minutes) => {
+    for (const field of ['default_timeout_in_minutes', 'maximum_timeout_in_minutes']) {
+      expect(errorsOf(parseNewPipelineRequest({ ...body, [field]: minutes }))).toEqual([
+        { field, code: 'invalid', message: `${field} must be a whole number of minutes from 1 to 525600` },
+      ]);
+    }
+  });
+
+  it('refuses a default timeout past the maximum, on create and on update', () => {
+    const refusal = [
+      {
+        field: 'default_timeout_in_minutes',
+        code: 'invalid',
+        message: 'default_timeout_in_minutes must not be more than maximum_timeout_in_minutes',
+      },
+    ];
+    expect(
+      errorsOf(
+        parseNewPipelineRequest({ ...body, default_timeout_in_minutes: 61, maximum_timeout_in_minutes: 60 }),
+      ),
+    ).toEqual(refusal);
+    const limited = { ...pipeline, maximumTimeoutInMinutes: 60 };
+    const changed = changedPipeline(limited, { defaultTimeoutInMinutes: 61 }, null);
+    expect(errorsOf(changed)).toEqual(refusal);
+    expect(changedPipeline(limited, { defaultTimeoutInMinutes: 60 }, null)).toMatchObject({ ok: true });
+    expect(
+      changedPipeline(limited, { defaultTimeoutInMinutes: 61, maximumTimeoutInMinutes: null }, null),
+    ).toMatchObject({ ok: true, value: { defaultTimeoutInMinutes: 61, maximumTimeoutInMinutes: null } });
+  });
+
+  it('clears a timeout, a color and an emoji on update with null', () => {
+    expect(parsePipelineChangeRequest({ default_timeout_in_minutes: null, color: null, emoji: '' })).toEqual({
+      ok: true,
+      value: { defaultTimeoutInMinutes: null, color: null, emoji: null },
+    });
+  });
 });
 
 describe('changedPipeline', () => {
@@ -513,5 +593,16 @@ describe('parsePipelineListFilter', () => {
       'bad_request',
       "name can't contain NUL characters or unpaired surrogates",
     ]);
+  });
+});
+
+describe('repositoryWebUrl', () => {
+  it.each([
+    ['git@github.com:acme/app.git', 'https://github.com/acme/app'],
+    ['https://gitlab.com/acme/group/app.git', 'https://gitlab.com/acme/group/app'],
+    ['ssh://git@bitbucket.org/acme/app.git', 'https://bitbucket.org/acme/app'],
+    ['git@example.com:acme/app.git', null],
+  ])('gives %s the page %s', (repository, page) => {
+    expect(repositoryWebUrl(newProvider(repository, {}))).toBe(page);
   });
 });

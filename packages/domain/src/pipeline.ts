@@ -30,6 +30,10 @@ export const PIPELINE_LIMITS = {
   envKey: 255,
   envValue: 10_000,
   providerText: 1024,
+  color: 255,
+  emoji: 255,
+  /** a year, in minutes */
+  timeoutMinutes: 525_600,
 } as const;
 
 /** What `team_uuids` gives each team: the public API's (and GraphQL's) default team access level. */
@@ -88,6 +92,22 @@ export function providerFor(repository: string): { id: string; repository: strin
   const hosted = HOSTED_REPOSITORY.exec(repository.trim());
   if (hosted) return { id: PROVIDER_BY_HOST[hosted[1]!.toLowerCase()]!, repository: hosted[2]! };
   return { id: 'git', repository: repository.trim() };
+}
+
+const HOST_BY_PROVIDER: Record<string, string> = {
+  github: 'github.com',
+  gitlab: 'gitlab.com',
+  bitbucket: 'bitbucket.org',
+};
+
+/**
+ * The repository's page on its provider's site (GraphQL's `RepositoryProvider.url`): GitHub, GitLab and
+ * Bitbucket repositories by their `owner/repo`; null for any other git URL, whose site is unknown.
+ */
+export function repositoryWebUrl(provider: { id: string; settings: Record<string, unknown> }): string | null {
+  const host = HOST_BY_PROVIDER[provider.id];
+  const path = provider.settings.repository;
+  return host && typeof path === 'string' && path !== '' ? `https://${host}/${path}` : null;
 }
 
 /** A new pipeline's provider: the defaults, what the request set, and the repository's path. */
@@ -161,6 +181,10 @@ export interface PipelineFields {
   visibility: PipelineVisibility;
   tags: string[] | null;
   clusterId: string | null;
+  color: string | null;
+  emoji: string | null;
+  defaultTimeoutInMinutes: number | null;
+  maximumTimeoutInMinutes: number | null;
 }
 
 export interface NewPipelineRequest extends PipelineFields {
@@ -197,8 +221,15 @@ export function parseNewPipelineRequest(body: unknown): Result<NewPipelineReques
     visibility: reader.visibility() ?? 'private',
     tags: reader.tags() ?? null,
     clusterId: reader.clusterId() ?? null,
+    color: reader.optionalText('color', PIPELINE_LIMITS.color) ?? null,
+    emoji: reader.optionalText('emoji', PIPELINE_LIMITS.emoji) ?? null,
+    defaultTimeoutInMinutes: reader.minutes('default_timeout_in_minutes') ?? null,
+    maximumTimeoutInMinutes: reader.minutes('maximum_timeout_in_minutes') ?? null,
     teams: reader.teams(),
   };
+  reader.noTemplate();
+  const timeouts = timeoutsConflict(request);
+  if (timeouts) reader.errors.push(timeouts);
   if (reader.errors.length > 0 || !name || !repository || !definition) {
     return err(validationFailed(reader.errors));
   }
@@ -244,7 +275,29 @@ export function parsePipelineChangeRequest(body: unknown): Result<PipelineChange
   set('visibility', reader.visibility());
   if (given('tags')) changes.tags = reader.tags() ?? null;
   if (given('cluster_id')) changes.clusterId = reader.clusterId() ?? null;
+  reader.noTemplate();
+  if (given('color')) changes.color = reader.optionalText('color', PIPELINE_LIMITS.color) ?? null;
+  if (given('emoji')) changes.emoji = reader.optionalText('emoji', PIPELINE_LIMITS.emoji) ?? null;
+  if (given('default_timeout_in_minutes')) {
+    changes.defaultTimeoutInMinutes = reader.minutes('default_timeout_in_minutes') ?? null;
+  }
+  if (given('maximum_timeout_in_minutes')) {
+    changes.maximumTimeoutInMinutes = reader.minutes('maximum_timeout_in_minutes') ?? null;
+  }
   return reader.errors.length > 0 ? err(validationFailed(reader.errors)) : ok(changes);
+}
+
+/** A default timeout past the maximum could never apply (the public API refuses it too). */
+function timeoutsConflict(
+  timeouts: Pick<PipelineFields, 'defaultTimeoutInMinutes' | 'maximumTimeoutInMinutes'>,
+): FieldError | null {
+  const { defaultTimeoutInMinutes: fallback, maximumTimeoutInMinutes: maximum } = timeouts;
+  if (typeof fallback !== 'number' || typeof maximum !== 'number' || fallback <= maximum) return null;
+  return {
+    field: 'default_timeout_in_minutes',
+    code: 'invalid',
+    message: 'default_timeout_in_minutes must not be more than maximum_timeout_in_minutes',
+  };
 }
 
 /** Slugs are unique per organization; the caller knows when one is taken (the database's unique key). */
@@ -294,6 +347,8 @@ export function changedPipeline(
 ): Result<Pipeline> {
   if (current.archivedAt) return err(pipelineArchivedReadOnly());
   const { definition: _definition, providerSettings, env, ...fields } = changes;
+  const timeouts = timeoutsConflict({ ...current, ...fields });
+  if (timeouts) return err(validationFailed([timeouts]));
   const repository = changes.repository ?? current.repository;
   const provider =
     changes.repository !== undefined || providerSettings !== undefined
@@ -411,6 +466,24 @@ class BodyReader {
     if (value === undefined || value === null) return undefined;
     if (typeof value === 'boolean') return value;
     return this.fail(field, 'invalid', `${field} must be true or false`);
+  }
+
+  /** Pipeline templates are not modelled here: a body may name none (null is none). */
+  noTemplate(): void {
+    const value = this.input.pipeline_template_uuid;
+    if (value === undefined || value === null) return;
+    this.fail('pipeline_template_uuid', 'invalid', 'pipeline_template_uuid names no pipeline template');
+  }
+
+  /** A whole number of minutes, at least one; null when absent. */
+  minutes(field: string): number | null | undefined {
+    const value = this.input[field];
+    if (value === undefined || value === null) return null;
+    const max = PIPELINE_LIMITS.timeoutMinutes;
+    if (typeof value !== 'number' || !Number.isInteger(value) || value < 1 || value > max) {
+      return this.fail(field, 'invalid', `${field} must be a whole number of minutes from 1 to ${max}`);
+    }
+    return value;
   }
 
   description(): string | null | undefined {

@@ -24,6 +24,7 @@ import './mutations/builds';
 import './mutations/team-pipelines';
 import './mutations/registries';
 import './mutations/jobs';
+import './mutations/pipelines';
 
 /**
  * The relay plugin's connection plumbing, read in place: a connection's `edges` and `pageInfo` and an

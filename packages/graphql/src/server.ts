@@ -15,6 +15,7 @@ import type { GraphqlContext, PublicUrls } from './builder';
 import { useCompiledQueries } from './compiled-execution';
 import { isUnexpected, maskError, refusal } from './errors';
 import { createLoaders } from './loaders';
+import { useOverlappingFieldsUpToNullability } from './overlapping-fields';
 import { type PostedParams, postedParams } from './posted-params';
 import { useCostLimit } from './query-cost';
 import { schema } from './schema';
@@ -104,6 +105,7 @@ export function createGraphqlServer(options: GraphqlServerOptions) {
       };
     },
     plugins: [
+      useOverlappingFieldsUpToNullability(),
       maxDepthPlugin({ n: limits.maxDepth, flattenFragments: true }),
       maxAliasesPlugin({ n: limits.maxAliases }),
       useCostLimit({ maxCost: limits.maxCost }),

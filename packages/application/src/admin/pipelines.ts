@@ -62,6 +62,10 @@ export const createPipeline =
       tags: null,
       clusterId: null,
       allowRebuilds: true,
+      color: null,
+      emoji: null,
+      defaultTimeoutInMinutes: null,
+      maximumTimeoutInMinutes: null,
       configuration: defined.configuration,
       createdById: null,
     };

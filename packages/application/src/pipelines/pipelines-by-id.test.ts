@@ -3,7 +3,15 @@ import { describe, expect, it } from 'vitest';
 import type { Actor } from '../auth/actor';
 import type { Deps, PipelineAccessEntry } from '../ports';
 import { ACME, actorWith, uuid as id, OTHER } from '../use-case.fixture';
-import { findPipeline, getPipelinesById } from './pipelines-by-id';
+import {
+  archivePipelineById,
+  createPipelineInOrganizationId,
+  deletePipelineById,
+  findPipeline,
+  getPipelinesById,
+  unarchivePipelineById,
+  updatePipelineById,
+} from './pipelines-by-id';
 
 /** teamed: a team of the member's has it; hidden: only teams the member is not in; open: no team. */
 const PIPELINES = {
@@ -157,6 +165,63 @@ describe('findPipeline', () => {
     const { deps } = world('admin');
     await expect(findPipeline(deps)(actor(['read_builds']), { slug: 'x' })).rejects.toMatchObject({
       message: "Your access token doesn't have the read_pipelines scope",
+    });
+  });
+});
+
+describe('pipeline changes by id', () => {
+  it('need write_pipelines before anything is read', async () => {
+    const { deps, reads } = world('admin');
+    await expect(
+      updatePipelineById(deps)(actor(['read_pipelines']), PIPELINES.teamed.id, {}),
+    ).rejects.toMatchObject({
+      message: "Your access token doesn't have the write_pipelines scope",
+    });
+    await expect(
+      createPipelineInOrganizationId(deps)(actor(['read_pipelines']), ACME.id, {}),
+    ).rejects.toMatchObject({
+      message: "Your access token doesn't have the write_pipelines scope",
+    });
+    expect(reads).toEqual([]);
+  });
+
+  it('answer an unknown pipeline, or one of an organization the token may not use, as none', async () => {
+    const { deps } = world('admin');
+    const writer = actor(['write_pipelines'], [ACME.id]);
+    for (const change of [
+      updatePipelineById,
+      archivePipelineById,
+      unarchivePipelineById,
+      deletePipelineById,
+    ]) {
+      for (const pipelineId of [PIPELINES.elsewhere.id, id(99), 'nope', null]) {
+        await expect(
+          (change(deps) as (a: Actor, p: string | null, b?: unknown) => Promise<unknown>)(
+            writer,
+            pipelineId,
+            {},
+          ),
+        ).rejects.toMatchObject({ message: 'No pipeline found' });
+      }
+    }
+    for (const organizationId of [OTHER.id, id(99), null]) {
+      await expect(createPipelineInOrganizationId(deps)(writer, organizationId, {})).rejects.toMatchObject({
+        message: 'No organization found',
+      });
+    }
+  });
+
+  it("refuse a member whose team may not edit the pipeline, as REST's use cases do", async () => {
+    const { deps } = world('member', 'build_and_read');
+    const writer = actor(['write_pipelines']);
+    await expect(updatePipelineById(deps)(writer, PIPELINES.teamed.id, {})).rejects.toMatchObject({
+      message: 'Forbidden',
+    });
+    await expect(archivePipelineById(deps)(writer, PIPELINES.teamed.id)).rejects.toMatchObject({
+      message: 'Forbidden',
+    });
+    await expect(deletePipelineById(deps)(writer, PIPELINES.teamed.id)).rejects.toMatchObject({
+      message: 'Forbidden',
     });
   });
 });

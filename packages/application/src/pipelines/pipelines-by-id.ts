@@ -2,9 +2,14 @@ import { badRequest, canSeeWebhookUrl, distinctUuids, notFound, type Pipeline } 
 import type { Actor } from '../auth/actor';
 import { requirePipeline, requireScope, requireSlugParts } from '../auth/authorize';
 import { type EstablishedAccess, establishAccess } from '../auth/established-access';
-import { usableMemberships, visiblePipelineAccess } from '../auth/usable-memberships';
-import type { Deps } from '../ports';
+import { usableById, usableMemberships, visiblePipelineAccess } from '../auth/usable-memberships';
+import type { PipelineRef } from '../builds/create-build';
+import type { Deps, OrganizationAccess } from '../ports';
+import { archivePipeline, unarchivePipeline } from './archive-pipeline';
+import { createPipeline } from './create-pipeline';
+import { deletePipeline } from './delete-pipeline';
 import type { PipelineResult } from './pipeline-result';
+import { updatePipeline } from './update-pipeline';
 
 /**
  * A pipeline as the actor sees it: rule B2 decides whether the webhook URL shows. `established`: the
@@ -84,4 +89,76 @@ export const findPipeline =
       };
     }
     throw badRequest('pipeline_key', 'Find a pipeline by either its slug or its uuid');
+  };
+
+/**
+ * The pipeline changes for a transport that names pipelines and organizations by UUID (GraphQL): each
+ * finds the REST address (organization slug, pipeline slug) among the actor's organizations and calls the
+ * REST use case, so scopes, roles, validation and messages are REST's. A pipeline or organization the
+ * actor's organizations do not hold answers as one that does not exist.
+ */
+
+/** Creates a pipeline in the organization with this UUID from a REST create body. */
+export const createPipelineInOrganizationId =
+  (deps: Deps) =>
+  async (actor: Actor, organizationId: string | null, body: unknown): Promise<PipelineResult> => {
+    requireScope(actor, 'createPipeline');
+    const memberships = await usableMemberships(deps, actor);
+    const membership = organizationId ? memberships.get(organizationId.toLowerCase()) : undefined;
+    if (!membership) throw notFound('organization');
+    return createPipeline(deps)(actor, membership.organization.slug, body);
+  };
+
+/** The REST address of a pipeline the actor's organizations hold; any other answers `No pipeline found`. */
+async function addressPipeline(
+  deps: Deps,
+  actor: Actor,
+  pipelineId: string | null,
+): Promise<{ ref: PipelineRef; membership: OrganizationAccess }> {
+  const { found, membership } = await usableById(deps, actor, {
+    id: pipelineId,
+    read: (id) => deps.repos.lookups.pipelines([id]),
+    organizationOf: (pipeline) => pipeline.organizationId,
+    resource: 'pipeline',
+  });
+  return { ref: { organization: membership.organization.slug, pipeline: found.slug }, membership };
+}
+
+/** Changes the pipeline with this UUID from a REST update body. */
+export const updatePipelineById =
+  (deps: Deps) =>
+  async (actor: Actor, pipelineId: string | null, body: unknown): Promise<PipelineResult> => {
+    requireScope(actor, 'updatePipeline');
+    const { ref } = await addressPipeline(deps, actor, pipelineId);
+    return updatePipeline(deps)(actor, ref, body);
+  };
+
+/** Archives (or unarchives) the pipeline with this UUID. */
+export const archivePipelineById =
+  (deps: Deps) =>
+  async (actor: Actor, pipelineId: string | null): Promise<PipelineResult> => {
+    requireScope(actor, 'archivePipeline');
+    const { ref } = await addressPipeline(deps, actor, pipelineId);
+    return archivePipeline(deps)(actor, ref);
+  };
+
+export const unarchivePipelineById =
+  (deps: Deps) =>
+  async (actor: Actor, pipelineId: string | null): Promise<PipelineResult> => {
+    requireScope(actor, 'unarchivePipeline');
+    const { ref } = await addressPipeline(deps, actor, pipelineId);
+    return unarchivePipeline(deps)(actor, ref);
+  };
+
+/** Deletes the pipeline with this UUID; returns the organization it belonged to. */
+export const deletePipelineById =
+  (deps: Deps) =>
+  async (
+    actor: Actor,
+    pipelineId: string | null,
+  ): Promise<{ organization: OrganizationAccess['organization'] }> => {
+    requireScope(actor, 'deletePipeline');
+    const { ref, membership } = await addressPipeline(deps, actor, pipelineId);
+    await deletePipeline(deps)(actor, ref);
+    return { organization: membership.organization };
   };

@@ -4,7 +4,7 @@ import { requireScope } from '../auth/authorize';
 import { memberPipelineAccess } from '../auth/member-pipeline-access';
 import { adminOrganizationIds, usableMemberships, visiblePipelineAccess } from '../auth/usable-memberships';
 import { type ListPart, type PartRequest, readParts } from '../page';
-import type { Deps, OrganizationAccess, VisibleAcrossOrganizations } from '../ports';
+import type { AssociationOrder, Deps, OrganizationAccess, VisibleAcrossOrganizations } from '../ports';
 import { teamIdsSeenAsMember } from '../teams/team-access';
 import { visibleTeams } from '../teams/teams-by-id';
 import { asResult, type TeamPipelineResult } from './team-pipeline-access';
@@ -60,7 +60,11 @@ export const listTeamPipelinesOfTeams =
 /** The teams of each pipeline the actor may see; another pipeline is refused with `No pipeline found`. */
 export const listTeamPipelinesOfPipelines =
   (deps: Deps) =>
-  async (actor: Actor, requests: readonly PartRequest[]): Promise<Array<ListPart<TeamPipelineResult>>> => {
+  async (
+    actor: Actor,
+    requests: readonly PartRequest[],
+    options: { order?: AssociationOrder } = {},
+  ): Promise<Array<ListPart<TeamPipelineResult>>> => {
     requireScope(actor, 'listTeamPipelines');
     const [pipelines, memberships] = await Promise.all([
       deps.repos.lookups.pipelines(distinctUuids(requests.map((request) => request.parentId))),
@@ -89,7 +93,11 @@ export const listTeamPipelinesOfPipelines =
       requests,
       refusals,
       list: async (windows) => {
-        const views = await deps.repos.teamPipelines.listOfPipelines({ windows, visible });
+        const views = await deps.repos.teamPipelines.listOfPipelines({
+          windows,
+          visible,
+          ...(options.order ? { order: options.order } : {}),
+        });
         const teams = new Map(
           (await deps.repos.lookups.teams([...new Set(views.map((view) => view.teamPipeline.teamId))])).map(
             (team) => [team.id, team],

@@ -33,6 +33,11 @@ export const PipelineEntity = defineEntity({
     /** Stored as given: clusters are not modelled. */
     clusterId: p.uuid().nullable(),
     allowRebuilds: p.boolean().default(true),
+    color: p.string().length(255).nullable(),
+    emoji: p.string().length(255).nullable(),
+    /** Stored and shown; jobs are not timed out by them. */
+    defaultTimeoutInMinutes: p.integer().nullable(),
+    maximumTimeoutInMinutes: p.integer().nullable(),
     /** The YAML the steps were read from; null for pipelines defined by a list of steps. */
     configuration: p.text().nullable(),
     createdBy: () => p.manyToOne(UserEntity).nullable().deleteRule('set null').index(),
@@ -70,6 +75,10 @@ export function toPipeline(pipeline: InferEntity<typeof PipelineEntity>): Pipeli
     tags: pipeline.tags ?? null,
     clusterId: pipeline.clusterId ?? null,
     allowRebuilds: pipeline.allowRebuilds,
+    color: pipeline.color ?? null,
+    emoji: pipeline.emoji ?? null,
+    defaultTimeoutInMinutes: pipeline.defaultTimeoutInMinutes ?? null,
+    maximumTimeoutInMinutes: pipeline.maximumTimeoutInMinutes ?? null,
     configuration: pipeline.configuration ?? null,
     createdById: pipeline.createdBy?.id ?? null,
   };

@@ -56,6 +56,10 @@ const PIPELINE_COLUMN_NAMES = [
   'allow_rebuilds',
   'configuration',
   'created_by_id',
+  'color',
+  'emoji',
+  'default_timeout_in_minutes',
+  'maximum_timeout_in_minutes',
 ] as const;
 
 type PipelineColumn = (typeof PIPELINE_COLUMN_NAMES)[number];
@@ -90,6 +94,10 @@ export function pipelineFromRow(row: Row): Pipeline {
     allowRebuilds: row.p_allow_rebuilds as boolean,
     configuration: (row.p_configuration as string | null) ?? null,
     createdById: (row.p_created_by_id as string | null) ?? null,
+    color: (row.p_color as string | null) ?? null,
+    emoji: (row.p_emoji as string | null) ?? null,
+    defaultTimeoutInMinutes: (row.p_default_timeout_in_minutes as number | null) ?? null,
+    maximumTimeoutInMinutes: (row.p_maximum_timeout_in_minutes as number | null) ?? null,
   };
 }
 
@@ -154,6 +162,10 @@ function pipelineRecord(pipeline: Pipeline): Record<PipelineColumn, unknown> {
     allow_rebuilds: pipeline.allowRebuilds,
     configuration: pipeline.configuration,
     created_by_id: pipeline.createdById,
+    color: pipeline.color,
+    emoji: pipeline.emoji,
+    default_timeout_in_minutes: pipeline.defaultTimeoutInMinutes,
+    maximum_timeout_in_minutes: pipeline.maximumTimeoutInMinutes,
   };
 }
 

@@ -1,4 +1,5 @@
 import type {
+  AssociationOrder,
   ParentCount,
   ParentWindow,
   TeamPipelineRepository,
@@ -43,14 +44,39 @@ function visibleWhere(of: Parent, visible: VisibleAcrossOrganizations) {
   };
 }
 
+/** Each order in the window's SQL and in MikroORM's terms, the same order both ways. */
+function ordered(of: Parent, order: AssociationOrder) {
+  const { other, otherColumn } = BY_PARENT[of];
+  const otherName = of === 'pipeline' ? 't.name' : 'p.name';
+  switch (order) {
+    case 'oldest':
+      return {
+        sql: `tp.created_at, tp.${otherColumn}`,
+        orm: [{ [of]: 'asc' }, { createdAt: 'asc' }, { [other]: 'asc' }],
+      };
+    case 'newest':
+      return {
+        sql: `tp.created_at desc, tp.${otherColumn} desc`,
+        orm: [{ [of]: 'asc' }, { createdAt: 'desc' }, { [other]: 'desc' }],
+      };
+    case 'name':
+      return {
+        sql: `${otherName}, tp.${otherColumn}`,
+        orm: [{ [of]: 'asc' }, { [other]: { name: 'asc' } }, { [other]: 'asc' }],
+      };
+  }
+}
+
 async function listOfParents(
   em: EntityManager,
   of: Parent,
   windows: readonly ParentWindow[],
   visible: VisibleAcrossOrganizations,
+  order: AssociationOrder = 'oldest',
 ): Promise<TeamPipelineView[]> {
   if (windows.every((window) => window.limit === 0)) return [];
   const { column, otherColumn } = BY_PARENT[of];
+  const sorted = ordered(of, order);
   const array = (ids: string[]) => em.getPlatform().marshallArray(ids);
   const teamPipelines = await em.find(
     TeamPipelineEntity,
@@ -58,13 +84,14 @@ async function listOfParents(
       [inParentWindows(
         windows,
         `select tp.id from team_pipelines tp join pipelines p on p.id = tp.pipeline_id
+         ${order === 'name' && of === 'pipeline' ? 'join teams t on t.id = tp.team_id' : ''}
          where tp.${column} = w.parent_id
            and (p.organization_id = any(?::uuid[]) or tp.${otherColumn} = any(?::uuid[]))
-         order by tp.created_at, tp.${otherColumn} offset w.off limit w.lim`,
+         order by ${sorted.sql} offset w.off limit w.lim`,
         [array(visible.adminOrganizationIds), array(visible.visibleIds)],
       )]: [],
     },
-    { populate: ['pipeline'], orderBy: { [of]: 'asc', createdAt: 'asc', [BY_PARENT[of].other]: 'asc' } },
+    { populate: ['pipeline'], orderBy: sorted.orm as never },
   );
   return teamPipelines.map(toTeamPipelineView);
 }
@@ -171,7 +198,8 @@ export function teamPipelineRepository(entityManager: EntityManagerSource): Team
     },
     listOfTeams: ({ windows, visible }) => listOfParents(entityManager(), 'team', windows, visible),
     countOfTeams: ({ teamIds, visible }) => countOfParents(entityManager(), 'team', teamIds, visible),
-    listOfPipelines: ({ windows, visible }) => listOfParents(entityManager(), 'pipeline', windows, visible),
+    listOfPipelines: ({ windows, visible, order }) =>
+      listOfParents(entityManager(), 'pipeline', windows, visible, order),
     countOfPipelines: ({ pipelineIds, visible }) =>
       countOfParents(entityManager(), 'pipeline', pipelineIds, visible),
   };

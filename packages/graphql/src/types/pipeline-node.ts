@@ -1,6 +1,14 @@
 import type { EstablishedAccess } from '@ci/application';
-import { encodeGraphqlId, type Pipeline } from '@ci/domain';
+import { canSeeWebhookUrl, encodeGraphqlId, type Pipeline, webAddresses } from '@ci/domain';
+import type { GraphqlContext } from '../builder';
 import type { PipelineShape } from './refs';
+import type { RepositoryShape } from './repository-provider';
+
+/** The pipeline's webhook URL for users who may edit it (rule B2), otherwise null. */
+export async function webhookUrlOf(node: PipelineShape, ctx: GraphqlContext): Promise<string | null> {
+  const shows = node.showWebhookUrl ?? canSeeWebhookUrl(await ctx.loaders.pipelineAccess.load(node.pipeline));
+  return shows ? webAddresses.webhook(ctx.urls.web, node.pipeline.webhookToken) : null;
+}
 
 /**
  * A pipeline as the `Pipeline` type shows it: the shape the use cases give (the pipeline, its
@@ -45,8 +53,8 @@ export class PipelineNode implements PipelineShape {
   get description(): string | null {
     return this.pipeline.description;
   }
-  get repository(): { url: string } {
-    return { url: this.pipeline.repository };
+  get repository(): RepositoryShape {
+    return { url: this.pipeline.repository, pipeline: this };
   }
   get defaultBranch(): string | null {
     return this.pipeline.defaultBranch;
@@ -79,6 +87,28 @@ export class PipelineNode implements PipelineShape {
   }
   get createdAt(): Date {
     return this.pipeline.createdAt;
+  }
+  get allowRebuilds(): boolean {
+    return this.pipeline.allowRebuilds;
+  }
+  get color(): string | null {
+    return this.pipeline.color;
+  }
+  get emoji(): string | null {
+    return this.pipeline.emoji;
+  }
+  get defaultTimeoutInMinutes(): number | null {
+    return this.pipeline.defaultTimeoutInMinutes;
+  }
+  get maximumTimeoutInMinutes(): number | null {
+    return this.pipeline.maximumTimeoutInMinutes;
+  }
+  get tags(): Array<{ label: string }> {
+    return (this.pipeline.tags ?? []).map((label) => ({ label }));
+  }
+  /** The YAML the steps came from; null for a pipeline defined by a list of steps (REST `steps`). */
+  get steps(): { yaml: string } | null {
+    return this.pipeline.configuration === null ? null : { yaml: this.pipeline.configuration };
   }
   /** as stored (REST `visibility`) */
   get visibility(): 'PUBLIC' | 'PRIVATE' {

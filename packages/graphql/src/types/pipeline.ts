@@ -1,18 +1,25 @@
 import { seenFrom } from '@ci/application';
-import { canSeeWebhookUrl, webAddresses } from '@ci/domain';
+import { webAddresses } from '@ci/domain';
 import { builder } from '../builder';
 import { OrganizationRef, organizationOf } from './organization';
-import { PipelineNode } from './pipeline-node';
+import { PipelineNode, webhookUrlOf } from './pipeline-node';
+import { PipelineTemplateRef } from './pipeline-template';
 import { PipelineRef } from './refs';
+import { Repository } from './repository-provider';
 import { ConnectionInterface } from './scalars';
 import { UserRef } from './user';
 
-const Repository = builder.objectRef<{ url: string }>('Repository').implement({
-  description: 'A repository associated with a pipeline',
-  fields: (t) => ({ url: t.exposeString('url', { nullable: false }) }),
+const PipelineTag = builder.objectRef<{ label: string }>('PipelineTag').implement({
+  description: 'A tag of a pipeline',
+  fields: (t) => ({ label: t.exposeString('label', { nullable: false }) }),
 });
 
-const PipelineVisibility = builder.enumType('PipelineVisibility', {
+const PipelineSteps = builder.objectRef<{ yaml: string }>('PipelineSteps').implement({
+  description: "A pipeline's steps",
+  fields: (t) => ({ yaml: t.expose('yaml', { type: 'YAML', nullable: true }) }),
+});
+
+export const PipelineVisibility = builder.enumType('PipelineVisibility', {
   description: 'The visibility of the pipeline',
   values: {
     PRIVATE: { description: 'The pipeline is private' },
@@ -67,10 +74,30 @@ builder.node(PipelineRef, {
     webhookURL: t.string({
       nullable: true,
       description: 'The webhook URL for users who may edit the pipeline (rule B2), otherwise null',
-      resolve: async ({ pipeline, showWebhookUrl }, _args, ctx) => {
-        const shows = showWebhookUrl ?? canSeeWebhookUrl(await ctx.loaders.pipelineAccess.load(pipeline));
-        return shows ? webAddresses.webhook(ctx.urls.web, pipeline.webhookToken) : null;
-      },
+      resolve: (node, _args, ctx) => webhookUrlOf(node, ctx),
+    }),
+    allowRebuilds: t.exposeBoolean('allowRebuilds', { nullable: true }),
+    color: t.exposeString('color', { nullable: true }),
+    emoji: t.exposeString('emoji', { nullable: true }),
+    defaultTimeoutInMinutes: t.exposeInt('defaultTimeoutInMinutes', {
+      nullable: true,
+      description: 'Stored and shown; jobs are not timed out by it',
+    }),
+    maximumTimeoutInMinutes: t.exposeInt('maximumTimeoutInMinutes', {
+      nullable: true,
+      description: 'Stored and shown; jobs are not timed out by it',
+    }),
+    tags: t.expose('tags', { type: [PipelineTag], nullable: false }),
+    pipelineTemplate: t.field({
+      type: PipelineTemplateRef,
+      nullable: true,
+      description: 'Always null: pipeline templates are not modelled here',
+      resolve: () => null,
+    }),
+    steps: t.expose('steps', {
+      type: PipelineSteps,
+      nullable: true,
+      description: 'The YAML the steps came from; null for a pipeline defined by a list of steps',
     }),
     organization: t.field({
       type: OrganizationRef,
@@ -87,7 +114,7 @@ builder.node(PipelineRef, {
   }),
 });
 
-const PipelineRepositoryInput = builder.inputType('PipelineRepositoryInput', {
+export const PipelineRepositoryInput = builder.inputType('PipelineRepositoryInput', {
   fields: (t) => ({
     url: t.string({
       required: true,
@@ -96,9 +123,11 @@ const PipelineRepositoryInput = builder.inputType('PipelineRepositoryInput', {
   }),
 });
 
+export const PipelineEdge = builder.edgeObject({ type: PipelineRef, name: 'PipelineEdge' });
+
 export const PipelineConnection = builder.connectionObject(
   { type: PipelineRef, name: 'PipelineConnection', interfaces: [ConnectionInterface] },
-  { name: 'PipelineEdge' },
+  PipelineEdge,
 );
 
 builder.objectField(OrganizationRef, 'pipelines', (t) =>

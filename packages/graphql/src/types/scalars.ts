@@ -33,6 +33,20 @@ builder.scalarType('JSON', {
   parseLiteral: (ast, variables) => parseJson(valueFromASTUntyped(ast, variables)),
 });
 
+/** The reference's YAML: a pipeline file, as text. */
+builder.scalarType('YAML', {
+  description: 'A YAML document, as text',
+  serialize: (value) => String(value),
+  parseValue: (value) => {
+    if (typeof value !== 'string') throw new GraphQLError('YAML must be a string');
+    return value;
+  },
+  parseLiteral: (ast) => {
+    if (ast.kind !== Kind.STRING) throw new GraphQLError('YAML must be a string');
+    return ast.value;
+  },
+});
+
 /** The interface every connection implements, as in the reference schema. */
 export const ConnectionInterface = builder
   .interfaceRef<{ count: number | null; pageInfo: unknown }>('Connection')

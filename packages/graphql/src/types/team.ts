@@ -1,4 +1,4 @@
-import type { TeamPipelineResult } from '@ci/application';
+import type { AssociationOrder, TeamPipelineResult } from '@ci/application';
 import type { AccessLevel, TeamMemberRole as Role } from '@ci/domain';
 import { builder } from '../builder';
 import { OrganizationRef, organizationOf } from './organization';
@@ -146,12 +146,24 @@ builder.objectField(TeamRef, 'pipelines', (t) =>
   ),
 );
 
+const TeamPipelineOrder = builder.enumType('TeamPipelineOrder', {
+  description: 'The order of a list of team pipelines',
+  values: {
+    NAME: { value: 'name', description: "By the other side's name" },
+    RECENTLY_CREATED: { value: 'newest', description: 'Newest association first' },
+    RELEVANCE: { value: 'newest', description: 'Without a search: as RECENTLY_CREATED' },
+  } as const satisfies Record<string, { value: AssociationOrder; description: string }>,
+});
+
 builder.objectField(PipelineRef, 'teams', (t) =>
   t.connection(
     {
       type: TeamPipelineRef,
       description:
-        "The pipeline's teams the user may see (a secret team only its members and admins), oldest association first, read for a page of pipelines at once",
+        "The pipeline's teams the user may see (a secret team only its members and admins), read for a page of pipelines at once",
+      args: {
+        order: t.arg({ type: TeamPipelineOrder, defaultValue: 'newest' }),
+      },
       resolve: ({ pipeline }, args, ctx, info) =>
         ctx.loaders
           .connection({
@@ -159,7 +171,10 @@ builder.objectField(PipelineRef, 'teams', (t) =>
             args,
             info,
             idOf: (id: string) => id,
-            read: (requests) => ctx.useCases.byId.teamPipelinesOfPipelines(ctx.actor, requests),
+            read: (requests) =>
+              ctx.useCases.byId.teamPipelinesOfPipelines(ctx.actor, requests, {
+                order: args.order ?? 'newest',
+              }),
           })
           .load(pipeline.id),
     },

@@ -71,6 +71,10 @@ const pipeline: Pipeline & { counts: PipelineResult['record']['pipeline']['count
   tags: null,
   clusterId: null,
   allowRebuilds: true,
+  color: null,
+  emoji: null,
+  defaultTimeoutInMinutes: null,
+  maximumTimeoutInMinutes: null,
   configuration: CREATE.configuration as string,
   createdById: '3cc415b8-3d63-4b9a-acb0-c120dbcb231c',
   counts: {

@@ -103,8 +103,8 @@ export function pipelineWire(
     waiting_jobs_count: counts.waitingJobsCount,
     visibility: pipeline.visibility,
     tags: pipeline.tags,
-    emoji: null,
-    color: null,
+    emoji: pipeline.emoji,
+    color: pipeline.color,
     ...(pipeline.configuration !== null && ctx.embedded === null
       ? { configuration: pipeline.configuration }
       : undefined),

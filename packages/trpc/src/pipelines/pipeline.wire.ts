@@ -119,8 +119,8 @@ export const PipelineWire = z
     waiting_jobs_count: count,
     visibility: z.enum(PIPELINE_VISIBILITIES),
     tags: z.array(z.string()).nullable(),
-    emoji: z.null().meta({ description: 'not kept: always null' }),
-    color: z.null().meta({ description: 'not kept: always null' }),
+    emoji: z.string().nullable().meta({ description: "as set (GraphQL `emoji`, the body's `emoji`)" }),
+    color: z.string().nullable().meta({ description: "as set (GraphQL `color`, the body's `color`)" }),
     configuration: z.string().optional().meta({
       description: 'the YAML the steps come from; absent for pipelines defined by `steps`, and in a build',
     }),
@@ -137,6 +137,8 @@ const branchFilter = z
   .max(PIPELINE_LIMITS.branchFilter)
   .nullable()
   .meta({ description: 'space-separated patterns, `*` a wildcard, `!` to exclude' });
+
+const timeout = z.number().int().min(1).max(PIPELINE_LIMITS.timeoutMinutes).nullable();
 
 /** What create and update share; the domain validates the bodies (422 `Validation Failed`). */
 const pipelineFields = {
@@ -166,6 +168,14 @@ const pipelineFields = {
   visibility: z.enum(PIPELINE_VISIBILITIES),
   tags: z.array(z.string().max(PIPELINE_LIMITS.tag)).max(PIPELINE_LIMITS.tags).nullable(),
   cluster_id: z.string().nullable().meta({ description: 'a UUID' }),
+  color: z.string().max(PIPELINE_LIMITS.color).nullable(),
+  emoji: z.string().max(PIPELINE_LIMITS.emoji).nullable(),
+  default_timeout_in_minutes: timeout.meta({
+    description: "command steps' default timeout (GraphQL `defaultTimeoutInMinutes`): stored, not enforced",
+  }),
+  maximum_timeout_in_minutes: timeout.meta({
+    description: "command steps' longest timeout (GraphQL `maximumTimeoutInMinutes`): stored, not enforced",
+  }),
 };
 
 export const CreatePipelineRequest = z
@@ -188,6 +198,10 @@ export const CreatePipelineRequest = z
     visibility: pipelineFields.visibility.optional().meta({ default: 'private' }),
     tags: pipelineFields.tags.optional(),
     cluster_id: pipelineFields.cluster_id.optional(),
+    color: pipelineFields.color.optional(),
+    emoji: pipelineFields.emoji.optional(),
+    default_timeout_in_minutes: pipelineFields.default_timeout_in_minutes.optional(),
+    maximum_timeout_in_minutes: pipelineFields.maximum_timeout_in_minutes.optional(),
     teams: z
       .record(z.string(), z.enum(ACCESS_LEVELS))
       .optional()

@@ -1,0 +1,299 @@
+import { seenFrom } from '@ci/application';
+import { encodeGraphqlId, isDomainError, isUuid } from '@ci/domain';
+import { builder, type Types } from '../builder';
+import { cursorFor } from '../connection';
+import { uuidOf } from '../global-id';
+import { OrganizationRef, organizationOf } from '../types/organization';
+import { PipelineEdge, PipelineRepositoryInput, PipelineVisibility } from '../types/pipeline';
+import { PipelineNode } from '../types/pipeline-node';
+import { PipelineTemplateRef } from '../types/pipeline-template';
+import { PipelineRef } from '../types/refs';
+import { PipelineAccessLevels } from '../types/team';
+import { clientMutationId } from './client-mutation-id';
+
+/**
+ * Pipeline create / update / archive / unarchive / delete, with the public names, on the REST use cases:
+ * each input becomes the REST body it stands for, so scopes, roles, validation and messages are REST's.
+ */
+
+const PipelineStepsInput = builder.inputType('PipelineStepsInput', {
+  fields: (t) => ({ yaml: t.string({ required: true, description: 'The pipeline file (YAML)' }) }),
+});
+
+const PipelineTagInput = builder.inputType('PipelineTagInput', {
+  fields: (t) => ({ label: t.string({ required: true }) }),
+});
+
+const PipelineTeamAssignmentInput = builder.inputType('PipelineTeamAssignmentInput', {
+  fields: (t) => ({
+    id: t.id({ required: true, description: 'The GraphQL ID of the team' }),
+    accessLevel: t.field({ type: PipelineAccessLevels, defaultValue: 'manage_build_and_read' }),
+  }),
+});
+
+/** What create and update share; the public defaults of `PipelineCreateInput` are set where it is built. */
+interface PipelineInput {
+  name?: string | null | undefined;
+  repository?: { url: string } | null | undefined;
+  steps?: { yaml: string } | null | undefined;
+  defaultBranch?: string | null | undefined;
+  branchConfiguration?: string | null | undefined;
+  description?: string | null | undefined;
+  skipIntermediateBuilds?: boolean | null | undefined;
+  skipIntermediateBuildsBranchFilter?: string | null | undefined;
+  cancelIntermediateBuilds?: boolean | null | undefined;
+  cancelIntermediateBuildsBranchFilter?: string | null | undefined;
+  allowRebuilds?: boolean | null | undefined;
+  visibility?: 'PRIVATE' | 'PUBLIC' | null | undefined;
+  tags?: Array<{ label: string }> | null | undefined;
+  clusterId?: string | null | undefined;
+  color?: string | null | undefined;
+  emoji?: string | null | undefined;
+  defaultTimeoutInMinutes?: number | null | undefined;
+  maximumTimeoutInMinutes?: number | null | undefined;
+  pipelineTemplateId?: string | null | undefined;
+}
+
+/** A cluster's global id (`Cluster---<uuid>`) as REST's `cluster_id`; anything else as given, for REST to judge. */
+function clusterUuid(id: string): string {
+  const decoded = Buffer.from(id, 'base64').toString('utf8');
+  const [type, uuid] = decoded.split('---');
+  return type === 'Cluster' && uuid && isUuid(uuid) ? uuid : id;
+}
+
+/** The REST body an input stands for: only what it names (null clears on update, as in REST). */
+function restBody(input: PipelineInput): Record<string, unknown> {
+  const body: Record<string, unknown> = {};
+  const put = (key: string, value: unknown) => {
+    if (value !== undefined) body[key] = value;
+  };
+  put('name', input.name);
+  put('repository', input.repository === null ? null : input.repository?.url);
+  put('configuration', input.steps === null ? null : input.steps?.yaml);
+  put('default_branch', input.defaultBranch);
+  put('branch_configuration', input.branchConfiguration);
+  put('description', input.description);
+  put('skip_queued_branch_builds', input.skipIntermediateBuilds);
+  put('skip_queued_branch_builds_filter', input.skipIntermediateBuildsBranchFilter);
+  put('cancel_running_branch_builds', input.cancelIntermediateBuilds);
+  put('cancel_running_branch_builds_filter', input.cancelIntermediateBuildsBranchFilter);
+  put('allow_rebuilds', input.allowRebuilds);
+  put('visibility', input.visibility?.toLowerCase() ?? input.visibility);
+  put('tags', input.tags === null ? null : input.tags?.map((tag) => tag.label));
+  put('cluster_id', input.clusterId ? clusterUuid(input.clusterId) : input.clusterId);
+  put('color', input.color);
+  put('emoji', input.emoji);
+  put('default_timeout_in_minutes', input.defaultTimeoutInMinutes);
+  put('maximum_timeout_in_minutes', input.maximumTimeoutInMinutes);
+  // Templates are not modelled: REST's rule refuses any template a body names.
+  put('pipeline_template_uuid', input.pipelineTemplateId);
+  return body;
+}
+
+const pipelineInputFields = (t: PothosSchemaTypes.InputFieldBuilder<Types, 'InputObject'>) => ({
+  branchConfiguration: t.string(),
+  cancelIntermediateBuilds: t.boolean(),
+  cancelIntermediateBuildsBranchFilter: t.string(),
+  clientMutationId: t.string(clientMutationId),
+  cloneMirrorUrl: t.string({ description: 'Accepted and ignored: clone mirrors are not used here' }),
+  clusterId: t.id({ description: 'Stored as given (REST `cluster_id`): clusters are not modelled' }),
+  color: t.string(),
+  defaultTimeoutInMinutes: t.int({ description: 'Stored and shown; jobs are not timed out by it' }),
+  description: t.string(),
+  emoji: t.string(),
+  maximumTimeoutInMinutes: t.int({ description: 'Stored and shown; jobs are not timed out by it' }),
+  nextBuildNumber: t.int({ description: 'Accepted and ignored: builds take the next number' }),
+  pipelineTemplateId: t.id({ description: 'Pipeline templates are not available here: only null' }),
+  skipIntermediateBuilds: t.boolean(),
+  skipIntermediateBuildsBranchFilter: t.string(),
+  steps: t.field({ type: PipelineStepsInput }),
+  tags: t.field({ type: [PipelineTagInput] }),
+});
+
+builder.relayMutationField(
+  'pipelineCreate',
+  {
+    description: 'Autogenerated input type of PipelineCreate',
+    inputFields: (t) => ({
+      ...pipelineInputFields(t),
+      allowRebuilds: t.boolean({ defaultValue: true }),
+      defaultBranch: t.string({ defaultValue: 'main' }),
+      name: t.string({ required: true }),
+      organizationId: t.id({ required: true }),
+      repository: t.field({ type: PipelineRepositoryInput, required: true }),
+      teams: t.field({ type: [PipelineTeamAssignmentInput] }),
+      visibility: t.field({ type: PipelineVisibility, defaultValue: 'PRIVATE' }),
+    }),
+  },
+  {
+    description: 'Create a pipeline.',
+    resolve: async (_root, { input }, ctx) => {
+      const body = restBody(input);
+      if (input.teams) {
+        body.teams = Object.fromEntries(
+          input.teams.map((team) => [uuidOf(team.id, 'Team') ?? team.id, team.accessLevel]),
+        );
+      }
+      const result = await ctx.useCases.byId.createPipeline(
+        ctx.actor,
+        uuidOf(input.organizationId, 'Organization'),
+        body,
+      );
+      // The new pipeline is the last of the organization's list (oldest first): its cursor is its place.
+      const { totalCount } = await ctx.useCases.listPipelines(
+        ctx.actor,
+        result.organizationSlug,
+        {},
+        { offset: 0, limit: 0 },
+      );
+      return {
+        pipeline: new PipelineNode(seenFrom(result)),
+        cursor: cursorFor(Math.max(totalCount - 1, 0)),
+        clientMutationId: input.clientMutationId ?? null,
+      };
+    },
+  },
+  {
+    description: 'Autogenerated return type of PipelineCreate.',
+    outputFields: (t) => ({
+      clientMutationId: t.exposeString('clientMutationId', { nullable: true, ...clientMutationId }),
+      pipeline: t.field({ type: PipelineRef, nullable: false, resolve: (payload) => payload.pipeline }),
+      pipelineEdge: t.field({
+        type: PipelineEdge,
+        nullable: false,
+        resolve: (payload) => ({ cursor: payload.cursor, node: payload.pipeline }),
+      }),
+      organization: t.field({
+        type: OrganizationRef,
+        nullable: false,
+        resolve: (payload, _args, ctx) => organizationOf(payload.pipeline.pipeline.organizationId, ctx),
+      }),
+      pipelineTemplate: t.field({
+        type: PipelineTemplateRef,
+        nullable: true,
+        description: 'Always null: pipeline templates are not modelled here',
+        resolve: () => null,
+      }),
+    }),
+  },
+);
+
+builder.relayMutationField(
+  'pipelineUpdate',
+  {
+    description: 'Autogenerated input type of PipelineUpdate',
+    inputFields: (t) => ({
+      ...pipelineInputFields(t),
+      allowRebuilds: t.boolean({ defaultValue: true }),
+      archived: t.boolean({ description: 'true archives the pipeline, false unarchives it' }),
+      defaultBranch: t.string(),
+      id: t.id({ required: true }),
+      name: t.string(),
+      repository: t.field({ type: PipelineRepositoryInput }),
+      visibility: t.field({ type: PipelineVisibility }),
+    }),
+  },
+  {
+    description: 'Change the settings of a pipeline.',
+    resolve: async (_root, { input }, ctx) => {
+      const id = uuidOf(input.id, 'Pipeline');
+      const byId = ctx.useCases.byId;
+      // Unarchived before the change (archived pipelines are read-only), archived after it.
+      if (input.archived === false) await unarchivedOrAlready(() => byId.unarchivePipeline(ctx.actor, id));
+      let result = await byId.updatePipeline(ctx.actor, id, restBody(input));
+      if (input.archived === true && !result.record.pipeline.archivedAt) {
+        result = await byId.archivePipeline(ctx.actor, id);
+      }
+      return {
+        pipeline: new PipelineNode(seenFrom(result)),
+        clientMutationId: input.clientMutationId ?? null,
+      };
+    },
+  },
+  {
+    description: 'Autogenerated return type of PipelineUpdate.',
+    outputFields: (t) => ({
+      clientMutationId: t.exposeString('clientMutationId', { nullable: true, ...clientMutationId }),
+      pipeline: t.field({ type: PipelineRef, nullable: false, resolve: (payload) => payload.pipeline }),
+    }),
+  },
+);
+
+/** Unarchives, or finds the pipeline not archived (the update then goes ahead). */
+async function unarchivedOrAlready(unarchive: () => Promise<unknown>): Promise<void> {
+  try {
+    await unarchive();
+  } catch (error) {
+    if (!isDomainError(error) || error.code !== 'pipeline_not_unarchivable') throw error;
+  }
+}
+
+for (const [field, action, description] of [
+  ['pipelineArchive', 'archivePipeline', 'Archive a pipeline: it is then read-only until unarchived.'],
+  ['pipelineUnarchive', 'unarchivePipeline', 'Unarchive an archived pipeline.'],
+] as const) {
+  const typeName = field.charAt(0).toUpperCase() + field.slice(1);
+  builder.relayMutationField(
+    field,
+    {
+      description: `Autogenerated input type of ${typeName}`,
+      inputFields: (t) => ({
+        clientMutationId: t.string(clientMutationId),
+        id: t.id({ required: true }),
+      }),
+    },
+    {
+      description,
+      resolve: async (_root, { input }, ctx) => {
+        const result = await ctx.useCases.byId[action](ctx.actor, uuidOf(input.id, 'Pipeline'));
+        return {
+          pipeline: new PipelineNode(seenFrom(result)),
+          clientMutationId: input.clientMutationId ?? null,
+        };
+      },
+    },
+    {
+      description: `Autogenerated return type of ${typeName}.`,
+      outputFields: (t) => ({
+        clientMutationId: t.exposeString('clientMutationId', { nullable: true, ...clientMutationId }),
+        pipeline: t.field({ type: PipelineRef, nullable: false, resolve: (payload) => payload.pipeline }),
+      }),
+    },
+  );
+}
+
+builder.relayMutationField(
+  'pipelineDelete',
+  {
+    description: 'Autogenerated input type of PipelineDelete',
+    inputFields: (t) => ({
+      clientMutationId: t.string(clientMutationId),
+      id: t.id({ required: true }),
+    }),
+  },
+  {
+    description: 'Delete a pipeline with its builds.',
+    resolve: async (_root, { input }, ctx) => {
+      const pipelineId = uuidOf(input.id, 'Pipeline');
+      const { organization } = await ctx.useCases.byId.deletePipeline(ctx.actor, pipelineId);
+      return {
+        organization,
+        // The id as the client knows it: canonical, so that caches find the object they hold.
+        deletedPipelineID: encodeGraphqlId('Pipeline', pipelineId as string),
+        clientMutationId: input.clientMutationId ?? null,
+      };
+    },
+  },
+  {
+    description: 'Autogenerated return type of PipelineDelete.',
+    outputFields: (t) => ({
+      clientMutationId: t.exposeString('clientMutationId', { nullable: true, ...clientMutationId }),
+      deletedPipelineID: t.exposeID('deletedPipelineID', { nullable: false }),
+      organization: t.field({
+        type: OrganizationRef,
+        nullable: false,
+        resolve: (payload) => payload.organization,
+      }),
+    }),
+  },
+);
