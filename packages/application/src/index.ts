@@ -8,6 +8,7 @@ export type {
   RegisterRequest,
 } from './agents/agent-protocol';
 export { DEFAULT_AGENT_TIMINGS, MAX_CHUNK_BYTES } from './agents/agent-protocol';
+export type { AgentTokenView } from './agents/agent-tokens';
 export type { AgentWork } from './agents/agents-by-id';
 export type { AgentListQuery, AgentPage } from './agents/list-agents';
 export * from './auth/access-token-secret';

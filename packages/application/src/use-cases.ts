@@ -17,6 +17,13 @@ import {
   registerAgent,
   sweepLostJobs,
 } from './agents/agent-protocol';
+import {
+  createAgentTokenInOrganizationId,
+  findAgentToken,
+  getAgentTokensById,
+  listAgentTokens,
+  revokeAgentTokenById,
+} from './agents/agent-tokens';
 import { findAgent, getAgent, getAgentsById, getWorkOfAgents } from './agents/agents-by-id';
 import { listAgents } from './agents/list-agents';
 import { authenticate } from './auth/authenticate';
@@ -179,6 +186,10 @@ export function createUseCases(deps: Deps) {
       retryJob: retryJobById(deps),
       unblockJob: unblockJobById(deps),
       cancelJob: cancelJobById(deps),
+      agentTokens: getAgentTokensById(deps),
+      findAgentToken: findAgentToken(deps),
+      createAgentToken: createAgentTokenInOrganizationId(deps),
+      revokeAgentToken: revokeAgentTokenById(deps),
     },
     getJobLog: getJobLog(deps),
     getJobEnv: getJobEnv(deps),
@@ -186,6 +197,7 @@ export function createUseCases(deps: Deps) {
     unblockJob: unblockJob(deps),
     listAgents: listAgents(deps),
     getAgent: getAgent(deps),
+    listAgentTokens: listAgentTokens(deps),
     agents: {
       register: registerAgent(deps),
       connect: connectAgent(deps),

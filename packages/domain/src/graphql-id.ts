@@ -10,6 +10,8 @@ export const GRAPHQL_TYPES = [
   'Team',
   'TeamPipeline',
   'Registry',
+  'AgentToken',
+  'Rule',
   // GraphQL's own objects: memberships and the session, which REST shows no graphql_id of.
   'OrganizationMember',
   'TeamMember',

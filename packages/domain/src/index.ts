@@ -1,6 +1,7 @@
 export * from './access';
 export * from './access-token';
 export * from './agent';
+export * from './agent-token';
 export * from './branch-filter';
 export * from './build-admission';
 export * from './build-input';

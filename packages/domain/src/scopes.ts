@@ -84,6 +84,10 @@ export const OPERATIONS = {
 
   listAgents: 'read_agents',
   getAgent: 'read_agents',
+  // Organization agent (registration) tokens, for organization admins (GraphQL).
+  getAgentToken: 'read_agents',
+  createAgentToken: 'write_agents',
+  revokeAgentToken: 'write_agents',
 } as const satisfies Record<string, Scope | null>;
 export type Operation = keyof typeof OPERATIONS;
 

@@ -1,5 +1,6 @@
 import type {
   Actor,
+  AgentTokenView,
   AgentWork,
   ListPart,
   OrganizationMember,
@@ -49,6 +50,8 @@ export interface Loaders {
   pipelineAccess: DataLoader<Pick<Pipeline, 'id' | 'organizationId'>, PipelineAccess, string>;
   /** Agents read for themselves (`node`, `agent`): `read_agents`. */
   agents: DataLoader<string, Agent | null>;
+  /** Agent tokens (`node`): organization admins, `read_agents`. */
+  agentTokens: DataLoader<string, AgentTokenView | null>;
   /** What agents do: whether each holds a job, and the job when the actor may see it. */
   agentWork: DataLoader<string, AgentWork>;
   /** The run each job retried (`retrySource`). */
@@ -109,6 +112,7 @@ export function createLoaders(useCases: UseCases, actor: Actor): Loaders {
       cacheKeyFn: (pipeline) => pipeline.id,
     }),
     agents: new DataLoader((ids) => byId.agents(actor, ids)),
+    agentTokens: new DataLoader((ids) => byId.agentTokens(actor, ids)),
     agentWork: new DataLoader((ids) => byId.workOfAgents(actor, ids)),
     retrySources: new DataLoader(async (ids) =>
       (await byId.retrySources(actor, ids)).map((job) => JobNode.of(job)),

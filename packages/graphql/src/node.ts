@@ -21,6 +21,8 @@ const NODES: Record<GraphqlType, NodeLoad> = {
   Registry: (id, ctx) => ctx.loaders.registries.load(id),
   TeamPipeline: (id, ctx) => ctx.loaders.teamPipelines.load(id),
   Agent: (id, ctx) => ctx.loaders.agents.load(id),
+  AgentToken: (id, ctx) => ctx.loaders.agentTokens.load(id),
+  Rule: () => null,
 };
 
 /**

@@ -1,5 +1,6 @@
 import { notFound } from '@ci/domain';
 import { builder } from './builder';
+import { AgentTokenRef } from './types/agent-token';
 import { BuildNode } from './types/build-node';
 import { JobUnion } from './types/job';
 import { OrganizationRef } from './types/organization';
@@ -23,6 +24,19 @@ builder.queryFields((t) => ({
       }),
     },
     resolve: (_root, args, ctx) => ctx.useCases.byId.findAgent(ctx.actor, args.slug),
+  }),
+  agentToken: t.field({
+    type: AgentTokenRef,
+    nullable: true,
+    description: 'Find an agent token (organization admins only)',
+    args: {
+      slug: t.arg.id({
+        required: true,
+        description:
+          "The UUID for the agent token, prefixed by its organization's slug i.e. `acme-inc/0bd5ea7c-89b3-4f40-8ca3-ffac805771eb`",
+      }),
+    },
+    resolve: (_root, args, ctx) => ctx.useCases.byId.findAgentToken(ctx.actor, args.slug),
   }),
   build: t.field({
     type: BuildRef,

@@ -14,6 +14,7 @@ import './types/registry';
 import './types/pipeline';
 import './types/job';
 import './types/agent';
+import './types/agent-token';
 import './types/build';
 import './types/team';
 import './types/team-member';
@@ -24,6 +25,7 @@ import './mutations/builds';
 import './mutations/team-pipelines';
 import './mutations/registries';
 import './mutations/jobs';
+import './mutations/agent-tokens';
 
 /**
  * The relay plugin's connection plumbing, read in place: a connection's `edges` and `pageInfo` and an
