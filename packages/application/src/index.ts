@@ -21,6 +21,7 @@ export type { PipelineRef } from './builds/create-build';
 export type { BuildRef } from './builds/get-build';
 export type { BuildListTarget, BuildPage } from './builds/list-builds';
 export type { JobInBuild, JobLog, JobRef } from './jobs/job-actions';
+export type { OrganizationJobQuery } from './jobs/list-organization-jobs';
 export type { OrganizationMemberPage } from './organizations/list-organization-members';
 export type { OrganizationPage } from './organizations/list-organizations';
 export type { ListPart, Page, PartRequest, RowWindow } from './page';

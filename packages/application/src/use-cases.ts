@@ -45,6 +45,7 @@ import { pipelineRevision } from './builds/pipeline-revision';
 import { rebuildBuild } from './builds/rebuild-build';
 import { getJobEnv, getJobLog, retryJob, unblockJob } from './jobs/job-actions';
 import { cancelJobById, getRetrySourcesOf, retryJobById, unblockJobById } from './jobs/jobs-by-id';
+import { listOrganizationJobs } from './jobs/list-organization-jobs';
 import { getOrganization } from './organizations/get-organization';
 import { listOrganizationMembers } from './organizations/list-organization-members';
 import { listOrganizations } from './organizations/list-organizations';
@@ -198,6 +199,7 @@ export function createUseCases(deps: Deps) {
     listAgents: listAgents(deps),
     getAgent: getAgent(deps),
     listAgentTokens: listAgentTokens(deps),
+    listOrganizationJobs: listOrganizationJobs(deps),
     agents: {
       register: registerAgent(deps),
       connect: connectAgent(deps),

@@ -9,6 +9,7 @@ import { buildRepository } from './repositories/build.repository';
 import { organizationRepository, userRepository } from './repositories/identity.repository';
 import { jobRepository } from './repositories/job.repository';
 import { lookupRepository } from './repositories/lookup.repository';
+import { organizationJobRepository } from './repositories/organization-job.repository';
 import { organizationMemberRepository } from './repositories/organization-member.repository';
 import { accessRepository, pipelineRepository } from './repositories/pipeline.repository';
 import { rateLimitRepository } from './repositories/rate-limit.repository';
@@ -58,6 +59,7 @@ function createRepositories(em: EntityManagerSource, sql: Sql): Repositories {
     lookups: lookupRepository(em, sql),
     jobs: jobRepository(sql),
     agents: agentRepository(em),
+    organizationJobs: organizationJobRepository(em),
   };
 }
 

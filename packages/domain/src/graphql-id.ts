@@ -12,6 +12,7 @@ export const GRAPHQL_TYPES = [
   'Registry',
   'AgentToken',
   'Rule',
+  'Annotation',
   // GraphQL's own objects: memberships and the session, which REST shows no graphql_id of.
   'OrganizationMember',
   'TeamMember',

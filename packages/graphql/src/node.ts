@@ -23,6 +23,8 @@ const NODES: Record<GraphqlType, NodeLoad> = {
   Agent: (id, ctx) => ctx.loaders.agents.load(id),
   AgentToken: (id, ctx) => ctx.loaders.agentTokens.load(id),
   Rule: () => null,
+  // Nothing annotates builds yet (a later issue).
+  Annotation: () => null,
 };
 
 /**

@@ -16,6 +16,8 @@ import './types/job';
 import './types/agent';
 import './types/agent-token';
 import './types/build';
+import './types/organization-jobs';
+import './types/annotation';
 import './types/team';
 import './types/team-member';
 import './types/organization-member';
