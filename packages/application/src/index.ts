@@ -32,6 +32,8 @@ export * from './ports';
 export type { CountRequestInput } from './rate-limits/count-request';
 export type { RegistryPage } from './registries/list-registries';
 export type { RegistryRef, RegistryView } from './registries/registry-view';
+export type * from './rules/rule-ports';
+export type { RuleView } from './rules/rules';
 export type { TeamPipelinePage } from './team-pipelines/list-team-pipelines';
 export type { TeamPipelineRef, TeamPipelineResult } from './team-pipelines/team-pipeline-access';
 export type { TeamMemberPage } from './teams/list-team-members';

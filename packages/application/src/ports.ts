@@ -23,6 +23,7 @@ import type {
 } from '@ci/domain';
 import type { AgentRepository, JobRepository } from './agents/agent-ports';
 import type { AgentTimings } from './agents/agent-protocol';
+import type { RuleRepository } from './rules/rule-ports';
 
 /** The application's view of the outside world; packages/db implements these against PostgreSQL. */
 
@@ -570,6 +571,7 @@ export interface Repositories {
   jobs: JobRepository;
   agents: AgentRepository;
   organizationJobs: OrganizationJobRepository;
+  rules: RuleRepository;
 }
 
 export interface Deps {

@@ -75,6 +75,7 @@ import {
   updateRegistryById,
 } from './registries/registries-by-id';
 import { updateRegistry } from './registries/update-registry';
+import { createRule, deleteRule, findRule, getRulesById, listRules, updateRule } from './rules/rules';
 import { createTeamPipeline } from './team-pipelines/create-team-pipeline';
 import { deleteTeamPipeline } from './team-pipelines/delete-team-pipeline';
 import { getTeamPipeline } from './team-pipelines/get-team-pipeline';
@@ -191,6 +192,11 @@ export function createUseCases(deps: Deps) {
       findAgentToken: findAgentToken(deps),
       createAgentToken: createAgentTokenInOrganizationId(deps),
       revokeAgentToken: revokeAgentTokenById(deps),
+      rules: getRulesById(deps),
+      findRule: findRule(deps),
+      createRule: createRule(deps),
+      updateRule: updateRule(deps),
+      deleteRule: deleteRule(deps),
     },
     getJobLog: getJobLog(deps),
     getJobEnv: getJobEnv(deps),
@@ -200,6 +206,7 @@ export function createUseCases(deps: Deps) {
     getAgent: getAgent(deps),
     listAgentTokens: listAgentTokens(deps),
     listOrganizationJobs: listOrganizationJobs(deps),
+    listRules: listRules(deps),
     agents: {
       register: registerAgent(deps),
       connect: connectAgent(deps),

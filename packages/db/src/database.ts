@@ -14,6 +14,7 @@ import { organizationMemberRepository } from './repositories/organization-member
 import { accessRepository, pipelineRepository } from './repositories/pipeline.repository';
 import { rateLimitRepository } from './repositories/rate-limit.repository';
 import { registryRepository } from './repositories/registry.repository';
+import { ruleRepository } from './repositories/rule.repository';
 import { teamRepository } from './repositories/team.repository';
 import { teamPipelineRepository } from './repositories/team-pipeline.repository';
 import { createSql, type Sql } from './sql';
@@ -60,6 +61,7 @@ function createRepositories(em: EntityManagerSource, sql: Sql): Repositories {
     jobs: jobRepository(sql),
     agents: agentRepository(em),
     organizationJobs: organizationJobRepository(em),
+    rules: ruleRepository(em),
   };
 }
 

@@ -21,6 +21,7 @@ export * from './rate-limit';
 export * from './rate-limit-headers';
 export * from './registry';
 export * from './result';
+export * from './rule';
 export * from './scopes';
 export * from './slug';
 export * from './steps';

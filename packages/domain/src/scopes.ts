@@ -22,6 +22,8 @@ export const SCOPES = [
   'read_packages',
   'write_packages',
   'delete_packages',
+  'read_rules',
+  'write_rules',
   'graphql',
 ] as const;
 export type Scope = (typeof SCOPES)[number];
@@ -88,6 +90,12 @@ export const OPERATIONS = {
   getAgentToken: 'read_agents',
   createAgentToken: 'write_agents',
   revokeAgentToken: 'write_agents',
+
+  // Organization rules, for organization admins (GraphQL).
+  getRule: 'read_rules',
+  createRule: 'write_rules',
+  updateRule: 'write_rules',
+  deleteRule: 'write_rules',
 } as const satisfies Record<string, Scope | null>;
 export type Operation = keyof typeof OPERATIONS;
 

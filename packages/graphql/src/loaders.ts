@@ -8,6 +8,7 @@ import type {
   PipelineSeen,
   RegistryView,
   RowWindow,
+  RuleView,
   TeamMemberResult,
   TeamPipelineResult,
   UseCases,
@@ -52,6 +53,8 @@ export interface Loaders {
   agents: DataLoader<string, Agent | null>;
   /** Agent tokens (`node`): organization admins, `read_agents`. */
   agentTokens: DataLoader<string, AgentTokenView | null>;
+  /** Rules (`node`): organization admins, `read_rules`. */
+  rules: DataLoader<string, RuleView | null>;
   /** What agents do: whether each holds a job, and the job when the actor may see it. */
   agentWork: DataLoader<string, AgentWork>;
   /** The run each job retried (`retrySource`). */
@@ -113,6 +116,7 @@ export function createLoaders(useCases: UseCases, actor: Actor): Loaders {
     }),
     agents: new DataLoader((ids) => byId.agents(actor, ids)),
     agentTokens: new DataLoader((ids) => byId.agentTokens(actor, ids)),
+    rules: new DataLoader((ids) => byId.rules(actor, ids)),
     agentWork: new DataLoader((ids) => byId.workOfAgents(actor, ids)),
     retrySources: new DataLoader(async (ids) =>
       (await byId.retrySources(actor, ids)).map((job) => JobNode.of(job)),

@@ -22,7 +22,7 @@ const NODES: Record<GraphqlType, NodeLoad> = {
   TeamPipeline: (id, ctx) => ctx.loaders.teamPipelines.load(id),
   Agent: (id, ctx) => ctx.loaders.agents.load(id),
   AgentToken: (id, ctx) => ctx.loaders.agentTokens.load(id),
-  Rule: () => null,
+  Rule: (id, ctx) => ctx.loaders.rules.load(id),
   // Nothing annotates builds yet (a later issue).
   Annotation: () => null,
 };

@@ -7,6 +7,7 @@ import { OrganizationRef } from './types/organization';
 import { PipelineNode } from './types/pipeline-node';
 import { AgentRef, BuildRef, PipelineRef, TeamRef } from './types/refs';
 import { RegistryRef } from './types/registry';
+import { RuleRef } from './types/rule';
 import { ViewerRef } from './types/viewer';
 
 builder.queryType({ description: 'The query root for this schema' });
@@ -99,6 +100,13 @@ builder.queryFields((t) => ({
     },
     resolve: async (_root, args, ctx) =>
       new PipelineNode(await ctx.useCases.byId.findPipeline(ctx.actor, args)),
+  }),
+  rule: t.field({
+    type: RuleRef,
+    nullable: true,
+    description: 'Find a rule (organization admins only)',
+    args: { uuid: t.arg.id({ required: true, description: 'The UUID of the rule' }) },
+    resolve: (_root, args, ctx) => ctx.useCases.byId.findRule(ctx.actor, args.uuid),
   }),
   team: t.field({
     type: TeamRef,

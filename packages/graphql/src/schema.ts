@@ -18,6 +18,7 @@ import './types/agent-token';
 import './types/build';
 import './types/organization-jobs';
 import './types/annotation';
+import './types/rule';
 import './types/team';
 import './types/team-member';
 import './types/organization-member';
@@ -28,6 +29,7 @@ import './mutations/team-pipelines';
 import './mutations/registries';
 import './mutations/jobs';
 import './mutations/agent-tokens';
+import './mutations/rules';
 
 /**
  * The relay plugin's connection plumbing, read in place: a connection's `edges` and `pageInfo` and an

@@ -9,6 +9,7 @@ import {
 import { CatalogRevisionEntity, PipelineCountsEntity, PipelineEntity } from './pipeline.entity';
 import { RateLimitWindowEntity } from './rate-limit.entity';
 import { RegistryEntity } from './registry.entity';
+import { RuleEntity } from './rule.entity';
 import { TeamEntity, TeamMemberEntity, TeamPipelineEntity } from './team.entity';
 
 export {
@@ -25,6 +26,7 @@ export {
   PipelineEntity,
   RateLimitWindowEntity,
   RegistryEntity,
+  RuleEntity,
   TeamEntity,
   TeamMemberEntity,
   TeamPipelineEntity,
@@ -50,4 +52,5 @@ export const entities = [
   JobLogChunkEntity,
   PipelineCountsEntity,
   CatalogRevisionEntity,
+  RuleEntity,
 ];
