@@ -25,6 +25,8 @@ export type { OrganizationJobQuery } from './jobs/list-organization-jobs';
 export type { OrganizationMemberPage } from './organizations/list-organization-members';
 export type { OrganizationPage } from './organizations/list-organizations';
 export type { ListPart, Page, PartRequest, RowWindow } from './page';
+export type * from './pipeline-templates/pipeline-template-ports';
+export type { PipelineTemplateView } from './pipeline-templates/pipeline-templates';
 export type { PipelineListQuery, PipelinePage } from './pipelines/list-pipelines';
 export type { PipelineResult } from './pipelines/pipeline-result';
 export { type PipelineSeen, seenFrom } from './pipelines/pipelines-by-id';

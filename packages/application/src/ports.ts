@@ -23,6 +23,7 @@ import type {
 } from '@ci/domain';
 import type { AgentRepository, JobRepository } from './agents/agent-ports';
 import type { AgentTimings } from './agents/agent-protocol';
+import type { PipelineTemplateRepository } from './pipeline-templates/pipeline-template-ports';
 import type { RuleRepository } from './rules/rule-ports';
 
 /** The application's view of the outside world; packages/db implements these against PostgreSQL. */
@@ -572,6 +573,7 @@ export interface Repositories {
   agents: AgentRepository;
   organizationJobs: OrganizationJobRepository;
   rules: RuleRepository;
+  pipelineTemplates: PipelineTemplateRepository;
 }
 
 export interface Deps {

@@ -54,6 +54,14 @@ import {
   getOrganizationMembersById,
   getOrganizationsById,
 } from './organizations/organizations-by-id';
+import {
+  createPipelineTemplate,
+  deletePipelineTemplate,
+  findPipelineTemplate,
+  getPipelineTemplatesById,
+  listPipelineTemplates,
+  updatePipelineTemplate,
+} from './pipeline-templates/pipeline-templates';
 import { archivePipeline, unarchivePipeline } from './pipelines/archive-pipeline';
 import { createPipeline as createPipelineOverApi } from './pipelines/create-pipeline';
 import { deletePipeline } from './pipelines/delete-pipeline';
@@ -197,6 +205,11 @@ export function createUseCases(deps: Deps) {
       createRule: createRule(deps),
       updateRule: updateRule(deps),
       deleteRule: deleteRule(deps),
+      pipelineTemplates: getPipelineTemplatesById(deps),
+      findPipelineTemplate: findPipelineTemplate(deps),
+      createPipelineTemplate: createPipelineTemplate(deps),
+      updatePipelineTemplate: updatePipelineTemplate(deps),
+      deletePipelineTemplate: deletePipelineTemplate(deps),
     },
     getJobLog: getJobLog(deps),
     getJobEnv: getJobEnv(deps),
@@ -207,6 +220,7 @@ export function createUseCases(deps: Deps) {
     listAgentTokens: listAgentTokens(deps),
     listOrganizationJobs: listOrganizationJobs(deps),
     listRules: listRules(deps),
+    listPipelineTemplates: listPipelineTemplates(deps),
     agents: {
       register: registerAgent(deps),
       connect: connectAgent(deps),

@@ -12,6 +12,7 @@ import { lookupRepository } from './repositories/lookup.repository';
 import { organizationJobRepository } from './repositories/organization-job.repository';
 import { organizationMemberRepository } from './repositories/organization-member.repository';
 import { accessRepository, pipelineRepository } from './repositories/pipeline.repository';
+import { pipelineTemplateRepository } from './repositories/pipeline-template.repository';
 import { rateLimitRepository } from './repositories/rate-limit.repository';
 import { registryRepository } from './repositories/registry.repository';
 import { ruleRepository } from './repositories/rule.repository';
@@ -62,6 +63,7 @@ function createRepositories(em: EntityManagerSource, sql: Sql): Repositories {
     agents: agentRepository(em),
     organizationJobs: organizationJobRepository(em),
     rules: ruleRepository(em),
+    pipelineTemplates: pipelineTemplateRepository(em),
   };
 }
 

@@ -35,7 +35,8 @@ export type NotFoundResource =
   | 'team_pipeline'
   | 'access_token'
   | 'agent_token'
-  | 'rule';
+  | 'rule'
+  | 'pipeline_template';
 
 /** An expected failure: `kind` picks the transport status, `code` is stable for machines, `message` is shown. */
 export class DomainError extends Error {

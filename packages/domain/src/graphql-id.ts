@@ -13,6 +13,7 @@ export const GRAPHQL_TYPES = [
   'AgentToken',
   'Rule',
   'Annotation',
+  'PipelineTemplate',
   // GraphQL's own objects: memberships and the session, which REST shows no graphql_id of.
   'OrganizationMember',
   'TeamMember',

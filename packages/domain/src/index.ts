@@ -17,6 +17,7 @@ export * from './job-state';
 export * from './json-object';
 export * from './new-build-jobs';
 export * from './pipeline';
+export * from './pipeline-template';
 export * from './rate-limit';
 export * from './rate-limit-headers';
 export * from './registry';

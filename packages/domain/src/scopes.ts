@@ -24,6 +24,8 @@ export const SCOPES = [
   'delete_packages',
   'read_rules',
   'write_rules',
+  'read_pipeline_templates',
+  'write_pipeline_templates',
   'graphql',
 ] as const;
 export type Scope = (typeof SCOPES)[number];
@@ -96,6 +98,12 @@ export const OPERATIONS = {
   createRule: 'write_rules',
   updateRule: 'write_rules',
   deleteRule: 'write_rules',
+
+  // Pipeline templates: members read the available ones, admins all of them and change them (GraphQL).
+  getPipelineTemplate: 'read_pipeline_templates',
+  createPipelineTemplate: 'write_pipeline_templates',
+  updatePipelineTemplate: 'write_pipeline_templates',
+  deletePipelineTemplate: 'write_pipeline_templates',
 } as const satisfies Record<string, Scope | null>;
 export type Operation = keyof typeof OPERATIONS;
 

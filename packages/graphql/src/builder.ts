@@ -44,6 +44,7 @@ export const builder = new SchemaBuilder<{
     DateTime: { Input: Date; Output: Date };
     ID: { Input: string; Output: string };
     JSON: { Input: unknown; Output: unknown };
+    YAML: { Input: string; Output: string };
   };
   Connection: { count: number | null };
   DefaultEdgesNullability: { list: true; items: true };

@@ -6,6 +6,7 @@ import type {
   OrganizationMember,
   PartRequest,
   PipelineSeen,
+  PipelineTemplateView,
   RegistryView,
   RowWindow,
   RuleView,
@@ -55,6 +56,8 @@ export interface Loaders {
   agentTokens: DataLoader<string, AgentTokenView | null>;
   /** Rules (`node`): organization admins, `read_rules`. */
   rules: DataLoader<string, RuleView | null>;
+  /** Pipeline templates (`node`): admins all, members the available ones. */
+  pipelineTemplates: DataLoader<string, PipelineTemplateView | null>;
   /** What agents do: whether each holds a job, and the job when the actor may see it. */
   agentWork: DataLoader<string, AgentWork>;
   /** The run each job retried (`retrySource`). */
@@ -117,6 +120,7 @@ export function createLoaders(useCases: UseCases, actor: Actor): Loaders {
     agents: new DataLoader((ids) => byId.agents(actor, ids)),
     agentTokens: new DataLoader((ids) => byId.agentTokens(actor, ids)),
     rules: new DataLoader((ids) => byId.rules(actor, ids)),
+    pipelineTemplates: new DataLoader((ids) => byId.pipelineTemplates(actor, ids)),
     agentWork: new DataLoader((ids) => byId.workOfAgents(actor, ids)),
     retrySources: new DataLoader(async (ids) =>
       (await byId.retrySources(actor, ids)).map((job) => JobNode.of(job)),

@@ -25,6 +25,7 @@ const NODES: Record<GraphqlType, NodeLoad> = {
   Rule: (id, ctx) => ctx.loaders.rules.load(id),
   // Nothing annotates builds yet (a later issue).
   Annotation: () => null,
+  PipelineTemplate: (id, ctx) => ctx.loaders.pipelineTemplates.load(id),
 };
 
 /**

@@ -5,6 +5,7 @@ import { BuildNode } from './types/build-node';
 import { JobUnion } from './types/job';
 import { OrganizationRef } from './types/organization';
 import { PipelineNode } from './types/pipeline-node';
+import { PipelineTemplateRef } from './types/pipeline-template';
 import { AgentRef, BuildRef, PipelineRef, TeamRef } from './types/refs';
 import { RegistryRef } from './types/registry';
 import { RuleRef } from './types/rule';
@@ -63,6 +64,13 @@ builder.queryFields((t) => ({
       if (!job) throw notFound('job');
       return job;
     },
+  }),
+  pipelineTemplate: t.field({
+    type: PipelineTemplateRef,
+    nullable: true,
+    description: 'Find a pipeline template',
+    args: { uuid: t.arg.id({ required: true, description: 'The UUID of the pipeline template' }) },
+    resolve: (_root, args, ctx) => ctx.useCases.byId.findPipelineTemplate(ctx.actor, args.uuid),
   }),
   registry: t.field({
     type: RegistryRef,

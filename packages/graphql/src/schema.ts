@@ -19,6 +19,7 @@ import './types/build';
 import './types/organization-jobs';
 import './types/annotation';
 import './types/rule';
+import './types/pipeline-template';
 import './types/team';
 import './types/team-member';
 import './types/organization-member';
@@ -30,6 +31,7 @@ import './mutations/registries';
 import './mutations/jobs';
 import './mutations/agent-tokens';
 import './mutations/rules';
+import './mutations/pipeline-templates';
 
 /**
  * The relay plugin's connection plumbing, read in place: a connection's `edges` and `pageInfo` and an

@@ -7,6 +7,7 @@ import {
   UserEntity,
 } from './organization.entity';
 import { CatalogRevisionEntity, PipelineCountsEntity, PipelineEntity } from './pipeline.entity';
+import { PipelineTemplateEntity } from './pipeline-template.entity';
 import { RateLimitWindowEntity } from './rate-limit.entity';
 import { RegistryEntity } from './registry.entity';
 import { RuleEntity } from './rule.entity';
@@ -24,6 +25,7 @@ export {
   OrganizationMemberEntity,
   PipelineCountsEntity,
   PipelineEntity,
+  PipelineTemplateEntity,
   RateLimitWindowEntity,
   RegistryEntity,
   RuleEntity,
@@ -53,4 +55,5 @@ export const entities = [
   PipelineCountsEntity,
   CatalogRevisionEntity,
   RuleEntity,
+  PipelineTemplateEntity,
 ];

@@ -33,6 +33,19 @@ builder.scalarType('JSON', {
   parseLiteral: (ast, variables) => parseJson(valueFromASTUntyped(ast, variables)),
 });
 
+function parseYamlText(value: unknown): string {
+  if (typeof value !== 'string') throw new GraphQLError('YAML must be a string');
+  return value;
+}
+
+/** The reference's YAML: the text as written (a pipeline configuration). */
+builder.scalarType('YAML', {
+  description: 'A YAML document, as text',
+  serialize: (value) => value,
+  parseValue: parseYamlText,
+  parseLiteral: (ast) => parseYamlText(ast.kind === Kind.STRING ? ast.value : null),
+});
+
 /** The interface every connection implements, as in the reference schema. */
 export const ConnectionInterface = builder
   .interfaceRef<{ count: number | null; pageInfo: unknown }>('Connection')
