@@ -36,6 +36,8 @@ export type { RegistryPage } from './registries/list-registries';
 export type { RegistryRef, RegistryView } from './registries/registry-view';
 export type * from './rules/rule-ports';
 export type { RuleView } from './rules/rules';
+export type * from './suites/suite-ports';
+export type { SuiteView, TeamSuiteView } from './suites/suites';
 export type { TeamPipelinePage } from './team-pipelines/list-team-pipelines';
 export type { TeamPipelineRef, TeamPipelineResult } from './team-pipelines/team-pipeline-access';
 export type { TeamMemberPage } from './teams/list-team-members';

@@ -25,6 +25,7 @@ import type { AgentRepository, JobRepository } from './agents/agent-ports';
 import type { AgentTimings } from './agents/agent-protocol';
 import type { PipelineTemplateRepository } from './pipeline-templates/pipeline-template-ports';
 import type { RuleRepository } from './rules/rule-ports';
+import type { SuiteRepository } from './suites/suite-ports';
 
 /** The application's view of the outside world; packages/db implements these against PostgreSQL. */
 
@@ -574,6 +575,7 @@ export interface Repositories {
   organizationJobs: OrganizationJobRepository;
   rules: RuleRepository;
   pipelineTemplates: PipelineTemplateRepository;
+  suites: SuiteRepository;
 }
 
 export interface Deps {

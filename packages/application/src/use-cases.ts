@@ -84,6 +84,16 @@ import {
 } from './registries/registries-by-id';
 import { updateRegistry } from './registries/update-registry';
 import { createRule, deleteRule, findRule, getRulesById, listRules, updateRule } from './rules/rules';
+import {
+  createSuite,
+  createTeamSuite,
+  deleteTeamSuite,
+  getSuitesById,
+  getTeamSuitesById,
+  listSuites,
+  listTeamSuites,
+  updateTeamSuite,
+} from './suites/suites';
 import { createTeamPipeline } from './team-pipelines/create-team-pipeline';
 import { deleteTeamPipeline } from './team-pipelines/delete-team-pipeline';
 import { getTeamPipeline } from './team-pipelines/get-team-pipeline';
@@ -210,6 +220,11 @@ export function createUseCases(deps: Deps) {
       createPipelineTemplate: createPipelineTemplate(deps),
       updatePipelineTemplate: updatePipelineTemplate(deps),
       deletePipelineTemplate: deletePipelineTemplate(deps),
+      suites: getSuitesById(deps),
+      teamSuites: getTeamSuitesById(deps),
+      createTeamSuite: createTeamSuite(deps),
+      updateTeamSuite: updateTeamSuite(deps),
+      deleteTeamSuite: deleteTeamSuite(deps),
     },
     getJobLog: getJobLog(deps),
     getJobEnv: getJobEnv(deps),
@@ -221,6 +236,8 @@ export function createUseCases(deps: Deps) {
     listOrganizationJobs: listOrganizationJobs(deps),
     listRules: listRules(deps),
     listPipelineTemplates: listPipelineTemplates(deps),
+    listSuites: listSuites(deps),
+    listTeamSuites: listTeamSuites(deps),
     agents: {
       register: registerAgent(deps),
       connect: connectAgent(deps),
@@ -243,6 +260,7 @@ export function createUseCases(deps: Deps) {
       revokeAccessToken: revokeAccessToken(deps),
       seedDemo: seedDemo(deps),
       createAgentToken: createAgentToken(deps),
+      createSuite: createSuite(deps),
       isEmpty: async () => (await deps.repos.organizations.countAll()) === 0,
     },
   };

@@ -16,6 +16,7 @@ import { pipelineTemplateRepository } from './repositories/pipeline-template.rep
 import { rateLimitRepository } from './repositories/rate-limit.repository';
 import { registryRepository } from './repositories/registry.repository';
 import { ruleRepository } from './repositories/rule.repository';
+import { suiteRepository } from './repositories/suite.repository';
 import { teamRepository } from './repositories/team.repository';
 import { teamPipelineRepository } from './repositories/team-pipeline.repository';
 import { createSql, type Sql } from './sql';
@@ -64,6 +65,7 @@ function createRepositories(em: EntityManagerSource, sql: Sql): Repositories {
     organizationJobs: organizationJobRepository(em),
     rules: ruleRepository(em),
     pipelineTemplates: pipelineTemplateRepository(em),
+    suites: suiteRepository(em),
   };
 }
 

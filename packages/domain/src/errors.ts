@@ -36,7 +36,9 @@ export type NotFoundResource =
   | 'access_token'
   | 'agent_token'
   | 'rule'
-  | 'pipeline_template';
+  | 'pipeline_template'
+  | 'suite'
+  | 'team_suite';
 
 /** An expected failure: `kind` picks the transport status, `code` is stable for machines, `message` is shown. */
 export class DomainError extends Error {

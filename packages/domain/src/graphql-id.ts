@@ -14,6 +14,8 @@ export const GRAPHQL_TYPES = [
   'Rule',
   'Annotation',
   'PipelineTemplate',
+  'Suite',
+  'TeamSuite',
   // GraphQL's own objects: memberships and the session, which REST shows no graphql_id of.
   'OrganizationMember',
   'TeamMember',

@@ -27,6 +27,7 @@ export * from './scopes';
 export * from './slug';
 export * from './steps';
 export * from './storable-text';
+export * from './suite';
 export * from './team';
 export * from './team-pipeline';
 export * from './timestamps';

@@ -26,6 +26,8 @@ export const SCOPES = [
   'write_rules',
   'read_pipeline_templates',
   'write_pipeline_templates',
+  'read_suites',
+  'write_suites',
   'graphql',
 ] as const;
 export type Scope = (typeof SCOPES)[number];
@@ -104,6 +106,10 @@ export const OPERATIONS = {
   createPipelineTemplate: 'write_pipeline_templates',
   updatePipelineTemplate: 'write_pipeline_templates',
   deletePipelineTemplate: 'write_pipeline_templates',
+
+  // Test suites and the teams' access to them (GraphQL).
+  getSuite: 'read_suites',
+  writeSuite: 'write_suites',
 } as const satisfies Record<string, Scope | null>;
 export type Operation = keyof typeof OPERATIONS;
 

@@ -10,8 +10,10 @@ import type {
   RegistryView,
   RowWindow,
   RuleView,
+  SuiteView,
   TeamMemberResult,
   TeamPipelineResult,
+  TeamSuiteView,
   UseCases,
 } from '@ci/application';
 import type { Agent, Organization, Pipeline, PipelineAccess, Team, User } from '@ci/domain';
@@ -58,6 +60,9 @@ export interface Loaders {
   rules: DataLoader<string, RuleView | null>;
   /** Pipeline templates (`node`): admins all, members the available ones. */
   pipelineTemplates: DataLoader<string, PipelineTemplateView | null>;
+  /** Test suites and team suites (`read_suites`): every member of their organization. */
+  suites: DataLoader<string, SuiteView | null>;
+  teamSuites: DataLoader<string, TeamSuiteView | null>;
   /** What agents do: whether each holds a job, and the job when the actor may see it. */
   agentWork: DataLoader<string, AgentWork>;
   /** The run each job retried (`retrySource`). */
@@ -121,6 +126,8 @@ export function createLoaders(useCases: UseCases, actor: Actor): Loaders {
     agentTokens: new DataLoader((ids) => byId.agentTokens(actor, ids)),
     rules: new DataLoader((ids) => byId.rules(actor, ids)),
     pipelineTemplates: new DataLoader((ids) => byId.pipelineTemplates(actor, ids)),
+    suites: new DataLoader((ids) => byId.suites(actor, ids)),
+    teamSuites: new DataLoader((ids) => byId.teamSuites(actor, ids)),
     agentWork: new DataLoader((ids) => byId.workOfAgents(actor, ids)),
     retrySources: new DataLoader(async (ids) =>
       (await byId.retrySources(actor, ids)).map((job) => JobNode.of(job)),

@@ -26,6 +26,8 @@ const NODES: Record<GraphqlType, NodeLoad> = {
   // Nothing annotates builds yet (a later issue).
   Annotation: () => null,
   PipelineTemplate: (id, ctx) => ctx.loaders.pipelineTemplates.load(id),
+  Suite: (id, ctx) => ctx.loaders.suites.load(id),
+  TeamSuite: (id, ctx) => ctx.loaders.teamSuites.load(id),
 };
 
 /**

@@ -20,6 +20,7 @@ import './types/organization-jobs';
 import './types/annotation';
 import './types/rule';
 import './types/pipeline-template';
+import './types/suite';
 import './types/team';
 import './types/team-member';
 import './types/organization-member';
@@ -32,6 +33,7 @@ import './mutations/jobs';
 import './mutations/agent-tokens';
 import './mutations/rules';
 import './mutations/pipeline-templates';
+import './mutations/team-suites';
 
 /**
  * The relay plugin's connection plumbing, read in place: a connection's `edges` and `pageInfo` and an

@@ -11,6 +11,7 @@ import { PipelineTemplateEntity } from './pipeline-template.entity';
 import { RateLimitWindowEntity } from './rate-limit.entity';
 import { RegistryEntity } from './registry.entity';
 import { RuleEntity } from './rule.entity';
+import { SuiteEntity, TeamSuiteEntity } from './suite.entity';
 import { TeamEntity, TeamMemberEntity, TeamPipelineEntity } from './team.entity';
 
 export {
@@ -29,9 +30,11 @@ export {
   RateLimitWindowEntity,
   RegistryEntity,
   RuleEntity,
+  SuiteEntity,
   TeamEntity,
   TeamMemberEntity,
   TeamPipelineEntity,
+  TeamSuiteEntity,
   UserEntity,
 };
 
@@ -56,4 +59,6 @@ export const entities = [
   CatalogRevisionEntity,
   RuleEntity,
   PipelineTemplateEntity,
+  SuiteEntity,
+  TeamSuiteEntity,
 ];

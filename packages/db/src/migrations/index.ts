@@ -20,6 +20,7 @@ import { Migration20261126120000 } from './Migration20261126120000';
 import { Migration20261127033000 } from './Migration20261127033000';
 import { Migration20261127033010 } from './Migration20261127033010';
 import { Migration20261127033020 } from './Migration20261127033020';
+import { Migration20261127033030 } from './Migration20261127033030';
 
 /** Every committed migration, in order. `pnpm --filter @ci/db migration:create` appends new ones. */
 export const migrationsList: MigrationObject[] = [
@@ -44,4 +45,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261127033000', class: Migration20261127033000 },
   { name: 'Migration20261127033010', class: Migration20261127033010 },
   { name: 'Migration20261127033020', class: Migration20261127033020 },
+  { name: 'Migration20261127033030', class: Migration20261127033030 },
 ];
