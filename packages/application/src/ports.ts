@@ -5,6 +5,8 @@ import type {
   Build,
   BuildState,
   Job,
+  JobState,
+  JobType,
   Organization,
   OrganizationRole,
   Pipeline,
@@ -21,6 +23,9 @@ import type {
 } from '@ci/domain';
 import type { AgentRepository, JobRepository } from './agents/agent-ports';
 import type { AgentTimings } from './agents/agent-protocol';
+import type { PipelineTemplateRepository } from './pipeline-templates/pipeline-template-ports';
+import type { RuleRepository } from './rules/rule-ports';
+import type { SuiteRepository } from './suites/suite-ports';
 
 /** The application's view of the outside world; packages/db implements these against PostgreSQL. */
 
@@ -539,6 +544,29 @@ export interface LookupRepository {
   ): Promise<Array<{ jobId: string; sourceId: string; buildId: string }>>;
 }
 
+/** Which jobs of an organization a list covers (GraphQL `Organization.jobs`). */
+export interface OrganizationJobFilter {
+  types: readonly JobType[] | null;
+  states: readonly JobState[] | null;
+  /** every one of these must be among the job's agent query rules */
+  agentQueryRules: readonly string[] | null;
+}
+
+export interface OrganizationJobScope {
+  organizationId: string;
+  /** the pipelines whose jobs the actor may see; null: every pipeline (an admin) */
+  pipelineIds: readonly string[] | null;
+  filter: OrganizationJobFilter;
+}
+
+export interface OrganizationJobRepository {
+  /** A page of the latest runs of the organization's jobs, newest first, with each job's build. */
+  list(
+    input: OrganizationJobScope & { offset: number; limit: number },
+  ): Promise<Array<{ jobId: string; buildId: string }>>;
+  count(scope: OrganizationJobScope): Promise<number>;
+}
+
 export interface Repositories {
   accessTokens: AccessTokenRepository;
   users: UserRepository;
@@ -554,6 +582,10 @@ export interface Repositories {
   lookups: LookupRepository;
   jobs: JobRepository;
   agents: AgentRepository;
+  organizationJobs: OrganizationJobRepository;
+  rules: RuleRepository;
+  pipelineTemplates: PipelineTemplateRepository;
+  suites: SuiteRepository;
 }
 
 export interface Deps {

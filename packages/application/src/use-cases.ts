@@ -18,6 +18,13 @@ import {
   registerAgent,
   sweepLostJobs,
 } from './agents/agent-protocol';
+import {
+  createAgentTokenInOrganizationId,
+  findAgentToken,
+  getAgentTokensById,
+  listAgentTokens,
+  revokeAgentTokenById,
+} from './agents/agent-tokens';
 import { findAgent, getAgent, getAgentsById, getWorkOfAgents } from './agents/agents-by-id';
 import { listAgents } from './agents/list-agents';
 import { authenticate } from './auth/authenticate';
@@ -39,6 +46,7 @@ import { pipelineRevision } from './builds/pipeline-revision';
 import { rebuildBuild } from './builds/rebuild-build';
 import { getJobEnv, getJobLog, retryJob, unblockJob } from './jobs/job-actions';
 import { cancelJobById, getRetrySourcesOf, retryJobById, unblockJobById } from './jobs/jobs-by-id';
+import { listOrganizationJobs } from './jobs/list-organization-jobs';
 import { getOrganization } from './organizations/get-organization';
 import { listOrganizationMembers } from './organizations/list-organization-members';
 import { listOrganizations } from './organizations/list-organizations';
@@ -47,6 +55,14 @@ import {
   getOrganizationMembersById,
   getOrganizationsById,
 } from './organizations/organizations-by-id';
+import {
+  createPipelineTemplate,
+  deletePipelineTemplate,
+  findPipelineTemplate,
+  getPipelineTemplatesById,
+  listPipelineTemplates,
+  updatePipelineTemplate,
+} from './pipeline-templates/pipeline-templates';
 import { archivePipeline, unarchivePipeline } from './pipelines/archive-pipeline';
 import { createPipeline as createPipelineOverApi } from './pipelines/create-pipeline';
 import { deletePipeline } from './pipelines/delete-pipeline';
@@ -76,6 +92,17 @@ import {
   updateRegistryById,
 } from './registries/registries-by-id';
 import { updateRegistry } from './registries/update-registry';
+import { createRule, deleteRule, findRule, getRulesById, listRules, updateRule } from './rules/rules';
+import {
+  createSuite,
+  createTeamSuite,
+  deleteTeamSuite,
+  getSuitesById,
+  getTeamSuitesById,
+  listSuites,
+  listTeamSuites,
+  updateTeamSuite,
+} from './suites/suites';
 import { createTeamPipeline } from './team-pipelines/create-team-pipeline';
 import { deleteTeamPipeline } from './team-pipelines/delete-team-pipeline';
 import { getTeamPipeline } from './team-pipelines/get-team-pipeline';
@@ -193,6 +220,25 @@ export function createUseCases(deps: Deps) {
       retryJob: retryJobById(deps),
       unblockJob: unblockJobById(deps),
       cancelJob: cancelJobById(deps),
+      agentTokens: getAgentTokensById(deps),
+      findAgentToken: findAgentToken(deps),
+      createAgentToken: createAgentTokenInOrganizationId(deps),
+      revokeAgentToken: revokeAgentTokenById(deps),
+      rules: getRulesById(deps),
+      findRule: findRule(deps),
+      createRule: createRule(deps),
+      updateRule: updateRule(deps),
+      deleteRule: deleteRule(deps),
+      pipelineTemplates: getPipelineTemplatesById(deps),
+      findPipelineTemplate: findPipelineTemplate(deps),
+      createPipelineTemplate: createPipelineTemplate(deps),
+      updatePipelineTemplate: updatePipelineTemplate(deps),
+      deletePipelineTemplate: deletePipelineTemplate(deps),
+      suites: getSuitesById(deps),
+      teamSuites: getTeamSuitesById(deps),
+      createTeamSuite: createTeamSuite(deps),
+      updateTeamSuite: updateTeamSuite(deps),
+      deleteTeamSuite: deleteTeamSuite(deps),
     },
     getJobLog: getJobLog(deps),
     getJobEnv: getJobEnv(deps),
@@ -205,6 +251,12 @@ export function createUseCases(deps: Deps) {
     stopAgent: stopAgent(deps),
     pauseAgent: pauseAgent(deps),
     resumeAgent: resumeAgent(deps),
+    listAgentTokens: listAgentTokens(deps),
+    listOrganizationJobs: listOrganizationJobs(deps),
+    listRules: listRules(deps),
+    listPipelineTemplates: listPipelineTemplates(deps),
+    listSuites: listSuites(deps),
+    listTeamSuites: listTeamSuites(deps),
     agents: {
       register: registerAgent(deps),
       connect: connectAgent(deps),
@@ -227,6 +279,7 @@ export function createUseCases(deps: Deps) {
       revokeAccessToken: revokeAccessToken(deps),
       seedDemo: seedDemo(deps),
       createAgentToken: createAgentToken(deps),
+      createSuite: createSuite(deps),
       isEmpty: async () => (await deps.repos.organizations.countAll()) === 0,
     },
   };

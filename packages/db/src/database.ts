@@ -9,10 +9,14 @@ import { buildRepository } from './repositories/build.repository';
 import { organizationRepository, userRepository } from './repositories/identity.repository';
 import { jobRepository } from './repositories/job.repository';
 import { lookupRepository } from './repositories/lookup.repository';
+import { organizationJobRepository } from './repositories/organization-job.repository';
 import { organizationMemberRepository } from './repositories/organization-member.repository';
 import { accessRepository, pipelineRepository } from './repositories/pipeline.repository';
+import { pipelineTemplateRepository } from './repositories/pipeline-template.repository';
 import { rateLimitRepository } from './repositories/rate-limit.repository';
 import { registryRepository } from './repositories/registry.repository';
+import { ruleRepository } from './repositories/rule.repository';
+import { suiteRepository } from './repositories/suite.repository';
 import { teamRepository } from './repositories/team.repository';
 import { teamPipelineRepository } from './repositories/team-pipeline.repository';
 import { createSql, type Sql } from './sql';
@@ -58,6 +62,10 @@ function createRepositories(em: EntityManagerSource, sql: Sql): Repositories {
     lookups: lookupRepository(em, sql),
     jobs: jobRepository(sql),
     agents: agentRepository(em, sql),
+    organizationJobs: organizationJobRepository(em),
+    rules: ruleRepository(em),
+    pipelineTemplates: pipelineTemplateRepository(em),
+    suites: suiteRepository(em),
   };
 }
 

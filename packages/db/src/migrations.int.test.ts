@@ -36,8 +36,8 @@ describe('the committed migrations', () => {
   });
 
   it('undo the newest one and apply it again to the same definitions', async () => {
-    // Functions, triggers, indexes and columns, by name, then definition: a trigger and its function
-    // often share a name.
+    // Functions, triggers, indexes, columns and constraints, by name, then definition (a trigger and its
+    // function often share a name): whatever the newest migration changes, its down undoes.
     const definitions = async () =>
       db.database.sql.query<{ name: string; definition: string }>(
         `select p.proname as name, pg_get_functiondef(p.oid) as definition from pg_proc p
@@ -47,8 +47,11 @@ describe('the committed migrations', () => {
          union all
          select indexname, indexdef from pg_indexes where schemaname = 'public'
          union all
-         select table_name || '.' || column_name, data_type || ' ' || is_nullable
-         from information_schema.columns where table_schema = 'public'
+         select c.table_name || '.' || c.column_name, c.data_type || ' ' || c.is_nullable || ' ' ||
+           coalesce(c.column_default, '') from information_schema.columns c where c.table_schema = 'public'
+         union all
+         select k.conname, pg_get_constraintdef(k.oid) from pg_constraint k
+         join pg_namespace n on n.oid = k.connamespace where n.nspname = 'public'
          order by 1, 2`,
       );
     const applied = await definitions();

@@ -33,7 +33,12 @@ export type NotFoundResource =
   | 'job'
   | 'agent'
   | 'team_pipeline'
-  | 'access_token';
+  | 'access_token'
+  | 'agent_token'
+  | 'rule'
+  | 'pipeline_template'
+  | 'suite'
+  | 'team_suite';
 
 /** An expected failure: `kind` picks the transport status, `code` is stable for machines, `message` is shown. */
 export class DomainError extends Error {

@@ -10,6 +10,12 @@ export const GRAPHQL_TYPES = [
   'Team',
   'TeamPipeline',
   'Registry',
+  'AgentToken',
+  'Rule',
+  'Annotation',
+  'PipelineTemplate',
+  'Suite',
+  'TeamSuite',
   // GraphQL's own objects: memberships and the session, which REST shows no graphql_id of.
   'OrganizationMember',
   'TeamMember',

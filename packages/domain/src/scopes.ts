@@ -22,6 +22,12 @@ export const SCOPES = [
   'read_packages',
   'write_packages',
   'delete_packages',
+  'read_rules',
+  'write_rules',
+  'read_pipeline_templates',
+  'write_pipeline_templates',
+  'read_suites',
+  'write_suites',
   'graphql',
 ] as const;
 export type Scope = (typeof SCOPES)[number];
@@ -87,6 +93,26 @@ export const OPERATIONS = {
   stopAgent: 'write_agents',
   pauseAgent: 'write_agents',
   resumeAgent: 'write_agents',
+  // Organization agent (registration) tokens, for organization admins (GraphQL).
+  getAgentToken: 'read_agents',
+  createAgentToken: 'write_agents',
+  revokeAgentToken: 'write_agents',
+
+  // Organization rules, for organization admins (GraphQL).
+  getRule: 'read_rules',
+  createRule: 'write_rules',
+  updateRule: 'write_rules',
+  deleteRule: 'write_rules',
+
+  // Pipeline templates: members read the available ones, admins all of them and change them (GraphQL).
+  getPipelineTemplate: 'read_pipeline_templates',
+  createPipelineTemplate: 'write_pipeline_templates',
+  updatePipelineTemplate: 'write_pipeline_templates',
+  deletePipelineTemplate: 'write_pipeline_templates',
+
+  // Test suites and the teams' access to them (GraphQL).
+  getSuite: 'read_suites',
+  writeSuite: 'write_suites',
 } as const satisfies Record<string, Scope | null>;
 export type Operation = keyof typeof OPERATIONS;
 

@@ -1,14 +1,19 @@
 import type {
   Actor,
+  AgentTokenView,
   AgentWork,
   ListPart,
   OrganizationMember,
   PartRequest,
   PipelineSeen,
+  PipelineTemplateView,
   RegistryView,
   RowWindow,
+  RuleView,
+  SuiteView,
   TeamMemberResult,
   TeamPipelineResult,
+  TeamSuiteView,
   UseCases,
 } from '@ci/application';
 import type { Agent, Organization, Pipeline, PipelineAccess, Team, User } from '@ci/domain';
@@ -49,6 +54,15 @@ export interface Loaders {
   pipelineAccess: DataLoader<Pick<Pipeline, 'id' | 'organizationId'>, PipelineAccess, string>;
   /** Agents read for themselves (`node`, `agent`): `read_agents`. */
   agents: DataLoader<string, Agent | null>;
+  /** Agent tokens (`node`): organization admins, `read_agents`. */
+  agentTokens: DataLoader<string, AgentTokenView | null>;
+  /** Rules (`node`): organization admins, `read_rules`. */
+  rules: DataLoader<string, RuleView | null>;
+  /** Pipeline templates (`node`): admins all, members the available ones. */
+  pipelineTemplates: DataLoader<string, PipelineTemplateView | null>;
+  /** Test suites and team suites (`read_suites`): every member of their organization. */
+  suites: DataLoader<string, SuiteView | null>;
+  teamSuites: DataLoader<string, TeamSuiteView | null>;
   /** What agents do: whether each holds a job, and the job when the actor may see it. */
   agentWork: DataLoader<string, AgentWork>;
   /** The run each job retried (`retrySource`). */
@@ -109,6 +123,11 @@ export function createLoaders(useCases: UseCases, actor: Actor): Loaders {
       cacheKeyFn: (pipeline) => pipeline.id,
     }),
     agents: new DataLoader((ids) => byId.agents(actor, ids)),
+    agentTokens: new DataLoader((ids) => byId.agentTokens(actor, ids)),
+    rules: new DataLoader((ids) => byId.rules(actor, ids)),
+    pipelineTemplates: new DataLoader((ids) => byId.pipelineTemplates(actor, ids)),
+    suites: new DataLoader((ids) => byId.suites(actor, ids)),
+    teamSuites: new DataLoader((ids) => byId.teamSuites(actor, ids)),
     agentWork: new DataLoader((ids) => byId.workOfAgents(actor, ids)),
     retrySources: new DataLoader(async (ids) =>
       (await byId.retrySources(actor, ids)).map((job) => JobNode.of(job)),

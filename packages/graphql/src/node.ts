@@ -21,6 +21,13 @@ const NODES: Record<GraphqlType, NodeLoad> = {
   Registry: (id, ctx) => ctx.loaders.registries.load(id),
   TeamPipeline: (id, ctx) => ctx.loaders.teamPipelines.load(id),
   Agent: (id, ctx) => ctx.loaders.agents.load(id),
+  AgentToken: (id, ctx) => ctx.loaders.agentTokens.load(id),
+  Rule: (id, ctx) => ctx.loaders.rules.load(id),
+  // Nothing annotates builds yet (a later issue).
+  Annotation: () => null,
+  PipelineTemplate: (id, ctx) => ctx.loaders.pipelineTemplates.load(id),
+  Suite: (id, ctx) => ctx.loaders.suites.load(id),
+  TeamSuite: (id, ctx) => ctx.loaders.teamSuites.load(id),
 };
 
 /**

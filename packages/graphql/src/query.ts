@@ -1,11 +1,14 @@
 import { notFound } from '@ci/domain';
 import { builder } from './builder';
+import { AgentTokenRef } from './types/agent-token';
 import { BuildNode } from './types/build-node';
 import { JobUnion } from './types/job';
 import { OrganizationRef } from './types/organization';
 import { PipelineNode } from './types/pipeline-node';
+import { PipelineTemplateRef } from './types/pipeline-template';
 import { AgentRef, BuildRef, PipelineRef, TeamRef } from './types/refs';
 import { RegistryRef } from './types/registry';
+import { RuleRef } from './types/rule';
 import { ViewerRef } from './types/viewer';
 
 builder.queryType({ description: 'The query root for this schema' });
@@ -23,6 +26,19 @@ builder.queryFields((t) => ({
       }),
     },
     resolve: (_root, args, ctx) => ctx.useCases.byId.findAgent(ctx.actor, args.slug),
+  }),
+  agentToken: t.field({
+    type: AgentTokenRef,
+    nullable: true,
+    description: 'Find an agent token (organization admins only)',
+    args: {
+      slug: t.arg.id({
+        required: true,
+        description:
+          "The UUID for the agent token, prefixed by its organization's slug i.e. `acme-inc/0bd5ea7c-89b3-4f40-8ca3-ffac805771eb`",
+      }),
+    },
+    resolve: (_root, args, ctx) => ctx.useCases.byId.findAgentToken(ctx.actor, args.slug),
   }),
   build: t.field({
     type: BuildRef,
@@ -48,6 +64,13 @@ builder.queryFields((t) => ({
       if (!job) throw notFound('job');
       return job;
     },
+  }),
+  pipelineTemplate: t.field({
+    type: PipelineTemplateRef,
+    nullable: true,
+    description: 'Find a pipeline template',
+    args: { uuid: t.arg.id({ required: true, description: 'The UUID of the pipeline template' }) },
+    resolve: (_root, args, ctx) => ctx.useCases.byId.findPipelineTemplate(ctx.actor, args.uuid),
   }),
   registry: t.field({
     type: RegistryRef,
@@ -85,6 +108,13 @@ builder.queryFields((t) => ({
     },
     resolve: async (_root, args, ctx) =>
       new PipelineNode(await ctx.useCases.byId.findPipeline(ctx.actor, args)),
+  }),
+  rule: t.field({
+    type: RuleRef,
+    nullable: true,
+    description: 'Find a rule (organization admins only)',
+    args: { uuid: t.arg.id({ required: true, description: 'The UUID of the rule' }) },
+    resolve: (_root, args, ctx) => ctx.useCases.byId.findRule(ctx.actor, args.uuid),
   }),
   team: t.field({
     type: TeamRef,

@@ -14,7 +14,13 @@ import './types/registry';
 import './types/pipeline';
 import './types/job';
 import './types/agent';
+import './types/agent-token';
 import './types/build';
+import './types/organization-jobs';
+import './types/annotation';
+import './types/rule';
+import './types/pipeline-template';
+import './types/suite';
 import './types/team';
 import './types/team-member';
 import './types/organization-member';
@@ -25,6 +31,10 @@ import './mutations/team-pipelines';
 import './mutations/registries';
 import './mutations/jobs';
 import './mutations/pipelines';
+import './mutations/agent-tokens';
+import './mutations/rules';
+import './mutations/pipeline-templates';
+import './mutations/team-suites';
 
 /**
  * The relay plugin's connection plumbing, read in place: a connection's `edges` and `pageInfo` and an

@@ -6,6 +6,19 @@ export interface AgentRegistrationToken {
   tokenHash: string;
   description: string | null;
   createdAt: Date;
+  /** the admin who created it over the API; null for the operator's CLI */
+  creatorId: string | null;
+  /** stored as given; nothing reads it yet (docs/compatibility.md) */
+  public: boolean;
+  revokedAt: Date | null;
+  revokedById: string | null;
+  revokedReason: string | null;
+}
+
+/** A list of an organization's registration tokens: all, or only the revoked (true) or usable (false) ones. */
+export interface AgentTokenScope {
+  organizationId: string;
+  revoked: boolean | null;
 }
 
 /** What a change to a build sees: the build locked, with every job (retried runs too). */
@@ -68,6 +81,19 @@ export interface JobRepository {
 export interface AgentRepository {
   insertRegistrationToken(token: AgentRegistrationToken): Promise<void>;
   findRegistrationTokenByHash(hash: string): Promise<AgentRegistrationToken | null>;
+  registrationTokens(ids: readonly string[]): Promise<AgentRegistrationToken[]>;
+  /** A page of an organization's registration tokens, oldest first. */
+  listRegistrationTokens(
+    input: AgentTokenScope & { offset: number; limit: number },
+  ): Promise<AgentRegistrationToken[]>;
+  countRegistrationTokens(scope: AgentTokenScope): Promise<number>;
+  /** Revokes a token not yet revoked; answers it as revoked, or null when it is gone or was revoked already. */
+  revokeRegistrationToken(input: {
+    id: string;
+    at: Date;
+    byId: string;
+    reason: string;
+  }): Promise<AgentRegistrationToken | null>;
   insert(agent: Agent, accessTokenHash: string): Promise<void>;
   findByAccessTokenHash(hash: string): Promise<Agent | null>;
   /**

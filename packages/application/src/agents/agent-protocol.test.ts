@@ -49,6 +49,11 @@ function world(steps: { label: string; rules?: string[] }[]) {
     tokenHash: hashAgentSecret('bkrt_good'),
     description: null,
     createdAt: clock,
+    creatorId: null,
+    public: false,
+    revokedAt: null,
+    revokedById: null,
+    revokedReason: null,
   };
   const location = (job: Job) => ({
     job,
@@ -140,6 +145,9 @@ function world(steps: { label: string; rules?: string[] }[]) {
       const entry = [...agents.values()].find((candidate) => candidate.hash === hashAgentSecret(token));
       if (entry) entry.agent = { ...entry.agent, ...change };
     },
+    revoke: () => {
+      registration.revokedAt = clock;
+    },
   };
 }
 
@@ -159,6 +167,16 @@ describe('the agent protocol', () => {
       register('Token bkrt_good', { tags: ['nokey'], userAgent: null, ipAddress: null }),
     ).rejects.toMatchObject({
       kind: 'bad_request',
+    });
+  });
+
+  it('registers nothing with a revoked registration token', async () => {
+    const { deps, revoke } = world([]);
+    const request = { tags: [], userAgent: null, ipAddress: null };
+    await expect(registerAgent(deps)('Token bkrt_good', request)).resolves.toBeDefined();
+    revoke();
+    await expect(registerAgent(deps)('Token bkrt_good', request)).rejects.toMatchObject({
+      kind: 'unauthenticated',
     });
   });
 

@@ -56,6 +56,8 @@ export const createAgentToken =
   async (input: {
     organization: string;
     description?: string | null;
+    creatorId?: string | null;
+    public?: boolean;
   }): Promise<{ token: AgentRegistrationToken; secret: string }> => {
     const organization = await findOrganization(deps)(input.organization);
     const secret = generateAgentSecret('registration');
@@ -65,6 +67,11 @@ export const createAgentToken =
       tokenHash: hashAgentSecret(secret),
       description: input.description ?? null,
       createdAt: deps.clock.now(),
+      creatorId: input.creatorId ?? null,
+      public: input.public ?? false,
+      revokedAt: null,
+      revokedById: null,
+      revokedReason: null,
     };
     await deps.repos.agents.insertRegistrationToken(token);
     return { token, secret };
@@ -82,7 +89,8 @@ export const registerAgent =
     const token = secret
       ? await deps.repos.agents.findRegistrationTokenByHash(hashAgentSecret(secret))
       : null;
-    if (!token) throw unauthenticated();
+    // A revoked token registers nothing, as one that never existed.
+    if (!token || token.revokedAt) throw unauthenticated();
     const bad = request.tags.find((tag) => !TAG.test(tag) || !isStorableText(tag));
     if (bad !== undefined) throw badRequest('invalid_tag', `The tag "${bad.slice(0, 50)}" is not key=value`);
     for (const field of ['name', 'hostname', 'version', 'pid'] as const) {

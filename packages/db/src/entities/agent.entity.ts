@@ -75,5 +75,12 @@ export const AgentRegistrationTokenEntity = defineEntity({
     tokenHash: p.string().length(64).unique(),
     description: p.string().length(255).nullable(),
     createdAt: p.datetime(3),
+    /** The admin who created it through the API; null for the operator's CLI. */
+    creator: () => p.manyToOne(UserEntity).nullable().deleteRule('set null'),
+    /** Stored as given; nothing reads it yet. */
+    public: p.boolean().default(false),
+    revokedAt: p.datetime(3).nullable(),
+    revokedBy: () => p.manyToOne(UserEntity).nullable().deleteRule('set null'),
+    revokedReason: p.string().length(255).nullable(),
   },
 });

@@ -7,8 +7,11 @@ import {
   UserEntity,
 } from './organization.entity';
 import { CatalogRevisionEntity, PipelineCountsEntity, PipelineEntity } from './pipeline.entity';
+import { PipelineTemplateEntity } from './pipeline-template.entity';
 import { RateLimitWindowEntity } from './rate-limit.entity';
 import { RegistryEntity } from './registry.entity';
+import { RuleEntity } from './rule.entity';
+import { SuiteEntity, TeamSuiteEntity } from './suite.entity';
 import { TeamEntity, TeamMemberEntity, TeamPipelineEntity } from './team.entity';
 
 export {
@@ -23,11 +26,15 @@ export {
   OrganizationMemberEntity,
   PipelineCountsEntity,
   PipelineEntity,
+  PipelineTemplateEntity,
   RateLimitWindowEntity,
   RegistryEntity,
+  RuleEntity,
+  SuiteEntity,
   TeamEntity,
   TeamMemberEntity,
   TeamPipelineEntity,
+  TeamSuiteEntity,
   UserEntity,
 };
 
@@ -50,4 +57,8 @@ export const entities = [
   JobLogChunkEntity,
   PipelineCountsEntity,
   CatalogRevisionEntity,
+  RuleEntity,
+  PipelineTemplateEntity,
+  SuiteEntity,
+  TeamSuiteEntity,
 ];

@@ -19,6 +19,10 @@ import { Migration20261125170000 } from './Migration20261125170000';
 import { Migration20261126120000 } from './Migration20261126120000';
 import { Migration20261127030000 } from './Migration20261127030000';
 import { Migration20261127031000 } from './Migration20261127031000';
+import { Migration20261127033000 } from './Migration20261127033000';
+import { Migration20261127033010 } from './Migration20261127033010';
+import { Migration20261127033020 } from './Migration20261127033020';
+import { Migration20261127033030 } from './Migration20261127033030';
 
 /** Every committed migration, in order. `pnpm --filter @ci/db migration:create` appends new ones. */
 export const migrationsList: MigrationObject[] = [
@@ -42,4 +46,8 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261126120000', class: Migration20261126120000 },
   { name: 'Migration20261127030000', class: Migration20261127030000 },
   { name: 'Migration20261127031000', class: Migration20261127031000 },
+  { name: 'Migration20261127033000', class: Migration20261127033000 },
+  { name: 'Migration20261127033010', class: Migration20261127033010 },
+  { name: 'Migration20261127033020', class: Migration20261127033020 },
+  { name: 'Migration20261127033030', class: Migration20261127033030 },
 ];

@@ -1,4 +1,4 @@
-import type { AgentRegistrationToken, AgentRepository } from '@ci/application';
+import type { AgentRegistrationToken, AgentRepository, AgentTokenScope } from '@ci/application';
 import { ACTIVE_JOB_STATES, type Agent, type AgentListFilter, GONE_AGENT_STATES } from '@ci/domain';
 import type { InferEntity } from '@mikro-orm/core';
 import { raw } from '@mikro-orm/postgresql';
@@ -102,13 +102,57 @@ function toRegistrationToken(
     tokenHash: token.tokenHash,
     description: token.description ?? null,
     createdAt: token.createdAt,
+    creatorId: token.creator?.id ?? null,
+    public: token.public,
+    revokedAt: token.revokedAt ?? null,
+    revokedById: token.revokedBy?.id ?? null,
+    revokedReason: token.revokedReason ?? null,
+  };
+}
+
+/** An organization's registration tokens: all, the revoked or the usable ones. */
+function tokensInScope({ organizationId, revoked }: AgentTokenScope) {
+  return {
+    organization: organizationId,
+    ...(revoked === null ? {} : { revokedAt: revoked ? { $ne: null } : null }),
   };
 }
 
 export function agentRepository(entityManager: EntityManagerSource, sql: Sql): AgentRepository {
   return {
-    async insertRegistrationToken({ organizationId, ...token }) {
-      await entityManager().insert(AgentRegistrationTokenEntity, { ...token, organization: organizationId });
+    async insertRegistrationToken({ organizationId, creatorId, revokedById, ...token }) {
+      await entityManager().insert(AgentRegistrationTokenEntity, {
+        ...token,
+        organization: organizationId,
+        creator: creatorId,
+        revokedBy: revokedById,
+      });
+    },
+    async registrationTokens(ids) {
+      if (ids.length === 0) return [];
+      const tokens = await entityManager().find(AgentRegistrationTokenEntity, { id: { $in: [...ids] } });
+      return tokens.map(toRegistrationToken);
+    },
+    async listRegistrationTokens({ offset, limit, ...scope }) {
+      const tokens = await entityManager().find(AgentRegistrationTokenEntity, tokensInScope(scope), {
+        orderBy: { createdAt: 'asc', id: 'asc' },
+        limit,
+        offset,
+      });
+      return tokens.map(toRegistrationToken);
+    },
+    countRegistrationTokens: (scope) =>
+      entityManager().count(AgentRegistrationTokenEntity, tokensInScope(scope)),
+    async revokeRegistrationToken({ id, at, byId, reason }) {
+      // One statement: of two concurrent revokes, one changes the row and the other finds it revoked.
+      const changed = await entityManager().nativeUpdate(
+        AgentRegistrationTokenEntity,
+        { id, revokedAt: null },
+        { revokedAt: at, revokedBy: byId, revokedReason: reason },
+      );
+      if (changed === 0) return null;
+      const token = await entityManager().findOne(AgentRegistrationTokenEntity, { id }, { refresh: true });
+      return token ? toRegistrationToken(token) : null;
     },
     async findRegistrationTokenByHash(hash) {
       const token = await entityManager().findOne(AgentRegistrationTokenEntity, { tokenHash: hash });

@@ -40,6 +40,13 @@ export const JOB_STATE_NAMES: readonly JobStateName[] = [
   ...new Set<JobStateName>([...Object.values(STATE_NAMES), ...UNUSED_STATE_NAMES]),
 ].sort();
 
+/** The states of the domain that show as these names (`FINISHED`: passed, failed and lost). */
+export function jobStatesNamed(names: readonly string[]): JobState[] {
+  return (Object.entries(STATE_NAMES) as Array<[JobState, string]>)
+    .filter(([, name]) => names.includes(name))
+    .map(([state]) => state);
+}
+
 /** Why the agent signalled the job's process, as the agent reported it (`signal_reason`). */
 export const SIGNAL_REASONS = [
   'AGENT_INCOMPATIBLE',

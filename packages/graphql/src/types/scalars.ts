@@ -33,18 +33,17 @@ builder.scalarType('JSON', {
   parseLiteral: (ast, variables) => parseJson(valueFromASTUntyped(ast, variables)),
 });
 
-/** The reference's YAML: a pipeline file, as text. */
+function parseYamlText(value: unknown): string {
+  if (typeof value !== 'string') throw new GraphQLError('YAML must be a string');
+  return value;
+}
+
+/** The reference's YAML: the text as written (a pipeline configuration). */
 builder.scalarType('YAML', {
   description: 'A YAML document, as text',
-  serialize: (value) => String(value),
-  parseValue: (value) => {
-    if (typeof value !== 'string') throw new GraphQLError('YAML must be a string');
-    return value;
-  },
-  parseLiteral: (ast) => {
-    if (ast.kind !== Kind.STRING) throw new GraphQLError('YAML must be a string');
-    return ast.value;
-  },
+  serialize: (value) => value,
+  parseValue: parseYamlText,
+  parseLiteral: (ast) => parseYamlText(ast.kind === Kind.STRING ? ast.value : null),
 });
 
 /** The interface every connection implements, as in the reference schema. */
