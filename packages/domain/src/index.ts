@@ -11,6 +11,7 @@ export * from './entities';
 export * from './errors';
 export * from './graphql-id';
 export * from './ids';
+export * from './ip-allowlist';
 export * from './job-environment';
 export * from './job-state';
 export * from './json-object';
