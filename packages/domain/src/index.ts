@@ -16,6 +16,7 @@ export * from './job-environment';
 export * from './job-state';
 export * from './json-object';
 export * from './new-build-jobs';
+export * from './organization-settings';
 export * from './pipeline';
 export * from './rate-limit';
 export * from './rate-limit-headers';

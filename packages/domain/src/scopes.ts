@@ -84,6 +84,10 @@ export const OPERATIONS = {
 
   listAgents: 'read_agents',
   getAgent: 'read_agents',
+
+  // Organization settings exist only over GraphQL, as in the public API: its own scope is all they need.
+  updateOrganizationSettings: 'graphql',
+  inviteOrganizationMembers: 'graphql',
 } as const satisfies Record<string, Scope | null>;
 export type Operation = keyof typeof OPERATIONS;
 

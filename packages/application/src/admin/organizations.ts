@@ -1,4 +1,11 @@
-import { type Organization, type OrganizationRole, slugify, type User, unprocessable } from '@ci/domain';
+import {
+  ORGANIZATION_SETTINGS_DEFAULTS,
+  type Organization,
+  type OrganizationRole,
+  slugify,
+  type User,
+  unprocessable,
+} from '@ci/domain';
 import type { Deps } from '../ports';
 
 /** Operator commands (the CLI): they act with the database's authority, not a token's. */
@@ -13,7 +20,13 @@ export const createOrganization =
     if (await deps.repos.organizations.findBySlug(slug)) {
       throw unprocessable('slug_taken', `Validation failed: Slug ${slug} has already been taken`);
     }
-    const organization: Organization = { id: deps.newId(), slug, name, createdAt: deps.clock.now() };
+    const organization: Organization = {
+      id: deps.newId(),
+      slug,
+      name,
+      createdAt: deps.clock.now(),
+      ...ORGANIZATION_SETTINGS_DEFAULTS,
+    };
     await deps.repos.organizations.insert(organization);
     return organization;
   };

@@ -25,6 +25,10 @@ const team: Team = {
   isDefaultTeam: false,
   defaultMemberRole: 'maintainer',
   membersCanCreatePipelines: true,
+  membersCanCreateSuites: true,
+  membersCanCreateRegistries: true,
+  membersCanDestroyRegistries: false,
+  membersCanDestroyPackages: false,
   createdById: null,
   createdAt: new Date(0),
 };

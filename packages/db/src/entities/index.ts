@@ -2,7 +2,9 @@ import { AgentEntity, AgentRegistrationTokenEntity } from './agent.entity';
 import { BuildEntity, JobEntity, JobLogChunkEntity } from './build.entity';
 import {
   AccessTokenEntity,
+  OrganizationBannerEntity,
   OrganizationEntity,
+  OrganizationInvitationEntity,
   OrganizationMemberEntity,
   UserEntity,
 } from './organization.entity';
@@ -19,7 +21,9 @@ export {
   CatalogRevisionEntity,
   JobEntity,
   JobLogChunkEntity,
+  OrganizationBannerEntity,
   OrganizationEntity,
+  OrganizationInvitationEntity,
   OrganizationMemberEntity,
   PipelineCountsEntity,
   PipelineEntity,
@@ -50,4 +54,6 @@ export const entities = [
   JobLogChunkEntity,
   PipelineCountsEntity,
   CatalogRevisionEntity,
+  OrganizationBannerEntity,
+  OrganizationInvitationEntity,
 ];
