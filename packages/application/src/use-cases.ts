@@ -1,7 +1,7 @@
 import { deleteAccessToken } from './access-tokens/delete-access-token';
 import { getAccessToken } from './access-tokens/get-access-token';
 import { createAccessToken, revokeAccessToken } from './admin/access-tokens';
-import { addMember, createOrganization, createUser } from './admin/organizations';
+import { acceptInvitation, addMember, createOrganization, createUser } from './admin/organizations';
 import { addTeamPipeline, createPipeline } from './admin/pipelines';
 import { seedDemo } from './admin/seed-demo';
 import { createTeam } from './admin/teams';
@@ -41,6 +41,15 @@ import { cancelJobById, getRetrySourcesOf, retryJobById, unblockJobById } from '
 import { getOrganization } from './organizations/get-organization';
 import { listOrganizationMembers } from './organizations/list-organization-members';
 import { listOrganizations } from './organizations/list-organizations';
+import {
+  bannersOfOrganizations,
+  createInvitations,
+  deleteBanner,
+  listInvitations,
+  updateApiIpAllowlist,
+  updateTwoFactorRequirement,
+  upsertBanner,
+} from './organizations/organization-settings';
 import {
   findOrganization,
   getOrganizationMembersById,
@@ -87,7 +96,18 @@ import { getTeamMember } from './teams/get-team-member';
 import { listTeamMembers } from './teams/list-team-members';
 import { listTeams } from './teams/list-teams';
 import { removeTeamMember } from './teams/remove-team-member';
-import { findTeam, getTeamMembersById, getTeamsById, listMembersOfTeams } from './teams/teams-by-id';
+import {
+  addTeamMemberByIds,
+  createTeamInOrganizationId,
+  deleteTeamById,
+  findTeam,
+  getTeamMembersById,
+  getTeamsById,
+  listMembersOfTeams,
+  removeTeamMemberById,
+  updateTeamById,
+  updateTeamMemberById,
+} from './teams/teams-by-id';
 import { updateTeam } from './teams/update-team';
 import { updateTeamMember } from './teams/update-team-member';
 import { getUser } from './users/get-user';
@@ -179,6 +199,19 @@ export function createUseCases(deps: Deps) {
       retryJob: retryJobById(deps),
       unblockJob: unblockJobById(deps),
       cancelJob: cancelJobById(deps),
+      updateApiIpAllowlist: updateApiIpAllowlist(deps),
+      updateTwoFactorRequirement: updateTwoFactorRequirement(deps),
+      upsertBanner: upsertBanner(deps),
+      deleteBanner: deleteBanner(deps),
+      bannersOfOrganizations: bannersOfOrganizations(deps),
+      createInvitations: createInvitations(deps),
+      invitations: listInvitations(deps),
+      createTeam: createTeamInOrganizationId(deps),
+      updateTeam: updateTeamById(deps),
+      deleteTeam: deleteTeamById(deps),
+      addTeamMember: addTeamMemberByIds(deps),
+      updateTeamMember: updateTeamMemberById(deps),
+      removeTeamMember: removeTeamMemberById(deps),
     },
     getJobLog: getJobLog(deps),
     getJobEnv: getJobEnv(deps),
@@ -201,6 +234,7 @@ export function createUseCases(deps: Deps) {
       createOrganization: createOrganization(deps),
       createUser: createUser(deps),
       addMember: addMember(deps),
+      acceptInvitation: acceptInvitation(deps),
       createTeam: createTeam(deps),
       createPipeline: createPipeline(deps),
       addTeamPipeline: addTeamPipeline(deps),

@@ -10,6 +10,7 @@ import { organizationRepository, userRepository } from './repositories/identity.
 import { jobRepository } from './repositories/job.repository';
 import { lookupRepository } from './repositories/lookup.repository';
 import { organizationMemberRepository } from './repositories/organization-member.repository';
+import { organizationSettingsRepository } from './repositories/organization-settings.repository';
 import { accessRepository, pipelineRepository } from './repositories/pipeline.repository';
 import { rateLimitRepository } from './repositories/rate-limit.repository';
 import { registryRepository } from './repositories/registry.repository';
@@ -55,6 +56,7 @@ function createRepositories(em: EntityManagerSource, sql: Sql): Repositories {
     registries: registryRepository(em),
     rateLimits: rateLimitRepository(sql),
     organizationMembers: organizationMemberRepository(em),
+    organizationSettings: organizationSettingsRepository(em),
     lookups: lookupRepository(em, sql),
     jobs: jobRepository(sql),
     agents: agentRepository(em),

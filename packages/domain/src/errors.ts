@@ -33,7 +33,10 @@ export type NotFoundResource =
   | 'job'
   | 'agent'
   | 'team_pipeline'
-  | 'access_token';
+  | 'access_token'
+  | 'banner'
+  | 'team_member'
+  | 'invitation';
 
 /** An expected failure: `kind` picks the transport status, `code` is stable for machines, `message` is shown. */
 export class DomainError extends Error {
