@@ -21,6 +21,9 @@ const NODES: Record<GraphqlType, NodeLoad> = {
   Registry: (id, ctx) => ctx.loaders.registries.load(id),
   TeamPipeline: (id, ctx) => ctx.loaders.teamPipelines.load(id),
   Agent: (id, ctx) => ctx.loaders.agents.load(id),
+  // Read through their organization (`banners`, the invitation payload), not by id.
+  OrganizationBanner: () => null,
+  OrganizationInvitation: () => null,
 };
 
 /**

@@ -18,12 +18,15 @@ import './types/build';
 import './types/team';
 import './types/team-member';
 import './types/organization-member';
+import './types/organization-settings';
 import './types/viewer';
 import './query';
 import './mutations/builds';
 import './mutations/team-pipelines';
 import './mutations/registries';
 import './mutations/jobs';
+import './mutations/teams';
+import './mutations/organization-settings';
 
 /**
  * The relay plugin's connection plumbing, read in place: a connection's `edges` and `pageInfo` and an
