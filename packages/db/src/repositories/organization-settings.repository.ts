@@ -44,15 +44,15 @@ export function organizationSettingsRepository(
     },
     async deleteBanner(organizationId) {
       const em = entityManager();
-      const rows: Array<{ id: string }> = await converted(
-        em,
-        em
-          .createQueryBuilder(OrganizationBannerEntity)
-          .delete({ organization: organizationId })
-          .returning('id')
-          .execute('all'),
+      const banner = await em.findOne(
+        OrganizationBannerEntity,
+        { organization: organizationId },
+        { refresh: true },
       );
-      return rows[0]?.id ?? null;
+      if (!banner) return null;
+      // Removed meanwhile by another request: that one answers its id.
+      const removed = await em.nativeDelete(OrganizationBannerEntity, { id: banner.id });
+      return removed > 0 ? banner.id : null;
     },
     async bannersOf(organizationIds) {
       if (organizationIds.length === 0) return [];
