@@ -266,6 +266,33 @@ describe('teams over GraphQL', () => {
     data(await world.gql(TEAM_MEMBER_DELETE, { id: added.id }));
   });
 
+  it('shows the switches a REST create stored, and REST keeps what GraphQL changed', async () => {
+    const created = await world.call('POST', '/v2/organizations/acme/teams', {
+      body: {
+        name: 'Registry Keepers',
+        members_can_destroy_packages: true,
+        members_can_create_suites: false,
+      },
+    });
+    expect(created.status, created.text).toBe(201);
+    const id = encodeGraphqlId('Team', created.body.id);
+    expect(data(await world.gql(GET_NODE, { id })).node).toMatchObject({
+      membersCanDestroyPackages: true,
+      membersCanCreateSuites: false,
+      membersCanCreateRegistries: true,
+      membersCanDestroyRegistries: false,
+    });
+    const update = await world.call('PATCH', `/v2/organizations/acme/teams/${created.body.id}`, {
+      body: { members_can_destroy_registries: true },
+    });
+    expect(update.status, update.text).toBe(200);
+    expect(data(await world.gql(GET_NODE, { id })).node).toMatchObject({
+      membersCanDestroyPackages: true,
+      membersCanDestroyRegistries: true,
+    });
+    data(await world.gql(TEAM_DELETE, { id }));
+  });
+
   it('refuses a token without write_teams with the scope error', async () => {
     const token = await world.token('admin', { scopes: ['graphql', 'view_teams', 'read_organizations'] });
     refused(
