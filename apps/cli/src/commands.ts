@@ -82,6 +82,24 @@ export const COMMANDS: Record<string, { usage: string; run: Command }> = {
       };
     },
   },
+  'invitation accept': {
+    usage: 'invitation accept --id UUID [--name N]',
+    run: async (useCases, options) => {
+      const name = optional(options, 'name');
+      const { invitation, user } = await useCases.admin.acceptInvitation({
+        invitation: required(options, 'id'),
+        ...(name ? { name } : {}),
+      });
+      return {
+        invitation_id: invitation.id,
+        organization_id: invitation.organizationId,
+        user_id: user.id,
+        email: user.email,
+        role: invitation.role,
+        accepted_at: invitation.acceptedAt?.toISOString() ?? null,
+      };
+    },
+  },
   'team create': {
     usage: 'team create --org S --name N [--members e1,e2]',
     run: async (useCases, options) => {

@@ -137,6 +137,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     useCases: deps.useCases,
     urls,
     authorization: request.headers.authorization,
+    clientAddress: request.ip,
     rest: rest ? { target: request.originalUrl, body: request.body, accept: request.headers.accept } : null,
     response: { headers: {} },
     rateLimits: deps.config.rateLimits,
@@ -194,7 +195,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
             body: typeof request.body === 'string' ? request.body : undefined,
           },
           reply.raw,
-          { logError: (error) => request.log.error({ err: error }, 'graphql request failed') },
+          {
+            logError: (error) => request.log.error({ err: error }, 'graphql request failed'),
+            clientAddress: request.ip,
+          },
         );
         // One without a type of its own (a bodyless 415) goes out typed application/octet-stream, as
         // Fastify types bytes.

@@ -8,6 +8,8 @@ import type {
   JobState,
   JobType,
   Organization,
+  OrganizationBanner,
+  OrganizationInvitation,
   OrganizationRole,
   Pipeline,
   PipelineListFilter,
@@ -96,11 +98,18 @@ export interface OrganizationMember {
   createdAt: Date;
 }
 
+/** Which members a list covers: `email` exactly, `search` in the name or email (both any case); null: any. */
+export interface OrganizationMemberScope {
+  organizationId: string;
+  email: string | null;
+  search: string | null;
+}
+
 export interface OrganizationMemberRepository {
   /** A page of the organization's members, longest-standing first (then user id). */
-  list(input: { organizationId: string; offset: number; limit: number }): Promise<OrganizationMember[]>;
-  /** How many members the organization has, for the `last` page link. */
-  count(organizationId: string): Promise<number>;
+  list(input: OrganizationMemberScope & { offset: number; limit: number }): Promise<OrganizationMember[]>;
+  /** How many members the list covers, for the `last` page link. */
+  count(input: OrganizationMemberScope): Promise<number>;
 }
 
 export interface TeamRepository {
@@ -192,6 +201,8 @@ export interface TeamListScope {
   organizationId: string;
   visibleTeamIds: string[] | null;
   memberUserId: string | null;
+  /** a part of the name, any case; null: every name */
+  search?: string | null;
 }
 
 export interface PipelineRepository {
@@ -567,7 +578,36 @@ export interface OrganizationJobRepository {
   count(scope: OrganizationJobScope): Promise<number>;
 }
 
+/** The settings an admin changes on an organization. */
+export type OrganizationSettings = Pick<
+  Organization,
+  'allowedApiIpAddresses' | 'membersRequireTwoFactorAuthentication'
+>;
+
+export interface OrganizationSettingsRepository {
+  /** The organization as changed; null when it no longer exists. */
+  update(input: {
+    organizationId: string;
+    changes: Partial<OrganizationSettings>;
+  }): Promise<Organization | null>;
+  /** Sets the organization's banner (its one banner keeps its id); the banner as stored. */
+  putBanner(banner: OrganizationBanner): Promise<OrganizationBanner>;
+  /** Removes the organization's banner; its id, null when it had none. */
+  deleteBanner(organizationId: string): Promise<string | null>;
+  /** The banners of these organizations (one at most each). */
+  bannersOf(organizationIds: readonly string[]): Promise<OrganizationBanner[]>;
+  /** The organization's teams among these ids. */
+  teamsIn(input: { organizationId: string; teamIds: readonly string[] }): Promise<string[]>;
+  insertInvitations(invitations: readonly OrganizationInvitation[]): Promise<void>;
+  findInvitation(id: string): Promise<OrganizationInvitation | null>;
+  /** The organization's invitations, newest first. */
+  invitationsOf(organizationId: string): Promise<OrganizationInvitation[]>;
+  /** Marks a pending invitation accepted; false when it was accepted already (however close the race). */
+  acceptInvitation(input: { id: string; userId: string; at: Date }): Promise<boolean>;
+}
+
 export interface Repositories {
+  organizationSettings: OrganizationSettingsRepository;
   accessTokens: AccessTokenRepository;
   users: UserRepository;
   organizations: OrganizationRepository;

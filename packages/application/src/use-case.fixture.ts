@@ -1,10 +1,22 @@
-import type { Organization, Scope } from '@ci/domain';
+import { ORGANIZATION_SETTINGS_DEFAULTS, type Organization, type Scope } from '@ci/domain';
 import type { Actor } from './auth/actor';
 
 /** What the use cases' unit tests share: two organizations, numbered UUIDs, and the caller. */
 
-export const ACME: Organization = { id: 'org-acme', slug: 'acme', name: 'Acme', createdAt: new Date(0) };
-export const OTHER: Organization = { id: 'org-other', slug: 'other', name: 'Other', createdAt: new Date(0) };
+export const ACME: Organization = {
+  id: 'org-acme',
+  slug: 'acme',
+  name: 'Acme',
+  createdAt: new Date(0),
+  ...ORGANIZATION_SETTINGS_DEFAULTS,
+};
+export const OTHER: Organization = {
+  id: 'org-other',
+  slug: 'other',
+  name: 'Other',
+  createdAt: new Date(0),
+  ...ORGANIZATION_SETTINGS_DEFAULTS,
+};
 
 /** A lowercase UUID numbered `n`, so tests can name objects by number. */
 export const uuid = (n: number) => `0190f3a0-0000-7abc-8def-${String(n).padStart(12, '0')}`;

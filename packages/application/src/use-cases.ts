@@ -1,7 +1,7 @@
 import { deleteAccessToken } from './access-tokens/delete-access-token';
 import { getAccessToken } from './access-tokens/get-access-token';
 import { createAccessToken, revokeAccessToken } from './admin/access-tokens';
-import { addMember, createOrganization, createUser } from './admin/organizations';
+import { acceptInvitation, addMember, createOrganization, createUser } from './admin/organizations';
 import { addTeamPipeline, createPipeline } from './admin/pipelines';
 import { seedDemo } from './admin/seed-demo';
 import { createTeam } from './admin/teams';
@@ -50,6 +50,15 @@ import { listOrganizationJobs } from './jobs/list-organization-jobs';
 import { getOrganization } from './organizations/get-organization';
 import { listOrganizationMembers } from './organizations/list-organization-members';
 import { listOrganizations } from './organizations/list-organizations';
+import {
+  bannersOfOrganizations,
+  createInvitations,
+  deleteBanner,
+  listInvitations,
+  updateApiIpAllowlist,
+  updateTwoFactorRequirement,
+  upsertBanner,
+} from './organizations/organization-settings';
 import {
   findOrganization,
   getOrganizationMembersById,
@@ -123,7 +132,18 @@ import { getTeamMember } from './teams/get-team-member';
 import { listTeamMembers } from './teams/list-team-members';
 import { listTeams } from './teams/list-teams';
 import { removeTeamMember } from './teams/remove-team-member';
-import { findTeam, getTeamMembersById, getTeamsById, listMembersOfTeams } from './teams/teams-by-id';
+import {
+  addTeamMemberByIds,
+  createTeamInOrganizationId,
+  deleteTeamById,
+  findTeam,
+  getTeamMembersById,
+  getTeamsById,
+  listMembersOfTeams,
+  removeTeamMemberById,
+  updateTeamById,
+  updateTeamMemberById,
+} from './teams/teams-by-id';
 import { updateTeam } from './teams/update-team';
 import { updateTeamMember } from './teams/update-team-member';
 import { getUser } from './users/get-user';
@@ -239,6 +259,19 @@ export function createUseCases(deps: Deps) {
       createTeamSuite: createTeamSuite(deps),
       updateTeamSuite: updateTeamSuite(deps),
       deleteTeamSuite: deleteTeamSuite(deps),
+      updateApiIpAllowlist: updateApiIpAllowlist(deps),
+      updateTwoFactorRequirement: updateTwoFactorRequirement(deps),
+      upsertBanner: upsertBanner(deps),
+      deleteBanner: deleteBanner(deps),
+      bannersOfOrganizations: bannersOfOrganizations(deps),
+      createInvitations: createInvitations(deps),
+      invitations: listInvitations(deps),
+      createTeam: createTeamInOrganizationId(deps),
+      updateTeam: updateTeamById(deps),
+      deleteTeam: deleteTeamById(deps),
+      addTeamMember: addTeamMemberByIds(deps),
+      updateTeamMember: updateTeamMemberById(deps),
+      removeTeamMember: removeTeamMemberById(deps),
     },
     getJobLog: getJobLog(deps),
     getJobEnv: getJobEnv(deps),
@@ -272,6 +305,7 @@ export function createUseCases(deps: Deps) {
       createOrganization: createOrganization(deps),
       createUser: createUser(deps),
       addMember: addMember(deps),
+      acceptInvitation: acceptInvitation(deps),
       createTeam: createTeam(deps),
       createPipeline: createPipeline(deps),
       addTeamPipeline: addTeamPipeline(deps),

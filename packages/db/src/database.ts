@@ -11,6 +11,7 @@ import { jobRepository } from './repositories/job.repository';
 import { lookupRepository } from './repositories/lookup.repository';
 import { organizationJobRepository } from './repositories/organization-job.repository';
 import { organizationMemberRepository } from './repositories/organization-member.repository';
+import { organizationSettingsRepository } from './repositories/organization-settings.repository';
 import { accessRepository, pipelineRepository } from './repositories/pipeline.repository';
 import { pipelineTemplateRepository } from './repositories/pipeline-template.repository';
 import { rateLimitRepository } from './repositories/rate-limit.repository';
@@ -59,6 +60,7 @@ function createRepositories(em: EntityManagerSource, sql: Sql): Repositories {
     registries: registryRepository(em),
     rateLimits: rateLimitRepository(sql),
     organizationMembers: organizationMemberRepository(em),
+    organizationSettings: organizationSettingsRepository(em),
     lookups: lookupRepository(em, sql),
     jobs: jobRepository(sql),
     agents: agentRepository(em, sql),

@@ -9,6 +9,10 @@ export interface Organization {
   slug: string;
   name: string;
   createdAt: Date;
+  /** the API IP allowlist (ip-allowlist.ts): space-separated addresses and ranges; '' restricts nothing */
+  allowedApiIpAddresses: string;
+  /** stored and shown; nothing here signs users in, so nothing enforces it */
+  membersRequireTwoFactorAuthentication: boolean;
 }
 
 export interface User {
@@ -39,6 +43,11 @@ export interface Team {
   /** the role a user added without one gets */
   defaultMemberRole: TeamMemberRole;
   membersCanCreatePipelines: boolean;
+  /** the public API's suite and package registry settings: stored and shown, nothing here acts on them */
+  membersCanCreateSuites: boolean;
+  membersCanCreateRegistries: boolean;
+  membersCanDestroyRegistries: boolean;
+  membersCanDestroyPackages: boolean;
   /** null for teams made by the CLI or the seed, or whose creator was deleted */
   createdById: string | null;
   createdAt: Date;

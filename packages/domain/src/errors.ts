@@ -38,7 +38,10 @@ export type NotFoundResource =
   | 'rule'
   | 'pipeline_template'
   | 'suite'
-  | 'team_suite';
+  | 'team_suite'
+  | 'banner'
+  | 'team_member'
+  | 'invitation';
 
 /** An expected failure: `kind` picks the transport status, `code` is stable for machines, `message` is shown. */
 export class DomainError extends Error {

@@ -20,6 +20,9 @@ export const GRAPHQL_TYPES = [
   'OrganizationMember',
   'TeamMember',
   'Viewer',
+  // Organization settings, shown over GraphQL only.
+  'OrganizationBanner',
+  'OrganizationInvitation',
 ] as const;
 export type GraphqlType = (typeof GRAPHQL_TYPES)[number];
 

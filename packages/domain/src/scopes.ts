@@ -113,6 +113,10 @@ export const OPERATIONS = {
   // Test suites and the teams' access to them (GraphQL).
   getSuite: 'read_suites',
   writeSuite: 'write_suites',
+
+  // Organization settings exist only over GraphQL, as in the public API: its own scope is all they need.
+  updateOrganizationSettings: 'graphql',
+  inviteOrganizationMembers: 'graphql',
 } as const satisfies Record<string, Scope | null>;
 export type Operation = keyof typeof OPERATIONS;
 

@@ -141,7 +141,38 @@ describe('parseNewTeam', () => {
         isDefaultTeam: false,
         defaultMemberRole: 'member',
         membersCanCreatePipelines: true,
+        membersCanCreateSuites: true,
+        membersCanCreateRegistries: true,
+        membersCanDestroyRegistries: false,
+        membersCanDestroyPackages: false,
       },
+    });
+  });
+
+  it('takes the suite and registry switches, as booleans only', () => {
+    expect(
+      parseNewTeam({
+        name: 'a',
+        members_can_create_suites: false,
+        members_can_create_registries: false,
+        members_can_destroy_registries: true,
+        members_can_destroy_packages: true,
+      }),
+    ).toMatchObject({
+      value: {
+        membersCanCreateSuites: false,
+        membersCanCreateRegistries: false,
+        membersCanDestroyRegistries: true,
+        membersCanDestroyPackages: true,
+      },
+    });
+    expect(parseNewTeam({ name: 'a', members_can_destroy_packages: 'yes' })).toMatchObject({
+      ok: false,
+      error: { message: 'Validation failed: Members can destroy packages is not included in the list' },
+    });
+    expect(parseTeamChanges({ members_can_create_suites: false })).toEqual({
+      ok: true,
+      value: { membersCanCreateSuites: false },
     });
   });
 
@@ -167,6 +198,10 @@ describe('parseNewTeam', () => {
         isDefaultTeam: true,
         defaultMemberRole: 'maintainer',
         membersCanCreatePipelines: false,
+        membersCanCreateSuites: true,
+        membersCanCreateRegistries: true,
+        membersCanDestroyRegistries: false,
+        membersCanDestroyPackages: false,
       },
     });
   });

@@ -82,22 +82,31 @@ export interface NewTeam {
   isDefaultTeam: boolean;
   defaultMemberRole: TeamMemberRole;
   membersCanCreatePipelines: boolean;
+  membersCanCreateSuites: boolean;
+  membersCanCreateRegistries: boolean;
+  membersCanDestroyRegistries: boolean;
+  membersCanDestroyPackages: boolean;
 }
 
 /** The fields an update sets; a new name brings its new slug. */
 export type TeamChanges = Partial<NewTeam>;
 
-const TEAM_DEFAULTS = {
+export const TEAM_DEFAULTS = {
   description: '',
   privacy: 'visible',
   isDefaultTeam: false,
   defaultMemberRole: 'member',
   membersCanCreatePipelines: true,
+  membersCanCreateSuites: true,
+  membersCanCreateRegistries: true,
+  membersCanDestroyRegistries: false,
+  membersCanDestroyPackages: false,
 } as const satisfies Omit<NewTeam, 'name' | 'slug'>;
 
 /**
  * Reads a create body `{name, description, privacy, is_default_team, default_member_role,
- * members_can_create_pipelines}`. Only `name` is required; every reason is reported at once in the
+ * members_can_create_pipelines, members_can_create_suites, members_can_create_registries,
+ * members_can_destroy_registries, members_can_destroy_packages}`. Only `name` is required; every reason is reported at once in the
  * Rails form of the public API (`Validation failed: Name can't be blank, Privacy is not included in the
  * list`). Unknown fields are ignored; a body that is not a JSON object has none of the fields.
  */
@@ -178,6 +187,15 @@ export function teamMemberTaken(): DomainError {
 
 type Settings = Omit<TeamChanges, 'name' | 'slug'>;
 
+/** The team's yes/no settings: body key, field, and the name a refusal gives it. */
+const TEAM_SWITCHES = [
+  ['members_can_create_pipelines', 'membersCanCreatePipelines', 'Members can create pipelines'],
+  ['members_can_create_suites', 'membersCanCreateSuites', 'Members can create suites'],
+  ['members_can_create_registries', 'membersCanCreateRegistries', 'Members can create registries'],
+  ['members_can_destroy_registries', 'membersCanDestroyRegistries', 'Members can destroy registries'],
+  ['members_can_destroy_packages', 'membersCanDestroyPackages', 'Members can destroy packages'],
+] as const satisfies ReadonlyArray<readonly [string, keyof Settings, string]>;
+
 /** The optional fields, each checked only when present; null clears the description. */
 function readSettings(input: Record<string, unknown>): Result<Settings, string[]> {
   const reasons: string[] = [];
@@ -200,9 +218,11 @@ function readSettings(input: Record<string, unknown>): Result<Settings, string[]
     if (typeof role === 'string' && isTeamMemberRole(role)) settings.defaultMemberRole = role;
     else reasons.push('Default member role is not included in the list');
   }
-  const canCreate = readBoolean(input.members_can_create_pipelines, 'Members can create pipelines');
-  if (typeof canCreate === 'string') reasons.push(canCreate);
-  else if (canCreate !== undefined) settings.membersCanCreatePipelines = canCreate.value;
+  for (const [key, field, label] of TEAM_SWITCHES) {
+    const read = readBoolean(input[key], label);
+    if (typeof read === 'string') reasons.push(read);
+    else if (read !== undefined) settings[field] = read.value;
+  }
   return reasons.length ? err(reasons) : ok(settings);
 }
 

@@ -24,6 +24,7 @@ import './types/suite';
 import './types/team';
 import './types/team-member';
 import './types/organization-member';
+import './types/organization-settings';
 import './types/viewer';
 import './query';
 import './mutations/builds';
@@ -35,6 +36,8 @@ import './mutations/agent-tokens';
 import './mutations/rules';
 import './mutations/pipeline-templates';
 import './mutations/team-suites';
+import './mutations/teams';
+import './mutations/organization-settings';
 
 /**
  * The relay plugin's connection plumbing, read in place: a connection's `edges` and `pageInfo` and an

@@ -108,7 +108,8 @@ describe('a Fetch request', () => {
     expect(((await response.json()) as { errors: Array<{ message: string }> }).errors[0]?.message).toBe(
       'No pipeline found',
     );
-    expect(authenticated).toEqual([['Bearer x']]);
+    // The token, and the request's address (none for a Fetch request without one in its context).
+    expect(authenticated).toEqual([['Bearer x', null]]);
   });
 
   it('is refused with 413 past the longest body, before anything is read with its token', async () => {

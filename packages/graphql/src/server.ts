@@ -48,6 +48,8 @@ const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
 /** What the HTTP server hands each request: who logs its unexpected failures (with its request id). */
 export interface GraphqlRequestContext {
   logError: (error: unknown) => void;
+  /** the request's network address, for organizations' API IP allowlists; absent: none */
+  clientAddress?: string | null;
 }
 
 /** What `handleNode` reads of a Node request: `raw` for the URL, the body already read as text. */
@@ -123,10 +125,10 @@ export function createGraphqlServer(options: GraphqlServerOptions) {
   type Admission = { refused: Response } | { actor: Actor; headers: Record<string, string> };
 
   /** Who asks, and whether they may: the bearer token, the rate limit, then the `graphql` scope. */
-  async function admit(authorization: string | undefined): Promise<Admission> {
+  async function admit(authorization: string | undefined, clientAddress: string | null): Promise<Admission> {
     let actor: Actor;
     try {
-      actor = await options.useCases.authenticate(authorization);
+      actor = await options.useCases.authenticate(authorization, clientAddress);
     } catch (error) {
       if (!isDomainError(error)) throw error;
       return {
@@ -159,13 +161,14 @@ export function createGraphqlServer(options: GraphqlServerOptions) {
     request: {
       rendersGraphiql: boolean;
       authorization: string | undefined;
+      clientAddress: string | null;
       accept: string | undefined;
       params?: PostedParams | undefined;
     },
     run: (actor: Actor | null) => Response | Promise<Response>,
   ): Promise<GraphqlAnswer> {
     if (request.rendersGraphiql) return answerOf(await run(null));
-    const admission = await admit(request.authorization);
+    const admission = await admit(request.authorization, request.clientAddress);
     if ('refused' in admission) return answerOf(admission.refused);
     const answered = await answerOf(await run(admission.actor));
     for (const [name, value] of Object.entries(admission.headers))
@@ -188,6 +191,7 @@ export function createGraphqlServer(options: GraphqlServerOptions) {
         {
           rendersGraphiql: shouldRenderGraphiQL(request),
           authorization: request.headers.get('authorization') ?? undefined,
+          clientAddress: context.clientAddress ?? null,
           accept: request.headers.get('accept') ?? undefined,
           params: postedParams(request.headers.get('content-type') ?? undefined, body),
         },
@@ -225,6 +229,7 @@ export function createGraphqlServer(options: GraphqlServerOptions) {
         {
           rendersGraphiql: request.method === 'GET' && request.headers.accept?.includes('text/html') === true,
           authorization: request.headers.authorization,
+          clientAddress: context.clientAddress ?? null,
           accept: request.headers.accept,
           params,
         },

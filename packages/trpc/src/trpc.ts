@@ -23,6 +23,8 @@ export interface TrpcContext {
   useCases: UseCases;
   urls: PublicUrls;
   authorization: string | undefined;
+  /** the request's network address, which organizations' API IP allowlists judge; absent: none */
+  clientAddress?: string | null;
   /**
    * REST only: the request's path and query as sent (`target`, for `Link` headers: parsed only when a
    * list has other pages). Over tRPC `rest` is null. The query parameters reach procedures through
@@ -176,7 +178,7 @@ async function admit(
   ctx.response.headers['X-Accepted-OAuth-Scopes'] = accepted ?? '';
   ctx.response.headers['X-OAuth-Scopes'] = '';
   const named = await namedBy(getRawInput);
-  const actor = await ctx.useCases.authenticate(ctx.authorization);
+  const actor = await ctx.useCases.authenticate(ctx.authorization, ctx.clientAddress ?? null);
   ctx.response.headers['X-OAuth-Scopes'] = actor.scopes.join(', ');
   if (ctx.rateLimits) {
     const status = await ctx.useCases.countRequest(actor, {

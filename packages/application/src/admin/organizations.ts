@@ -1,4 +1,13 @@
-import { type Organization, type OrganizationRole, slugify, type User, unprocessable } from '@ci/domain';
+import {
+  invitationAlreadyAccepted,
+  isUuid,
+  ORGANIZATION_SETTINGS_DEFAULTS,
+  type Organization,
+  type OrganizationRole,
+  slugify,
+  type User,
+  unprocessable,
+} from '@ci/domain';
 import type { Deps } from '../ports';
 
 /** Operator commands (the CLI): they act with the database's authority, not a token's. */
@@ -13,7 +22,13 @@ export const createOrganization =
     if (await deps.repos.organizations.findBySlug(slug)) {
       throw unprocessable('slug_taken', `Validation failed: Slug ${slug} has already been taken`);
     }
-    const organization: Organization = { id: deps.newId(), slug, name, createdAt: deps.clock.now() };
+    const organization: Organization = {
+      id: deps.newId(),
+      slug,
+      name,
+      createdAt: deps.clock.now(),
+      ...ORGANIZATION_SETTINGS_DEFAULTS,
+    };
     await deps.repos.organizations.insert(organization);
     return organization;
   };
@@ -67,3 +82,50 @@ export const addMember =
     });
     return { organization, user, role: input.role };
   };
+
+/**
+ * The invited user accepts an invitation (`invitation accept`): the user with the invitation's email
+ * (made now, named `name` or the email's local part, when there is none) becomes a member with the
+ * invitation's role, joining its teams and the organization's default teams. An invitation is accepted
+ * once; a user who is a member already gets the invitation's role and keeps their teams.
+ */
+export const acceptInvitation = (deps: Deps) => async (input: { invitation: string; name?: string }) => {
+  const invitation = isUuid(input.invitation)
+    ? await deps.repos.organizationSettings.findInvitation(input.invitation.toLowerCase())
+    : null;
+  if (!invitation)
+    throw unprocessable('invitation_not_found', `No invitation found with id ${input.invitation}`);
+  if (invitation.acceptedAt) throw invitationAlreadyAccepted();
+  const user =
+    (await deps.repos.users.findByEmail(invitation.email)) ??
+    (await createUser(deps)({
+      name: input.name ?? invitation.email.split('@')[0] ?? invitation.email,
+      email: invitation.email,
+    }));
+  const at = deps.clock.now();
+  if (!(await deps.repos.organizationSettings.acceptInvitation({ id: invitation.id, userId: user.id, at }))) {
+    throw invitationAlreadyAccepted();
+  }
+  // Teams deleted since the invitation are left out.
+  const remaining = new Set(
+    await deps.repos.organizationSettings.teamsIn({
+      organizationId: invitation.organizationId,
+      teamIds: invitation.teams.map((team) => team.teamId),
+    }),
+  );
+  const invited = new Map(
+    invitation.teams.filter((team) => remaining.has(team.teamId)).map((team) => [team.teamId, team.role]),
+  );
+  for (const team of await deps.repos.teams.defaultTeams(invitation.organizationId)) {
+    if (!invited.has(team.id)) invited.set(team.id, team.defaultMemberRole);
+  }
+  await deps.repos.organizations.putMember({
+    id: deps.newId(),
+    organizationId: invitation.organizationId,
+    userId: user.id,
+    role: invitation.role,
+    at,
+    teamsIfNew: [...invited].map(([teamId, role]) => ({ id: deps.newId(), teamId, role })),
+  });
+  return { invitation: { ...invitation, acceptedAt: at, acceptedById: user.id }, user };
+};

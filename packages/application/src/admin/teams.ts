@@ -1,4 +1,4 @@
-import { slugify, type Team, teamNameTaken, unprocessable } from '@ci/domain';
+import { slugify, TEAM_DEFAULTS, type Team, teamNameTaken, unprocessable } from '@ci/domain';
 import type { Deps } from '../ports';
 import { findOrganization, findUser } from './organizations';
 
@@ -22,6 +22,10 @@ export const createTeam =
       isDefaultTeam: false,
       defaultMemberRole: 'member',
       membersCanCreatePipelines: true,
+      membersCanCreateSuites: TEAM_DEFAULTS.membersCanCreateSuites,
+      membersCanCreateRegistries: TEAM_DEFAULTS.membersCanCreateRegistries,
+      membersCanDestroyRegistries: TEAM_DEFAULTS.membersCanDestroyRegistries,
+      membersCanDestroyPackages: TEAM_DEFAULTS.membersCanDestroyPackages,
       createdById: null,
       createdAt: now,
     };

@@ -46,7 +46,13 @@ describe('authenticate', () => {
   it('gives the actor of a usable token', async () => {
     const { deps, asked } = world();
     const actor = await authenticate(deps)(`Bearer ${SECRET}`);
-    expect(actor).toEqual({ tokenId: 't-1', user, scopes: ['read_builds'], organizationIds: null });
+    expect(actor).toEqual({
+      tokenId: 't-1',
+      user,
+      scopes: ['read_builds'],
+      organizationIds: null,
+      clientAddress: null,
+    });
     expect(asked).toEqual([hashAccessTokenSecret(SECRET)]);
   });
 

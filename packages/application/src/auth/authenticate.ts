@@ -7,10 +7,11 @@ const BEARER = /^Bearer\s+(\S+)\s*$/i;
 
 /**
  * `Authorization: Bearer <token>` → the actor; any missing, malformed, unknown, expired or revoked token → 401.
+ * `clientAddress` is the request's network address, which organizations' API IP allowlists judge.
  */
 export const authenticate =
   (deps: Deps) =>
-  async (authorization: string | undefined): Promise<Actor> => {
+  async (authorization: string | undefined, clientAddress: string | null = null): Promise<Actor> => {
     const secret = authorization?.match(BEARER)?.[1];
     if (!secret || !looksLikeAccessToken(secret)) throw unauthenticated();
     const tokenHash = hashAccessTokenSecret(secret);
@@ -23,5 +24,6 @@ export const authenticate =
       user,
       scopes: token.scopes,
       organizationIds: token.organizationIds,
+      clientAddress,
     };
   };

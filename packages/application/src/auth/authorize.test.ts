@@ -1,10 +1,21 @@
-import type { AccessLevel, OrganizationRole, Pipeline } from '@ci/domain';
+import {
+  type AccessLevel,
+  ORGANIZATION_SETTINGS_DEFAULTS,
+  type OrganizationRole,
+  type Pipeline,
+} from '@ci/domain';
 import { describe, expect, it } from 'vitest';
 import type { AccessRepository, Deps, PipelineAccessFacts } from '../ports';
 import { actorWith } from '../use-case.fixture';
 import { requireOrganization, requirePipeline, slugParts } from './authorize';
 
-const organization = { id: 'org-1', slug: 'acme', name: 'Acme', createdAt: new Date(0) };
+const organization = {
+  id: 'org-1',
+  slug: 'acme',
+  name: 'Acme',
+  createdAt: new Date(0),
+  ...ORGANIZATION_SETTINGS_DEFAULTS,
+};
 const pipeline = { id: 'pipe-1', slug: 'web', organizationId: 'org-1' } as Pipeline;
 
 const actor = actorWith;

@@ -13,7 +13,7 @@ import {
   scopeFor,
 } from '@ci/domain';
 import type { AccessRepository, Deps, OrganizationAccess, PipelineAccessFacts } from '../ports';
-import { type Actor, mayUseOrganization } from './actor';
+import { type Actor, mayUseOrganization, requireReachable } from './actor';
 
 /**
  * The one place that decides 403 and 404: scope first, then organization, then role or team access.
@@ -70,6 +70,7 @@ export const requireOrganization =
     requireComparable(organizationSlug, 'organization');
     const access = await deps.repos.access.organization({ userId: actor.user.id, organizationSlug });
     if (!access || !mayUseOrganization(actor, access.organization.id)) throw notFound('organization');
+    requireReachable(actor, access.organization);
     return access;
   };
 
@@ -100,6 +101,7 @@ export const requirePipeline =
       pipelineSlug: ref.pipeline,
     });
     if (!facts || !mayUseOrganization(actor, facts.organization.id)) throw notFound('organization');
+    requireReachable(actor, facts.organization);
     const { pipeline } = facts;
     const access = pipelineAccess(facts);
     if (!pipeline || access === 'none') throw notFound('pipeline');

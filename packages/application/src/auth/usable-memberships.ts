@@ -7,18 +7,23 @@ import {
   type PipelineAccess,
 } from '@ci/domain';
 import type { Deps, OrganizationAccess } from '../ports';
-import { type Actor, mayUseOrganization } from './actor';
+import { type Actor, mayUseOrganization, reachesOrganization } from './actor';
 import { memberPipelineAccess } from './member-pipeline-access';
 
 /**
  * The organizations the actor may act in, by id: the user's memberships narrowed to the token's
- * allow-list. An object of any other organization answers as one that does not exist.
+ * allow-list and to those whose API IP allowlist admits the request. An object of any other
+ * organization answers as one that does not exist.
  */
 export async function usableMemberships(deps: Deps, actor: Actor): Promise<Map<string, OrganizationAccess>> {
   const memberships = await deps.repos.access.memberships(actor.user.id);
   return new Map(
     memberships
-      .filter((membership) => mayUseOrganization(actor, membership.organization.id))
+      .filter(
+        (membership) =>
+          mayUseOrganization(actor, membership.organization.id) &&
+          reachesOrganization(actor, membership.organization),
+      )
       .map((membership) => [membership.organization.id, membership]),
   );
 }

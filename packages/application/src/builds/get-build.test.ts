@@ -1,10 +1,16 @@
-import type { Pipeline } from '@ci/domain';
+import { ORGANIZATION_SETTINGS_DEFAULTS, type Pipeline } from '@ci/domain';
 import { describe, expect, it } from 'vitest';
 import type { BuildView, Deps, PipelineAccessFacts } from '../ports';
 import { actorWith } from '../use-case.fixture';
 import { getBuild } from './get-build';
 
-const organization = { id: 'org-1', slug: 'acme', name: 'Acme', createdAt: new Date(0) };
+const organization = {
+  id: 'org-1',
+  slug: 'acme',
+  name: 'Acme',
+  createdAt: new Date(0),
+  ...ORGANIZATION_SETTINGS_DEFAULTS,
+};
 const pipeline = { id: 'pipe-1', slug: 'web', organizationId: 'org-1' } as Pipeline;
 const facts: PipelineAccessFacts = {
   organization,

@@ -1,10 +1,16 @@
-import type { AccessLevel, Pipeline, Scope } from '@ci/domain';
+import { type AccessLevel, ORGANIZATION_SETTINGS_DEFAULTS, type Pipeline, type Scope } from '@ci/domain';
 import { describe, expect, it } from 'vitest';
 import type { Deps, PipelineAccessFacts } from '../ports';
 import { actorWith } from '../use-case.fixture';
 import { pipelineRevision } from './pipeline-revision';
 
-const organization = { id: 'org-1', slug: 'acme', name: 'Acme', createdAt: new Date(0) };
+const organization = {
+  id: 'org-1',
+  slug: 'acme',
+  name: 'Acme',
+  createdAt: new Date(0),
+  ...ORGANIZATION_SETTINGS_DEFAULTS,
+};
 const pipeline = { id: 'pipe-1', slug: 'web', organizationId: 'org-1' } as Pipeline;
 const ref = { organization: 'acme', pipeline: 'web' };
 

@@ -1,4 +1,10 @@
-import type { Organization, OrganizationRole, Scope, User } from '@ci/domain';
+import {
+  ORGANIZATION_SETTINGS_DEFAULTS,
+  type Organization,
+  type OrganizationRole,
+  type Scope,
+  type User,
+} from '@ci/domain';
 import { describe, expect, it } from 'vitest';
 import type { Actor } from '../auth/actor';
 import type { AccessRepository, Deps, OrganizationMember, OrganizationMemberRepository } from '../ports';
@@ -6,7 +12,13 @@ import { getOrganization } from './get-organization';
 import { listOrganizationMembers } from './list-organization-members';
 import { listOrganizations } from './list-organizations';
 
-const org = (slug: string): Organization => ({ id: `id-${slug}`, slug, name: slug, createdAt: new Date(0) });
+const org = (slug: string): Organization => ({
+  id: `id-${slug}`,
+  slug,
+  name: slug,
+  createdAt: new Date(0),
+  ...ORGANIZATION_SETTINGS_DEFAULTS,
+});
 const user = (id: string): User => ({
   id,
   name: id,

@@ -1,4 +1,4 @@
-import type { OrganizationRole, Registry, Scope } from '@ci/domain';
+import { ORGANIZATION_SETTINGS_DEFAULTS, type OrganizationRole, type Registry, type Scope } from '@ci/domain';
 import { describe, expect, it } from 'vitest';
 import type { Actor } from '../auth/actor';
 import type { AccessRepository, Deps, RegistryRepository } from '../ports';
@@ -9,7 +9,13 @@ import { getRegistry } from './get-registry';
 import { listRegistries } from './list-registries';
 import { updateRegistry } from './update-registry';
 
-const organization = { id: 'org-1', slug: 'acme', name: 'Acme', createdAt: new Date(0) };
+const organization = {
+  id: 'org-1',
+  slug: 'acme',
+  name: 'Acme',
+  createdAt: new Date(0),
+  ...ORGANIZATION_SETTINGS_DEFAULTS,
+};
 const NOW = new Date('2026-11-21T10:04:05.123Z');
 const ALL: Scope[] = ['create_registries', 'read_registries', 'write_registries', 'delete_registries'];
 

@@ -1,4 +1,4 @@
-import { badRequest, isUuid } from '@ci/domain';
+import { badRequest, isUuid, parseListFilterText } from '@ci/domain';
 import type { Actor } from '../auth/actor';
 import { requireOrganization } from '../auth/authorize';
 import { type Page, pageWindow, type RowWindow } from '../page';
@@ -11,9 +11,10 @@ export interface TeamPage {
   totalCount: number;
 }
 
-/** The list's one filter: `user_id`, teams that user is in; null: every team. */
+/** The list's filters: `user_id`, teams that user is in; `search` (GraphQL), a part of the name; null: every team. */
 export interface TeamListFilter {
   userId: string | null;
+  search?: string | null | undefined;
 }
 
 /**
@@ -32,6 +33,8 @@ export const listTeams =
     if (filter.userId !== null && !isUuid(filter.userId)) {
       throw badRequest('invalid_parameter', 'user_id must be a user UUID');
     }
+    const search = parseListFilterText('search', filter.search);
+    if (!search.ok) throw search.error;
     const scope = {
       organizationId: membership.organization.id,
       // Every team for an admin (null); for a member, those the domain's visibility rule lets them see.
@@ -40,6 +43,7 @@ export const listTeams =
           ? null
           : [...(await teamIdsSeenAsMember(deps, actor.user.id, [membership]))],
       memberUserId: filter.userId?.toLowerCase() ?? null,
+      search: search.value,
     };
     const [teams, totalCount] = await Promise.all([
       deps.repos.teams.list({ ...scope, ...pageWindow(page) }),

@@ -2,7 +2,9 @@ import { AgentEntity, AgentRegistrationTokenEntity } from './agent.entity';
 import { BuildEntity, JobEntity, JobLogChunkEntity } from './build.entity';
 import {
   AccessTokenEntity,
+  OrganizationBannerEntity,
   OrganizationEntity,
+  OrganizationInvitationEntity,
   OrganizationMemberEntity,
   UserEntity,
 } from './organization.entity';
@@ -22,7 +24,9 @@ export {
   CatalogRevisionEntity,
   JobEntity,
   JobLogChunkEntity,
+  OrganizationBannerEntity,
   OrganizationEntity,
+  OrganizationInvitationEntity,
   OrganizationMemberEntity,
   PipelineCountsEntity,
   PipelineEntity,
@@ -61,4 +65,6 @@ export const entities = [
   PipelineTemplateEntity,
   SuiteEntity,
   TeamSuiteEntity,
+  OrganizationBannerEntity,
+  OrganizationInvitationEntity,
 ];

@@ -1,4 +1,11 @@
-import type { Organization, OrganizationRole, User } from '@ci/domain';
+import type {
+  Organization,
+  OrganizationBanner,
+  OrganizationInvitation,
+  OrganizationRole,
+  TeamMemberRole,
+  User,
+} from '@ci/domain';
 import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
 
 export const OrganizationEntity = defineEntity({
@@ -9,6 +16,9 @@ export const OrganizationEntity = defineEntity({
     slug: p.string().length(255).unique(),
     name: p.string().length(255),
     createdAt: p.datetime(3),
+    /** space-separated addresses and CIDR ranges (domain `ip-allowlist.ts`); '' restricts nothing */
+    allowedApiIpAddresses: p.text().default(''),
+    membersRequireTwoFactorAuthentication: p.boolean().default(false),
   },
 });
 
@@ -62,6 +72,8 @@ export function toOrganization(organization: InferEntity<typeof OrganizationEnti
     slug: organization.slug,
     name: organization.name,
     createdAt: organization.createdAt,
+    allowedApiIpAddresses: organization.allowedApiIpAddresses,
+    membersRequireTwoFactorAuthentication: organization.membersRequireTwoFactorAuthentication,
   };
 }
 
@@ -72,5 +84,61 @@ export function toUser(user: InferEntity<typeof UserEntity>): User {
     email: user.email,
     avatarUrl: user.avatarUrl ?? null,
     createdAt: user.createdAt,
+  };
+}
+
+/** An organization's banner: one at most (the organization is its key). */
+export const OrganizationBannerEntity = defineEntity({
+  name: 'OrganizationBanner',
+  tableName: 'organization_banners',
+  properties: {
+    id: p.uuid().primary(),
+    organization: () => p.manyToOne(OrganizationEntity).unique().deleteRule('cascade'),
+    message: p.text(),
+    createdAt: p.datetime(3),
+  },
+});
+
+/** An invitation to join an organization, with the teams the new member joins. */
+export const OrganizationInvitationEntity = defineEntity({
+  name: 'OrganizationInvitation',
+  tableName: 'organization_invitations',
+  properties: {
+    id: p.uuid().primary(),
+    organization: () => p.manyToOne(OrganizationEntity).deleteRule('cascade').index(),
+    email: p.string().length(255),
+    role: p.string().length(16).$type<OrganizationRole>(),
+    teams: p.json<Array<{ teamId: string; role: TeamMemberRole }>>().default('[]'),
+    createdBy: () => p.manyToOne(UserEntity).nullable().deleteRule('set null').index(),
+    createdAt: p.datetime(3),
+    acceptedAt: p.datetime(3).nullable(),
+    acceptedBy: () => p.manyToOne(UserEntity).nullable().deleteRule('set null').index(),
+  },
+});
+
+export function toOrganizationBanner(
+  banner: InferEntity<typeof OrganizationBannerEntity>,
+): OrganizationBanner {
+  return {
+    id: banner.id,
+    organizationId: banner.organization.id,
+    message: banner.message,
+    createdAt: banner.createdAt,
+  };
+}
+
+export function toOrganizationInvitation(
+  invitation: InferEntity<typeof OrganizationInvitationEntity>,
+): OrganizationInvitation {
+  return {
+    id: invitation.id,
+    organizationId: invitation.organization.id,
+    email: invitation.email,
+    role: invitation.role,
+    teams: invitation.teams,
+    createdById: invitation.createdBy?.id ?? null,
+    createdAt: invitation.createdAt,
+    acceptedAt: invitation.acceptedAt ?? null,
+    acceptedById: invitation.acceptedBy?.id ?? null,
   };
 }

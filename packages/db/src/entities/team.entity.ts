@@ -17,6 +17,10 @@ export const TeamEntity = defineEntity({
     isDefaultTeam: p.boolean().default(false),
     defaultMemberRole: p.string().length(16).default('member').$type<TeamMemberRole>(),
     membersCanCreatePipelines: p.boolean().default(true),
+    membersCanCreateSuites: p.boolean().default(true),
+    membersCanCreateRegistries: p.boolean().default(true),
+    membersCanDestroyRegistries: p.boolean().default(false),
+    membersCanDestroyPackages: p.boolean().default(false),
     /** null for teams made by the CLI or the seed, and once the creating user is deleted */
     createdBy: () => p.manyToOne(UserEntity).nullable().deleteRule('set null').index(),
     createdAt: p.datetime(3),
@@ -60,6 +64,10 @@ export function toTeam(team: InferEntity<typeof TeamEntity>): Team {
     isDefaultTeam: team.isDefaultTeam,
     defaultMemberRole: team.defaultMemberRole,
     membersCanCreatePipelines: team.membersCanCreatePipelines,
+    membersCanCreateSuites: team.membersCanCreateSuites,
+    membersCanCreateRegistries: team.membersCanCreateRegistries,
+    membersCanDestroyRegistries: team.membersCanDestroyRegistries,
+    membersCanDestroyPackages: team.membersCanDestroyPackages,
     createdById: team.createdBy?.id ?? null,
     createdAt: team.createdAt,
   };

@@ -19,6 +19,7 @@ import { Migration20261125170000 } from './Migration20261125170000';
 import { Migration20261126120000 } from './Migration20261126120000';
 import { Migration20261127030000 } from './Migration20261127030000';
 import { Migration20261127031000 } from './Migration20261127031000';
+import { Migration20261127032000 } from './Migration20261127032000';
 import { Migration20261127033000 } from './Migration20261127033000';
 import { Migration20261127033010 } from './Migration20261127033010';
 import { Migration20261127033020 } from './Migration20261127033020';
@@ -50,4 +51,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261127033010', class: Migration20261127033010 },
   { name: 'Migration20261127033020', class: Migration20261127033020 },
   { name: 'Migration20261127033030', class: Migration20261127033030 },
+  { name: 'Migration20261127032000', class: Migration20261127032000 },
 ];

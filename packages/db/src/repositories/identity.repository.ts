@@ -51,6 +51,10 @@ export function organizationFromRow(row: Row, prefix = ''): Organization {
     slug: row[`${prefix}slug`] as string,
     name: row[`${prefix}name`] as string,
     createdAt: toDate(row[`${prefix}created_at`]),
+    allowedApiIpAddresses: row[`${prefix}allowed_api_ip_addresses`] as string,
+    membersRequireTwoFactorAuthentication: row[
+      `${prefix}members_require_two_factor_authentication`
+    ] as boolean,
   };
 }
 

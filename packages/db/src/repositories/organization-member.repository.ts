@@ -1,7 +1,12 @@
-import type { OrganizationMember, OrganizationMemberRepository } from '@ci/application';
+import type {
+  OrganizationMember,
+  OrganizationMemberRepository,
+  OrganizationMemberScope,
+} from '@ci/application';
 import type { InferEntity } from '@mikro-orm/core';
 import { OrganizationMemberEntity, toUser } from '../entities/organization.entity';
 import type { EntityManagerSource } from '../orm';
+import { likeLiteral } from '../sql';
 
 /** A membership read with its user (`populate: ['user']`). */
 export function toOrganizationMember(
@@ -16,20 +21,38 @@ export function toOrganizationMember(
   };
 }
 
+/** The organization's memberships whose user the filters name. */
+function inScope({ organizationId, email, search }: OrganizationMemberScope) {
+  const pattern = search === null ? null : `%${likeLiteral(search)}%`;
+  return {
+    organization: organizationId,
+    ...(email === null && pattern === null
+      ? {}
+      : {
+          user: {
+            ...(email === null ? {} : { email: { $ilike: likeLiteral(email) } }),
+            ...(pattern === null
+              ? {}
+              : { $or: [{ name: { $ilike: pattern } }, { email: { $ilike: pattern } }] }),
+          },
+        }),
+  };
+}
+
 export function organizationMemberRepository(
   entityManager: EntityManagerSource,
 ): OrganizationMemberRepository {
   return {
-    async list({ organizationId, offset, limit }) {
+    async list({ offset, limit, ...scope }) {
       // Longest-standing member first; the user id (time-ordered) settles members who joined together.
-      const members = await entityManager().find(
-        OrganizationMemberEntity,
-        { organization: organizationId },
-        { populate: ['user'], orderBy: { createdAt: 'asc', user: 'asc' }, limit, offset },
-      );
+      const members = await entityManager().find(OrganizationMemberEntity, inScope(scope), {
+        populate: ['user'],
+        orderBy: { createdAt: 'asc', user: 'asc' },
+        limit,
+        offset,
+      });
       return members.map(toOrganizationMember);
     },
-    count: (organizationId) =>
-      entityManager().count(OrganizationMemberEntity, { organization: organizationId }),
+    count: (scope) => entityManager().count(OrganizationMemberEntity, inScope(scope)),
   };
 }

@@ -297,7 +297,15 @@ export function pipelineRepository(sql: Sql): PipelineRepository {
 }
 
 /** An organization `o` with the role of the user's membership `m`. */
-const ORGANIZATION_ACCESS_COLUMNS = `${prefixedColumns('o', ['id', 'slug', 'name', 'created_at'])}, m.role as o_role`;
+const ORGANIZATION_ACCESS_COLUMNS = `${prefixedColumns('o', [
+  'id',
+  'slug',
+  'name',
+  'created_at',
+  // Read with the access, so that the allowlist costs no statement of its own (ip-allowlist.ts).
+  'allowed_api_ip_addresses',
+  'members_require_two_factor_authentication',
+])}, m.role as o_role`;
 
 /** The organization and role of a row read with {@link ORGANIZATION_ACCESS_COLUMNS}. */
 function organizationAccessFromRow(row: Row): OrganizationAccess {

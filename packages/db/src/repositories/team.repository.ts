@@ -15,6 +15,7 @@ import {
   toTeamMember,
 } from '../entities/team.entity';
 import { converted, type EntityManagerSource, updateReturning, violates } from '../orm';
+import { likeLiteral } from '../sql';
 import { inParentWindows } from './parent-windows';
 import { lockPipelines } from './pipeline-locks';
 
@@ -50,6 +51,7 @@ function inScope(scope: TeamListScope) {
     organization: scope.organizationId,
     ...(scope.visibleTeamIds ? { id: { $in: scope.visibleTeamIds } } : {}),
     ...(scope.memberUserId ? { members: { $some: { user: scope.memberUserId } } } : {}),
+    ...(scope.search ? { name: { $ilike: `%${likeLiteral(scope.search)}%` } } : {}),
   };
 }
 

@@ -5,7 +5,7 @@ import { OrganizationRef, organizationOf } from './organization';
 import { ConnectionInterface } from './scalars';
 import { UserRef } from './user';
 
-const OrganizationMemberRole = builder.enumType('OrganizationMemberRole', {
+export const OrganizationMemberRole = builder.enumType('OrganizationMemberRole', {
   description: 'The roles a user can be within an organization',
   values: {
     ADMIN: { value: 'admin', description: 'Has full access to the entire organization' },
@@ -41,12 +41,20 @@ builder.objectField(OrganizationRef, 'members', (t) =>
     {
       type: OrganizationMemberRef,
       description: 'The members of this organization, longest-standing first (as the REST list)',
+      args: {
+        email: t.arg.string({ description: 'The member whose email this is, in any case' }),
+        search: t.arg.string({ description: 'Members whose name or email holds this text, in any case' }),
+      },
       resolve: (organization, args, ctx) =>
         ctx.loaders.list({
           field: 'Organization.members',
           parentId: organization.id,
           args,
-          read: (window) => ctx.useCases.listOrganizationMembers(ctx.actor, organization.slug, window),
+          read: (window) =>
+            ctx.useCases.listOrganizationMembers(ctx.actor, organization.slug, window, {
+              email: args.email,
+              search: args.search,
+            }),
         }),
     },
     OrganizationMemberConnection,

@@ -23,9 +23,11 @@ builder.node(TeamMemberRef, {
   }),
 });
 
+export const TeamMemberEdge = builder.edgeObject({ type: TeamMemberRef, name: 'TeamMemberEdge' });
+
 const TeamMemberConnection = builder.connectionObject(
   { type: TeamMemberRef, name: 'TeamMemberConnection', interfaces: [ConnectionInterface] },
-  { name: 'TeamMemberEdge' },
+  TeamMemberEdge,
 );
 
 builder.objectField(TeamRef, 'members', (t) =>

@@ -16,7 +16,7 @@ export const PipelineAccessLevels = builder.enumType('PipelineAccessLevels', {
   } as const satisfies Record<string, { value: AccessLevel; description: string }>,
 });
 
-const TeamPrivacy = builder.enumType('TeamPrivacy', {
+export const TeamPrivacy = builder.enumType('TeamPrivacy', {
   description: 'Whether a team is visible or secret within an organization',
   values: { SECRET: { value: 'secret' }, VISIBLE: { value: 'visible' } } as const,
 });
@@ -50,6 +50,10 @@ builder.node(TeamRef, {
       resolve: (team) => team.defaultMemberRole,
     }),
     membersCanCreatePipelines: t.exposeBoolean('membersCanCreatePipelines', { nullable: false }),
+    membersCanCreateSuites: t.exposeBoolean('membersCanCreateSuites', { nullable: false }),
+    membersCanCreateRegistries: t.exposeBoolean('membersCanCreateRegistries', { nullable: false }),
+    membersCanDestroyRegistries: t.exposeBoolean('membersCanDestroyRegistries', { nullable: false }),
+    membersCanDestroyPackages: t.exposeBoolean('membersCanDestroyPackages', { nullable: false }),
     createdBy: t.field({
       type: UserRef,
       nullable: true,
@@ -64,9 +68,11 @@ builder.node(TeamRef, {
   }),
 });
 
+export const TeamEdge = builder.edgeObject({ type: TeamRef, name: 'TeamEdge' });
+
 const TeamConnection = builder.connectionObject(
   { type: TeamRef, name: 'TeamConnection', interfaces: [ConnectionInterface] },
-  { name: 'TeamEdge' },
+  TeamEdge,
 );
 
 builder.objectField(OrganizationRef, 'teams', (t) =>
@@ -75,13 +81,21 @@ builder.objectField(OrganizationRef, 'teams', (t) =>
       type: TeamRef,
       description:
         'The teams of this organization the user may see (a secret team only its members and admins), oldest first (as the REST list)',
+      args: {
+        search: t.arg.string({ description: 'Teams whose name holds this text, in any case' }),
+      },
       resolve: (organization, args, ctx) =>
         ctx.loaders.list({
           field: 'Organization.teams',
           parentId: organization.id,
           args,
           read: async (window) => {
-            const page = await ctx.useCases.listTeams(ctx.actor, organization.slug, { userId: null }, window);
+            const page = await ctx.useCases.listTeams(
+              ctx.actor,
+              organization.slug,
+              { userId: null, search: args.search ?? null },
+              window,
+            );
             return { items: page.teams.map((view) => view.team), totalCount: page.totalCount };
           },
         }),

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { OrganizationMember } from '@ci/application';
-import type { Organization } from '@ci/domain';
+import { ORGANIZATION_SETTINGS_DEFAULTS, type Organization } from '@ci/domain';
 import { describe, expect, it } from 'vitest';
 import {
   presentOrganization,
@@ -21,6 +21,7 @@ const organization: Organization = {
   slug: example.slug as string,
   name: example.name as string,
   createdAt: new Date(example.created_at as string),
+  ...ORGANIZATION_SETTINGS_DEFAULTS,
 };
 const swap = (text: unknown) =>
   String(text).replace('https://api.buildkite.com', URLS.api).replace('https://buildkite.com', URLS.web);
