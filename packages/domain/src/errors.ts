@@ -33,7 +33,10 @@ export type NotFoundResource =
   | 'job'
   | 'agent'
   | 'team_pipeline'
-  | 'access_token';
+  | 'access_token'
+  | 'cluster'
+  | 'cluster_queue'
+  | 'cluster_token';
 
 /** An expected failure: `kind` picks the transport status, `code` is stable for machines, `message` is shown. */
 export class DomainError extends Error {

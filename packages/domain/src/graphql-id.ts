@@ -10,6 +10,9 @@ export const GRAPHQL_TYPES = [
   'Team',
   'TeamPipeline',
   'Registry',
+  'Cluster',
+  'ClusterQueue',
+  'ClusterToken',
   // GraphQL's own objects: memberships and the session, which REST shows no graphql_id of.
   'OrganizationMember',
   'TeamMember',

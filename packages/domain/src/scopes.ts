@@ -22,6 +22,8 @@ export const SCOPES = [
   'read_packages',
   'write_packages',
   'delete_packages',
+  'read_clusters',
+  'write_clusters',
   'graphql',
 ] as const;
 export type Scope = (typeof SCOPES)[number];
@@ -84,6 +86,24 @@ export const OPERATIONS = {
 
   listAgents: 'read_agents',
   getAgent: 'read_agents',
+
+  listClusters: 'read_clusters',
+  getCluster: 'read_clusters',
+  createCluster: 'write_clusters',
+  updateCluster: 'write_clusters',
+  deleteCluster: 'write_clusters',
+  listClusterQueues: 'read_clusters',
+  getClusterQueue: 'read_clusters',
+  createClusterQueue: 'write_clusters',
+  updateClusterQueue: 'write_clusters',
+  deleteClusterQueue: 'write_clusters',
+  pauseClusterQueueDispatch: 'write_clusters',
+  resumeClusterQueueDispatch: 'write_clusters',
+  listClusterTokens: 'read_clusters',
+  getClusterToken: 'read_clusters',
+  createClusterToken: 'write_clusters',
+  updateClusterToken: 'write_clusters',
+  deleteClusterToken: 'write_clusters',
 } as const satisfies Record<string, Scope | null>;
 export type Operation = keyof typeof OPERATIONS;
 
