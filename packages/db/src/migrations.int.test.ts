@@ -36,13 +36,17 @@ describe('the committed migrations', () => {
   });
 
   it('undo the newest one and apply it again to the same definitions', async () => {
-    // By name, then definition: a trigger and its function often share a name.
+    // By name, then definition: a trigger and its function often share a name. Constraints too, for
+    // migrations that only add tables and keys.
     const definitions = async () =>
       db.database.sql.query<{ name: string; definition: string }>(
         `select p.proname as name, pg_get_functiondef(p.oid) as definition from pg_proc p
          join pg_namespace n on n.oid = p.pronamespace where n.nspname = 'public'
          union all
          select t.tgname, pg_get_triggerdef(t.oid) from pg_trigger t where not t.tgisinternal
+         union all
+         select c.conname, pg_get_constraintdef(c.oid) from pg_constraint c
+         join pg_namespace n on n.oid = c.connamespace where n.nspname = 'public'
          order by 1, 2`,
       );
     const applied = await definitions();

@@ -1,5 +1,6 @@
 import { AgentEntity, AgentRegistrationTokenEntity } from './agent.entity';
 import { BuildEntity, JobEntity, JobLogChunkEntity } from './build.entity';
+import { ClusterEntity, ClusterQueueEntity, ClusterTokenEntity } from './cluster.entity';
 import {
   AccessTokenEntity,
   OrganizationEntity,
@@ -17,6 +18,9 @@ export {
   AgentRegistrationTokenEntity,
   BuildEntity,
   CatalogRevisionEntity,
+  ClusterEntity,
+  ClusterQueueEntity,
+  ClusterTokenEntity,
   JobEntity,
   JobLogChunkEntity,
   OrganizationEntity,
@@ -39,6 +43,9 @@ export const entities = [
   AccessTokenEntity,
   TeamEntity,
   TeamMemberEntity,
+  ClusterEntity,
+  ClusterQueueEntity,
+  ClusterTokenEntity,
   PipelineEntity,
   TeamPipelineEntity,
   AgentEntity,

@@ -17,6 +17,7 @@ import { Migration20261125150000 } from './Migration20261125150000';
 import { Migration20261125160000 } from './Migration20261125160000';
 import { Migration20261125170000 } from './Migration20261125170000';
 import { Migration20261126120000 } from './Migration20261126120000';
+import { Migration20261127034000 } from './Migration20261127034000';
 
 /** Every committed migration, in order. `pnpm --filter @ci/db migration:create` appends new ones. */
 export const migrationsList: MigrationObject[] = [
@@ -38,4 +39,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261125160000', class: Migration20261125160000 },
   { name: 'Migration20261125170000', class: Migration20261125170000 },
   { name: 'Migration20261126120000', class: Migration20261126120000 },
+  { name: 'Migration20261127034000', class: Migration20261127034000 },
 ];
