@@ -125,7 +125,9 @@ export function validateClusterInput(
 ): Result<NewCluster | ClusterChanges> {
   const input = fieldsOf(body);
   const name =
-    creating || input.name !== undefined ? readName(input.name, 'Name', MAX_CLUSTER_NAME_LENGTH) : absent();
+    creating || input.name !== undefined
+      ? readName(input.name, 'Name', MAX_CLUSTER_NAME_LENGTH)
+      : absent<string>();
   const description = optional(input.description, (v) => readDescription(v, MAX_CLUSTER_TEXT_LENGTH));
   const emoji = optional(input.emoji, (v) => readOptionalText(v, 'Emoji', MAX_CLUSTER_SHORT_TEXT_LENGTH));
   const color = optional(input.color, (v) => readOptionalText(v, 'Color', MAX_CLUSTER_SHORT_TEXT_LENGTH));
@@ -298,7 +300,7 @@ function isIpv6(address: string): boolean {
   const groups = (half: string | undefined) => (half ? half.split(':') : []);
   const all = [...groups(halves[0]), ...groups(halves[1])];
   const last = all.at(-1);
-  const embeddedV4 = last !== undefined && last.includes('.') ? isIpv4(last) : null;
+  const embeddedV4 = last?.includes('.') ? isIpv4(last) : null;
   if (embeddedV4 === false) return false;
   const hex = embeddedV4 ? all.slice(0, -1) : all;
   if (!hex.every((group) => /^[0-9A-Fa-f]{1,4}$/.test(group))) return false;

@@ -107,7 +107,7 @@ export interface Pipeline {
   env: Record<string, string>;
   visibility: PipelineVisibility;
   tags: string[] | null;
-  /** Stored as given: clusters are not modelled here. */
+  /** A cluster of the organization, or null. */
   clusterId: string | null;
   allowRebuilds: boolean;
   /** The YAML the steps were read from; null for pipelines defined by a `steps` list. */

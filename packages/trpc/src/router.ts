@@ -1,5 +1,6 @@
 import { accessTokenRouter } from './access-tokens/access-token.router';
 import { buildsRouter } from './builds/builds.router';
+import { clusterQueuesRouter, clustersRouter, clusterTokensRouter } from './clusters/clusters.router';
 import { jobsRouter } from './jobs/jobs.router';
 import { organizationsRouter } from './organizations/organizations.router';
 import { pipelinesRouter } from './pipelines/pipelines.router';
@@ -14,6 +15,9 @@ export const appRouter = router({
   builds: buildsRouter,
   pipelines: pipelinesRouter,
   registries: registriesRouter,
+  clusters: clustersRouter,
+  clusterQueues: clusterQueuesRouter,
+  clusterTokens: clusterTokensRouter,
   teamPipelines: teamPipelinesRouter,
   teams: teamsRouter,
   teamMembers: teamMembersRouter,

@@ -100,7 +100,6 @@ async function usableOrganization(
  * named), after the operation's scope.
  */
 async function addressOf<View extends { cluster: { id: string; organizationId: string } }>(
-  deps: Deps,
   actor: Actor,
   input: {
     operation: Operation;
@@ -141,7 +140,7 @@ export const createClusterInOrganizationId =
 const clusterAddress =
   (deps: Deps) =>
   (actor: Actor, operation: Operation, organizationId: string | null, clusterId: string | null) =>
-    addressOf(deps, actor, {
+    addressOf(actor, {
       operation,
       organizationId,
       id: clusterId,
@@ -199,7 +198,7 @@ const queueAddress =
     organizationId: string | null | undefined,
     queueId: string | null,
   ) => {
-    const view = await addressOf(deps, actor, {
+    const view = await addressOf(actor, {
       operation,
       organizationId,
       id: queueId,
@@ -260,7 +259,7 @@ export const createClusterTokenInClusterId =
 const tokenAddress =
   (deps: Deps) =>
   async (actor: Actor, operation: Operation, organizationId: string | null, tokenId: string | null) => {
-    const view = await addressOf(deps, actor, {
+    const view = await addressOf(actor, {
       operation,
       organizationId,
       id: tokenId,
