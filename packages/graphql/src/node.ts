@@ -19,6 +19,9 @@ const NODES: Record<GraphqlType, NodeLoad> = {
   Build: (id, ctx) => ctx.loaders.builds.load(id),
   Job: (id, ctx) => ctx.loaders.jobs.load(id),
   Registry: (id, ctx) => ctx.loaders.registries.load(id),
+  Cluster: (id, ctx) => ctx.loaders.clusters.load(id),
+  ClusterQueue: (id, ctx) => ctx.loaders.clusterQueues.load(id),
+  ClusterToken: (id, ctx) => ctx.loaders.clusterTokens.load(id),
   TeamPipeline: (id, ctx) => ctx.loaders.teamPipelines.load(id),
   Agent: (id, ctx) => ctx.loaders.agents.load(id),
 };

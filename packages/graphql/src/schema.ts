@@ -11,6 +11,7 @@ import './types/scalars';
 import './types/user';
 import './types/organization';
 import './types/registry';
+import './types/cluster';
 import './types/pipeline';
 import './types/job';
 import './types/agent';
@@ -23,6 +24,7 @@ import './query';
 import './mutations/builds';
 import './mutations/team-pipelines';
 import './mutations/registries';
+import './mutations/clusters';
 import './mutations/jobs';
 
 /**
