@@ -1,6 +1,6 @@
 import type { OrganizationRole } from './access';
 import { readDescription, reasonsOf } from './body-fields';
-import { type DomainError, unprocessable } from './errors';
+import { type DomainError, unprocessable, validationFailed } from './errors';
 import { isUuid } from './ids';
 import { isJsonObject } from './json-object';
 import { err, ok, type Result } from './result';
@@ -251,12 +251,15 @@ export function clusterInUse(pipelines: number): DomainError {
   );
 }
 
-/** A pipeline's `cluster_id` that names no cluster of its organization. */
+/** A pipeline's `cluster_id` that names no cluster of its organization (the pipelines' 422 form). */
 export function pipelineClusterUnknown(clusterId: string): DomainError {
-  return unprocessable(
-    'cluster_not_found',
-    `cluster_id names ${clusterId}, which is not a cluster of this organization`,
-  );
+  return validationFailed([
+    {
+      field: 'cluster_id',
+      code: 'invalid',
+      message: `cluster_id names ${clusterId}, which is not a cluster of this organization`,
+    },
+  ]);
 }
 
 /**

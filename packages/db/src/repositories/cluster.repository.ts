@@ -21,7 +21,7 @@ import {
 } from '../entities/cluster.entity';
 import { toUser } from '../entities/organization.entity';
 import { PipelineEntity } from '../entities/pipeline.entity';
-import { type EntityManagerSource, updateReturning, violates } from '../orm';
+import { converted, type EntityManagerSource, updateReturning, violates } from '../orm';
 
 /** The constraint that keeps queue keys unique per cluster (the entity's `uniques`). */
 const KEY_CONSTRAINT = 'cluster_queues_cluster_id_key_unique';
@@ -59,12 +59,17 @@ const tokenRecord = (row: TokenRow): ClusterTokenRecord => ({
 
 /** Locks the cluster's row: deletes, default-queue changes and new queues of one cluster take turns. */
 async function lockCluster(em: EntityManager, id: string): Promise<boolean> {
-  const locked = await em.findOne(
-    ClusterEntity,
-    { id },
-    { lockMode: LockMode.PESSIMISTIC_WRITE, fields: ['id'], refresh: true },
+  // A statement of the query builder: a managed entity would be flushed back at commit.
+  const locked = await converted(
+    em,
+    em
+      .createQueryBuilder(ClusterEntity)
+      .select('id')
+      .where({ id })
+      .setLockMode(LockMode.PESSIMISTIC_WRITE)
+      .execute('get'),
   );
-  return locked !== null;
+  return locked !== undefined && locked !== null;
 }
 
 export function clusterRepository(entityManager: EntityManagerSource): ClusterRepository {
@@ -98,10 +103,14 @@ export function clusterRepository(entityManager: EntityManagerSource): ClusterRe
       return entityManager().transactional(async (em) => {
         if (defaultQueueId) {
           // The queue's row lock keeps it from being deleted before this commits.
-          const queue = await em.findOne(
-            ClusterQueueEntity,
-            { id: defaultQueueId, cluster: id },
-            { lockMode: LockMode.PESSIMISTIC_READ, fields: ['id'] },
+          const queue = await converted(
+            em,
+            em
+              .createQueryBuilder(ClusterQueueEntity)
+              .select('id')
+              .where({ id: defaultQueueId, cluster: id })
+              .setLockMode(LockMode.PESSIMISTIC_READ)
+              .execute('get'),
           );
           if (!queue) return 'queue_not_found';
         }
