@@ -22,19 +22,22 @@ import { createCluster, deleteCluster, getCluster, updateCluster } from './clust
  * answers as one that does not exist.
  */
 
-/** Reads by id, keeping those of the actor's organizations, in the order given (null for the others). */
+/**
+ * Reads by id, keeping those of the actor's organizations, in the order given (null for the others),
+ * after the operation's scope (null: the caller has checked the scope of its own operation).
+ */
 async function visibleById<Record>(
   deps: Deps,
   actor: Actor,
   input: {
-    operation: Operation;
+    operation: Operation | null;
     ids: readonly string[];
     read: (ids: string[]) => Promise<Record[]>;
     idOf: (record: Record) => string;
     organizationOf: (record: Record) => string;
   },
 ): Promise<Array<(Record & { organizationSlug: string }) | null>> {
-  requireScope(actor, input.operation);
+  if (input.operation) requireScope(actor, input.operation);
   const wanted = distinctUuids(input.ids);
   const [records, memberships] = await Promise.all([
     wanted.length ? input.read(wanted) : Promise.resolve([]),
@@ -51,10 +54,10 @@ async function visibleById<Record>(
 }
 
 export const getClustersById =
-  (deps: Deps) =>
+  (deps: Deps, operation: Operation | null = 'getCluster') =>
   (actor: Actor, ids: readonly string[]): Promise<Array<ClusterView | null>> =>
     visibleById(deps, actor, {
-      operation: 'getCluster',
+      operation,
       ids,
       read: (wanted) => deps.repos.clusters.clustersById(wanted),
       idOf: (record) => record.cluster.id,
@@ -62,10 +65,10 @@ export const getClustersById =
     });
 
 export const getClusterQueuesById =
-  (deps: Deps) =>
+  (deps: Deps, operation: Operation | null = 'getClusterQueue') =>
   (actor: Actor, ids: readonly string[]): Promise<Array<ClusterQueueView | null>> =>
     visibleById(deps, actor, {
-      operation: 'getClusterQueue',
+      operation,
       ids,
       read: (wanted) => deps.repos.clusters.queuesById(wanted),
       idOf: (record) => record.queue.id,
@@ -73,10 +76,10 @@ export const getClusterQueuesById =
     });
 
 export const getClusterTokensById =
-  (deps: Deps) =>
+  (deps: Deps, operation: Operation | null = 'getClusterToken') =>
   (actor: Actor, ids: readonly string[]): Promise<Array<ClusterTokenView | null>> =>
     visibleById(deps, actor, {
-      operation: 'getClusterToken',
+      operation,
       ids,
       read: (wanted) => deps.repos.clusters.tokensById(wanted),
       idOf: (record) => record.token.id,
@@ -123,12 +126,6 @@ const refOf = (view: ClusterView | ClusterQueueView | ClusterTokenView): Cluster
   cluster: view.cluster.id,
 });
 
-/** Reads as the actor, but every read of these needs only `read_clusters`, which a writer may lack. */
-const asReader = (actor: Actor): Actor => ({
-  ...actor,
-  scopes: [...new Set([...actor.scopes, 'read_clusters' as const])],
-});
-
 export const createClusterInOrganizationId =
   (deps: Deps) =>
   async (actor: Actor, organizationId: string | null, body: unknown): Promise<ClusterView> => {
@@ -144,7 +141,7 @@ const clusterAddress =
       operation,
       organizationId,
       id: clusterId,
-      read: (ids) => getClustersById(deps)(asReader(actor), ids),
+      read: (ids) => getClustersById(deps, null)(actor, ids),
       resource: 'cluster',
     });
 
@@ -202,7 +199,7 @@ const queueAddress =
       operation,
       organizationId,
       id: queueId,
-      read: (ids) => getClusterQueuesById(deps)(asReader(actor), ids),
+      read: (ids) => getClusterQueuesById(deps, null)(actor, ids),
       resource: 'cluster_queue',
     });
     return { ...refOf(view), queue: view.queue.id };
@@ -263,7 +260,7 @@ const tokenAddress =
       operation,
       organizationId,
       id: tokenId,
-      read: (ids) => getClusterTokensById(deps)(asReader(actor), ids),
+      read: (ids) => getClusterTokensById(deps, null)(actor, ids),
       resource: 'cluster_token',
     });
     return { ...refOf(view), token: view.token.id };
