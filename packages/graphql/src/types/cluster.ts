@@ -147,7 +147,7 @@ builder.objectField(ClusterRef, 'agentTokens', (t) =>
             { organization: organizationSlug, cluster: cluster.id },
             window,
           ),
-      }) as never,
+      }),
   }),
 );
 
