@@ -208,6 +208,10 @@ describe('POST /v2/organizations/{org}/pipelines', () => {
   });
 
   it('takes every optional field of the public API', async () => {
+    const cluster = await world.call('POST', '/v2/organizations/acme/clusters', {
+      body: { name: 'Everything' },
+    });
+    expect(cluster.status, cluster.text).toBe(201);
     const body = {
       name: 'Everything Set',
       repository: 'https://gitlab.com/acme/everything.git',
@@ -228,7 +232,7 @@ describe('POST /v2/organizations/{org}/pipelines', () => {
       allow_rebuilds: false,
       visibility: 'public',
       tags: [':terraform:', 'testing'],
-      cluster_id: '018e5a22-d14c-7085-bb28-db0f83f43a1c',
+      cluster_id: cluster.body.id,
     };
     const pipeline = expectPipeline(await world.createPipeline(body));
     expect(pipeline).toMatchObject({
@@ -243,7 +247,7 @@ describe('POST /v2/organizations/{org}/pipelines', () => {
       allow_rebuilds: false,
       visibility: 'public',
       tags: [':terraform:', 'testing'],
-      cluster_id: '018e5a22-d14c-7085-bb28-db0f83f43a1c',
+      cluster_id: cluster.body.id,
       pipeline_template_uuid: null,
       provider: {
         id: 'gitlab',

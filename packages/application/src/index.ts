@@ -21,6 +21,15 @@ export type { JobResult } from './builds/builds-by-id';
 export type { PipelineRef } from './builds/create-build';
 export type { BuildRef } from './builds/get-build';
 export type { BuildListTarget, BuildPage } from './builds/list-builds';
+export type {
+  ClusterPage,
+  ClusterQueueRef,
+  ClusterQueueView,
+  ClusterRef,
+  ClusterTokenRef,
+  ClusterTokenView,
+  ClusterView,
+} from './clusters/cluster-views';
 export type { JobInBuild, JobLog, JobRef } from './jobs/job-actions';
 export type { OrganizationJobQuery } from './jobs/list-organization-jobs';
 export type { OrganizationMemberPage } from './organizations/list-organization-members';

@@ -4,6 +4,12 @@ import type {
   Agent,
   Build,
   BuildState,
+  Cluster,
+  ClusterChanges,
+  ClusterQueue,
+  ClusterQueueChanges,
+  ClusterToken,
+  ClusterTokenChanges,
   Job,
   JobState,
   JobType,
@@ -503,6 +509,75 @@ export interface RegistryRepository {
   delete(organizationId: string, slug: string): Promise<boolean>;
 }
 
+/** A cluster with the user its wire form names as `created_by` (null: the user was deleted). */
+export interface ClusterRecord {
+  cluster: Cluster;
+  createdBy: User | null;
+}
+
+/** A queue with its cluster and the users its wire form names. */
+export interface ClusterQueueRecord {
+  queue: ClusterQueue;
+  cluster: Cluster;
+  createdBy: User | null;
+  dispatchPausedBy: User | null;
+}
+
+/** A cluster agent token (its hash only) with its cluster and creator. */
+export interface ClusterTokenRecord {
+  token: ClusterToken;
+  cluster: Cluster;
+  createdBy: User | null;
+}
+
+/** What a queue change writes: the body's fields, or the dispatch pause. */
+export type ClusterQueueWrite = ClusterQueueChanges &
+  Partial<Pick<ClusterQueue, 'dispatchPausedAt' | 'dispatchPausedById' | 'dispatchPausedNote'>>;
+
+export interface ClusterRepository {
+  findCluster(organizationId: string, clusterId: string): Promise<ClusterRecord | null>;
+  /** A page of the organization's clusters, oldest first. */
+  listClusters(input: { organizationId: string; offset: number; limit: number }): Promise<ClusterRecord[]>;
+  countClusters(organizationId: string): Promise<number>;
+  insertCluster(cluster: Cluster): Promise<void>;
+  /** 'queue_not_found' when `defaultQueueId` names no queue of this cluster, however close the race. */
+  updateCluster(input: {
+    id: string;
+    changes: ClusterChanges;
+  }): Promise<ClusterRecord | 'not_found' | 'queue_not_found'>;
+  /** Refused while pipelines use the cluster (how many), decided by the pipelines' foreign key. */
+  deleteCluster(id: string): Promise<'deleted' | 'not_found' | { pipelines: number }>;
+  /** How many pipelines of the organization use the cluster. */
+  countPipelines(clusterId: string): Promise<number>;
+
+  findQueue(clusterId: string, queueId: string): Promise<ClusterQueueRecord | null>;
+  /** A page of the cluster's queues, oldest first. */
+  listQueues(input: { clusterId: string; offset: number; limit: number }): Promise<ClusterQueueRecord[]>;
+  countQueues(clusterId: string): Promise<number>;
+  /**
+   * Inserts the queue, and makes it the cluster's default when the cluster has none, in one transaction;
+   * 'key_taken' when the cluster has a queue with this key; 'cluster_not_found': deleted meanwhile.
+   */
+  insertQueue(queue: ClusterQueue): Promise<'inserted' | 'key_taken' | 'cluster_not_found'>;
+  updateQueue(input: { id: string; changes: ClusterQueueWrite }): Promise<ClusterQueueRecord | 'not_found'>;
+  /** false when the cluster has no such queue; a default queue deleted leaves the cluster without one */
+  deleteQueue(clusterId: string, queueId: string): Promise<boolean>;
+
+  findToken(clusterId: string, tokenId: string): Promise<ClusterTokenRecord | null>;
+  /** A page of the cluster's tokens, oldest first. */
+  listTokens(input: { clusterId: string; offset: number; limit: number }): Promise<ClusterTokenRecord[]>;
+  countTokens(clusterId: string): Promise<number>;
+  /** 'cluster_not_found': deleted meanwhile. */
+  insertToken(token: ClusterToken): Promise<'inserted' | 'cluster_not_found'>;
+  updateToken(input: { id: string; changes: ClusterTokenChanges }): Promise<ClusterTokenRecord | 'not_found'>;
+  deleteToken(clusterId: string, tokenId: string): Promise<boolean>;
+
+  /** By their own UUIDs, in whatever organization (GraphQL); the use cases decide who sees them. */
+  clustersById(ids: readonly string[]): Promise<ClusterRecord[]>;
+  queuesById(ids: readonly string[]): Promise<ClusterQueueRecord[]>;
+  tokensById(ids: readonly string[]): Promise<ClusterTokenRecord[]>;
+}
+
 /** Request counters of the rate limits, kept in PostgreSQL so that every server process shares them. */
 export interface RateLimitRepository {
   /**
@@ -617,6 +692,7 @@ export interface Repositories {
   access: AccessRepository;
   builds: BuildRepository;
   registries: RegistryRepository;
+  clusters: ClusterRepository;
   rateLimits: RateLimitRepository;
   organizationMembers: OrganizationMemberRepository;
   lookups: LookupRepository;

@@ -6,6 +6,7 @@ import { type EntityManagerSource, entityManagerOf, migrate, openOrm } from './o
 import { accessTokenRepository } from './repositories/access-token.repository';
 import { agentRepository } from './repositories/agent.repository';
 import { buildRepository } from './repositories/build.repository';
+import { clusterRepository } from './repositories/cluster.repository';
 import { organizationRepository, userRepository } from './repositories/identity.repository';
 import { jobRepository } from './repositories/job.repository';
 import { lookupRepository } from './repositories/lookup.repository';
@@ -58,6 +59,7 @@ function createRepositories(em: EntityManagerSource, sql: Sql): Repositories {
     access: accessRepository(sql),
     builds: buildRepository(sql),
     registries: registryRepository(em),
+    clusters: clusterRepository(em),
     rateLimits: rateLimitRepository(sql),
     organizationMembers: organizationMemberRepository(em),
     organizationSettings: organizationSettingsRepository(em),

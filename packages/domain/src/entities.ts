@@ -116,7 +116,7 @@ export interface Pipeline {
   env: Record<string, string>;
   visibility: PipelineVisibility;
   tags: string[] | null;
-  /** Stored as given: clusters are not modelled here. */
+  /** A cluster of the organization, or null. */
   clusterId: string | null;
   allowRebuilds: boolean;
   /** Shown as stored (REST and GraphQL); nothing here draws with them. */

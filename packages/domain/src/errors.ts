@@ -41,7 +41,10 @@ export type NotFoundResource =
   | 'team_suite'
   | 'banner'
   | 'team_member'
-  | 'invitation';
+  | 'invitation'
+  | 'cluster'
+  | 'cluster_queue'
+  | 'cluster_token';
 
 /** An expected failure: `kind` picks the transport status, `code` is stable for machines, `message` is shown. */
 export class DomainError extends Error {

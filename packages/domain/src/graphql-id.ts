@@ -16,6 +16,9 @@ export const GRAPHQL_TYPES = [
   'PipelineTemplate',
   'Suite',
   'TeamSuite',
+  'Cluster',
+  'ClusterQueue',
+  'ClusterToken',
   // GraphQL's own objects: memberships and the session, which REST shows no graphql_id of.
   'OrganizationMember',
   'TeamMember',

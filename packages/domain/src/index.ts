@@ -9,6 +9,7 @@ export * from './build-input';
 export * from './build-number';
 export * from './build-progress';
 export * from './build-state';
+export * from './cluster';
 export * from './entities';
 export * from './errors';
 export * from './graphql-id';

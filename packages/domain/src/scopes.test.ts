@@ -51,6 +51,11 @@ describe('scopeFor', () => {
     ['cancelJob', 'write_builds'],
     ['listAgents', 'read_agents'],
     ['getAgent', 'read_agents'],
+    ['listClusters', 'read_clusters'],
+    ['getClusterToken', 'read_clusters'],
+    ['createCluster', 'write_clusters'],
+    ['pauseClusterQueueDispatch', 'write_clusters'],
+    ['deleteClusterToken', 'write_clusters'],
   ])('requires %s to carry %s', (op, scope) => {
     expect(scopeFor(op)).toBe(scope);
   });

@@ -28,6 +28,8 @@ export const SCOPES = [
   'write_pipeline_templates',
   'read_suites',
   'write_suites',
+  'read_clusters',
+  'write_clusters',
   'graphql',
 ] as const;
 export type Scope = (typeof SCOPES)[number];
@@ -117,6 +119,24 @@ export const OPERATIONS = {
   // Organization settings exist only over GraphQL, as in the public API: its own scope is all they need.
   updateOrganizationSettings: 'graphql',
   inviteOrganizationMembers: 'graphql',
+
+  listClusters: 'read_clusters',
+  getCluster: 'read_clusters',
+  createCluster: 'write_clusters',
+  updateCluster: 'write_clusters',
+  deleteCluster: 'write_clusters',
+  listClusterQueues: 'read_clusters',
+  getClusterQueue: 'read_clusters',
+  createClusterQueue: 'write_clusters',
+  updateClusterQueue: 'write_clusters',
+  deleteClusterQueue: 'write_clusters',
+  pauseClusterQueueDispatch: 'write_clusters',
+  resumeClusterQueueDispatch: 'write_clusters',
+  listClusterTokens: 'read_clusters',
+  getClusterToken: 'read_clusters',
+  createClusterToken: 'write_clusters',
+  updateClusterToken: 'write_clusters',
+  deleteClusterToken: 'write_clusters',
 } as const satisfies Record<string, Scope | null>;
 export type Operation = keyof typeof OPERATIONS;
 

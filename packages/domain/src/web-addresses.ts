@@ -11,6 +11,8 @@ export const webAddresses = {
   job: (buildWebUrl: string, jobId: string) => `${buildWebUrl}#${jobId}`,
   agent: (web: string, organization: string, agentId: string) =>
     `${web}/organizations/${organization}/agents/${agentId}`,
+  cluster: (web: string, organization: string, clusterId: string) =>
+    `${web}/organizations/${organization}/clusters/${clusterId}`,
   registry: (web: string, organization: string, registry: string) =>
     `${web}/organizations/${organization}/packages/registries/${registry}`,
   /** Where the pipeline's webhook delivers (rule B2 decides who sees it). */

@@ -2,6 +2,9 @@ import type {
   Actor,
   AgentTokenView,
   AgentWork,
+  ClusterQueueView,
+  ClusterTokenView,
+  ClusterView,
   ListPart,
   OrganizationMember,
   PartRequest,
@@ -38,6 +41,9 @@ export interface Loaders {
   builds: DataLoader<string, BuildNode | null>;
   jobs: DataLoader<string, JobNode | null>;
   registries: DataLoader<string, RegistryView | null>;
+  clusters: DataLoader<string, ClusterView | null>;
+  clusterQueues: DataLoader<string, ClusterQueueView | null>;
+  clusterTokens: DataLoader<string, ClusterTokenView | null>;
   teamPipelines: DataLoader<string, TeamPipelineResult | null>;
   /** The actor's organizations, for objects that show theirs (no scope of their own, as REST embeds them). */
   organizations: DataLoader<string, Organization | null>;
@@ -110,6 +116,9 @@ export function createLoaders(useCases: UseCases, actor: Actor): Loaders {
     ),
     jobs: new DataLoader(async (ids) => (await byId.jobs(actor, ids)).map((job) => JobNode.of(job))),
     registries: new DataLoader((ids) => byId.registries(actor, ids)),
+    clusters: new DataLoader((ids) => byId.clusters(actor, ids)),
+    clusterQueues: new DataLoader((ids) => byId.clusterQueues(actor, ids)),
+    clusterTokens: new DataLoader((ids) => byId.clusterTokens(actor, ids)),
     teamPipelines: new DataLoader((ids) => byId.teamPipelines(actor, ids)),
     organizations: new DataLoader((ids) => byId.organizations(actor, ids)),
     readableOrganizations: new DataLoader((ids) => byId.readableOrganizations(actor, ids)),

@@ -13,6 +13,8 @@ export const apiAddresses = {
   job: (buildUrl: string, jobId: string) => `${buildUrl}/jobs/${jobId}`,
   agent: (api: string, organization: string, agentId: string) =>
     `${api}/v2/organizations/${organization}/agents/${agentId}`,
+  cluster: (api: string, organization: string, clusterId: string) =>
+    `${api}/v2/organizations/${organization}/clusters/${clusterId}`,
   registry: (api: string, organization: string, registry: string) =>
     `${api}/v2/packages/organizations/${organization}/registries/${registry}`,
 } as const;

@@ -96,6 +96,30 @@ const AGENT_OPERATIONS = [
   ['PUT', `${AGENT}/pause`, '204', 'none', 'PauseAgentRequest', 'write_agents'],
   ['PUT', `${AGENT}/resume`, '204', 'none', null, 'write_agents'],
 ] as const;
+const CLUSTERS = `${ORGANIZATION}/clusters`;
+const CLUSTER = `${CLUSTERS}/{cluster}`;
+const QUEUE = `${CLUSTER}/queues/{queue}`;
+const CLUSTER_TOKEN = `${CLUSTER}/tokens/{token}`;
+/** method, path, success status, the success body's component (a list of it, or none), and the scope */
+const CLUSTER_OPERATIONS = [
+  ['GET', CLUSTERS, '200', 'Cluster[]', 'read_clusters'],
+  ['POST', CLUSTERS, '201', 'Cluster', 'write_clusters'],
+  ['GET', CLUSTER, '200', 'Cluster', 'read_clusters'],
+  ['PATCH', CLUSTER, '200', 'Cluster', 'write_clusters'],
+  ['DELETE', CLUSTER, '204', null, 'write_clusters'],
+  ['GET', `${CLUSTER}/queues`, '200', 'ClusterQueue[]', 'read_clusters'],
+  ['POST', `${CLUSTER}/queues`, '201', 'ClusterQueue', 'write_clusters'],
+  ['GET', QUEUE, '200', 'ClusterQueue', 'read_clusters'],
+  ['PATCH', QUEUE, '200', 'ClusterQueue', 'write_clusters'],
+  ['DELETE', QUEUE, '204', null, 'write_clusters'],
+  ['POST', `${QUEUE}/pause_dispatch`, '200', 'ClusterQueue', 'write_clusters'],
+  ['POST', `${QUEUE}/resume_dispatch`, '200', 'ClusterQueue', 'write_clusters'],
+  ['GET', `${CLUSTER}/tokens`, '200', 'ClusterToken[]', 'read_clusters'],
+  ['POST', `${CLUSTER}/tokens`, '201', 'ClusterToken', 'write_clusters'],
+  ['GET', CLUSTER_TOKEN, '200', 'ClusterToken', 'read_clusters'],
+  ['PATCH', CLUSTER_TOKEN, '200', 'ClusterToken', 'write_clusters'],
+  ['DELETE', CLUSTER_TOKEN, '204', null, 'write_clusters'],
+] as const;
 
 describe('the OpenAPI document', () => {
   it('is OpenAPI 3.1 with one server at the given base URL', () => {
@@ -110,6 +134,7 @@ describe('the OpenAPI document', () => {
         .filter(({ path }) => !path.includes('/jobs/') && !path.startsWith(AGENTS))
         .filter(({ method, path }) => !isPipelineOperation(method, path))
         .filter(({ method, path }) => !isIdentity(method, path))
+        .filter(({ path }) => !path.startsWith(CLUSTERS))
         .map(({ method, path }) => `${method} ${path}`)
         .sort(),
     ).toEqual(BUILD_OPERATIONS.map(([method, path]) => `${method} ${path}`).sort());
@@ -464,8 +489,27 @@ describe('the OpenAPI document', () => {
         'GET /organizations',
         `GET ${ORGANIZATION}/members`,
         `GET ${AGENTS}`,
+        `GET ${CLUSTERS}`,
+        `GET ${CLUSTER}/queues`,
+        `GET ${CLUSTER}/tokens`,
       ].sort(),
     );
+  });
+
+  it('documents exactly the cluster operations, with their statuses, bodies and scopes', () => {
+    expect(
+      operations
+        .filter(({ path }) => path.startsWith(CLUSTERS))
+        .map(({ method, path }) => `${method} ${path}`)
+        .sort(),
+    ).toEqual(CLUSTER_OPERATIONS.map(([method, path]) => `${method} ${path}`).sort());
+    for (const [method, path, status, component, scope] of CLUSTER_OPERATIONS) {
+      const { responses, security } = operation(method, path);
+      const success = JSON.stringify(responses[status]);
+      if (component) expect(success).toContain(`#/components/schemas/${component.replace('[]', '')}`);
+      else expect(success).not.toContain('content');
+      expect(JSON.stringify(security)).toContain(scope);
+    }
   });
 
   it('documents the OAuth scope headers on every response', () => {

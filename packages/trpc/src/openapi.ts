@@ -4,6 +4,18 @@ import { generateOpenApiDocument } from 'trpc-to-openapi';
 import { AccessTokenWire } from './access-tokens/access-token.wire';
 import { AgentResourceWire, PauseAgentRequest, StopAgentRequest } from './agents/agent.wire';
 import { BuildWire, CreateBuildRequest, JobWire } from './builds/build.wire';
+import {
+  ClusterQueueWire,
+  ClusterTokenWire,
+  ClusterWire,
+  CreateClusterQueueRequest,
+  CreateClusterRequest,
+  CreateClusterTokenRequest,
+  PauseClusterQueueRequest,
+  UpdateClusterQueueRequest,
+  UpdateClusterRequest,
+  UpdateClusterTokenRequest,
+} from './clusters/cluster.wire';
 import { ErrorWire, RateLimitErrorWire } from './error.wire';
 import { JobEnvWire, JobLogWire, UnblockedJobWire } from './jobs/job.wire';
 import { OrganizationMemberWire, OrganizationWire } from './organizations/organization.wire';
@@ -38,6 +50,16 @@ const COMPONENTS = {
   Registry: RegistryWire,
   CreateRegistryRequest,
   UpdateRegistryRequest,
+  Cluster: ClusterWire,
+  CreateClusterRequest,
+  UpdateClusterRequest,
+  ClusterQueue: ClusterQueueWire,
+  CreateClusterQueueRequest,
+  UpdateClusterQueueRequest,
+  PauseClusterQueueRequest,
+  ClusterToken: ClusterTokenWire,
+  CreateClusterTokenRequest,
+  UpdateClusterTokenRequest,
   TeamPipeline: TeamPipelineWire,
   CreateTeamPipelineRequest,
   UpdateTeamPipelineRequest,
@@ -88,7 +110,8 @@ const ERROR_STATUSES: Record<string, string> = {
   '400': 'Malformed parameters or JSON',
   '401': 'Missing, unknown, expired or revoked token',
   '403': "The token lacks the operation's scope, or the user's access does not allow it",
-  '404': 'No such organization, pipeline, build, registry, team or agent, or not visible to the user',
+  '404':
+    'No such organization, pipeline, build, registry, team, agent or cluster, or not visible to the user',
   '422': 'The request cannot be carried out',
 };
 
@@ -97,6 +120,9 @@ const TAG_DESCRIPTIONS: Record<string, string> = {
   Builds: 'Builds of pipelines: list, get, create, cancel and rebuild',
   Pipelines: "An organization's pipelines: list, get, create, update, delete, archive and unarchive",
   Registries: "An organization's package registries",
+  Clusters: "An organization's clusters of agents (stored; dispatch does not use them yet)",
+  'Cluster queues': "A cluster's queues, and pausing their dispatch",
+  'Cluster tokens': "A cluster's agent tokens",
   'Team pipelines': "The pipelines a team can reach, with the team's access level to each",
   Teams: "An organization's teams",
   'Team members': "A team's members and their roles in it",

@@ -1,6 +1,7 @@
 import { accessTokenRouter } from './access-tokens/access-token.router';
 import { agentsRouter } from './agents/agents.router';
 import { buildsRouter } from './builds/builds.router';
+import { clusterQueuesRouter, clustersRouter, clusterTokensRouter } from './clusters/clusters.router';
 import { jobsRouter } from './jobs/jobs.router';
 import { organizationsRouter } from './organizations/organizations.router';
 import { pipelinesRouter } from './pipelines/pipelines.router';
@@ -15,6 +16,9 @@ export const appRouter = router({
   builds: buildsRouter,
   pipelines: pipelinesRouter,
   registries: registriesRouter,
+  clusters: clustersRouter,
+  clusterQueues: clusterQueuesRouter,
+  clusterTokens: clusterTokensRouter,
   teamPipelines: teamPipelinesRouter,
   teams: teamsRouter,
   teamMembers: teamMembersRouter,

@@ -12,6 +12,7 @@ import {
 } from '@ci/domain';
 import type { Actor } from '../auth/actor';
 import { requireOrganization } from '../auth/authorize';
+import { requirePipelineCluster } from '../clusters/cluster-access';
 import type { Deps } from '../ports';
 import { readPipelineDefinition } from './pipeline-definition';
 import { loadPipeline, type PipelineResult } from './pipeline-result';
@@ -45,6 +46,7 @@ export const createPipeline =
     const mayCreateFor = (team: (typeof teams)[number]) =>
       canCreatePipelineForTeam({ role, teamRole: team.viewerRole }, team);
     if (!teams.every(mayCreateFor)) throw forbidden();
+    await requirePipelineCluster(deps, organization.id, fields.clusterId);
 
     const now = deps.clock.now();
     const pipeline: Pipeline = {

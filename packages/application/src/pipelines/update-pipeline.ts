@@ -2,6 +2,7 @@ import { changedPipeline, notFound, parsePipelineChangeRequest, pipelineNameTake
 import type { Actor } from '../auth/actor';
 import { requirePipeline } from '../auth/authorize';
 import type { PipelineRef } from '../builds/create-build';
+import { requirePipelineCluster } from '../clusters/cluster-access';
 import type { Deps } from '../ports';
 import { readPipelineDefinition } from './pipeline-definition';
 import { loadPipeline, type PipelineResult } from './pipeline-result';
@@ -20,6 +21,7 @@ export const updatePipeline =
     const definition = changes.value.definition;
     const defined = definition ? readPipelineDefinition(definition, deps.newId) : null;
     if (defined && !defined.ok) throw defined.error;
+    await requirePipelineCluster(deps, target.organization.id, changes.value.clusterId);
     const updated = await deps.repos.pipelines.update({
       id: target.pipeline.id,
       change: (current) => {

@@ -1,5 +1,6 @@
 import { AgentEntity, AgentRegistrationTokenEntity } from './agent.entity';
 import { BuildEntity, JobEntity, JobLogChunkEntity } from './build.entity';
+import { ClusterEntity, ClusterQueueEntity, ClusterTokenEntity } from './cluster.entity';
 import {
   AccessTokenEntity,
   OrganizationBannerEntity,
@@ -22,6 +23,9 @@ export {
   AgentRegistrationTokenEntity,
   BuildEntity,
   CatalogRevisionEntity,
+  ClusterEntity,
+  ClusterQueueEntity,
+  ClusterTokenEntity,
   JobEntity,
   JobLogChunkEntity,
   OrganizationBannerEntity,
@@ -50,6 +54,9 @@ export const entities = [
   AccessTokenEntity,
   TeamEntity,
   TeamMemberEntity,
+  ClusterEntity,
+  ClusterQueueEntity,
+  ClusterTokenEntity,
   PipelineEntity,
   TeamPipelineEntity,
   AgentEntity,

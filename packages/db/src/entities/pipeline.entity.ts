@@ -1,5 +1,6 @@
 import type { Pipeline, PipelineVisibility, StepDefinition } from '@ci/domain';
 import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
+import { ClusterEntity } from './cluster.entity';
 import { OrganizationEntity, UserEntity } from './organization.entity';
 import { TeamPipelineEntity } from './team.entity';
 
@@ -30,8 +31,8 @@ export const PipelineEntity = defineEntity({
     env: p.json<Record<string, string>>().defaultRaw(`'{}'`),
     visibility: p.string().length(16).default('private').$type<PipelineVisibility>(),
     tags: p.array().columnType('text[]').nullable(),
-    /** Stored as given: clusters are not modelled. */
-    clusterId: p.uuid().nullable(),
+    /** A cluster of the organization (checked by the use cases); deleting a cluster in use is refused. */
+    cluster: () => p.manyToOne(ClusterEntity).nullable().deleteRule('no action').index(),
     allowRebuilds: p.boolean().default(true),
     color: p.string().length(255).nullable(),
     emoji: p.string().length(255).nullable(),
@@ -73,7 +74,7 @@ export function toPipeline(pipeline: InferEntity<typeof PipelineEntity>): Pipeli
     env: pipeline.env ?? {},
     visibility: pipeline.visibility,
     tags: pipeline.tags ?? null,
-    clusterId: pipeline.clusterId ?? null,
+    clusterId: pipeline.cluster?.id ?? null,
     allowRebuilds: pipeline.allowRebuilds,
     color: pipeline.color ?? null,
     emoji: pipeline.emoji ?? null,

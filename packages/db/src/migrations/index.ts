@@ -24,6 +24,7 @@ import { Migration20261127033000 } from './Migration20261127033000';
 import { Migration20261127033010 } from './Migration20261127033010';
 import { Migration20261127033020 } from './Migration20261127033020';
 import { Migration20261127033030 } from './Migration20261127033030';
+import { Migration20261127034000 } from './Migration20261127034000';
 
 /** Every committed migration, in order. `pnpm --filter @ci/db migration:create` appends new ones. */
 export const migrationsList: MigrationObject[] = [
@@ -52,4 +53,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261127033020', class: Migration20261127033020 },
   { name: 'Migration20261127033030', class: Migration20261127033030 },
   { name: 'Migration20261127032000', class: Migration20261127032000 },
+  { name: 'Migration20261127034000', class: Migration20261127034000 },
 ];

@@ -1,0 +1,455 @@
+import { encodeGraphqlId, type GraphqlType } from '@ci/domain';
+import { builder } from '../builder';
+import { uuidOf } from '../global-id';
+import { ClusterQueueRef, ClusterRef, ClusterTokenRef } from '../types/cluster';
+import { clientMutationId } from './client-mutation-id';
+
+/**
+ * The cluster mutations of the public schema (those the Terraform provider and the bk CLI use), on the
+ * REST use cases, so with REST's scopes (`write_clusters`), roles (admins), validation and messages.
+ * Hosted-agent settings are stored as given; there are no hosted agents here.
+ */
+
+const HostedAgentInstanceShapeName = builder.enumType('HostedAgentInstanceShapeName', {
+  values: [
+    'LINUX_AMD64_2X4',
+    'LINUX_AMD64_4X16',
+    'LINUX_AMD64_8X32',
+    'LINUX_AMD64_16X64',
+    'LINUX_AMD64_32X128',
+    'LINUX_AMD64_64X256',
+    'LINUX_ARM64_2X4',
+    'LINUX_ARM64_4X16',
+    'LINUX_ARM64_8X32',
+    'LINUX_ARM64_16X64',
+    'LINUX_ARM64_32X128',
+    'LINUX_ARM64_64X256',
+    'MACOS_ARM64_M4_6X28',
+    'MACOS_ARM64_M4_12X56',
+  ] as const,
+});
+
+const HostedAgentMacOSVersion = builder.enumType('HostedAgentMacOSVersion', {
+  values: ['GOLDEN_GATE', 'SEQUOIA', 'SONOMA', 'TAHOE', 'TAHOE_26_6', 'TAHOE_SLIM'] as const,
+});
+
+const HostedAgentsLinuxPlatformSettingsInput = builder.inputType('HostedAgentsLinuxPlatformSettingsInput', {
+  fields: (t) => ({ agentImageRef: t.string() }),
+});
+
+const HostedAgentsMacosPlatformSettingsInput = builder.inputType('HostedAgentsMacosPlatformSettingsInput', {
+  fields: (t) => ({
+    macosVersion: t.field({ type: HostedAgentMacOSVersion }),
+    xcodeVersion: t.string(),
+  }),
+});
+
+const HostedAgentsPlatformSettingsInput = builder.inputType('HostedAgentsPlatformSettingsInput', {
+  fields: (t) => ({
+    linux: t.field({ type: HostedAgentsLinuxPlatformSettingsInput }),
+    macos: t.field({ type: HostedAgentsMacosPlatformSettingsInput }),
+  }),
+});
+
+const HostedAgentsQueueSettingsCreateInput = builder.inputType('HostedAgentsQueueSettingsCreateInput', {
+  description: 'Stored as given: there are no hosted agents here',
+  fields: (t) => ({
+    instanceShape: t.field({ type: HostedAgentInstanceShapeName, required: true }),
+    platformSettings: t.field({ type: HostedAgentsPlatformSettingsInput }),
+  }),
+});
+
+const HostedAgentsQueueSettingsUpdateInput = builder.inputType('HostedAgentsQueueSettingsUpdateInput', {
+  description: 'Stored as given: there are no hosted agents here',
+  fields: (t) => ({
+    agentImageRef: t.string(),
+    instanceShape: t.field({ type: HostedAgentInstanceShapeName }),
+    platformSettings: t.field({ type: HostedAgentsPlatformSettingsInput }),
+  }),
+});
+
+/** The REST body of a GraphQL input: the fields given (null included), under their REST names. */
+function bodyOf(input: object, names: Record<string, string>): Record<string, unknown> {
+  const body: Record<string, unknown> = {};
+  for (const [field, key] of Object.entries(names)) {
+    const value = (input as Record<string, unknown>)[field];
+    if (value !== undefined) body[key] = value instanceof Date ? value.toISOString() : value;
+  }
+  return body;
+}
+
+/** A GraphQL ID of this type, or a bare UUID (clients of the public API pass both). */
+function idOf(id: string | number, type: GraphqlType): string | null {
+  const text = String(id);
+  return uuidOf(text, type) ?? (text.includes('-') ? text : null);
+}
+
+builder.relayMutationField(
+  'clusterCreate',
+  {
+    inputFields: (t) => ({
+      clientMutationId: t.string(clientMutationId),
+      organizationId: t.id({ required: true }),
+      name: t.string({ required: true }),
+      description: t.string(),
+      emoji: t.string(),
+      color: t.string(),
+    }),
+  },
+  {
+    description: 'Create a cluster (REST `POST …/clusters`; admins only).',
+    resolve: async (_root, { input }, ctx) => {
+      const cluster = await ctx.useCases.byId.createCluster(
+        ctx.actor,
+        idOf(input.organizationId, 'Organization'),
+        bodyOf(input, { name: 'name', description: 'description', emoji: 'emoji', color: 'color' }),
+      );
+      return { cluster, clientMutationId: input.clientMutationId ?? null };
+    },
+  },
+  {
+    outputFields: (t) => ({
+      clientMutationId: t.exposeString('clientMutationId', { nullable: true, ...clientMutationId }),
+      cluster: t.field({ type: ClusterRef, nullable: false, resolve: (payload) => payload.cluster }),
+    }),
+  },
+);
+
+builder.relayMutationField(
+  'clusterUpdate',
+  {
+    inputFields: (t) => ({
+      clientMutationId: t.string(clientMutationId),
+      organizationId: t.id({ required: true }),
+      id: t.id({ required: true }),
+      name: t.string(),
+      description: t.string(),
+      emoji: t.string(),
+      color: t.string(),
+      defaultQueueId: t.id({ description: 'A queue of this cluster; null removes the default queue' }),
+    }),
+  },
+  {
+    description: 'Update a cluster, its default queue too (REST `PATCH …/clusters/{id}`).',
+    resolve: async (_root, { input }, ctx) => {
+      const body = bodyOf(input, {
+        name: 'name',
+        description: 'description',
+        emoji: 'emoji',
+        color: 'color',
+      });
+      if (input.defaultQueueId !== undefined) {
+        body.default_queue_id =
+          input.defaultQueueId === null ? null : (idOf(input.defaultQueueId, 'ClusterQueue') ?? 'unknown');
+      }
+      const cluster = await ctx.useCases.byId.updateCluster(ctx.actor, {
+        organizationId: idOf(input.organizationId, 'Organization'),
+        clusterId: idOf(input.id, 'Cluster'),
+        body,
+      });
+      return { cluster, clientMutationId: input.clientMutationId ?? null };
+    },
+  },
+  {
+    outputFields: (t) => ({
+      clientMutationId: t.exposeString('clientMutationId', { nullable: true, ...clientMutationId }),
+      cluster: t.field({ type: ClusterRef, nullable: false, resolve: (payload) => payload.cluster }),
+    }),
+  },
+);
+
+builder.relayMutationField(
+  'clusterDelete',
+  {
+    inputFields: (t) => ({
+      clientMutationId: t.string(clientMutationId),
+      organizationId: t.id({ required: true }),
+      id: t.id({ required: true }),
+    }),
+  },
+  {
+    description: 'Delete a cluster with its queues and tokens; refused while pipelines use it.',
+    resolve: async (_root, { input }, ctx) => {
+      const deleted = await ctx.useCases.byId.deleteCluster(ctx.actor, {
+        organizationId: idOf(input.organizationId, 'Organization'),
+        clusterId: idOf(input.id, 'Cluster'),
+      });
+      return {
+        deletedClusterId: encodeGraphqlId('Cluster', deleted),
+        clientMutationId: input.clientMutationId ?? null,
+      };
+    },
+  },
+  {
+    outputFields: (t) => ({
+      clientMutationId: t.exposeString('clientMutationId', { nullable: true, ...clientMutationId }),
+      deletedClusterId: t.exposeID('deletedClusterId', { nullable: false }),
+    }),
+  },
+);
+
+const QUEUE_FIELDS = {
+  key: 'key',
+  description: 'description',
+  hostedAgents: 'hosted_agents',
+  retryAgentAffinity: 'retry_agent_affinity',
+};
+
+builder.relayMutationField(
+  'clusterQueueCreate',
+  {
+    inputFields: (t) => ({
+      clientMutationId: t.string(clientMutationId),
+      organizationId: t.id({ required: true }),
+      clusterId: t.id({ required: true }),
+      key: t.string({ required: true }),
+      description: t.string(),
+      hostedAgents: t.field({ type: HostedAgentsQueueSettingsCreateInput }),
+      retryAgentAffinity: t.string(),
+    }),
+  },
+  {
+    description: 'Create a queue in a cluster; the first becomes its default (REST `POST …/queues`).',
+    resolve: async (_root, { input }, ctx) => {
+      const clusterQueue = await ctx.useCases.byId.createClusterQueue(ctx.actor, {
+        organizationId: idOf(input.organizationId, 'Organization'),
+        clusterId: idOf(input.clusterId, 'Cluster'),
+        body: bodyOf(input, QUEUE_FIELDS),
+      });
+      return { clusterQueue, clientMutationId: input.clientMutationId ?? null };
+    },
+  },
+  {
+    outputFields: (t) => ({
+      clientMutationId: t.exposeString('clientMutationId', { nullable: true, ...clientMutationId }),
+      clusterQueue: t.field({
+        type: ClusterQueueRef,
+        nullable: false,
+        resolve: (payload) => payload.clusterQueue,
+      }),
+    }),
+  },
+);
+
+builder.relayMutationField(
+  'clusterQueueUpdate',
+  {
+    inputFields: (t) => ({
+      clientMutationId: t.string(clientMutationId),
+      organizationId: t.id({ required: true }),
+      id: t.id({ required: true }),
+      description: t.string(),
+      hostedAgents: t.field({ type: HostedAgentsQueueSettingsUpdateInput }),
+      retryAgentAffinity: t.string(),
+    }),
+  },
+  {
+    description: 'Update a queue (REST `PATCH …/queues/{id}`); its key is fixed.',
+    resolve: async (_root, { input }, ctx) => {
+      const clusterQueue = await ctx.useCases.byId.updateClusterQueue(ctx.actor, {
+        organizationId: idOf(input.organizationId, 'Organization'),
+        queueId: idOf(input.id, 'ClusterQueue'),
+        body: bodyOf(input, QUEUE_FIELDS),
+      });
+      return { clusterQueue, clientMutationId: input.clientMutationId ?? null };
+    },
+  },
+  {
+    outputFields: (t) => ({
+      clientMutationId: t.exposeString('clientMutationId', { nullable: true, ...clientMutationId }),
+      clusterQueue: t.field({
+        type: ClusterQueueRef,
+        nullable: false,
+        resolve: (payload) => payload.clusterQueue,
+      }),
+    }),
+  },
+);
+
+builder.relayMutationField(
+  'clusterQueueDelete',
+  {
+    inputFields: (t) => ({
+      clientMutationId: t.string(clientMutationId),
+      organizationId: t.id({ required: true }),
+      id: t.id({ required: true }),
+    }),
+  },
+  {
+    description: 'Delete a queue (REST `DELETE …/queues/{id}`).',
+    resolve: async (_root, { input }, ctx) => {
+      const deleted = await ctx.useCases.byId.deleteClusterQueue(ctx.actor, {
+        organizationId: idOf(input.organizationId, 'Organization'),
+        queueId: idOf(input.id, 'ClusterQueue'),
+      });
+      return {
+        deletedClusterQueueId: encodeGraphqlId('ClusterQueue', deleted),
+        clientMutationId: input.clientMutationId ?? null,
+      };
+    },
+  },
+  {
+    outputFields: (t) => ({
+      clientMutationId: t.exposeString('clientMutationId', { nullable: true, ...clientMutationId }),
+      deletedClusterQueueId: t.exposeID('deletedClusterQueueId', { nullable: false }),
+    }),
+  },
+);
+
+builder.relayMutationField(
+  'clusterQueuePauseDispatch',
+  {
+    inputFields: (t) => ({
+      clientMutationId: t.string(clientMutationId),
+      id: t.id({ required: true }),
+      note: t.string(),
+    }),
+  },
+  {
+    description: "Pause a queue's dispatch (stored: dispatch does not read it yet).",
+    resolve: async (_root, { input }, ctx) => {
+      const queue = await ctx.useCases.byId.pauseClusterQueueDispatch(ctx.actor, {
+        queueId: idOf(input.id, 'ClusterQueue'),
+        body: bodyOf(input, { note: 'note' }),
+      });
+      return { queue, clientMutationId: input.clientMutationId ?? null };
+    },
+  },
+  {
+    outputFields: (t) => ({
+      clientMutationId: t.exposeString('clientMutationId', { nullable: true, ...clientMutationId }),
+      queue: t.field({ type: ClusterQueueRef, nullable: false, resolve: (payload) => payload.queue }),
+    }),
+  },
+);
+
+builder.relayMutationField(
+  'clusterQueueResumeDispatch',
+  {
+    inputFields: (t) => ({
+      clientMutationId: t.string(clientMutationId),
+      id: t.id({ required: true }),
+    }),
+  },
+  {
+    description: "Resume a queue's dispatch.",
+    resolve: async (_root, { input }, ctx) => {
+      const queue = await ctx.useCases.byId.resumeClusterQueueDispatch(ctx.actor, {
+        queueId: idOf(input.id, 'ClusterQueue'),
+      });
+      return { queue, clientMutationId: input.clientMutationId ?? null };
+    },
+  },
+  {
+    outputFields: (t) => ({
+      clientMutationId: t.exposeString('clientMutationId', { nullable: true, ...clientMutationId }),
+      queue: t.field({ type: ClusterQueueRef, nullable: false, resolve: (payload) => payload.queue }),
+    }),
+  },
+);
+
+const TOKEN_FIELDS = {
+  description: 'description',
+  allowedIpAddresses: 'allowed_ip_addresses',
+  expiresAt: 'expires_at',
+};
+
+builder.relayMutationField(
+  'clusterAgentTokenCreate',
+  {
+    inputFields: (t) => ({
+      clientMutationId: t.string(clientMutationId),
+      organizationId: t.id({ required: true }),
+      clusterId: t.id({ required: true }),
+      description: t.string({ required: true }),
+      allowedIpAddresses: t.string(),
+      expiresAt: t.field({ type: 'DateTime' }),
+    }),
+  },
+  {
+    description: 'Create a cluster agent token; `tokenValue` is the only time it is shown.',
+    resolve: async (_root, { input }, ctx) => {
+      const token = await ctx.useCases.byId.createClusterToken(ctx.actor, {
+        organizationId: idOf(input.organizationId, 'Organization'),
+        clusterId: idOf(input.clusterId, 'Cluster'),
+        body: bodyOf(input, TOKEN_FIELDS),
+      });
+      return { token, clientMutationId: input.clientMutationId ?? null };
+    },
+  },
+  {
+    outputFields: (t) => ({
+      clientMutationId: t.exposeString('clientMutationId', { nullable: true, ...clientMutationId }),
+      clusterAgentToken: t.field({
+        type: ClusterTokenRef,
+        nullable: false,
+        resolve: (payload) => payload.token,
+      }),
+      tokenValue: t.string({ nullable: false, resolve: (payload) => payload.token.secret ?? '' }),
+    }),
+  },
+);
+
+builder.relayMutationField(
+  'clusterAgentTokenUpdate',
+  {
+    inputFields: (t) => ({
+      clientMutationId: t.string(clientMutationId),
+      organizationId: t.id({ required: true }),
+      id: t.id({ required: true }),
+      description: t.string({ required: true }),
+      allowedIpAddresses: t.string(),
+    }),
+  },
+  {
+    description: 'Update a cluster agent token (REST `PATCH …/tokens/{id}`).',
+    resolve: async (_root, { input }, ctx) => {
+      const token = await ctx.useCases.byId.updateClusterToken(ctx.actor, {
+        organizationId: idOf(input.organizationId, 'Organization'),
+        tokenId: idOf(input.id, 'ClusterToken'),
+        body: bodyOf(input, TOKEN_FIELDS),
+      });
+      return { token, clientMutationId: input.clientMutationId ?? null };
+    },
+  },
+  {
+    outputFields: (t) => ({
+      clientMutationId: t.exposeString('clientMutationId', { nullable: true, ...clientMutationId }),
+      clusterAgentToken: t.field({
+        type: ClusterTokenRef,
+        nullable: false,
+        resolve: (payload) => payload.token,
+      }),
+    }),
+  },
+);
+
+builder.relayMutationField(
+  'clusterAgentTokenRevoke',
+  {
+    inputFields: (t) => ({
+      clientMutationId: t.string(clientMutationId),
+      organizationId: t.id({ required: true }),
+      id: t.id({ required: true }),
+    }),
+  },
+  {
+    description: 'Revoke (delete) a cluster agent token (REST `DELETE …/tokens/{id}`).',
+    resolve: async (_root, { input }, ctx) => {
+      const deleted = await ctx.useCases.byId.deleteClusterToken(ctx.actor, {
+        organizationId: idOf(input.organizationId, 'Organization'),
+        tokenId: idOf(input.id, 'ClusterToken'),
+      });
+      return {
+        deletedClusterAgentTokenId: encodeGraphqlId('ClusterToken', deleted),
+        clientMutationId: input.clientMutationId ?? null,
+      };
+    },
+  },
+  {
+    outputFields: (t) => ({
+      clientMutationId: t.exposeString('clientMutationId', { nullable: true, ...clientMutationId }),
+      deletedClusterAgentTokenId: t.exposeID('deletedClusterAgentTokenId', { nullable: false }),
+    }),
+  },
+);
