@@ -127,6 +127,8 @@ export interface Pipeline {
   maximumTimeoutInMinutes: number | null;
   /** The YAML the steps were read from; null for pipelines defined by a `steps` list. */
   configuration: string | null;
+  /** The pipeline template whose configuration gave the steps; null: none (or it was deleted). */
+  pipelineTemplateId: string | null;
   /** null: created by an operator command, or the user was deleted. */
   createdById: string | null;
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parsePipelineTemplateFields } from './pipeline-template';
+import { parsePipelineTemplateFields, pipelineTemplateShownTo } from './pipeline-template';
 
 describe('parsePipelineTemplateFields', () => {
   it('keeps what is given, trimmed, and leaves out what is not', () => {
@@ -18,5 +18,16 @@ describe('parsePipelineTemplateFields', () => {
     const result = parsePipelineTemplateFields(input);
     expect(result.ok).toBe(false);
     if (!result.ok) expect(result.error.message).toBe(message);
+  });
+});
+
+describe('pipelineTemplateShownTo', () => {
+  it('shows admins every template, other members the available ones, and no one else any', () => {
+    for (const available of [true, false]) {
+      expect(pipelineTemplateShownTo('admin', { available })).toBe(true);
+      expect(pipelineTemplateShownTo('member', { available })).toBe(available);
+      expect(pipelineTemplateShownTo(null, { available })).toBe(false);
+      expect(pipelineTemplateShownTo(undefined, { available })).toBe(false);
+    }
   });
 });

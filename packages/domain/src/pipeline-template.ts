@@ -1,10 +1,11 @@
+import type { OrganizationRole } from './access';
 import { readDescription, readSluggedName } from './body-fields';
 import { type DomainError, unprocessable } from './errors';
 import { err, ok, type Result } from './result';
 
 /**
  * A pipeline template: a named pipeline configuration (YAML) an organization's admins keep; `available`
- * ones are offered to every member. Pipelines are not yet created from them (docs/compatibility.md).
+ * ones are offered to every member, who may create pipelines from them (their steps are the template's).
  */
 export interface PipelineTemplate {
   id: string;
@@ -17,6 +18,18 @@ export interface PipelineTemplate {
   updaterId: string | null;
   createdAt: Date;
   updatedAt: Date;
+}
+
+/**
+ * Who sees (and may create pipelines from) a template: every admin of its organization; other members
+ * only the available ones. The one rule for reading templates and for using them.
+ */
+export function pipelineTemplateShownTo(
+  role: OrganizationRole | null | undefined,
+  template: Pick<PipelineTemplate, 'available'>,
+): boolean {
+  if (!role) return false;
+  return role === 'admin' || template.available;
 }
 
 export const MAX_PIPELINE_TEMPLATE_NAME_LENGTH = 255;

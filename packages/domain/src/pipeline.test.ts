@@ -130,6 +130,7 @@ describe('parseNewPipelineRequest', () => {
         emoji: null,
         defaultTimeoutInMinutes: null,
         maximumTimeoutInMinutes: null,
+        pipelineTemplateId: null,
         visibility: 'private',
         tags: null,
         clusterId: null,
@@ -186,6 +187,7 @@ describe('parseNewPipelineRequest', () => {
       emoji: ':rocket:',
       defaultTimeoutInMinutes: 30,
       maximumTimeoutInMinutes: 60,
+      pipelineTemplateId: null,
       teams: [
         { teamId: TEAM_A, accessLevel: 'manage_build_and_read', field: 'team_uuids' },
         { teamId: TEAM_B, accessLevel: 'read_only', field: 'teams' },
@@ -420,6 +422,7 @@ const pipeline: Pipeline = {
   emoji: null,
   defaultTimeoutInMinutes: null,
   maximumTimeoutInMinutes: null,
+  pipelineTemplateId: null,
   configuration: 'steps: [x]',
   createdById: null,
 };
@@ -431,19 +434,58 @@ const yaml = (env: Record<string, string>): DefinedSteps => ({
 });
 
 describe('pipeline templates', () => {
-  it('are refused when a body names one, on create and update, and null is none', () => {
-    const body = { name: 'x', repository: 'r', configuration: 'steps: [wait]' };
-    const refusal = [
-      {
-        field: 'pipeline_template_uuid',
-        code: 'invalid',
-        message: 'pipeline_template_uuid names no pipeline template',
+  const uuid = '018E5A22-D14C-7085-BB28-DB0F83F43A1C';
+  const body = { name: 'x', repository: 'r' };
+  const error = (message: string) => [{ field: 'pipeline_template_uuid', code: 'invalid', message }];
+
+  it('give the steps instead of configuration or steps, on create', () => {
+    expect(parseNewPipelineRequest({ ...body, pipeline_template_uuid: uuid })).toMatchObject({
+      ok: true,
+      value: {
+        definition: { kind: 'template', templateId: uuid.toLowerCase() },
+        pipelineTemplateId: uuid.toLowerCase(),
       },
-    ];
-    const template = { pipeline_template_uuid: '018e5a22-d14c-7085-bb28-db0f83f43a1c' };
-    expect(errorsOf(parseNewPipelineRequest({ ...body, ...template }))).toEqual(refusal);
-    expect(errorsOf(parsePipelineChangeRequest(template))).toEqual(refusal);
-    expect(parseNewPipelineRequest({ ...body, pipeline_template_uuid: null })).toMatchObject({ ok: true });
+    });
+    expect(
+      parseNewPipelineRequest({ ...body, configuration: 'steps: [wait]', pipeline_template_uuid: null }),
+    ).toMatchObject({
+      ok: true,
+      value: { pipelineTemplateId: null },
+    });
+  });
+
+  it('are refused beside configuration or steps, and when not a UUID', () => {
+    for (const own of [{ configuration: 'steps: [wait]' }, { steps: [] }]) {
+      expect(errorsOf(parseNewPipelineRequest({ ...body, ...own, pipeline_template_uuid: uuid }))).toEqual(
+        error('give either pipeline_template_uuid or configuration (YAML) or steps, not more than one'),
+      );
+      expect(errorsOf(parsePipelineChangeRequest({ ...own, pipeline_template_uuid: uuid }))).toEqual(
+        error('give either pipeline_template_uuid or configuration (YAML) or steps, not more than one'),
+      );
+    }
+    expect(errorsOf(parseNewPipelineRequest({ ...body, pipeline_template_uuid: 'nope' }))).toEqual(
+      error('pipeline_template_uuid names no pipeline template'),
+    );
+  });
+
+  it('on update: a template sets it, own steps or null leave it, anything else keeps it', () => {
+    expect(parsePipelineChangeRequest({ pipeline_template_uuid: uuid })).toEqual({
+      ok: true,
+      value: {
+        definition: { kind: 'template', templateId: uuid.toLowerCase() },
+        pipelineTemplateId: uuid.toLowerCase(),
+      },
+    });
+    expect(parsePipelineChangeRequest({ configuration: 'steps: [wait]' })).toMatchObject({
+      ok: true,
+      value: { pipelineTemplateId: null },
+    });
+    expect(parsePipelineChangeRequest({ pipeline_template_uuid: null })).toEqual({
+      ok: true,
+      value: { pipelineTemplateId: null },
+    });
+    const kept = parsePipelineChangeRequest({ name: 'y' });
+    expect(kept.ok && !('pipelineTemplateId' in kept.value)).toBe(true);
   });
 });
 

@@ -152,6 +152,9 @@ export type PipelineDefinition =
   | { kind: 'configuration'; source: string }
   | { kind: 'steps'; steps: unknown };
 
+/** Where a create or update body's steps come from: a definition, or a pipeline template (by UUID). */
+export type PipelineSource = PipelineDefinition | { kind: 'template'; templateId: string };
+
 /** A team the new pipeline is given to, and the access level its members get. */
 export interface TeamGrant {
   /** lowercase UUID; whether the organization has such a team is the caller's question */
@@ -166,7 +169,9 @@ export interface PipelineFields {
   name: string;
   slug: string;
   repository: string;
-  definition: PipelineDefinition;
+  definition: PipelineSource;
+  /** the template the steps come from (lowercase UUID); null: none */
+  pipelineTemplateId: string | null;
   defaultBranch: string | null;
   branchConfiguration: string | null;
   description: string | null;
@@ -227,13 +232,13 @@ export function parseNewPipelineRequest(body: unknown): Result<NewPipelineReques
     maximumTimeoutInMinutes: reader.minutes('maximum_timeout_in_minutes') ?? null,
     teams: reader.teams(),
   };
-  reader.noTemplate();
   const timeouts = timeoutsConflict(request);
   if (timeouts) reader.errors.push(timeouts);
   if (reader.errors.length > 0 || !name || !repository || !definition) {
     return err(validationFailed(reader.errors));
   }
-  return ok({ ...request, ...name, repository, definition, env });
+  const pipelineTemplateId = definition.kind === 'template' ? definition.templateId : null;
+  return ok({ ...request, ...name, repository, definition, pipelineTemplateId, env });
 }
 
 /**
@@ -250,7 +255,14 @@ export function parsePipelineChangeRequest(body: unknown): Result<PipelineChange
   };
   if (given('name')) Object.assign(changes, reader.name(true) ?? {});
   if (given('repository')) set('repository', reader.repository(true));
-  if (given('configuration') || given('steps')) set('definition', reader.definition(true));
+  if (given('configuration') || given('steps') || given('pipeline_template_uuid')) {
+    const definition = reader.definition(!given('pipeline_template_uuid'));
+    set('definition', definition);
+    // New steps of their own (or `pipeline_template_uuid: null`) leave the template.
+    if (definition || input.pipeline_template_uuid === null) {
+      changes.pipelineTemplateId = definition?.kind === 'template' ? definition.templateId : null;
+    }
+  }
   if (given('env')) set('env', reader.env());
   if (given('default_branch')) {
     changes.defaultBranch = reader.optionalText('default_branch', PIPELINE_LIMITS.defaultBranch) ?? null;
@@ -275,7 +287,6 @@ export function parsePipelineChangeRequest(body: unknown): Result<PipelineChange
   set('visibility', reader.visibility());
   if (given('tags')) changes.tags = reader.tags() ?? null;
   if (given('cluster_id')) changes.clusterId = reader.clusterId() ?? null;
-  reader.noTemplate();
   if (given('color')) changes.color = reader.optionalText('color', PIPELINE_LIMITS.color) ?? null;
   if (given('emoji')) changes.emoji = reader.optionalText('emoji', PIPELINE_LIMITS.emoji) ?? null;
   if (given('default_timeout_in_minutes')) {
@@ -306,6 +317,17 @@ export function pipelineNameTaken(): DomainError {
 }
 
 /** A team a create body names that the organization does not have (a team of another one included). */
+/** A template the body names that the organization does not have, or that the caller may not use. */
+export function pipelineTemplateUnknown(): DomainError {
+  return validationFailed([
+    {
+      field: 'pipeline_template_uuid',
+      code: 'invalid',
+      message: 'pipeline_template_uuid names no pipeline template',
+    },
+  ]);
+}
+
 export function pipelineTeamUnknown(grant: Pick<TeamGrant, 'teamId' | 'field'>): DomainError {
   return validationFailed([
     {
@@ -437,11 +459,28 @@ class BodyReader {
     return this.text('repository', PIPELINE_LIMITS.repository, required)?.trim() || undefined;
   }
 
-  /** `configuration` (YAML text) or `steps` (a list): one of them, not both. */
-  definition(required: boolean): PipelineDefinition | undefined {
-    const { configuration, steps } = this.input;
+  /** `configuration` (YAML text), `steps` (a list) or `pipeline_template_uuid`: one of them. */
+  definition(required: boolean): PipelineSource | undefined {
+    const { configuration, steps, pipeline_template_uuid: template } = this.input;
     const hasConfiguration = configuration !== undefined && configuration !== null;
     const hasSteps = steps !== undefined && steps !== null;
+    if (template !== undefined && template !== null) {
+      if (hasConfiguration || hasSteps) {
+        return this.fail(
+          'pipeline_template_uuid',
+          'invalid',
+          'give either pipeline_template_uuid or configuration (YAML) or steps, not more than one',
+        );
+      }
+      if (typeof template !== 'string' || !isUuid(template)) {
+        return this.fail(
+          'pipeline_template_uuid',
+          'invalid',
+          'pipeline_template_uuid names no pipeline template',
+        );
+      }
+      return { kind: 'template', templateId: template.toLowerCase() };
+    }
     if (hasConfiguration && hasSteps) {
       return this.fail('steps', 'invalid', 'give either configuration (YAML) or steps, not both');
     }
@@ -466,13 +505,6 @@ class BodyReader {
     if (value === undefined || value === null) return undefined;
     if (typeof value === 'boolean') return value;
     return this.fail(field, 'invalid', `${field} must be true or false`);
-  }
-
-  /** Pipeline templates are not modelled here: a body may name none (null is none). */
-  noTemplate(): void {
-    const value = this.input.pipeline_template_uuid;
-    if (value === undefined || value === null) return;
-    this.fail('pipeline_template_uuid', 'invalid', 'pipeline_template_uuid names no pipeline template');
   }
 
   /** A whole number of minutes, at least one; null when absent. */

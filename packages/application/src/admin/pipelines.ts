@@ -67,6 +67,7 @@ export const createPipeline =
       defaultTimeoutInMinutes: null,
       maximumTimeoutInMinutes: null,
       configuration: defined.configuration,
+      pipelineTemplateId: null,
       createdById: null,
     };
     await deps.repos.pipelines.insert(pipeline);

@@ -7,6 +7,7 @@ import {
   type Organization,
   type PipelineTemplate,
   parsePipelineTemplateFields,
+  pipelineTemplateShownTo,
 } from '@ci/domain';
 import type { Actor } from '../auth/actor';
 import { requireOrganization, requireScope } from '../auth/authorize';
@@ -29,7 +30,7 @@ export interface PipelineTemplateView {
 
 /** Whether the membership shows the template: admins every one, members the available ones. */
 function shows(membership: OrganizationAccess | undefined, template: PipelineTemplate): boolean {
-  return membership !== undefined && (membership.role === 'admin' || template.available);
+  return pipelineTemplateShownTo(membership?.role, template);
 }
 
 async function adminOf(deps: Deps, actor: Actor, operation: Operation, organizationId: string | null) {

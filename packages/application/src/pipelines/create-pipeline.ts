@@ -14,8 +14,8 @@ import type { Actor } from '../auth/actor';
 import { requireOrganization } from '../auth/authorize';
 import { requirePipelineCluster } from '../clusters/cluster-access';
 import type { Deps } from '../ports';
-import { readPipelineDefinition } from './pipeline-definition';
 import { loadPipeline, type PipelineResult } from './pipeline-result';
+import { readPipelineSource } from './pipeline-source';
 import { newWebhookToken } from './webhook-token';
 
 /**
@@ -31,8 +31,11 @@ export const createPipeline =
     const { organization, role } = await requireOrganization(deps)(actor, 'createPipeline', organizationSlug);
     const request = parseNewPipelineRequest(body);
     if (!request.ok) throw request.error;
-    const defined = readPipelineDefinition(request.value.definition, deps.newId);
-    if (!defined.ok) throw defined.error;
+    const defined = await readPipelineSource(
+      deps,
+      { organizationId: organization.id, role },
+      request.value.definition,
+    );
     const { teams: grants, providerSettings, definition: _definition, env, ...fields } = request.value;
 
     if (role !== 'admin' && grants.length === 0) throw forbidden();
@@ -53,9 +56,9 @@ export const createPipeline =
       ...fields,
       id: deps.newId(),
       organizationId: organization.id,
-      steps: defined.value.steps,
-      configuration: defined.value.configuration,
-      env: pipelineEnv(defined.value, env),
+      steps: defined.steps,
+      configuration: defined.configuration,
+      env: pipelineEnv(defined, env),
       provider: newProvider(fields.repository, providerSettings),
       webhookToken: newWebhookToken(),
       nextBuildNumber: 1,

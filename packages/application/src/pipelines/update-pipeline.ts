@@ -4,8 +4,8 @@ import { requirePipeline } from '../auth/authorize';
 import type { PipelineRef } from '../builds/create-build';
 import { requirePipelineCluster } from '../clusters/cluster-access';
 import type { Deps } from '../ports';
-import { readPipelineDefinition } from './pipeline-definition';
 import { loadPipeline, type PipelineResult } from './pipeline-result';
+import { readPipelineSource } from './pipeline-source';
 
 /**
  * Changes what the body names (edit permission: admin or `manage_build_and_read`). A new name gives a new
@@ -19,13 +19,18 @@ export const updatePipeline =
     const changes = parsePipelineChangeRequest(body);
     if (!changes.ok) throw changes.error;
     const definition = changes.value.definition;
-    const defined = definition ? readPipelineDefinition(definition, deps.newId) : null;
-    if (defined && !defined.ok) throw defined.error;
+    const defined = definition
+      ? await readPipelineSource(
+          deps,
+          { organizationId: target.organization.id, role: target.role },
+          definition,
+        )
+      : null;
     await requirePipelineCluster(deps, target.organization.id, changes.value.clusterId);
     const updated = await deps.repos.pipelines.update({
       id: target.pipeline.id,
       change: (current) => {
-        const next = changedPipeline(current, changes.value, defined?.value ?? null);
+        const next = changedPipeline(current, changes.value, defined);
         if (!next.ok) throw next.error;
         return next.value;
       },

@@ -2,6 +2,7 @@ import type { Pipeline, PipelineVisibility, StepDefinition } from '@ci/domain';
 import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
 import { ClusterEntity } from './cluster.entity';
 import { OrganizationEntity, UserEntity } from './organization.entity';
+import { PipelineTemplateEntity } from './pipeline-template.entity';
 import { TeamPipelineEntity } from './team.entity';
 
 export const PipelineEntity = defineEntity({
@@ -41,6 +42,8 @@ export const PipelineEntity = defineEntity({
     maximumTimeoutInMinutes: p.integer().nullable(),
     /** The YAML the steps were read from; null for pipelines defined by a list of steps. */
     configuration: p.text().nullable(),
+    /** The template the steps came from; deleting the template leaves the pipeline (and its steps). */
+    pipelineTemplate: () => p.manyToOne(PipelineTemplateEntity).nullable().deleteRule('set null').index(),
     createdBy: () => p.manyToOne(UserEntity).nullable().deleteRule('set null').index(),
     /**
      * Taken from the sequence `pipeline_revisions` (`next_pipeline_revision()`) on insert and whenever any column but the build counter
@@ -81,6 +84,7 @@ export function toPipeline(pipeline: InferEntity<typeof PipelineEntity>): Pipeli
     defaultTimeoutInMinutes: pipeline.defaultTimeoutInMinutes ?? null,
     maximumTimeoutInMinutes: pipeline.maximumTimeoutInMinutes ?? null,
     configuration: pipeline.configuration ?? null,
+    pipelineTemplateId: pipeline.pipelineTemplate?.id ?? null,
     createdById: pipeline.createdBy?.id ?? null,
   };
 }

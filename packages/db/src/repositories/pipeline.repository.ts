@@ -60,6 +60,7 @@ const PIPELINE_COLUMN_NAMES = [
   'emoji',
   'default_timeout_in_minutes',
   'maximum_timeout_in_minutes',
+  'pipeline_template_id',
 ] as const;
 
 type PipelineColumn = (typeof PIPELINE_COLUMN_NAMES)[number];
@@ -98,6 +99,7 @@ export function pipelineFromRow(row: Row): Pipeline {
     emoji: (row.p_emoji as string | null) ?? null,
     defaultTimeoutInMinutes: (row.p_default_timeout_in_minutes as number | null) ?? null,
     maximumTimeoutInMinutes: (row.p_maximum_timeout_in_minutes as number | null) ?? null,
+    pipelineTemplateId: (row.p_pipeline_template_id as string | null) ?? null,
   };
 }
 
@@ -166,6 +168,7 @@ function pipelineRecord(pipeline: Pipeline): Record<PipelineColumn, unknown> {
     emoji: pipeline.emoji,
     default_timeout_in_minutes: pipeline.defaultTimeoutInMinutes,
     maximum_timeout_in_minutes: pipeline.maximumTimeoutInMinutes,
+    pipeline_template_id: pipeline.pipelineTemplateId,
   };
 }
 

@@ -4,7 +4,12 @@ import { builder, type Types } from '../builder';
 import { cursorFor } from '../connection';
 import { uuidOf } from '../global-id';
 import { OrganizationRef, organizationOf } from '../types/organization';
-import { PipelineEdge, PipelineRepositoryInput, PipelineVisibility } from '../types/pipeline';
+import {
+  PipelineEdge,
+  PipelineRepositoryInput,
+  PipelineVisibility,
+  pipelineTemplateOf,
+} from '../types/pipeline';
 import { PipelineNode } from '../types/pipeline-node';
 import { PipelineTemplateRef } from '../types/pipeline-template';
 import { PipelineRef } from '../types/refs';
@@ -85,8 +90,13 @@ function restBody(input: PipelineInput): Record<string, unknown> {
   put('emoji', input.emoji);
   put('default_timeout_in_minutes', input.defaultTimeoutInMinutes);
   put('maximum_timeout_in_minutes', input.maximumTimeoutInMinutes);
-  // Templates are not modelled: REST's rule refuses any template a body names.
-  put('pipeline_template_uuid', input.pipelineTemplateId);
+  // A template's global id (`PipelineTemplate---<uuid>`) as REST's UUID; anything else as given, for REST to judge.
+  put(
+    'pipeline_template_uuid',
+    input.pipelineTemplateId
+      ? (uuidOf(input.pipelineTemplateId, 'PipelineTemplate') ?? input.pipelineTemplateId)
+      : input.pipelineTemplateId,
+  );
   return body;
 }
 
@@ -103,7 +113,10 @@ const pipelineInputFields = (t: PothosSchemaTypes.InputFieldBuilder<Types, 'Inpu
   emoji: t.string(),
   maximumTimeoutInMinutes: t.int({ description: 'Stored and shown; jobs are not timed out by it' }),
   nextBuildNumber: t.int({ description: 'Accepted and ignored: builds take the next number' }),
-  pipelineTemplateId: t.id({ description: 'Pipeline templates are not available here: only null' }),
+  pipelineTemplateId: t.id({
+    description:
+      'A template of the organization the viewer may use: its configuration becomes the steps (instead of `steps`); null on update leaves the template',
+  }),
   skipIntermediateBuilds: t.boolean(),
   skipIntermediateBuildsBranchFilter: t.string(),
   steps: t.field({ type: PipelineStepsInput }),
@@ -171,8 +184,8 @@ builder.relayMutationField(
       pipelineTemplate: t.field({
         type: PipelineTemplateRef,
         nullable: true,
-        description: 'Always null: pipeline templates are not modelled here',
-        resolve: () => null,
+        description: 'The template the new pipeline’s steps came from; null when none',
+        resolve: (payload, _args, ctx) => pipelineTemplateOf(payload.pipeline.pipeline, ctx),
       }),
     }),
   },

@@ -1,6 +1,6 @@
 import { seenFrom } from '@ci/application';
-import { webAddresses } from '@ci/domain';
-import { builder } from '../builder';
+import { hasScope, type Pipeline, webAddresses } from '@ci/domain';
+import { builder, type GraphqlContext } from '../builder';
 import { OrganizationRef, organizationOf } from './organization';
 import { PipelineNode, webhookUrlOf } from './pipeline-node';
 import { PipelineTemplateRef } from './pipeline-template';
@@ -91,8 +91,9 @@ builder.node(PipelineRef, {
     pipelineTemplate: t.field({
       type: PipelineTemplateRef,
       nullable: true,
-      description: 'Always null: pipeline templates are not modelled here',
-      resolve: () => null,
+      description:
+        'The template the steps came from; null when none (or it was deleted), or the viewer may not see it',
+      resolve: ({ pipeline }, _args, ctx) => pipelineTemplateOf(pipeline, ctx),
     }),
     steps: t.expose('steps', {
       type: PipelineSteps,
@@ -177,3 +178,12 @@ builder.objectField(OrganizationRef, 'pipelines', (t) =>
     PipelineConnection,
   ),
 );
+
+/**
+ * The pipeline's template, as the viewer may see it (admins every one, members the available ones); null
+ * also for a token without `read_pipeline_templates`, which may not read templates.
+ */
+export function pipelineTemplateOf(pipeline: Pick<Pipeline, 'pipelineTemplateId'>, ctx: GraphqlContext) {
+  if (!pipeline.pipelineTemplateId || !hasScope(ctx.actor.scopes, 'read_pipeline_templates')) return null;
+  return ctx.loaders.pipelineTemplates.load(pipeline.pipelineTemplateId);
+}

@@ -105,6 +105,7 @@ const pipeline: BuildView['pipeline'] = {
   emoji: null,
   defaultTimeoutInMinutes: null,
   maximumTimeoutInMinutes: null,
+  pipelineTemplateId: null,
   configuration: null,
   createdById: ids.creator,
   createdBy: creator,

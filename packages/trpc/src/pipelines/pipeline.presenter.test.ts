@@ -75,6 +75,7 @@ const pipeline: Pipeline & { counts: PipelineResult['record']['pipeline']['count
   emoji: null,
   defaultTimeoutInMinutes: null,
   maximumTimeoutInMinutes: null,
+  pipelineTemplateId: null,
   configuration: CREATE.configuration as string,
   createdById: '3cc415b8-3d63-4b9a-acb0-c120dbcb231c',
   counts: {

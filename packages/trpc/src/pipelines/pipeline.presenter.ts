@@ -70,7 +70,7 @@ export function pipelineWire(
     slug: pipeline.slug,
     repository: pipeline.repository,
     cluster_id: pipeline.clusterId,
-    pipeline_template_uuid: null,
+    pipeline_template_uuid: pipeline.pipelineTemplateId,
     branch_configuration: pipeline.branchConfiguration,
     default_branch: pipeline.defaultBranch,
     skip_queued_branch_builds: pipeline.skipQueuedBranchBuilds,

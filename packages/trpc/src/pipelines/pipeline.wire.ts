@@ -90,7 +90,10 @@ export const PipelineWire = z
     slug: z.string().meta({ description: 'derived from the name, and changes with it' }),
     repository: z.string(),
     cluster_id: z.string().nullable().meta({ description: 'a UUID as given; clusters are not modelled' }),
-    pipeline_template_uuid: z.null(),
+    pipeline_template_uuid: z
+      .string()
+      .nullable()
+      .meta({ description: 'the pipeline template the steps came from; null: none (or it was deleted)' }),
     branch_configuration: z.string().nullable(),
     default_branch: z.string().nullable(),
     skip_queued_branch_builds: z.boolean(),
@@ -168,6 +171,10 @@ const pipelineFields = {
   visibility: z.enum(PIPELINE_VISIBILITIES),
   tags: z.array(z.string().max(PIPELINE_LIMITS.tag)).max(PIPELINE_LIMITS.tags).nullable(),
   cluster_id: z.string().nullable().meta({ description: 'a UUID' }),
+  pipeline_template_uuid: z.string().nullable().meta({
+    description:
+      'instead of `configuration` / `steps`: a pipeline template of the organization the caller may use; its configuration becomes the steps (null on update: leave the template)',
+  }),
   color: z.string().max(PIPELINE_LIMITS.color).nullable(),
   emoji: z.string().max(PIPELINE_LIMITS.emoji).nullable(),
   default_timeout_in_minutes: timeout.meta({
@@ -198,6 +205,7 @@ export const CreatePipelineRequest = z
     visibility: pipelineFields.visibility.optional().meta({ default: 'private' }),
     tags: pipelineFields.tags.optional(),
     cluster_id: pipelineFields.cluster_id.optional(),
+    pipeline_template_uuid: pipelineFields.pipeline_template_uuid.optional(),
     color: pipelineFields.color.optional(),
     emoji: pipelineFields.emoji.optional(),
     default_timeout_in_minutes: pipelineFields.default_timeout_in_minutes.optional(),
