@@ -195,4 +195,25 @@ describe('a pipeline from a template', () => {
     const after = await world.call('GET', '/v2/organizations/acme/pipelines/hidden-later');
     expect(after.body).toMatchObject({ pipeline_template_uuid: null, configuration: CONFIGURATION });
   });
+
+  it('answers a template deleted between the look-up and the write as unknown (the repository)', async () => {
+    const { pipelines } = world.server.database.repos;
+    const found = await pipelines.findById(world.pipelines.web!.organizationId, world.pipelines.web!.id);
+    const gone = '018e5a22-d14c-7085-bb28-db0f83f43a1d';
+    expect(
+      await pipelines.update({
+        id: found!.id,
+        change: (current) => ({ ...current, pipelineTemplateId: gone }),
+      }),
+    ).toBe('template_not_found');
+    const copy = {
+      ...found!,
+      id: '018e5a22-d14c-7085-bb28-db0f83f43a1e',
+      slug: 'copy',
+      webhookToken: 'f'.repeat(64),
+      pipelineTemplateId: gone,
+    };
+    expect(await pipelines.create({ pipeline: copy, teams: [] })).toBe('template_not_found');
+    expect(await pipelines.findById(copy.organizationId, copy.id)).toBeNull();
+  });
 });

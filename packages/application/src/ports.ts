@@ -234,20 +234,21 @@ export interface PipelineRepository {
   /**
    * Inserts the pipeline and its team associations in one transaction. 'slug_taken' when the
    * organization has a pipeline with this slug, however close the race; 'team_not_found' when a team
-   * vanished meanwhile (nothing is written then).
+   * vanished meanwhile, 'template_not_found' when its pipeline template did (nothing is written then).
    */
   create(input: {
     pipeline: Pipeline;
     teams: TeamPipeline[];
-  }): Promise<'created' | 'slug_taken' | 'team_not_found'>;
+  }): Promise<'created' | 'slug_taken' | 'team_not_found' | 'template_not_found'>;
   /**
    * Changes the pipeline under a row lock: `change` sees the current row and returns the new one (or
    * throws, which changes nothing), so concurrent changes apply one after the other.
+   * 'template_not_found': the pipeline template the change names was deleted meanwhile.
    */
   update(input: {
     id: string;
     change: (current: Pipeline) => Pipeline;
-  }): Promise<Pipeline | 'not_found' | 'slug_taken'>;
+  }): Promise<Pipeline | 'not_found' | 'slug_taken' | 'template_not_found'>;
   /** Deletes the pipeline with its builds, jobs and team associations; false when it does not exist. */
   delete(id: string): Promise<boolean>;
 }

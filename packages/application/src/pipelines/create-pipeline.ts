@@ -8,6 +8,7 @@ import {
   pipelineEnv,
   pipelineNameTaken,
   pipelineTeamUnknown,
+  pipelineTemplateUnknown,
   type TeamPipeline,
 } from '@ci/domain';
 import type { Actor } from '../auth/actor';
@@ -75,6 +76,7 @@ export const createPipeline =
     }));
     const created = await deps.repos.pipelines.create({ pipeline, teams: teamPipelines });
     if (created === 'slug_taken') throw pipelineNameTaken();
+    if (created === 'template_not_found') throw pipelineTemplateUnknown();
     if (created === 'team_not_found') {
       // A named team was deleted between the look-up and the insert: name the one that is gone.
       const left = await deps.repos.pipelines.teamsIn({

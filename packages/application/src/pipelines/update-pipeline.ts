@@ -1,4 +1,10 @@
-import { changedPipeline, notFound, parsePipelineChangeRequest, pipelineNameTaken } from '@ci/domain';
+import {
+  changedPipeline,
+  notFound,
+  parsePipelineChangeRequest,
+  pipelineNameTaken,
+  pipelineTemplateUnknown,
+} from '@ci/domain';
 import type { Actor } from '../auth/actor';
 import { requirePipeline } from '../auth/authorize';
 import type { PipelineRef } from '../builds/create-build';
@@ -36,6 +42,7 @@ export const updatePipeline =
       },
     });
     if (updated === 'slug_taken') throw pipelineNameTaken();
+    if (updated === 'template_not_found') throw pipelineTemplateUnknown();
     // Deleted between the authorization and the write.
     if (updated === 'not_found') throw notFound('pipeline');
     return loadPipeline(deps)({

@@ -105,6 +105,8 @@ export function pipelineFromRow(row: Row): Pipeline {
 
 /** The constraint that keeps slugs unique per organization (the entity's `uniques`). */
 const SLUG_CONSTRAINT = 'pipelines_organization_id_slug_unique';
+/** A pipeline template deleted between the use case's look-up and the write (Migration20261127042500). */
+const TEMPLATE_CONSTRAINT = 'pipelines_pipeline_template_id_foreign';
 
 const RECORD_SELECT = `select ${PIPELINE_COLUMNS}, ${PIPELINE_COUNT_COLUMNS}, ${USER_COLUMNS_PREFIXED}
 from pipelines p left join users u on u.id = p.created_by_id left join pipeline_counts pc on pc.pipeline_id = p.id`;
@@ -270,6 +272,7 @@ export function pipelineRepository(sql: Sql): PipelineRepository {
         if (isUniqueViolation(error, SLUG_CONSTRAINT)) return 'slug_taken';
         // A team named by the new pipeline was deleted meanwhile.
         if (isForeignKeyViolation(error, 'team_pipelines_team_id_foreign')) return 'team_not_found';
+        if (isForeignKeyViolation(error, TEMPLATE_CONSTRAINT)) return 'template_not_found';
         throw error;
       }
     },
@@ -288,6 +291,7 @@ export function pipelineRepository(sql: Sql): PipelineRepository {
         });
       } catch (error) {
         if (isUniqueViolation(error, SLUG_CONSTRAINT)) return 'slug_taken';
+        if (isForeignKeyViolation(error, TEMPLATE_CONSTRAINT)) return 'template_not_found';
         throw error;
       }
     },
