@@ -202,8 +202,9 @@ export type PipelineChangeRequest = Partial<PipelineFields>;
 /**
  * Reads the JSON body of a create-pipeline request (the public API's "Create a YAML pipeline" and "Create a
  * visual step pipeline"). Every invalid field is reported at once as `Validation Failed`; unknown fields
- * are ignored. `configuration` (YAML) or `steps` (legacy step objects) defines the steps; which is
- * parsed, and how, is the caller's (the YAML reader lives outside the domain).
+ * are ignored. `configuration` (YAML), `steps` (legacy step objects) or `pipeline_template_uuid` (a
+ * template's configuration) defines the steps; which is parsed, and how, is the caller's (the YAML reader
+ * lives outside the domain; whether the template may be used is the application's).
  */
 export function parseNewPipelineRequest(body: unknown): Result<NewPipelineRequest> {
   const reader = new BodyReader(isJsonObject(body) ? body : {});
@@ -316,7 +317,6 @@ export function pipelineNameTaken(): DomainError {
   return validationFailed([{ field: 'name', code: 'taken', message: 'name has already been taken' }]);
 }
 
-/** A team a create body names that the organization does not have (a team of another one included). */
 /** A template the body names that the organization does not have, or that the caller may not use. */
 export function pipelineTemplateUnknown(): DomainError {
   return validationFailed([
@@ -328,6 +328,7 @@ export function pipelineTemplateUnknown(): DomainError {
   ]);
 }
 
+/** A team a create body names that the organization does not have (a team of another one included). */
 export function pipelineTeamUnknown(grant: Pick<TeamGrant, 'teamId' | 'field'>): DomainError {
   return validationFailed([
     {
