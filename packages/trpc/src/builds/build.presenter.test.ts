@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { BuildResult, BuildView, JobView, PipelineResult } from '@ci/application';
-import type { Agent, Build, Job, Pipeline, User } from '@ci/domain';
+import type { Agent, Build, Job, User } from '@ci/domain';
 import { describe, expect, it } from 'vitest';
 import { presentPipeline } from '../pipelines/pipeline.presenter';
 import { type BuildForm, presentBuild, presentBuilds } from './build.presenter';
