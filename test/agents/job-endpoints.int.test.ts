@@ -84,6 +84,22 @@ describe('job endpoints on /v2', () => {
     jobId = await runOffered(agent, output);
   });
 
+  it('deletes the log (204): it reads empty after', async () => {
+    await world.createBuild('web');
+    const ran = await runOffered(await register([], 'deleter'), 'to be deleted\n');
+    // The agent took the oldest job waiting in the organization: find its build.
+    const builds = (await world.call('GET', '/v2/organizations/acme/pipelines/web/builds?per_page=100')).body;
+    const owner = builds.find((build: { jobs: { id: string }[] }) =>
+      build.jobs.some((job) => job.id === ran),
+    );
+    const path = `${jobPath('web', owner.number, ran)}/log`;
+    expect((await world.call('GET', path)).body.content).toBe('to be deleted\n');
+    const deleted = await world.call('DELETE', path);
+    expect(deleted.status).toBe(204);
+    expect(deleted.text).toBe('');
+    expect((await world.call('GET', path)).body).toMatchObject({ content: '', size: 0, header_times: [] });
+  });
+
   it('answers the log as {url, content, size, header_times}', async () => {
     const response = await world.call('GET', `${jobPath('web', number, jobId)}/log`);
     expect(response.status).toBe(200);
@@ -191,6 +207,7 @@ describe('job endpoints on /v2', () => {
     ['env', 'GET', '/env', 'read_job_env'],
     ['retry', 'PUT', '/retry', 'write_builds'],
     ['unblock', 'PUT', '/unblock', 'write_builds'],
+    ['log deletion', 'DELETE', '/log', 'write_build_logs'],
   ] as const)('%s needs the %s scope', async (_name, method, suffix, scope) => {
     const others = (['read_builds', 'write_builds', 'read_build_logs', 'read_job_env'] as const).filter(
       (s) => s !== scope,

@@ -149,6 +149,11 @@ describe('jobs decode as the recorded ones', () => {
     );
   });
 
+  it('job_delete_log', async () => {
+    const request = { method: 'DELETE', path: `${jobPath()}/log` };
+    expect(await differences('job_delete_log', request)).toEqual([]);
+  });
+
   it('job_unblock', async () => {
     await world.server.useCases.admin.createPipeline({
       organization: 'acme',

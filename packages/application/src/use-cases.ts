@@ -78,7 +78,7 @@ import {
   updateClusterQueueById,
   updateClusterTokenById,
 } from './clusters/clusters-by-id';
-import { getJobEnv, getJobLog, retryJob, unblockJob } from './jobs/job-actions';
+import { deleteJobLog, getJobEnv, getJobLog, retryJob, unblockJob } from './jobs/job-actions';
 import { cancelJobById, getRetrySourcesOf, retryJobById, unblockJobById } from './jobs/jobs-by-id';
 import { listOrganizationJobs } from './jobs/list-organization-jobs';
 import { getOrganization } from './organizations/get-organization';
@@ -340,6 +340,7 @@ export function createUseCases(deps: Deps) {
       removeTeamMember: removeTeamMemberById(deps),
     },
     getJobLog: getJobLog(deps),
+    deleteJobLog: deleteJobLog(deps),
     getJobEnv: getJobEnv(deps),
     retryJob: retryJob(deps),
     unblockJob: unblockJob(deps),

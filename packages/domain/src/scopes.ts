@@ -85,6 +85,7 @@ export const OPERATIONS = {
   updateTeamMember: 'write_teams',
 
   getJobLog: 'read_build_logs',
+  deleteJobLog: 'write_build_logs',
   getJobEnv: 'read_job_env',
   retryJob: 'write_builds',
   unblockJob: 'write_builds',

@@ -76,6 +76,8 @@ export interface JobRepository {
   /** Stores a chunk; the same sequence sent again is ignored. */
   appendLogChunk(jobId: string, chunk: LogChunk): Promise<void>;
   logChunks(jobId: string): Promise<LogChunk[]>;
+  /** Removes every chunk of the job's log (REST `DELETE …/log`). */
+  deleteLog(jobId: string): Promise<void>;
 }
 
 export interface AgentRepository {

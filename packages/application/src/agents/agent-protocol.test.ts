@@ -104,6 +104,7 @@ function world(steps: { label: string; rules?: string[] }[]) {
     async logChunks() {
       return [];
     },
+    async deleteLog() {},
   };
   const deps = {
     repos: {

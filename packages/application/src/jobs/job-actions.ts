@@ -86,6 +86,14 @@ export const getJobLog =
     return { ...result, log: assembleLog(await deps.repos.jobs.logChunks(result.job.job.id)) };
   };
 
+/** Deletes the job's log, as the public API's `DELETE …/log`: whoever may build the pipeline may. */
+export const deleteJobLog =
+  (deps: Deps) =>
+  async (actor: Actor, ref: JobRef): Promise<void> => {
+    const result = await loadJob(deps)(actor, ref, 'deleteJobLog', 'build');
+    await deps.repos.jobs.deleteLog(result.job.job.id);
+  };
+
 export const getJobEnv =
   (deps: Deps) =>
   async (actor: Actor, ref: JobRef): Promise<JobInBuild> =>

@@ -284,6 +284,10 @@ export function jobRepository(sql: Sql): JobRepository {
       );
     },
 
+    async deleteLog(jobId) {
+      await sql.query('delete from job_log_chunks where job_id = $1', [jobId]);
+    },
+
     async logChunks(jobId) {
       const rows = await sql.query(
         'select sequence, byte_offset, content, received_at from job_log_chunks where job_id = $1 order by sequence',

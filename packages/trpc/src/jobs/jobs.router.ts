@@ -73,6 +73,23 @@ export const jobsRouter = router({
     .output(documented(JobLogWire))
     .query(({ ctx, input }) => log(ctx, input, false)),
 
+  deleteLog: authed
+    .meta({
+      openapi: {
+        method: 'DELETE',
+        path: `${JOB}/log`,
+        tags: TAGS,
+        summary: "Delete a job's log output",
+      },
+      operation: 'deleteJobLog',
+      successStatus: 204,
+    })
+    .input(JobKey)
+    .output(z.void())
+    .mutation(async ({ ctx, input }) => {
+      await ctx.useCases.deleteJobLog(ctx.actor, jobRef(input));
+    }),
+
   logText: authed
     .meta({
       openapi: {
