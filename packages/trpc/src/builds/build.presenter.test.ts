@@ -237,7 +237,7 @@ describe('key sets against the reference examples', () => {
     ['single', 'builds-get.json'],
     ['single', 'builds-create.json'],
     ['single', 'builds-cancel.json'],
-    ['pipeline-list', 'builds-list.json'],
+    ['list', 'builds-list.json'],
   ];
 
   // Responses are a superset of every source (decisions.md): each example key is there, others may be.
@@ -259,7 +259,7 @@ describe('key sets against the reference examples', () => {
   it('shows the full agent and creator (the cancel example) in every form', () => {
     const reference = example('builds-cancel.json');
     const referenceAgent = (reference.jobs as Json[])[0]!.agent as Json;
-    for (const form of ['single', 'list', 'pipeline-list'] as const) {
+    for (const form of ['single', 'list'] as const) {
       const ours = wire(form);
       hasKeys(ours.jobs[0].agent, keysOf(referenceAgent));
       hasKeys(ours.jobs[0].agent.creator, keysOf(reference.creator));
@@ -304,7 +304,7 @@ describe('rule B1', () => {
 
 describe('rule B2', () => {
   it('hides the webhook URL from viewers who may not edit the pipeline', () => {
-    for (const form of ['single', 'list', 'pipeline-list'] as const) {
+    for (const form of ['single', 'list'] as const) {
       expect(present(form, result(viewWith(), false)).pipeline.provider.webhook_url).toBe('');
     }
   });
@@ -330,7 +330,7 @@ describe('graphql ids', () => {
   });
 
   it('are in every job (the create response too: the recorded one has them)', () => {
-    for (const form of ['single', 'list', 'pipeline-list'] as const) {
+    for (const form of ['single', 'list'] as const) {
       for (const job of present(form).jobs) expect(decode(job.graphql_id)).toBe(`Job---${job.id}`);
     }
   });
@@ -367,7 +367,7 @@ describe('timestamps', () => {
     expect(present('single').pipeline.created_at).toBe('2024-12-24 18:30:15 UTC');
     expect(present('single').pipeline.created_at).toMatch(PIPELINE_CREATED_AT_SINGLE);
     expect(present('list').pipeline.created_at).toBe('2024-12-24T18:30:15.987Z');
-    expect(present('pipeline-list').pipeline.created_at).toMatch(ISO_MS_Z);
+    expect(present('list').pipeline.created_at).toMatch(ISO_MS_Z);
   });
 });
 
@@ -420,7 +420,7 @@ describe('urls', () => {
   });
 
   it('shows the full agent in every form, as recorded (the spec shows a short one in pipeline lists)', () => {
-    for (const form of ['single', 'list', 'pipeline-list'] as const) {
+    for (const form of ['single', 'list'] as const) {
       expect(present(form).jobs[0]!.agent).toMatchObject({
         id: ids.agent,
         url: `${API}/v2/organizations/acme/agents/${ids.agent}`,
@@ -500,7 +500,7 @@ describe('the embedded pipeline', () => {
   });
 
   it('shows branch settings, the creator and provider settings in every form, stored values over defaults', () => {
-    for (const form of ['single', 'list', 'pipeline-list'] as const) {
+    for (const form of ['single', 'list'] as const) {
       const ours = present(form).pipeline;
       expect(ours.branch_configuration).toBe('main release/*');
       expect(ours.default_branch).toBe('main');
@@ -512,9 +512,9 @@ describe('the embedded pipeline', () => {
 
   it("provider settings' repository falls back to the pipeline's", () => {
     const bare = { ...pipeline, provider: { id: 'github', settings: {} } };
-    expect(
-      present('pipeline-list', result(viewWith({ pipeline: bare }))).pipeline.provider.settings.repository,
-    ).toBe('acme/web-app');
+    expect(present('list', result(viewWith({ pipeline: bare }))).pipeline.provider.settings.repository).toBe(
+      'acme/web-app',
+    );
   });
 });
 
@@ -529,7 +529,7 @@ describe('presentBuilds', () => {
   });
 
   it('returns [] for no builds', () => {
-    expect(presentBuilds([], { urls: { api: API, web: WEB }, form: 'pipeline-list' })).toEqual([]);
+    expect(presentBuilds([], { urls: { api: API, web: WEB }, form: 'list' })).toEqual([]);
   });
 
   it('drops jobs with excludeJobs and the pipeline with excludePipeline, nothing else', () => {
@@ -543,7 +543,7 @@ describe('presentBuilds', () => {
   });
 
   it('matches its own wire schema in every form', () => {
-    for (const form of ['single', 'list', 'pipeline-list'] as const) {
+    for (const form of ['single', 'list'] as const) {
       expect(() => BuildWire.strict().parse(present(form))).not.toThrow();
     }
   });

@@ -17,12 +17,11 @@ import type { AgentWire, BuildWire, JobWire } from './build.wire';
 /**
  * The wire form of a build (REST and tRPC), keys in the order of the public API's examples.
  *
- * `form` picks the variant the examples show: `single` (get, create, cancel, rebuild: the embedded
- * pipeline's `created_at` in the spec's older `YYYY-MM-DD HH:MM:SS UTC` form), `list` (all builds, an
- * organization's builds) and `pipeline-list` (a pipeline's builds). The embedded pipeline
- * is the pipelines endpoints' own shape (pipeline.presenter.ts).
+ * `form` picks the variant the spec shows: `single` (get, create, cancel, rebuild: the embedded
+ * pipeline's `created_at` in the spec's older `YYYY-MM-DD HH:MM:SS UTC` form) or `list` (every list).
+ * The embedded pipeline is the pipelines endpoints' own shape (pipeline.presenter.ts).
  */
-export type BuildForm = 'single' | 'list' | 'pipeline-list';
+export type BuildForm = 'single' | 'list';
 
 export interface PresentBuildOptions {
   /** Public base URLs without a trailing slash, e.g. `https://api.example.com` and `https://ci.example.com`. */
@@ -38,8 +37,6 @@ export interface PresentBuildOptions {
 
 /** What one call shares between its builds: options read once, avatar addresses computed once per user. */
 interface Context {
-  api: string;
-  web: string;
   urls: { api: string; web: string };
   form: BuildForm;
   excludeJobs: boolean;
@@ -50,8 +47,6 @@ interface Context {
 
 function contextFor(options: PresentBuildOptions): Context {
   return {
-    api: options.urls.api,
-    web: options.urls.web,
     urls: options.urls,
     form: options.form,
     excludeJobs: options.excludeJobs === true,
@@ -121,7 +116,7 @@ function buildWire(result: BuildResult, ctx: Context): BuildWire {
       ? {
           id: rebuiltFrom.id,
           number: rebuiltFrom.number,
-          url: apiAddresses.build(ctx.api, orgSlug, pipeline.slug, rebuiltFrom.number),
+          url: apiAddresses.build(ctx.urls.api, orgSlug, pipeline.slug, rebuiltFrom.number),
         }
       : null,
     ...(ctx.excludePipeline
@@ -156,8 +151,8 @@ function buildUrlsFor(result: BuildResult, ctx: Context): BuildUrls {
   const { build, pipeline, organizationSlug } = result.view;
   return {
     organizationSlug,
-    buildUrl: apiAddresses.build(ctx.api, organizationSlug, pipeline.slug, build.number),
-    buildWebUrl: webAddresses.build(ctx.web, organizationSlug, pipeline.slug, build.number),
+    buildUrl: apiAddresses.build(ctx.urls.api, organizationSlug, pipeline.slug, build.number),
+    buildWebUrl: webAddresses.build(ctx.urls.web, organizationSlug, pipeline.slug, build.number),
   };
 }
 
@@ -217,7 +212,7 @@ function agentWire(agent: Agent & { creator: User | null }, urls: BuildUrls, ctx
     agent,
     creator: agent.creator,
     organizationSlug: urls.organizationSlug,
-    urls: ctx,
+    urls: ctx.urls,
     avatars: ctx.avatars,
   });
 }

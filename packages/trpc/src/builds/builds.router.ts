@@ -5,7 +5,7 @@ import { documented, documentedList } from '../documented';
 import { advertisePages, pageOf } from '../pagination';
 import { flag, organizationSlug } from '../parameters';
 import { ANSWERED_BY_REVISION, authed, revisionAnswers, router, type TrpcContext, tagAnswer } from '../trpc';
-import { type BuildForm, presentBuild, presentBuilds } from './build.presenter';
+import { presentBuild, presentBuilds } from './build.presenter';
 import { BuildWire, type CreateBuildRequest } from './build.wire';
 import { type BuildListQuery, buildFilterOf, buildListParameters } from './build-list-query';
 
@@ -35,7 +35,7 @@ const CreateBuildInput = z.looseObject({ organization, pipeline }) as unknown as
 type Authed = TrpcContext & { actor: Parameters<TrpcContext['useCases']['listBuilds']>[0] };
 
 /** A build list on either transport: its filters and page from the input, `Link` on REST, the builds presented. */
-async function answerBuildList(ctx: Authed, query: BuildListQuery, target: BuildListTarget, form: BuildForm) {
+async function answerBuildList(ctx: Authed, query: BuildListQuery, target: BuildListTarget) {
   const filter = buildFilterOf(query);
   const page = pageOf(query);
   // A pipeline's builds: 304, or the cached page, while nothing on it changed (ADR 0016).
@@ -52,7 +52,7 @@ async function answerBuildList(ctx: Authed, query: BuildListQuery, target: Build
   advertisePages(ctx, page, result.totalCount);
   return presentBuilds(result.builds, {
     urls: ctx.urls,
-    form,
+    form: 'list',
     excludeJobs: query.exclude_jobs,
     excludePipeline: query.exclude_pipeline,
   });
@@ -75,7 +75,7 @@ export const buildsRouter = router({
     })
     .input(AllBuildsInput)
     .output(documentedList(BuildWire))
-    .query(({ ctx, input }) => answerBuildList(ctx, input, { kind: 'all' }, 'list')),
+    .query(({ ctx, input }) => answerBuildList(ctx, input, { kind: 'all' })),
 
   listForOrganization: authed
     .meta({
@@ -90,7 +90,7 @@ export const buildsRouter = router({
     .input(OrganizationBuildsInput)
     .output(documentedList(BuildWire))
     .query(({ ctx, input }) =>
-      answerBuildList(ctx, input, { kind: 'organization', organization: input.organization }, 'list'),
+      answerBuildList(ctx, input, { kind: 'organization', organization: input.organization }),
     ),
 
   listForPipeline: authed
@@ -107,12 +107,11 @@ export const buildsRouter = router({
     .input(PipelineBuildsInput)
     .output(documentedList(BuildWire))
     .query(({ ctx, input }) =>
-      answerBuildList(
-        ctx,
-        input,
-        { kind: 'pipeline', organization: input.organization, pipeline: input.pipeline },
-        'pipeline-list',
-      ),
+      answerBuildList(ctx, input, {
+        kind: 'pipeline',
+        organization: input.organization,
+        pipeline: input.pipeline,
+      }),
     ),
 
   get: authed
