@@ -1,0 +1,8 @@
+import type { Command } from 'commander';
+import type { JobApi } from '../job-api';
+
+/** A job subcommand: adds itself to the program; `api` is read when the command runs, not before. */
+export type JobCommand = (program: Command, api: () => JobApi) => void;
+
+/** Every job subcommand, in the order `--help` lists them. */
+export const JOB_COMMANDS: JobCommand[] = [];
