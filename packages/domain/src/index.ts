@@ -29,6 +29,8 @@ export * from './result';
 export * from './rule';
 export * from './scopes';
 export * from './slug';
+export * from './step-condition';
+export * from './step-matrix';
 export * from './steps';
 export * from './storable-text';
 export * from './suite';

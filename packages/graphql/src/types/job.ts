@@ -129,6 +129,11 @@ jobType(
     softFailed: t.exposeBoolean('softFailed', { nullable: false }),
     parallelGroupIndex: t.exposeInt('parallelGroupIndex', { nullable: true }),
     parallelGroupTotal: t.exposeInt('parallelGroupTotal', { nullable: true }),
+    matrix: t.expose('matrix', {
+      type: 'JSON',
+      nullable: true,
+      description: "The job's combination of its step's matrix: the value, or the values by dimension",
+    }),
     createdAt: t.expose('createdAt', { type: 'DateTime', nullable: true }),
     scheduledAt: t.expose('scheduledAt', { type: 'DateTime', nullable: true }),
     runnableAt: t.expose('runnableAt', { type: 'DateTime', nullable: true }),

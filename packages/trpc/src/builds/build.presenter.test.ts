@@ -177,6 +177,7 @@ const scriptJob: Job = {
   signalReason: null,
   unblockedById: null,
   unblockedAt: null,
+  matrix: null,
 };
 
 const waiterJob: Job = {
