@@ -85,9 +85,11 @@ import { getOrganization } from './organizations/get-organization';
 import { listOrganizationMembers } from './organizations/list-organization-members';
 import { listOrganizations } from './organizations/list-organizations';
 import {
+  bannersById,
   bannersOfOrganizations,
   createInvitations,
   deleteBanner,
+  invitationsById,
   listInvitations,
   updateApiIpAllowlist,
   updateTwoFactorRequirement,
@@ -332,6 +334,8 @@ export function createUseCases(deps: Deps) {
       bannersOfOrganizations: bannersOfOrganizations(deps),
       createInvitations: createInvitations(deps),
       invitations: listInvitations(deps),
+      bannersById: bannersById(deps),
+      invitationsById: invitationsById(deps),
       createTeam: createTeamInOrganizationId(deps),
       updateTeam: updateTeamById(deps),
       deleteTeam: deleteTeamById(deps),
