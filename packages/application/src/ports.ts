@@ -31,6 +31,7 @@ import type {
 } from '@ci/domain';
 import type { AgentRepository, JobRepository } from './agents/agent-ports';
 import type { AgentTimings } from './agents/agent-protocol';
+import type { AnnotationRepository } from './annotations/annotation-ports';
 import type { PipelineTemplateRepository } from './pipeline-templates/pipeline-template-ports';
 import type { RuleRepository } from './rules/rule-ports';
 import type { SuiteRepository } from './suites/suite-ports';
@@ -710,6 +711,7 @@ export interface Repositories {
   agents: AgentRepository;
   organizationJobs: OrganizationJobRepository;
   rules: RuleRepository;
+  annotations: AnnotationRepository;
   pipelineTemplates: PipelineTemplateRepository;
   suites: SuiteRepository;
 }

@@ -27,6 +27,14 @@ import {
 } from './agents/agent-tokens';
 import { findAgent, getAgent, getAgentsById, getWorkOfAgents } from './agents/agents-by-id';
 import { listAgents } from './agents/list-agents';
+import {
+  agentAnnotate,
+  agentRemoveAnnotation,
+  createAnnotation,
+  deleteAnnotation,
+  listAnnotations,
+  listAnnotationsOfBuilds,
+} from './annotations/annotations';
 import { authenticate } from './auth/authenticate';
 import { organizationsById, pipelineAccessFor } from './auth/usable-memberships';
 import {
@@ -251,6 +259,7 @@ export function createUseCases(deps: Deps) {
       organizations: organizationsById(deps),
       builds: getBuildsById(deps),
       jobs: getJobsById(deps),
+      annotationsOfBuilds: listAnnotationsOfBuilds(deps),
       findBuild: findBuild(deps),
       createBuild: createBuildOnPipelineId(deps),
       cancelBuild: cancelBuildById(deps),
@@ -344,6 +353,9 @@ export function createUseCases(deps: Deps) {
       removeTeamMember: removeTeamMemberById(deps),
     },
     getJobLog: getJobLog(deps),
+    listAnnotations: listAnnotations(deps),
+    createAnnotation: createAnnotation(deps),
+    deleteAnnotation: deleteAnnotation(deps),
     deleteJobLog: deleteJobLog(deps),
     getJobEnv: getJobEnv(deps),
     retryJob: retryJob(deps),
@@ -370,6 +382,8 @@ export function createUseCases(deps: Deps) {
       jobAction: agentJobAction(deps),
       jobState: agentJobState(deps),
       appendLog: appendAgentLog(deps),
+      annotate: agentAnnotate(deps),
+      removeAnnotation: agentRemoveAnnotation(deps),
       sweepLostJobs: sweepLostJobs(deps),
     },
     admin: {
