@@ -126,6 +126,16 @@ describe('jobsForSteps', () => {
       },
     });
     const jobs = jobsForSteps({ steps: [step], buildId: 'b', at, newId, facts: factsOf() });
+    // Every field of a combination's job, filled with its values; copies differ only by index.
+    const filled = (os: string, softFail: boolean, index: number) => [
+      `test ${os}`,
+      `make OS=${os} ARCH=arm64`,
+      { TARGET: `${os}-arm64` },
+      [`queue=${os}`],
+      { os, arch: 'arm64' },
+      softFail,
+      index,
+    ];
     expect(
       jobs.map((job) => [
         job.name,
@@ -137,42 +147,10 @@ describe('jobsForSteps', () => {
         job.parallelGroupIndex,
       ]),
     ).toEqual([
-      [
-        'test linux',
-        'make OS=linux ARCH=arm64',
-        { TARGET: 'linux-arm64' },
-        ['queue=linux'],
-        { os: 'linux', arch: 'arm64' },
-        false,
-        0,
-      ],
-      [
-        'test linux',
-        'make OS=linux ARCH=arm64',
-        { TARGET: 'linux-arm64' },
-        ['queue=linux'],
-        { os: 'linux', arch: 'arm64' },
-        false,
-        1,
-      ],
-      [
-        'test macos',
-        'make OS=macos ARCH=arm64',
-        { TARGET: 'macos-arm64' },
-        ['queue=macos'],
-        { os: 'macos', arch: 'arm64' },
-        true,
-        0,
-      ],
-      [
-        'test macos',
-        'make OS=macos ARCH=arm64',
-        { TARGET: 'macos-arm64' },
-        ['queue=macos'],
-        { os: 'macos', arch: 'arm64' },
-        true,
-        1,
-      ],
+      filled('linux', false, 0),
+      filled('linux', false, 1),
+      filled('macos', true, 0),
+      filled('macos', true, 1),
     ]);
     expect(jobs.map((job) => job.position)).toEqual([0, 1, 2, 3]);
     const list = jobsForSteps({
