@@ -87,6 +87,8 @@ export interface CommandStep extends StepFilters {
   artifactPaths: string | null;
   /** one job per combination (step-matrix.ts); absent in steps stored before it existed */
   matrix?: Matrix | null;
+  /** `timeout_in_minutes`; absent: the pipeline's default, if any */
+  timeoutInMinutes?: number | null;
 }
 
 export interface WaitStep extends StepFilters {
@@ -237,6 +239,8 @@ export interface Job {
   unblockedAt: Date | null;
   /** its combination of its step's matrix; null outside a matrix */
   matrix: JobMatrix | null;
+  /** how long it may run before it is stopped and `timed_out`; null: no limit */
+  timeoutInMinutes: number | null;
 }
 
 export interface Agent {

@@ -109,6 +109,33 @@ describe('jobTransition', () => {
     },
   );
 
+  it('ends a job that ran to its timeout timed out, failing, and one that finished sooner by its exit', () => {
+    const started = new Date(at.getTime() - 5 * 60_000);
+    const finish = (
+      exitStatus: number | null,
+      timeoutInMinutes: number | null,
+      signal: string | null = null,
+    ) =>
+      jobTransition(
+        jobIn('running', 'script', { startedAt: started, timeoutInMinutes }),
+        { type: 'finish', exitStatus, signal, signalReason: null },
+        at,
+      );
+    const state = (result: ReturnType<typeof finish>) => (result.ok ? result.value.state : null);
+    expect(state(finish(null, 5, 'SIGTERM'))).toBe('timed_out');
+    expect(state(finish(0, 5))).toBe('timed_out');
+    expect(state(finish(0, 6))).toBe('passed');
+    expect(state(finish(1, 6))).toBe('failed');
+    expect(state(finish(0, null))).toBe('passed');
+    // A job canceled while it ran ends canceled, whatever its timeout.
+    const canceling = jobTransition(
+      jobIn('canceling', 'script', { startedAt: started, timeoutInMinutes: 1 }),
+      { type: 'finish', exitStatus: null, signal: 'SIGTERM', signalReason: 'cancel' },
+      at,
+    );
+    expect(canceling.ok && canceling.value.state).toBe('canceled');
+  });
+
   it('records who unblocked and when', () => {
     const result = jobTransition(jobIn('blocked', 'manual'), { type: 'unblock', userId: 'user-9' }, at);
     expect(result.ok && result.value).toMatchObject({ unblockedById: 'user-9', unblockedAt: at });

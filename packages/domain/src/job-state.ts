@@ -57,6 +57,12 @@ export function isSettledJob(job: Pick<Job, 'type' | 'state'>): boolean {
   }
 }
 
+/** Whether a job with a timeout ran to it: its agent stops it then, and the job ends `timed_out`. */
+function ranOutOfTime(job: Job, at: Date): boolean {
+  if (job.timeoutInMinutes === null || job.startedAt === null) return false;
+  return at.getTime() - job.startedAt.getTime() >= job.timeoutInMinutes * 60_000;
+}
+
 export type JobTrigger =
   | { type: 'schedule' }
   | { type: 'assign'; agentId: string }
@@ -123,7 +129,14 @@ export function jobTransition(job: Job, trigger: JobTrigger, at: Date): Result<J
     case 'finish':
       if (script && (isActiveJob(state) || state === 'canceling')) {
         const passed = trigger.exitStatus === 0 && trigger.signal === null;
-        const next: JobState = state === 'canceling' ? 'canceled' : passed ? 'passed' : 'failed';
+        const next: JobState =
+          state === 'canceling'
+            ? 'canceled'
+            : ranOutOfTime(job, at)
+              ? 'timed_out'
+              : passed
+                ? 'passed'
+                : 'failed';
         return ok({
           ...job,
           state: next,

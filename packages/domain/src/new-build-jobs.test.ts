@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { factsOf } from './build.fixture';
 import type { StepDefinition } from './entities';
-import { jobsForSteps } from './new-build-jobs';
+import { jobsForSteps, jobTimeout } from './new-build-jobs';
 
 const at = new Date('2026-11-21T10:00:00.000Z');
 let counter = 0;
@@ -84,6 +84,27 @@ describe('jobsForSteps', () => {
       ['manual', 'blocked', null],
     ]);
     expect(jobs.map((job) => job.position)).toEqual([0, 1, 2, 3]);
+  });
+
+  it("times a command job out by its step, else the pipeline's default, never past its maximum", () => {
+    expect(jobTimeout(10, undefined)).toBe(10);
+    expect(jobTimeout(undefined, { defaultTimeoutInMinutes: 30, maximumTimeoutInMinutes: null })).toBe(30);
+    expect(jobTimeout(90, { defaultTimeoutInMinutes: 30, maximumTimeoutInMinutes: 60 })).toBe(60);
+    expect(jobTimeout(null, { defaultTimeoutInMinutes: null, maximumTimeoutInMinutes: 60 })).toBe(60);
+    expect(jobTimeout(null, { defaultTimeoutInMinutes: null, maximumTimeoutInMinutes: null })).toBeNull();
+    const jobs = jobsForSteps({
+      steps: [
+        command({ timeoutInMinutes: 5 }),
+        command({ key: 'b' }),
+        { type: 'wait', id: newId(), key: null, continueOnFailure: false },
+      ],
+      buildId: 'b',
+      at,
+      newId,
+      facts: factsOf(),
+      timeouts: { defaultTimeoutInMinutes: 15, maximumTimeoutInMinutes: null },
+    });
+    expect(jobs.map((job) => job.timeoutInMinutes)).toEqual([5, 15, null]);
   });
 
   it('leaves out the steps whose branches or if the build does not meet, gating as the rest', () => {

@@ -1,5 +1,5 @@
 import { matchesBranchFilter } from './branch-filter';
-import type { Job, StepDefinition } from './entities';
+import type { Job, Pipeline, StepDefinition } from './entities';
 import { type ConditionFacts, conditionHolds, parseCondition } from './step-condition';
 import { interpolateMatrix, type JobMatrix, jobMatrix, matrixCombinations } from './step-matrix';
 
@@ -24,6 +24,7 @@ type FromStep = Pick<
   | 'continueOnFailure'
   | 'retryAutomaticLimit'
   | 'matrix'
+  | 'timeoutInMinutes'
 >;
 
 /**
@@ -67,8 +68,25 @@ function newJob(place: { id: string; buildId: string; position: number; at: Date
     unblockedById: null,
     unblockedAt: null,
     matrix: step.matrix,
+    timeoutInMinutes: step.timeoutInMinutes,
   };
 }
+
+/**
+ * A command job's timeout: its step's, else the pipeline's default, never past the pipeline's maximum
+ * (the public rule).
+ */
+export function jobTimeout(
+  stepTimeout: number | null | undefined,
+  pipeline: PipelineTimeouts | undefined,
+): number | null {
+  const wanted = stepTimeout ?? pipeline?.defaultTimeoutInMinutes ?? null;
+  const maximum = pipeline?.maximumTimeoutInMinutes ?? null;
+  if (maximum === null) return wanted;
+  return wanted === null ? maximum : Math.min(wanted, maximum);
+}
+
+export type PipelineTimeouts = Pick<Pipeline, 'defaultTimeoutInMinutes' | 'maximumTimeoutInMinutes'>;
 
 /** Whether a build with these facts runs the step: its `branches` match the branch and its `if` holds. */
 export function stepRuns(step: StepDefinition, facts: ConditionFacts): boolean {
@@ -90,6 +108,8 @@ export function jobsForSteps(input: {
   at: Date;
   newId: () => string;
   facts: ConditionFacts;
+  /** the pipeline's default and maximum timeouts; absent: none */
+  timeouts?: PipelineTimeouts;
 }): Job[] {
   const jobs: Job[] = [];
   let gated = false;
@@ -126,6 +146,7 @@ export function jobsForSteps(input: {
               continueOnFailure: false,
               retryAutomaticLimit: step.retry?.automatic ?? null,
               matrix: combination ? (jobMatrix(combination.values) as JobMatrix) : null,
+              timeoutInMinutes: jobTimeout(step.timeoutInMinutes, input.timeouts),
             }),
           );
         }
@@ -149,6 +170,7 @@ export function jobsForSteps(input: {
           continueOnFailure: step.type === 'wait' && step.continueOnFailure,
           retryAutomaticLimit: null,
           matrix: null,
+          timeoutInMinutes: null,
         }),
       );
       gated = true;

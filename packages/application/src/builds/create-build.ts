@@ -56,6 +56,7 @@ export const scheduleBuild =
         at: now,
         newId: deps.newId,
         facts: conditionFacts(build, target.pipeline, target.organization.slug),
+        timeouts: target.pipeline,
       }),
       at: now,
       newId: deps.newId,

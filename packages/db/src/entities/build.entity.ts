@@ -145,6 +145,7 @@ export const JobEntity = defineEntity({
     unblockedBy: () => p.manyToOne(UserEntity).nullable().deleteRule('set null'),
     unblockedAt: p.datetime(3).nullable(),
     matrix: p.json<JobMatrix>().nullable(),
+    timeoutInMinutes: p.integer().nullable(),
   },
 });
 

@@ -13,7 +13,7 @@ export const JOB_RECORD = `id uuid, build_id uuid, step_id uuid, position int, t
   parallel_group_index int, parallel_group_total int, created_at timestamptz, scheduled_at timestamptz,
   runnable_at timestamptz, started_at timestamptz, finished_at timestamptz, soft_fail boolean,
   continue_on_failure boolean, retry_automatic_limit int, signal text, signal_reason text, unblocked_by_id uuid,
-  unblocked_at timestamptz, matrix jsonb`;
+  unblocked_at timestamptz, matrix jsonb, timeout_in_minutes int`;
 
 const COLUMN_NAMES = JOB_RECORD.split(',').map((column) => column.trim().split(/\s+/)[0]!);
 /** The columns of {@link JOB_RECORD}, in its order. */
@@ -63,6 +63,7 @@ function jobRecord(job: Job) {
     unblocked_by_id: job.unblockedById ?? undefined,
     unblocked_at: job.unblockedAt?.toISOString(),
     matrix: job.matrix ?? undefined,
+    timeout_in_minutes: job.timeoutInMinutes ?? undefined,
   };
 }
 
@@ -126,6 +127,7 @@ export function jobFromRow(row: Row): JobView {
     unblockedById: (row.unblocked_by_id as string | null) ?? null,
     unblockedAt: toDateOrNull(row.unblocked_at),
     matrix: (row.matrix as JobMatrix | null | undefined) ?? null,
+    timeoutInMinutes: (row.timeout_in_minutes as number | null | undefined) ?? null,
   };
   const agentRow = (row.agent as Row | null | undefined) ?? null;
   const agent: (Agent & { creator: null }) | null = agentRow

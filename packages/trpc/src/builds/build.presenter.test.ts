@@ -165,6 +165,7 @@ const scriptJob: Job = {
   unblockedById: null,
   unblockedAt: null,
   matrix: null,
+  timeoutInMinutes: null,
 };
 
 const waiterJob: Job = {
