@@ -6,6 +6,7 @@ import type {
   BuildState,
   Cluster,
   ClusterChanges,
+  ClusterPlacement,
   ClusterQueue,
   ClusterQueueChanges,
   ClusterToken,
@@ -546,8 +547,15 @@ export interface ClusterRepository {
     id: string;
     changes: ClusterChanges;
   }): Promise<ClusterRecord | 'not_found' | 'queue_not_found'>;
-  /** Refused while pipelines use the cluster (how many), decided by the pipelines' foreign key. */
-  deleteCluster(id: string): Promise<'deleted' | 'not_found' | { pipelines: number }>;
+  /**
+   * Refused while pipelines use the cluster or connected agents are in it (how many of each), decided
+   * under the cluster's row lock, which new pipelines and agents of the cluster wait for (foreign keys).
+   */
+  deleteCluster(id: string): Promise<'deleted' | 'not_found' | { pipelines: number; agents: number }>;
+  /** The cluster's name, default queue and queues by key: where its jobs and agents go. */
+  placement(clusterId: string): Promise<(ClusterPlacement & { name: string }) | null>;
+  /** The cluster token with this SHA-256 (hex), with its cluster; null when none (or revoked: deleted). */
+  findTokenByHash(hash: string): Promise<{ token: ClusterToken; cluster: Cluster } | null>;
   /** How many pipelines of the organization use the cluster. */
   countPipelines(clusterId: string): Promise<number>;
 

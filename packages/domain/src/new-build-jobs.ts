@@ -1,3 +1,4 @@
+import { type ClusterPlacement, queueForRules } from './cluster';
 import type { Job, StepDefinition } from './entities';
 
 const DEFAULT_AGENT_QUERY_RULES = ['queue=default'];
@@ -20,6 +21,8 @@ type FromStep = Pick<
   | 'softFail'
   | 'continueOnFailure'
   | 'retryAutomaticLimit'
+  | 'clusterId'
+  | 'clusterQueueId'
 >;
 
 /**
@@ -62,6 +65,8 @@ function newJob(place: { id: string; buildId: string; position: number; at: Date
     signalReason: null,
     unblockedById: null,
     unblockedAt: null,
+    clusterId: step.clusterId,
+    clusterQueueId: step.clusterQueueId,
   };
 }
 
@@ -74,8 +79,11 @@ export function jobsForSteps(input: {
   buildId: string;
   at: Date;
   newId: () => string;
+  /** the pipeline's cluster; null or absent: unclustered */
+  cluster?: ClusterPlacement | null;
 }): Job[] {
   const jobs: Job[] = [];
+  const cluster = input.cluster ?? null;
   let gated = false;
   for (const step of input.steps) {
     const nextPlace = () => ({
@@ -86,6 +94,7 @@ export function jobsForSteps(input: {
     });
     if (step.type === 'command') {
       const copies = step.parallelism && step.parallelism > 1 ? step.parallelism : 1;
+      const clusterQueueId = cluster ? queueForRules(step.agentQueryRules, cluster) : null;
       for (let index = 0; index < copies; index++) {
         jobs.push(
           newJob(nextPlace(), {
@@ -106,6 +115,8 @@ export function jobsForSteps(input: {
             softFail: step.softFail,
             continueOnFailure: false,
             retryAutomaticLimit: step.retry?.automatic ?? null,
+            clusterId: cluster?.clusterId ?? null,
+            clusterQueueId,
           }),
         );
       }
@@ -127,6 +138,9 @@ export function jobsForSteps(input: {
           softFail: false,
           continueOnFailure: step.type === 'wait' && step.continueOnFailure,
           retryAutomaticLimit: null,
+          // Only command jobs go to agents.
+          clusterId: null,
+          clusterQueueId: null,
         }),
       );
       gated = true;

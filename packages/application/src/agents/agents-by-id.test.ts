@@ -26,6 +26,8 @@ function agent(n: number, organizationId: string): Agent {
     pausedAt: null,
     pauseNote: null,
     pausedUntil: null,
+    clusterId: null,
+    clusterQueueId: null,
   };
 }
 

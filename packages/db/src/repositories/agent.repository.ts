@@ -1,7 +1,7 @@
 import type { AgentRegistrationToken, AgentRepository, AgentTokenScope } from '@ci/application';
 import { ACTIVE_JOB_STATES, type Agent, type AgentListFilter, GONE_AGENT_STATES } from '@ci/domain';
 import type { InferEntity } from '@mikro-orm/core';
-import { raw } from '@mikro-orm/postgresql';
+import { ForeignKeyConstraintViolationException, raw } from '@mikro-orm/postgresql';
 import { AgentEntity, AgentRegistrationTokenEntity, toAgent } from '../entities/agent.entity';
 import type { EntityManagerSource } from '../orm';
 import { prefixedColumns, prefixedObject, toDate, toDateOrNull } from '../rows';
@@ -33,6 +33,8 @@ export function agentFromRow(row: Row, prefix = ''): Agent {
     pausedAt: toDateOrNull(column('paused_at')),
     pauseNote: (column('pause_note') as string | null) ?? null,
     pausedUntil: toDateOrNull(column('paused_until')),
+    clusterId: (column('cluster_id') as string | null) ?? null,
+    clusterQueueId: (column('cluster_queue_id') as string | null) ?? null,
   };
 }
 
@@ -56,6 +58,8 @@ const AGENT_COLUMNS = [
   'paused_at',
   'pause_note',
   'paused_until',
+  'cluster_id',
+  'cluster_queue_id',
 ] as const;
 
 /** The columns `agentFromRow` reads, of agents `a`, each named `a_<column>`. */
@@ -158,14 +162,23 @@ export function agentRepository(entityManager: EntityManagerSource, sql: Sql): A
       const token = await entityManager().findOne(AgentRegistrationTokenEntity, { tokenHash: hash });
       return token ? toRegistrationToken(token) : null;
     },
-    async insert({ organizationId, creatorId, ...agent }, accessTokenHash) {
-      await entityManager().insert(AgentEntity, {
-        ...agent,
-        organization: organizationId,
-        creator: creatorId,
-        accessTokenHash,
-        lastSeenAt: agent.createdAt,
-      });
+    async insert({ organizationId, creatorId, clusterId, clusterQueueId, ...agent }, accessTokenHash) {
+      try {
+        await entityManager().insert(AgentEntity, {
+          ...agent,
+          organization: organizationId,
+          creator: creatorId,
+          cluster: clusterId,
+          clusterQueue: clusterQueueId,
+          accessTokenHash,
+          lastSeenAt: agent.createdAt,
+        });
+        return 'inserted';
+      } catch (error) {
+        // The cluster or its queue was deleted since the token was read.
+        if (error instanceof ForeignKeyConstraintViolationException) return 'cluster_gone';
+        throw error;
+      }
     },
     async findByAccessTokenHash(hash) {
       const agent = await entityManager().findOne(AgentEntity, { accessTokenHash: hash });

@@ -4,6 +4,7 @@ import type {
   ClusterRepository,
   ClusterTokenRecord,
 } from '@ci/application';
+import { GONE_AGENT_STATES } from '@ci/domain';
 import type { InferEntity } from '@mikro-orm/core';
 import {
   type EntityManager,
@@ -11,6 +12,7 @@ import {
   LockMode,
   UniqueConstraintViolationException,
 } from '@mikro-orm/postgresql';
+import { AgentEntity } from '../entities/agent.entity';
 import {
   ClusterEntity,
   ClusterQueueEntity,
@@ -129,19 +131,49 @@ export function clusterRepository(entityManager: EntityManagerSource): ClusterRe
       });
     },
     async deleteCluster(id) {
+      const inUse = async (em: EntityManager) => {
+        const [pipelines, agents] = await Promise.all([
+          em.count(PipelineEntity, { cluster: id }),
+          em.count(AgentEntity, { cluster: id, connectionState: { $nin: [...GONE_AGENT_STATES] } }),
+        ]);
+        return { pipelines, agents };
+      };
       try {
         return await entityManager().transactional(async (em) => {
-          // New pipelines of the cluster wait for this lock (their foreign key check shares the row).
+          // New pipelines and agents of the cluster wait for this lock (their foreign key check shares
+          // the row); agents that have gone stay, unclustered (`on delete set null`).
           if (!(await lockCluster(em, id))) return 'not_found' as const;
-          const pipelines = await em.count(PipelineEntity, { cluster: id });
-          if (pipelines > 0) return { pipelines };
+          const use = await inUse(em);
+          if (use.pipelines > 0 || use.agents > 0) return use;
           await em.nativeDelete(ClusterEntity, { id });
           return 'deleted' as const;
         });
       } catch (error) {
         if (!violates(error, ForeignKeyConstraintViolationException, PIPELINES_CONSTRAINT)) throw error;
-        return { pipelines: await entityManager().count(PipelineEntity, { cluster: id }) };
+        return inUse(entityManager());
       }
+    },
+    async placement(clusterId) {
+      const em = entityManager();
+      const [cluster, queues] = await Promise.all([
+        em.findOne(ClusterEntity, { id: clusterId }, { fields: ['name', 'defaultQueue'], refresh: true }),
+        em.find(ClusterQueueEntity, { cluster: clusterId }, { fields: ['key'] }),
+      ]);
+      if (!cluster) return null;
+      return {
+        clusterId,
+        name: cluster.name,
+        defaultQueueId: cluster.defaultQueue?.id ?? null,
+        queueIds: new Map(queues.map((queue) => [queue.key, queue.id])),
+      };
+    },
+    async findTokenByHash(hash) {
+      const row = await entityManager().findOne(
+        ClusterTokenEntity,
+        { tokenHash: hash },
+        { populate: ['cluster'], refresh: true },
+      );
+      return row ? { token: toClusterToken(row), cluster: toCluster(row.cluster) } : null;
     },
     countPipelines: (clusterId) => entityManager().count(PipelineEntity, { cluster: clusterId }),
 

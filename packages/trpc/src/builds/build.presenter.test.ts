@@ -74,6 +74,8 @@ const agent: Agent & { creator: User | null } = {
   pausedAt: null,
   pauseNote: null,
   pausedUntil: null,
+  clusterId: null,
+  clusterQueueId: null,
   creator: agentCreator,
 };
 
@@ -177,6 +179,8 @@ const scriptJob: Job = {
   signalReason: null,
   unblockedById: null,
   unblockedAt: null,
+  clusterId: null,
+  clusterQueueId: null,
 };
 
 const waiterJob: Job = {
