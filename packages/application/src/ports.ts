@@ -581,6 +581,12 @@ export interface ClusterRepository {
   updateToken(input: { id: string; changes: ClusterTokenChanges }): Promise<ClusterTokenRecord | 'not_found'>;
   deleteToken(clusterId: string, tokenId: string): Promise<boolean>;
 
+  /** The queues (tokens) of several clusters, each in its window, oldest first (GraphQL, in one statement). */
+  listQueuesOfClusters(windows: readonly ParentWindow[]): Promise<ClusterQueueRecord[]>;
+  countQueuesOfClusters(clusterIds: readonly string[]): Promise<ParentCount[]>;
+  listTokensOfClusters(windows: readonly ParentWindow[]): Promise<ClusterTokenRecord[]>;
+  countTokensOfClusters(clusterIds: readonly string[]): Promise<ParentCount[]>;
+
   /** By their own UUIDs, in whatever organization (GraphQL); the use cases decide who sees them. */
   clustersById(ids: readonly string[]): Promise<ClusterRecord[]>;
   queuesById(ids: readonly string[]): Promise<ClusterQueueRecord[]>;
@@ -645,6 +651,8 @@ export interface OrganizationJobFilter {
   states: readonly JobState[] | null;
   /** every one of these must be among the job's agent query rules */
   agentQueryRules: readonly string[] | null;
+  /** jobs waiting in (or run from) these cluster queues; null: any */
+  clusterQueueIds: readonly string[] | null;
 }
 
 export interface OrganizationJobScope {

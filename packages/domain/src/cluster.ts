@@ -1,6 +1,7 @@
 import type { OrganizationRole } from './access';
 import { readDescription, reasonsOf } from './body-fields';
 import { type DomainError, unprocessable, validationFailed } from './errors';
+import { decodeGraphqlId } from './graphql-id';
 import { isUuid } from './ids';
 import { isJsonObject } from './json-object';
 import { err, ok, type Result } from './result';
@@ -314,6 +315,21 @@ export function queueForAgent(
     );
   }
   return ok({ queueId, key });
+}
+
+/**
+ * Cluster queue ids as a filter takes them (GraphQL `clusterQueue: [ID!]`): each a queue's GraphQL id or
+ * its UUID. Null when none is given (no filter); a list of UUIDs otherwise, empty when none names a queue
+ * (the filter then matches nothing).
+ */
+export function readClusterQueueIds(values: readonly string[] | null | undefined): string[] | null {
+  if (!values?.length) return null;
+  const ids = values.map((value) => {
+    const decoded = decodeGraphqlId(value);
+    if (decoded) return decoded.type === 'ClusterQueue' ? decoded.id : null;
+    return isUuid(value) ? value.toLowerCase() : null;
+  });
+  return [...new Set(ids.filter((id): id is string => id !== null))];
 }
 
 /** Whether a queue hands out new jobs: not while its dispatch is paused (running jobs finish). */

@@ -256,6 +256,7 @@ describe('listAgents', () => {
           hostname: null,
           version: null,
           presentOnly: false,
+          clusterQueueIds: null,
         },
         offset: 0,
         limit: 30,

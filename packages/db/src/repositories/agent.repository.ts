@@ -73,7 +73,7 @@ export const HELD_JOB_STATES = `(${ACTIVE_JOB_STATES.map((state) => `'${state}'`
 
 /** An organization's agents narrowed by `filter`. */
 function inScope({ organizationId, filter }: { organizationId: string; filter: AgentListFilter }) {
-  const { search, metaData, isRunningJob, name, hostname, version, presentOnly } = filter;
+  const { search, metaData, isRunningJob, name, hostname, version, presentOnly, clusterQueueIds } = filter;
   const pattern = search === null ? null : `%${likeLiteral(search)}%`;
   const holding = { $in: [...ACTIVE_JOB_STATES] };
   return {
@@ -91,6 +91,7 @@ function inScope({ organizationId, filter }: { organizationId: string; filter: A
     ...(hostname === null ? {} : { hostname }),
     ...(version === null ? {} : { version }),
     ...(presentOnly ? { connectionState: { $nin: [...GONE_AGENT_STATES] } } : {}),
+    ...(clusterQueueIds === null ? {} : { clusterQueue: { $in: clusterQueueIds } }),
     ...(isRunningJob === null
       ? {}
       : { jobs: isRunningJob ? { $some: { state: holding } } : { $none: { state: holding } } }),

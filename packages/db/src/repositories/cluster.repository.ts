@@ -3,6 +3,7 @@ import type {
   ClusterRecord,
   ClusterRepository,
   ClusterTokenRecord,
+  ParentCount,
 } from '@ci/application';
 import { GONE_AGENT_STATES } from '@ci/domain';
 import type { InferEntity } from '@mikro-orm/core';
@@ -24,6 +25,7 @@ import {
 import { toUser } from '../entities/organization.entity';
 import { PipelineEntity } from '../entities/pipeline.entity';
 import { converted, type EntityManagerSource, updateReturning, violates } from '../orm';
+import { inParentWindows } from './parent-windows';
 
 /** The constraint that keeps queue keys unique per cluster (the entity's `uniques`). */
 const KEY_CONSTRAINT = 'cluster_queues_cluster_id_key_unique';
@@ -72,6 +74,19 @@ async function lockCluster(em: EntityManager, id: string): Promise<boolean> {
       .execute('get'),
   );
   return locked !== undefined && locked !== null;
+}
+
+/** How many queues (tokens) each cluster has, in one grouped count; clusters without any are left out. */
+async function countsOf(
+  em: EntityManager,
+  entity: typeof ClusterQueueEntity | typeof ClusterTokenEntity,
+  clusterIds: readonly string[],
+): Promise<ParentCount[]> {
+  if (clusterIds.length === 0) return [];
+  const counts = await em.countBy(entity as typeof ClusterQueueEntity, 'cluster', {
+    where: { cluster: { $in: [...clusterIds] } },
+  });
+  return Object.entries(counts).map(([parentId, count]) => ({ parentId, count }));
 }
 
 export function clusterRepository(entityManager: EntityManagerSource): ClusterRepository {
@@ -281,6 +296,39 @@ export function clusterRepository(entityManager: EntityManagerSource): ClusterRe
         (await entityManager().nativeDelete(ClusterTokenEntity, { id: tokenId, cluster: clusterId })) > 0
       );
     },
+
+    async listQueuesOfClusters(windows) {
+      if (windows.every((window) => window.limit === 0)) return [];
+      const rows = await entityManager().find(
+        ClusterQueueEntity,
+        {
+          [inParentWindows(
+            windows,
+            `select q.id from cluster_queues q where q.cluster_id = w.parent_id
+             order by q.created_at, q.id offset w.off limit w.lim`,
+          )]: [],
+        },
+        { populate: QUEUE_PARTS, orderBy: ORDER },
+      );
+      return rows.map(queueRecord);
+    },
+    countQueuesOfClusters: (clusterIds) => countsOf(entityManager(), ClusterQueueEntity, clusterIds),
+    async listTokensOfClusters(windows) {
+      if (windows.every((window) => window.limit === 0)) return [];
+      const rows = await entityManager().find(
+        ClusterTokenEntity,
+        {
+          [inParentWindows(
+            windows,
+            `select t.id from cluster_tokens t where t.cluster_id = w.parent_id
+             order by t.created_at, t.id offset w.off limit w.lim`,
+          )]: [],
+        },
+        { populate: TOKEN_PARTS, orderBy: ORDER },
+      );
+      return rows.map(tokenRecord);
+    },
+    countTokensOfClusters: (clusterIds) => countsOf(entityManager(), ClusterTokenEntity, clusterIds),
 
     async clustersById(ids) {
       const rows = await entityManager().find(

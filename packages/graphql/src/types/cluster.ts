@@ -2,6 +2,7 @@ import type { ClusterQueueView, ClusterTokenView, ClusterView } from '@ci/applic
 import { decodeGraphqlId } from '@ci/domain';
 import { builder } from '../builder';
 import { OrganizationRef, organizationOf } from './organization';
+import { AgentRef, JobTypeCommandRef } from './refs';
 import { ConnectionInterface } from './scalars';
 import { UserRef } from './user';
 
@@ -111,19 +112,18 @@ builder.objectField(ClusterRef, 'queues', (t) =>
   t.connection(
     {
       type: ClusterQueueRef,
-      description: "The cluster's queues, oldest first (as the REST list)",
-      resolve: ({ cluster, organizationSlug }, args, ctx) =>
-        ctx.loaders.list({
-          field: 'Cluster.queues',
-          parentId: cluster.id,
-          args,
-          read: (window) =>
-            ctx.useCases.listClusterQueues(
-              ctx.actor,
-              { organization: organizationSlug, cluster: cluster.id },
-              window,
-            ),
-        }),
+      description:
+        "The cluster's queues, oldest first (as the REST list), read for a page of clusters at once",
+      resolve: ({ cluster }, args, ctx, info) =>
+        ctx.loaders
+          .connection({
+            field: 'Cluster.queues',
+            args,
+            info,
+            idOf: (id: string) => id,
+            read: (requests) => ctx.useCases.byId.queuesOfClusters(ctx.actor, requests),
+          })
+          .load(cluster.id),
     },
     ClusterQueueConnection,
   ),
@@ -136,18 +136,16 @@ builder.objectField(ClusterRef, 'agentTokens', (t) =>
     nullable: true,
     description: "The cluster's agent tokens, oldest first (as the REST list)",
     args: { first: t.arg.int(), last: t.arg.int() },
-    resolve: ({ cluster, organizationSlug }, args, ctx) =>
-      ctx.loaders.list({
-        field: 'Cluster.agentTokens',
-        parentId: cluster.id,
-        args,
-        read: (window) =>
-          ctx.useCases.listClusterTokens(
-            ctx.actor,
-            { organization: organizationSlug, cluster: cluster.id },
-            window,
-          ),
-      }),
+    resolve: ({ cluster }, args, ctx, info) =>
+      ctx.loaders
+        .connection({
+          field: 'Cluster.agentTokens',
+          args,
+          info,
+          idOf: (id: string) => id,
+          read: (requests) => ctx.useCases.byId.tokensOfClusters(ctx.actor, requests),
+        })
+        .load(cluster.id),
   }),
 );
 
@@ -182,5 +180,35 @@ builder.objectField(OrganizationRef, 'cluster', (t) =>
         clusterId,
       });
     },
+  }),
+);
+
+// Where jobs and agents are: the ids they carry, read through the loaders (members with `read_clusters`).
+builder.objectField(JobTypeCommandRef, 'cluster', (t) =>
+  t.field({
+    type: ClusterRef,
+    nullable: true,
+    description: "The cluster of the job's pipeline when the job was made; null: unclustered",
+    resolve: ({ job }, _args, ctx) => (job.clusterId ? ctx.loaders.clusters.load(job.clusterId) : null),
+  }),
+);
+
+builder.objectField(JobTypeCommandRef, 'clusterQueue', (t) =>
+  t.field({
+    type: ClusterQueueRef,
+    nullable: true,
+    description: 'The cluster queue the job waits in (or ran from); null: unclustered or no such queue',
+    resolve: ({ job }, _args, ctx) =>
+      job.clusterQueueId ? ctx.loaders.clusterQueues.load(job.clusterQueueId) : null,
+  }),
+);
+
+builder.objectField(AgentRef, 'clusterQueue', (t) =>
+  t.field({
+    type: ClusterQueueRef,
+    nullable: true,
+    description: "The cluster queue the agent takes jobs from (its cluster token's); null: unclustered",
+    resolve: (agent, _args, ctx) =>
+      agent.clusterQueueId ? ctx.loaders.clusterQueues.load(agent.clusterQueueId) : null,
   }),
 );
