@@ -89,7 +89,10 @@ export const PipelineWire = z
     description: z.string().meta({ description: "'' when none was given" }),
     slug: z.string().meta({ description: 'derived from the name, and changes with it' }),
     repository: z.string(),
-    cluster_id: z.string().nullable().meta({ description: 'a UUID as given; clusters are not modelled' }),
+    cluster_id: z
+      .string()
+      .nullable()
+      .meta({ description: "the cluster whose agents run the pipeline's jobs; null: unclustered" }),
     pipeline_template_uuid: z
       .string()
       .nullable()
