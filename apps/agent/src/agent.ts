@@ -1,7 +1,8 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { chmod, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { hostname, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { delimiter, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 export interface AgentOptions {
   /** the organization's agent registration token */
@@ -104,6 +105,7 @@ export async function runAgent(options: AgentOptions, stop: AbortSignal): Promis
     version: AGENT_VERSION,
   });
   const token = registration.access_token;
+  const bin = await jobCommandsBin();
   await call('POST', '/connect', token, {});
   log(`registered as ${registration.name}; waiting for jobs`);
 
@@ -138,6 +140,7 @@ export async function runAgent(options: AgentOptions, stop: AbortSignal): Promis
     }
   } finally {
     clearInterval(heartbeat);
+    await rm(bin, { recursive: true, force: true }).catch(() => {});
     await call('POST', '/disconnect', token, {}).catch((error) =>
       log(`disconnect failed: ${(error as Error).message}`),
     );
@@ -180,7 +183,15 @@ export async function runAgent(options: AgentOptions, stop: AbortSignal): Promis
 
     const child: ChildProcess = spawn('sh', ['-c', command], {
       cwd: directory,
-      env: { ...process.env, ...job.env, BUILDKITE_BUILD_CHECKOUT_PATH: directory },
+      env: {
+        ...process.env,
+        ...job.env,
+        BUILDKITE_BUILD_CHECKOUT_PATH: directory,
+        // The job's own commands (job-cli.ts) talk back with the agent's token.
+        BUILDKITE_AGENT_ACCESS_TOKEN: token,
+        BUILDKITE_AGENT_ENDPOINT: endpoint,
+        PATH: `${bin}${delimiter}${process.env.PATH ?? ''}`,
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
       // Its own process group: a cancel stops everything the command started.
       detached: true,
@@ -240,4 +251,20 @@ export async function runAgent(options: AgentOptions, stop: AbortSignal): Promis
     });
     log(`finished job ${job.id}: exit ${exitStatus}${exit.signal ? ` (${exit.signal})` : ''}`);
   }
+}
+
+/**
+ * A folder for a job's PATH with `ci-agent` and `buildkite-agent`, both running job-cli.ts with this
+ * Node and tsx (the public agent's name, so pipelines written for it run unchanged).
+ */
+async function jobCommandsBin(): Promise<string> {
+  const bin = await mkdtemp(join(tmpdir(), 'ci-agent-bin-'));
+  const cli = fileURLToPath(new URL('./job-cli.ts', import.meta.url));
+  const quote = (text: string) => `'${text.replaceAll("'", "'\\''")}'`;
+  const script = `#!/bin/sh\nexec ${quote(process.execPath)} --import ${quote(import.meta.resolve('tsx'))} ${quote(cli)} "$@"\n`;
+  for (const name of ['ci-agent', 'buildkite-agent']) {
+    await writeFile(join(bin, name), script);
+    await chmod(join(bin, name), 0o755);
+  }
+  return bin;
 }

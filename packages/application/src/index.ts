@@ -12,6 +12,8 @@ export { DEFAULT_AGENT_TIMINGS, MAX_CHUNK_BYTES } from './agents/agent-protocol'
 export type { AgentTokenView } from './agents/agent-tokens';
 export type { AgentRef, AgentWork } from './agents/agents-by-id';
 export type { AgentListQuery, AgentPage } from './agents/list-agents';
+export type * from './annotations/annotation-ports';
+export type { AnnotateRequest, AnnotationPage } from './annotations/annotations';
 export * from './auth/access-token-secret';
 export type { Actor } from './auth/actor';
 export { slugParts } from './auth/authorize';

@@ -27,6 +27,14 @@ import {
 } from './agents/agent-tokens';
 import { findAgent, getAgent, getAgentsById, getWorkOfAgents } from './agents/agents-by-id';
 import { listAgents } from './agents/list-agents';
+import {
+  agentAnnotate,
+  agentRemoveAnnotation,
+  createAnnotation,
+  deleteAnnotation,
+  listAnnotations,
+  listAnnotationsOfBuilds,
+} from './annotations/annotations';
 import { authenticate } from './auth/authenticate';
 import { organizationsById, pipelineAccessFor } from './auth/usable-memberships';
 import {
@@ -87,9 +95,11 @@ import { getOrganization } from './organizations/get-organization';
 import { listOrganizationMembers } from './organizations/list-organization-members';
 import { listOrganizations } from './organizations/list-organizations';
 import {
+  bannersById,
   bannersOfOrganizations,
   createInvitations,
   deleteBanner,
+  invitationsById,
   listInvitations,
   updateApiIpAllowlist,
   updateTwoFactorRequirement,
@@ -251,6 +261,7 @@ export function createUseCases(deps: Deps) {
       organizations: organizationsById(deps),
       builds: getBuildsById(deps),
       jobs: getJobsById(deps),
+      annotationsOfBuilds: listAnnotationsOfBuilds(deps),
       findBuild: findBuild(deps),
       createBuild: createBuildOnPipelineId(deps),
       cancelBuild: cancelBuildById(deps),
@@ -336,6 +347,8 @@ export function createUseCases(deps: Deps) {
       bannersOfOrganizations: bannersOfOrganizations(deps),
       createInvitations: createInvitations(deps),
       invitations: listInvitations(deps),
+      bannersById: bannersById(deps),
+      invitationsById: invitationsById(deps),
       createTeam: createTeamInOrganizationId(deps),
       updateTeam: updateTeamById(deps),
       deleteTeam: deleteTeamById(deps),
@@ -344,6 +357,9 @@ export function createUseCases(deps: Deps) {
       removeTeamMember: removeTeamMemberById(deps),
     },
     getJobLog: getJobLog(deps),
+    listAnnotations: listAnnotations(deps),
+    createAnnotation: createAnnotation(deps),
+    deleteAnnotation: deleteAnnotation(deps),
     deleteJobLog: deleteJobLog(deps),
     getJobEnv: getJobEnv(deps),
     retryJob: retryJob(deps),
@@ -370,6 +386,8 @@ export function createUseCases(deps: Deps) {
       jobAction: agentJobAction(deps),
       jobState: agentJobState(deps),
       appendLog: appendAgentLog(deps),
+      annotate: agentAnnotate(deps),
+      removeAnnotation: agentRemoveAnnotation(deps),
       sweepLostJobs: sweepLostJobs(deps),
     },
     admin: {

@@ -1,6 +1,7 @@
 import {
   type Build,
   type BuildRequest,
+  conditionFacts,
   jobsForSteps,
   newBuildRefusal,
   newBuildSnapshot,
@@ -65,6 +66,7 @@ export const scheduleBuild =
         buildId: build.id,
         at: now,
         newId: deps.newId,
+        facts: conditionFacts(build, target.pipeline, target.organization.slug),
         cluster,
       }),
       at: now,

@@ -4,7 +4,7 @@ import type { InferEntity } from '@mikro-orm/core';
 import { ForeignKeyConstraintViolationException, raw } from '@mikro-orm/postgresql';
 import { AgentEntity, AgentRegistrationTokenEntity, toAgent } from '../entities/agent.entity';
 import type { EntityManagerSource } from '../orm';
-import { prefixedColumns, prefixedObject, toDate, toDateOrNull } from '../rows';
+import { prefixedObject, toDate, toDateOrNull } from '../rows';
 import { likeLiteral, type Sql } from '../sql';
 
 type Row = Record<string, unknown>;
@@ -62,10 +62,7 @@ const AGENT_COLUMNS = [
   'cluster_queue_id',
 ] as const;
 
-/** The columns `agentFromRow` reads, of agents `a`, each named `a_<column>`. */
-export const AGENT_COLUMNS_PREFIXED = prefixedColumns('a', AGENT_COLUMNS);
-
-/** The same as one JSON object of the same names. */
+/** The columns `agentFromRow` reads, of agents `a`, as one JSON object whose keys are `a_<column>`. */
 export const AGENT_OBJECT = prefixedObject('a', AGENT_COLUMNS);
 
 /** States of a job an agent holds, as the partial unique index `jobs_one_active_per_agent_idx` names them. */

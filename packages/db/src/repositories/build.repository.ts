@@ -17,14 +17,7 @@ import {
   pipelineCreatorFromRow,
   USER_COLUMNS_PREFIXED,
 } from './identity.repository';
-import {
-  JOB_COLUMN_NAMES,
-  JOB_JSON_SELECT,
-  JOB_RECORD,
-  JOB_SELECT,
-  jobFromRow,
-  jobRecords,
-} from './job.repository';
+import { JOB_COLUMN_NAMES, JOB_RECORD, JOB_SELECT, jobFromRow, jobRecords } from './job.repository';
 import {
   PIPELINE_ACCESS_TEXT,
   PIPELINE_COLUMNS,
@@ -218,7 +211,7 @@ function buildByNumberText(options: {
   const { pipelineKnown } = options;
   return `select x.*, ${pipelineKnown ? '' : `${PIPELINE_COLUMNS}, ${PIPELINE_CREATOR_COLUMNS}, `}(
       select coalesce(json_agg(jr order by jr.position, jr.created_at), '[]') from (
-        ${JOB_JSON_SELECT} where j.build_id = x.b_id ${options.includeRetriedJobs ? '' : 'and not j.retried'}
+        ${JOB_SELECT} where j.build_id = x.b_id ${options.includeRetriedJobs ? '' : 'and not j.retried'}
       ) jr
     ) as jobs_json
     from (${buildWithCountsSelect(options.creatorId)}

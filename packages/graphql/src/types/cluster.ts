@@ -1,8 +1,8 @@
 import type { ClusterQueueView, ClusterTokenView, ClusterView } from '@ci/application';
-import { decodeGraphqlId } from '@ci/domain';
-import { builder } from '../builder';
+import { decodeGraphqlId, hasScope } from '@ci/domain';
+import { builder, type GraphqlContext } from '../builder';
 import { OrganizationRef, organizationOf } from './organization';
-import { AgentRef, JobTypeCommandRef } from './refs';
+import { AgentRef } from './refs';
 import { ConnectionInterface } from './scalars';
 import { UserRef } from './user';
 
@@ -183,32 +183,18 @@ builder.objectField(OrganizationRef, 'cluster', (t) =>
   }),
 );
 
-// Where jobs and agents are: the ids they carry, read through the loaders (members with `read_clusters`).
-builder.objectField(JobTypeCommandRef, 'cluster', (t) =>
-  t.field({
-    type: ClusterRef,
-    nullable: true,
-    description: "The cluster of the job's pipeline when the job was made; null: unclustered",
-    resolve: ({ job }, _args, ctx) => (job.clusterId ? ctx.loaders.clusters.load(job.clusterId) : null),
-  }),
-);
-
-builder.objectField(JobTypeCommandRef, 'clusterQueue', (t) =>
-  t.field({
-    type: ClusterQueueRef,
-    nullable: true,
-    description: 'The cluster queue the job waits in (or ran from); null: unclustered or no such queue',
-    resolve: ({ job }, _args, ctx) =>
-      job.clusterQueueId ? ctx.loaders.clusterQueues.load(job.clusterQueueId) : null,
-  }),
-);
+/** A job's or agent's cluster queue, as the viewer may see it; null for a token without `read_clusters`. */
+export function clusterQueueOf(queueId: string | null, ctx: GraphqlContext) {
+  if (!queueId || !hasScope(ctx.actor.scopes, 'read_clusters')) return null;
+  return ctx.loaders.clusterQueues.load(queueId);
+}
 
 builder.objectField(AgentRef, 'clusterQueue', (t) =>
   t.field({
     type: ClusterQueueRef,
     nullable: true,
-    description: "The cluster queue the agent takes jobs from (its cluster token's); null: unclustered",
-    resolve: (agent, _args, ctx) =>
-      agent.clusterQueueId ? ctx.loaders.clusterQueues.load(agent.clusterQueueId) : null,
+    description:
+      "The cluster queue the agent takes jobs from (its cluster token's); null: unclustered, or the token may not read clusters",
+    resolve: (agent, _args, ctx) => clusterQueueOf(agent.clusterQueueId, ctx),
   }),
 );

@@ -3,7 +3,9 @@ import type { ObjectFieldsShape } from '@pothos/core';
 import { builder, type Types } from '../builder';
 import { JOB_TYPE_NAMES, type JobTypeName } from '../job-kinds';
 import { BuildNode } from './build-node';
+import { ClusterQueueRef, ClusterRef, clusterQueueOf } from './cluster';
 import { JOB_STATE_NAMES, type JobNode, SIGNAL_REASONS } from './job-node';
+import { clusterOf } from './pipeline';
 import {
   AgentRef,
   BuildRef,
@@ -108,6 +110,20 @@ jobType(
   },
   (t) => ({
     command: t.exposeString('command', { nullable: true }),
+    cluster: t.field({
+      type: ClusterRef,
+      nullable: true,
+      description:
+        "The cluster of the job's pipeline when the job was made (null: unclustered, or the token may not read clusters)",
+      resolve: ({ job }, _args, ctx) => clusterOf(job.clusterId, ctx),
+    }),
+    clusterQueue: t.field({
+      type: ClusterQueueRef,
+      nullable: true,
+      description:
+        'The cluster queue the job waits in or ran from (null: unclustered, no such queue, or the token may not read clusters)',
+      resolve: ({ job }, _args, ctx) => clusterQueueOf(job.clusterQueueId, ctx),
+    }),
     agentQueryRules: t.exposeStringList('agentQueryRules', { nullable: true }),
     automaticArtifactUploadPaths: t.exposeString('automaticArtifactUploadPaths', { nullable: true }),
     exitStatus: t.exposeString('exitStatus', { nullable: true }),
@@ -129,6 +145,11 @@ jobType(
     softFailed: t.exposeBoolean('softFailed', { nullable: false }),
     parallelGroupIndex: t.exposeInt('parallelGroupIndex', { nullable: true }),
     parallelGroupTotal: t.exposeInt('parallelGroupTotal', { nullable: true }),
+    matrix: t.expose('matrix', {
+      type: 'JSON',
+      nullable: true,
+      description: "The job's combination of its step's matrix: the value, or the values by dimension",
+    }),
     createdAt: t.expose('createdAt', { type: 'DateTime', nullable: true }),
     scheduledAt: t.expose('scheduledAt', { type: 'DateTime', nullable: true }),
     runnableAt: t.expose('runnableAt', { type: 'DateTime', nullable: true }),
