@@ -124,9 +124,10 @@ export async function startAgentsWorld(options: { servers?: number; env?: Record
     createBuild,
     getBuild,
     waitForBuild,
-    startAgent: (opts: { server?: ServerProcess; tags?: string[]; name?: string } = {}) => {
+    /** An agent registered with the organization's token, or with `token` (a cluster's). */
+    startAgent: (opts: { server?: ServerProcess; tags?: string[]; name?: string; token?: string } = {}) => {
       const agent = startAgent({
-        token: registrationToken,
+        token: opts.token ?? registrationToken,
         endpoint: `${(opts.server ?? server).baseUrl}/v3`,
         ...(opts.tags ? { tags: opts.tags } : {}),
         ...(opts.name ? { name: opts.name } : {}),

@@ -241,6 +241,13 @@ export interface Job {
   matrix: JobMatrix | null;
   /** how long it may run before it is stopped and `timed_out`; null: no limit */
   timeoutInMinutes: number | null;
+  /**
+   * Where a command job runs, decided when it is made: its pipeline's cluster and the queue its step
+   * names (or the cluster's default queue). Both null: the unclustered agents run it (today's rules).
+   */
+  clusterId: string | null;
+  /** null in a cluster: the step named no queue of the cluster (and it had no default); no agent takes it */
+  clusterQueueId: string | null;
 }
 
 export interface Agent {
@@ -265,6 +272,9 @@ export interface Agent {
   pausedAt: Date | null;
   pauseNote: string | null;
   pausedUntil: Date | null;
+  /** The cluster whose token registered it and the queue its `queue` tag names; null: unclustered. */
+  clusterId: string | null;
+  clusterQueueId: string | null;
 }
 
 export interface TeamPipeline {

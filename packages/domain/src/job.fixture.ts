@@ -40,6 +40,8 @@ export function jobIn(state: JobState, type: JobType = 'script', overrides: Part
     signalReason: null,
     unblockedById: null,
     unblockedAt: null,
+    clusterId: null,
+    clusterQueueId: null,
     ...overrides,
   };
 }

@@ -186,4 +186,34 @@ describe('jobsForSteps', () => {
       ['echo 2', 2],
     ]);
   });
+
+  it("places a clustered pipeline's command jobs in the queue their step names, or the default one", () => {
+    const cluster = {
+      clusterId: 'c1',
+      defaultQueueId: 'q-default',
+      queueIds: new Map([
+        ['default', 'q-default'],
+        ['deploy', 'q-deploy'],
+      ]),
+    };
+    const steps: StepDefinition[] = [
+      command(),
+      command({ agentQueryRules: ['queue=deploy'], parallelism: 2 }),
+      command({ agentQueryRules: ['queue=gpu'] }),
+      { type: 'wait', id: newId(), key: null, continueOnFailure: false },
+    ];
+    const jobs = jobsForSteps({ steps, buildId: 'b', at, newId, facts: factsOf(), cluster });
+    expect(jobs.map((job) => [job.clusterId, job.clusterQueueId])).toEqual([
+      ['c1', 'q-default'],
+      ['c1', 'q-deploy'],
+      ['c1', 'q-deploy'],
+      ['c1', null],
+      [null, null],
+    ]);
+  });
+
+  it('leaves jobs of an unclustered pipeline unclustered', () => {
+    const jobs = jobsForSteps({ steps: [command()], buildId: 'b', at, newId, facts: factsOf() });
+    expect(jobs.map((job) => [job.clusterId, job.clusterQueueId])).toEqual([[null, null]]);
+  });
 });

@@ -1,4 +1,5 @@
 import { matchesBranchFilter } from './branch-filter';
+import { type ClusterPlacement, queueForRules } from './cluster';
 import type { Job, Pipeline, StepDefinition } from './entities';
 import { type ConditionFacts, conditionHolds, parseCondition } from './step-condition';
 import { interpolateMatrix, type JobMatrix, jobMatrix, matrixCombinations } from './step-matrix';
@@ -25,6 +26,8 @@ type FromStep = Pick<
   | 'retryAutomaticLimit'
   | 'matrix'
   | 'timeoutInMinutes'
+  | 'clusterId'
+  | 'clusterQueueId'
 >;
 
 /**
@@ -69,6 +72,8 @@ function newJob(place: { id: string; buildId: string; position: number; at: Date
     unblockedAt: null,
     matrix: step.matrix,
     timeoutInMinutes: step.timeoutInMinutes,
+    clusterId: step.clusterId,
+    clusterQueueId: step.clusterQueueId,
   };
 }
 
@@ -110,8 +115,11 @@ export function jobsForSteps(input: {
   facts: ConditionFacts;
   /** the pipeline's default and maximum timeouts; absent: none */
   timeouts?: PipelineTimeouts;
+  /** the pipeline's cluster; null or absent: unclustered */
+  cluster?: ClusterPlacement | null;
 }): Job[] {
   const jobs: Job[] = [];
+  const cluster = input.cluster ?? null;
   let gated = false;
   for (const step of input.steps) {
     if (!stepRuns(step, input.facts)) continue;
@@ -127,6 +135,8 @@ export function jobsForSteps(input: {
       for (const combination of combinations) {
         const fill = (text: string) => (combination ? interpolateMatrix(text, combination.values) : text);
         const rules = step.agentQueryRules.length ? step.agentQueryRules : DEFAULT_AGENT_QUERY_RULES;
+        // The queue as the step names it (a matrix may fill it in); none named: the default queue.
+        const clusterQueueId = cluster ? queueForRules(step.agentQueryRules.map(fill), cluster) : null;
         for (let index = 0; index < copies; index++) {
           jobs.push(
             newJob(nextPlace(), {
@@ -147,6 +157,8 @@ export function jobsForSteps(input: {
               retryAutomaticLimit: step.retry?.automatic ?? null,
               matrix: combination ? (jobMatrix(combination.values) as JobMatrix) : null,
               timeoutInMinutes: jobTimeout(step.timeoutInMinutes, input.timeouts),
+              clusterId: cluster?.clusterId ?? null,
+              clusterQueueId,
             }),
           );
         }
@@ -171,6 +183,9 @@ export function jobsForSteps(input: {
           retryAutomaticLimit: null,
           matrix: null,
           timeoutInMinutes: null,
+          // Only command jobs go to agents.
+          clusterId: null,
+          clusterQueueId: null,
         }),
       );
       gated = true;

@@ -75,6 +75,8 @@ const agent: Agent & { creator: User | null } = {
   pausedAt: null,
   pauseNote: null,
   pausedUntil: null,
+  clusterId: null,
+  clusterQueueId: null,
   creator: agentCreator,
 };
 
@@ -166,6 +168,8 @@ const scriptJob: Job = {
   unblockedAt: null,
   matrix: null,
   timeoutInMinutes: null,
+  clusterId: null,
+  clusterQueueId: null,
 };
 
 const waiterJob: Job = {
