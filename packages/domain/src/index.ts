@@ -3,6 +3,7 @@ export * from './access-token';
 export * from './agent';
 export * from './agent-control';
 export * from './agent-token';
+export * from './artifact';
 export * from './branch-filter';
 export * from './build-admission';
 export * from './build-input';
