@@ -31,6 +31,7 @@ import type {
 } from '@ci/domain';
 import type { AgentRepository, JobRepository } from './agents/agent-ports';
 import type { AgentTimings } from './agents/agent-protocol';
+import type { ArtifactRepository, ArtifactSettings } from './artifacts/artifact-ports';
 import type { PipelineTemplateRepository } from './pipeline-templates/pipeline-template-ports';
 import type { RuleRepository } from './rules/rule-ports';
 import type { SuiteRepository } from './suites/suite-ports';
@@ -703,6 +704,7 @@ export interface Repositories {
   rules: RuleRepository;
   pipelineTemplates: PipelineTemplateRepository;
   suites: SuiteRepository;
+  artifacts: ArtifactRepository;
 }
 
 export interface Deps {
@@ -713,4 +715,6 @@ export interface Deps {
   agentTimings?: AgentTimings;
   /** how far lists are counted for their totals; defaults when absent (tests lower them) */
   listLimits?: { buildCount?: number };
+  /** where artifacts' bytes go and the largest one taken; a process without it serves no artifacts */
+  artifacts?: ArtifactSettings;
 }

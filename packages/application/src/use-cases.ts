@@ -27,6 +27,23 @@ import {
 } from './agents/agent-tokens';
 import { findAgent, getAgent, getAgentsById, getWorkOfAgents } from './agents/agents-by-id';
 import { listAgents } from './agents/list-agents';
+import {
+  createArtifacts,
+  openSignedArtifact,
+  searchArtifacts,
+  updateArtifactStates,
+  uploadArtifact,
+} from './artifacts/agent-artifacts';
+import {
+  deleteArtifact,
+  downloadArtifact,
+  getArtifact,
+  getArtifactDownloadUrl,
+  getArtifactsOfBuilds,
+  getArtifactsOfJobs,
+  listBuildArtifacts,
+  listJobArtifacts,
+} from './artifacts/artifacts';
 import { authenticate } from './auth/authenticate';
 import { organizationsById, pipelineAccessFor } from './auth/usable-memberships';
 import {
@@ -338,8 +355,16 @@ export function createUseCases(deps: Deps) {
       addTeamMember: addTeamMemberByIds(deps),
       updateTeamMember: updateTeamMemberById(deps),
       removeTeamMember: removeTeamMemberById(deps),
+      artifactsOfJobs: getArtifactsOfJobs(deps),
+      artifactsOfBuilds: getArtifactsOfBuilds(deps),
+      artifactDownloadUrl: getArtifactDownloadUrl(deps),
     },
     getJobLog: getJobLog(deps),
+    listBuildArtifacts: listBuildArtifacts(deps),
+    listJobArtifacts: listJobArtifacts(deps),
+    getArtifact: getArtifact(deps),
+    downloadArtifact: downloadArtifact(deps),
+    deleteArtifact: deleteArtifact(deps),
     deleteJobLog: deleteJobLog(deps),
     getJobEnv: getJobEnv(deps),
     retryJob: retryJob(deps),
@@ -367,6 +392,11 @@ export function createUseCases(deps: Deps) {
       jobState: agentJobState(deps),
       appendLog: appendAgentLog(deps),
       sweepLostJobs: sweepLostJobs(deps),
+      createArtifacts: createArtifacts(deps),
+      uploadArtifact: uploadArtifact(deps),
+      updateArtifactStates: updateArtifactStates(deps),
+      searchArtifacts: searchArtifacts(deps),
+      openSignedArtifact: openSignedArtifact(deps),
     },
     admin: {
       createOrganization: createOrganization(deps),

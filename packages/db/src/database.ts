@@ -5,6 +5,7 @@ import { startEmbeddedPostgres } from './embedded-postgres';
 import { type EntityManagerSource, entityManagerOf, migrate, openOrm } from './orm';
 import { accessTokenRepository } from './repositories/access-token.repository';
 import { agentRepository } from './repositories/agent.repository';
+import { artifactRepository } from './repositories/artifact.repository';
 import { buildRepository } from './repositories/build.repository';
 import { clusterRepository } from './repositories/cluster.repository';
 import { organizationRepository, userRepository } from './repositories/identity.repository';
@@ -70,6 +71,7 @@ function createRepositories(em: EntityManagerSource, sql: Sql): Repositories {
     rules: ruleRepository(em),
     pipelineTemplates: pipelineTemplateRepository(em),
     suites: suiteRepository(em),
+    artifacts: artifactRepository(sql),
   };
 }
 

@@ -72,11 +72,16 @@ describe('checkArtifactDeclaration', () => {
   };
 
   it('lowercases the checksums and guesses the type', () => {
-    expect(checkArtifactDeclaration(declaration, 100)).toMatchObject({ sha1sum: SHA1, mimeType: 'text/plain' });
+    expect(checkArtifactDeclaration(declaration, 100)).toMatchObject({
+      sha1sum: SHA1,
+      mimeType: 'text/plain',
+    });
   });
 
   it('refuses a size past the limit as too large', () => {
-    expect(() => checkArtifactDeclaration({ ...declaration, fileSize: 101 }, 100)).toThrow('the limit is 100');
+    expect(() => checkArtifactDeclaration({ ...declaration, fileSize: 101 }, 100)).toThrow(
+      'the limit is 100',
+    );
   });
 
   it.each([

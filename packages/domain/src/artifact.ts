@@ -51,10 +51,12 @@ export function artifactPath(raw: string): string {
   if (path.length === 0 || path.length > MAX_PATH_LENGTH) throw refuse('must have 1 to 1024 characters');
   // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what this refuses
   if (/[\u0000-\u001f\u007f]/.test(path)) throw refuse('holds a control character');
-  if (path.startsWith('/') || /^[A-Za-z]:/.test(path)) throw refuse('must be relative to the working directory');
+  if (path.startsWith('/') || /^[A-Za-z]:/.test(path))
+    throw refuse('must be relative to the working directory');
   const segments = path.split('/');
   if (segments.some((segment) => segment === '..')) throw refuse('must not leave the working directory (..)');
-  if (segments.some((segment) => segment === '' || segment === '.')) throw refuse('has an empty or "." segment');
+  if (segments.some((segment) => segment === '' || segment === '.'))
+    throw refuse('has an empty or "." segment');
   return path;
 }
 
@@ -192,7 +194,10 @@ export function artifactGlob(glob: string): RegExp {
 
 /** The part of a glob before its first wildcard's folder: where a search of the file system starts. */
 export function globBase(glob: string): string {
-  const segments = glob.replaceAll('\\', '/').replace(/^(\.\/)+/, '').split('/');
+  const segments = glob
+    .replaceAll('\\', '/')
+    .replace(/^(\.\/)+/, '')
+    .split('/');
   const fixed: string[] = [];
   for (const segment of segments.slice(0, -1)) {
     if (/[*?{]/.test(segment)) break;

@@ -1,5 +1,6 @@
 import { accessTokenRouter } from './access-tokens/access-token.router';
 import { agentsRouter } from './agents/agents.router';
+import { artifactsRouter } from './artifacts/artifacts.router';
 import { buildsRouter } from './builds/builds.router';
 import { clusterQueuesRouter, clustersRouter, clusterTokensRouter } from './clusters/clusters.router';
 import { jobsRouter } from './jobs/jobs.router';
@@ -27,6 +28,7 @@ export const appRouter = router({
   organizations: organizationsRouter,
   jobs: jobsRouter,
   agents: agentsRouter,
+  artifacts: artifactsRouter,
 });
 
 export type AppRouter = typeof appRouter;
