@@ -1,8 +1,9 @@
 import type { Command } from 'commander';
 import type { JobApi } from '../job-api';
+import { artifactCommands } from './artifact';
 
 /** A job subcommand: adds itself to the program; `api` is read when the command runs, not before. */
 export type JobCommand = (program: Command, api: () => JobApi) => void;
 
 /** Every job subcommand, in the order `--help` lists them. */
-export const JOB_COMMANDS: JobCommand[] = [];
+export const JOB_COMMANDS: JobCommand[] = [artifactCommands];
