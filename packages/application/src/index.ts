@@ -14,7 +14,7 @@ export type { AgentRef, AgentWork } from './agents/agents-by-id';
 export type { AgentListQuery, AgentPage } from './agents/list-agents';
 export type { ArtifactSearch, FoundArtifact } from './artifacts/agent-artifacts';
 export * from './artifacts/artifact-ports';
-export type { ArtifactList, ArtifactRef } from './artifacts/artifacts';
+export type { ArtifactList, ArtifactRef, ArtifactsFilter } from './artifacts/artifacts';
 export * from './auth/access-token-secret';
 export type { Actor } from './auth/actor';
 export { slugParts } from './auth/authorize';

@@ -34,6 +34,8 @@ const NODES: Record<GraphqlType, NodeLoad> = {
   // Read through their organization (`banners`, the invitation payload), not by id.
   OrganizationBanner: () => null,
   OrganizationInvitation: () => null,
+  // Read through their job or build (`artifacts`), not by id.
+  Artifact: () => null,
 };
 
 /**

@@ -3,6 +3,7 @@ import type { AnyRouter } from '@trpc/server';
 import { generateOpenApiDocument } from 'trpc-to-openapi';
 import { AccessTokenWire } from './access-tokens/access-token.wire';
 import { AgentResourceWire, PauseAgentRequest, StopAgentRequest } from './agents/agent.wire';
+import { ArtifactDownloadWire, ArtifactWire } from './artifacts/artifact.wire';
 import { BuildWire, CreateBuildRequest, JobWire } from './builds/build.wire';
 import {
   ClusterQueueWire,
@@ -44,6 +45,8 @@ const COMPONENTS = {
   JobLog: JobLogWire,
   JobEnv: JobEnvWire,
   UnblockedJob: UnblockedJobWire,
+  Artifact: ArtifactWire,
+  ArtifactDownload: ArtifactDownloadWire,
   CreateBuildRequest,
   Error: ErrorWire,
   RateLimitError: RateLimitErrorWire,
@@ -133,7 +136,12 @@ const TAG_DESCRIPTIONS: Record<string, string> = {
   Agents: "An organization's agents: list, get, stop, pause and resume",
 };
 
-const SUCCESS_DESCRIPTIONS: Record<string, string> = { '200': 'OK', '201': 'Created', '204': 'No Content' };
+const SUCCESS_DESCRIPTIONS: Record<string, string> = {
+  '200': 'OK',
+  '201': 'Created',
+  '204': 'No Content',
+  '302': 'Found: `Location` is a signed address of the bytes',
+};
 
 const header = (type: 'string' | 'integer', description: string) => ({ description, schema: { type } });
 const WINDOW_RESET = 'Seconds until the current one-minute window ends and the counts restart';
