@@ -99,7 +99,7 @@ describe('Organization.jobs', () => {
     expect(queued).toMatchObject({ count: 0, edges: [] });
   });
 
-  it("shows a command job's cluster, its pipeline's, and no cluster queue", async () => {
+  it("shows a command job's cluster as it was made: its pipeline's then, and no queue the cluster lacks", async () => {
     const cluster = await world.call('POST', '/v2/organizations/acme/clusters', {
       body: { name: 'Deploys' },
     });
@@ -108,12 +108,15 @@ describe('Organization.jobs', () => {
       body: { cluster_id: cluster.body.id },
     });
     expect(moved.status, moved.text).toBe(200);
+    // The job made before the move stays unclustered; the new build's job is in the cluster, in no queue.
+    await world.createBuild('deployer');
     const jobs = await jobsOf({ agentQueryRules: ['queue=deploy'] });
     expect(jobs.edges.map((edge) => edge.node)).toEqual([
       expect.objectContaining({
         cluster: { id: cluster.body.graphql_id, name: 'Deploys' },
         clusterQueue: null,
       }),
+      expect.objectContaining({ cluster: null, clusterQueue: null }),
     ]);
     const web = await jobsOf({ type: ['COMMAND'], first: 20 });
     const others = web.edges.filter((edge) => edge.node.build?.pipeline.slug !== 'deployer');
@@ -139,7 +142,7 @@ describe('Organization.jobs', () => {
 });
 
 describe('Build.annotations', () => {
-  it('is an empty connection of the public Annotation type', async () => {
+  it('is an empty connection of the public Annotation type for a build no job annotated', async () => {
     const build = await world.createBuild('api');
     const { annotations } = data(await world.gql(ANNOTATIONS, { slug: `acme/api/${build.number}` })).build;
     expect(annotations).toEqual({ count: 0, edges: [], pageInfo: { hasNextPage: false } });
