@@ -29,7 +29,7 @@ import type {
   TeamPrivacy,
   User,
 } from '@ci/domain';
-import type { AgentRepository, JobRepository } from './agents/agent-ports';
+import type { AgentRepository, BuildMetaDataRepository, JobRepository } from './agents/agent-ports';
 import type { AgentTimings } from './agents/agent-protocol';
 import type { PipelineTemplateRepository } from './pipeline-templates/pipeline-template-ports';
 import type { RuleRepository } from './rules/rule-ports';
@@ -698,6 +698,7 @@ export interface Repositories {
   organizationMembers: OrganizationMemberRepository;
   lookups: LookupRepository;
   jobs: JobRepository;
+  buildMetaData: BuildMetaDataRepository;
   agents: AgentRepository;
   organizationJobs: OrganizationJobRepository;
   rules: RuleRepository;

@@ -6,6 +6,7 @@ import { type EntityManagerSource, entityManagerOf, migrate, openOrm } from './o
 import { accessTokenRepository } from './repositories/access-token.repository';
 import { agentRepository } from './repositories/agent.repository';
 import { buildRepository } from './repositories/build.repository';
+import { buildMetaDataRepository } from './repositories/build-meta-data.repository';
 import { clusterRepository } from './repositories/cluster.repository';
 import { organizationRepository, userRepository } from './repositories/identity.repository';
 import { jobRepository } from './repositories/job.repository';
@@ -65,6 +66,7 @@ function createRepositories(em: EntityManagerSource, sql: Sql): Repositories {
     organizationSettings: organizationSettingsRepository(em),
     lookups: lookupRepository(em, sql),
     jobs: jobRepository(sql),
+    buildMetaData: buildMetaDataRepository(sql),
     agents: agentRepository(em, sql),
     organizationJobs: organizationJobRepository(em),
     rules: ruleRepository(em),

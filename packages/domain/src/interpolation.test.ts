@@ -1,3 +1,4 @@
+// biome-ignore-all lint/suspicious/noTemplateCurlyInString: these texts are pipeline strings with variables, not templates
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { interpolate } from './interpolation';

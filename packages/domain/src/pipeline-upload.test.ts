@@ -1,3 +1,4 @@
+// biome-ignore-all lint/suspicious/noTemplateCurlyInString: these texts are pipeline strings with variables, not templates
 import { describe, expect, it } from 'vitest';
 import type { Job, JobState } from './entities';
 import { jobIn } from './job.fixture';
@@ -116,7 +117,15 @@ describe('insertUploadedJobs', () => {
 
   it('puts the new jobs right after the uploader and moves the ones behind it down', () => {
     const result = value(
-      insertUploadedJobs({ jobs: build, uploaderId: 'uploader', steps, replace: false, at, newId: ids('j') }),
+      insertUploadedJobs({
+        buildState: 'running',
+        jobs: build,
+        uploaderId: 'uploader',
+        steps,
+        replace: false,
+        at,
+        newId: ids('j'),
+      }),
     );
     const order = [...result.jobs]
       .sort((a, b) => a.position - b.position)
@@ -138,7 +147,15 @@ describe('insertUploadedJobs', () => {
   it('with replace, removes the jobs behind the uploader that no agent took, keeping the others', () => {
     const jobs = [...build, job('taken', 4, 'running'), job('done', 5, 'passed')];
     const result = value(
-      insertUploadedJobs({ jobs, uploaderId: 'uploader', steps, replace: true, at, newId: ids('j') }),
+      insertUploadedJobs({
+        buildState: 'running',
+        jobs,
+        uploaderId: 'uploader',
+        steps,
+        replace: true,
+        at,
+        newId: ids('j'),
+      }),
     );
     expect([...result.removed].sort()).toEqual(['last', 'waiter']);
     expect(result.jobs.map((j) => j.id)).not.toContain('last');
@@ -148,7 +165,15 @@ describe('insertUploadedJobs', () => {
   it('keeps a retry of the uploader in its place', () => {
     const jobs = [job('old', 1, 'failed', { retried: true }), ...build];
     const result = value(
-      insertUploadedJobs({ jobs, uploaderId: 'uploader', steps, replace: false, at, newId: ids('j') }),
+      insertUploadedJobs({
+        buildState: 'running',
+        jobs,
+        uploaderId: 'uploader',
+        steps,
+        replace: false,
+        at,
+        newId: ids('j'),
+      }),
     );
     expect(result.jobs.find((j) => j.id === 'old')?.position).toBe(1);
   });
@@ -159,16 +184,65 @@ describe('insertUploadedJobs', () => {
       const jobs = build.map((j) => (j.id === 'uploader' ? { ...j, state } : j));
       expect(
         message(
-          insertUploadedJobs({ jobs, uploaderId: 'uploader', steps, replace: false, at, newId: ids('j') }),
+          insertUploadedJobs({
+            buildState: 'running',
+            jobs,
+            uploaderId: 'uploader',
+            steps,
+            replace: false,
+            at,
+            newId: ids('j'),
+          }),
         ),
       ).toBe(`Only a running job may upload steps (this one is ${state})`);
     },
   );
 
+  it.each(['canceling', 'canceled', 'passed', 'blocked', 'scheduled'] as const)(
+    'refuses an upload into a build that is %s',
+    (buildState) => {
+      expect(
+        message(
+          insertUploadedJobs({
+            buildState,
+            jobs: build,
+            uploaderId: 'uploader',
+            steps,
+            replace: false,
+            at,
+            newId: ids('j'),
+          }),
+        ),
+      ).toBe(`Steps can't be added to a build that is ${buildState}`);
+    },
+  );
+
+  it('takes an upload into a failing build', () => {
+    expect(
+      insertUploadedJobs({
+        buildState: 'failing',
+        jobs: build,
+        uploaderId: 'uploader',
+        steps,
+        replace: false,
+        at,
+        newId: ids('j'),
+      }).ok,
+    ).toBe(true);
+  });
+
   it('refuses an uploader that is not in the build', () => {
     expect(
       message(
-        insertUploadedJobs({ jobs: build, uploaderId: 'nope', steps, replace: false, at, newId: ids('j') }),
+        insertUploadedJobs({
+          buildState: 'running',
+          jobs: build,
+          uploaderId: 'nope',
+          steps,
+          replace: false,
+          at,
+          newId: ids('j'),
+        }),
       ),
     ).toBe('The uploading job is not part of this build');
   });
@@ -186,6 +260,7 @@ describe('insertUploadedJobs', () => {
     expect(
       message(
         insertUploadedJobs({
+          buildState: 'running',
           jobs: full,
           uploaderId: 'uploader',
           steps: many,
@@ -199,6 +274,7 @@ describe('insertUploadedJobs', () => {
     );
     expect(
       insertUploadedJobs({
+        buildState: 'running',
         jobs: full,
         uploaderId: 'uploader',
         steps: many,

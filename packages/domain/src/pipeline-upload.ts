@@ -1,3 +1,4 @@
+import type { BuildState } from './build-state';
 import type { Job, JobState, StepDefinition } from './entities';
 import { type DomainError, unprocessable } from './errors';
 import { interpolate } from './interpolation';
@@ -96,9 +97,10 @@ const REPLACEABLE: readonly JobState[] = [
 /**
  * Adds the uploaded steps' jobs to a build right after the uploading job: the jobs behind it move down
  * by as many places, and with `replace` the ones behind it that no agent has taken yet go. Only a
- * running job may upload, and a build holds at most {@link MAX_JOBS_PER_BUILD_WITH_UPLOADS} jobs.
+ * running job of a running (or failing) build may upload, and a build holds at most {@link MAX_JOBS_PER_BUILD_WITH_UPLOADS} jobs.
  */
 export function insertUploadedJobs(input: {
+  buildState: BuildState;
   jobs: readonly Job[];
   uploaderId: string;
   steps: readonly StepDefinition[];
@@ -111,6 +113,11 @@ export function insertUploadedJobs(input: {
   if (uploader.state !== 'running') {
     return err(
       unprocessable('job_not_running', `Only a running job may upload steps (this one is ${uploader.state})`),
+    );
+  }
+  if (input.buildState !== 'running' && input.buildState !== 'failing') {
+    return err(
+      unprocessable('build_not_running', `Steps can't be added to a build that is ${input.buildState}`),
     );
   }
   const removed = new Set<string>();

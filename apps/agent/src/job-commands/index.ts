@@ -1,8 +1,13 @@
 import type { Command } from 'commander';
 import type { JobApi } from '../job-api';
+import { metaData } from './meta-data';
+import { pipelineUpload } from './pipeline-upload';
 
 /** A job subcommand: adds itself to the program; `api` is read when the command runs, not before. */
 export type JobCommand = (program: Command, api: () => JobApi) => void;
 
 /** Every job subcommand, in the order `--help` lists them. */
-export const JOB_COMMANDS: JobCommand[] = [];
+export const JOB_COMMANDS: JobCommand[] = [
+  pipelineUpload, // pipeline upload [file]
+  metaData, // meta-data set|get|exists|keys
+];

@@ -225,7 +225,7 @@ export const pingAgent =
     return { action: 'idle', job: await dispatched(deps, location, agent) };
   };
 
-async function dispatched(deps: Deps, location: JobLocation, agent: Agent): Promise<DispatchedJob> {
+export async function dispatched(deps: Deps, location: JobLocation, agent: Agent): Promise<DispatchedJob> {
   const view = await deps.repos.builds.findByNumber({
     pipelineId: location.pipelineId,
     number: location.buildNumber,
@@ -236,7 +236,7 @@ async function dispatched(deps: Deps, location: JobLocation, agent: Agent): Prom
 }
 
 /** The agent's own job: another agent's job, or one that does not exist, answers 404 alike. */
-async function ownJob(deps: Deps, agent: Agent, jobId: string): Promise<JobLocation> {
+export async function ownJob(deps: Deps, agent: Agent, jobId: string): Promise<JobLocation> {
   const location = isUuid(jobId) ? await deps.repos.jobs.find(jobId) : null;
   if (!location || location.organizationId !== agent.organizationId) throw notFound('job');
   if (location.job.agentId !== agent.id) throw notFound('job');
