@@ -17,6 +17,17 @@ export const DEFAULT_PIPELINE_FILES = [
   'buildkite/pipeline.json',
 ];
 
+/**
+ * The server's bound on an upload (the domain's MAX_PIPELINE_UPLOAD_BYTES, also its default body limit):
+ * a larger file is refused here, before its bytes are sent to be cut off.
+ */
+const MAX_UPLOAD_BYTES = 1024 * 1024;
+
+const tooLarge = (source: string, bytes: number) =>
+  new UsageError(
+    `the pipeline from ${source} is too large to upload (${bytes} bytes; at most ${MAX_UPLOAD_BYTES})`,
+  );
+
 function pipelineText(file: string | undefined): { text: string; source: string } {
   if (file === '-' || (file === undefined && stdinHasInput())) return { text: readStdin(), source: 'stdin' };
   const path = file ?? DEFAULT_PIPELINE_FILES.find((candidate) => existsSync(candidate));
@@ -58,6 +69,7 @@ export const pipelineUpload: JobCommand = (program, api) => {
       ) => {
         const { text, source } = pipelineText(file);
         if (text.trim() === '') throw new UsageError(`the pipeline from ${source} is empty`);
+        if (Buffer.byteLength(text) > MAX_UPLOAD_BYTES) throw tooLarge(source, Buffer.byteLength(text));
         const client = api();
         let answer: { jobs: string[]; pipeline: unknown };
         try {
@@ -70,10 +82,7 @@ export const pipelineUpload: JobCommand = (program, api) => {
           });
         } catch (error) {
           if (error instanceof JobApiError && error.status === 413) {
-            throw new JobApiError(
-              413,
-              `the pipeline from ${source} is too large to upload (${Buffer.byteLength(text)} bytes)`,
-            );
+            throw tooLarge(source, Buffer.byteLength(text));
           }
           throw error;
         }
