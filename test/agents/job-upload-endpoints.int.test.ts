@@ -133,6 +133,14 @@ steps:
     expect((await jobsOf(pipeline, number)).jobs[1].command).toBe('echo $KEPT');
   });
 
+  it('reads JSON text as well as YAML, interpolating it alike', async () => {
+    const { pipeline, number, agent } = await buildOn(oneStep);
+    const jobId = await agents.start(agent);
+    const answer = await upload(agent, jobId, '{"steps": [{"command": "echo $BUILDKITE_BRANCH $$1"}]}');
+    expect(answer.status).toBe(200);
+    expect((await jobsOf(pipeline, number)).jobs[1].command).toBe('echo main $1');
+  });
+
   it('replaces the steps after the uploader that no agent took, with --replace', async () => {
     const { pipeline, number, agent } = await buildOn(oneStep);
     const jobId = await agents.start(agent);

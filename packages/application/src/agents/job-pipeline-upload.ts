@@ -45,6 +45,12 @@ const must = <T>(result: Result<T, DomainError>): T => {
 
 function parsePipelineText(text: string): unknown {
   if (new TextEncoder().encode(text).length > MAX_PIPELINE_UPLOAD_BYTES) throw payloadTooLarge();
+  // JSON is YAML, and JSON.parse reads it ~20 times faster than the YAML parser.
+  if (/^\s*[[{]/.test(text)) {
+    try {
+      return JSON.parse(text);
+    } catch {}
+  }
   try {
     // The default alias limit refuses YAML that expands to far more than it says ("billion laughs").
     return parseYaml(text);
