@@ -16,7 +16,8 @@ const JOBS = `query organizationJobs($slug: ID!, $first: Int, $type: [JobTypes!]
       edges {
         node {
           __typename
-          ... on JobTypeCommand { uuid label state agentQueryRules build { number pipeline { slug } } }
+          ... on JobTypeCommand { uuid label state agentQueryRules build { number pipeline { slug } }
+            cluster { id name } clusterQueue { id key } }
           ... on JobTypeWait { uuid state }
         }
       }
@@ -96,6 +97,28 @@ describe('Organization.jobs', () => {
   it('matches nothing for a cluster queue: there are no clusters yet', async () => {
     const queued = await jobsOf({ clusterQueue: ['Q2x1c3RlclF1ZXVlLS0tMQ=='] });
     expect(queued).toMatchObject({ count: 0, edges: [] });
+  });
+
+  it("shows a command job's cluster, its pipeline's, and no cluster queue", async () => {
+    const cluster = await world.call('POST', '/v2/organizations/acme/clusters', {
+      body: { name: 'Deploys' },
+    });
+    expect(cluster.status, cluster.text).toBe(201);
+    const moved = await world.call('PATCH', '/v2/organizations/acme/pipelines/deployer', {
+      body: { cluster_id: cluster.body.id },
+    });
+    expect(moved.status, moved.text).toBe(200);
+    const jobs = await jobsOf({ agentQueryRules: ['queue=deploy'] });
+    expect(jobs.edges.map((edge) => edge.node)).toEqual([
+      expect.objectContaining({
+        cluster: { id: cluster.body.graphql_id, name: 'Deploys' },
+        clusterQueue: null,
+      }),
+    ]);
+    const web = await jobsOf({ type: ['COMMAND'], first: 20 });
+    const others = web.edges.filter((edge) => edge.node.build?.pipeline.slug !== 'deployer');
+    expect(others.length).toBeGreaterThan(0);
+    expect(others.every((edge) => (edge.node as { cluster?: unknown }).cluster === null)).toBe(true);
   });
 
   it('shows a member only the jobs of pipelines the member may see', async () => {

@@ -734,6 +734,99 @@ describe('pipeline reads', () => {
     await world.server.database.sql.query(`update teams set name = 'Hidden' where slug = 'hidden'`);
   });
 
+  it("search a pipeline's teams by name, the count only those found", async () => {
+    const TEAMS = `query getPipelineTeams($slug: ID!, $search: String) { pipeline(slug: $slug) {
+      teams(first: 10, order: NAME, search: $search) { count edges { node { team { slug } } } } } }`;
+    await world.gql(
+      'mutation($teamID: ID!, $pipelineID: ID!) { teamPipelineCreate(input: { teamID: $teamID, pipelineID: $pipelineID }) { clientMutationId } }',
+      {
+        teamID: teamId('hidden'),
+        pipelineID: encodeGraphqlId('Pipeline', world.pipelines.docs?.id as string),
+      },
+    );
+    const found = async (search: string | null) => {
+      const { teams: list } = data(await world.gql(TEAMS, { slug: 'acme/docs', search }), 'pipeline');
+      return {
+        count: list.count,
+        slugs: list.edges.map((edge: { node: { team: { slug: string } } }) => edge.node.team.slug),
+      };
+    };
+    expect(await found(null)).toEqual({ count: 2, slugs: ['hidden', 'platform'] });
+    expect(await found('PLAT')).toEqual({ count: 1, slugs: ['platform'] });
+    expect(await found('%')).toEqual({ count: 0, slugs: [] });
+    const asMember = await world.gql(
+      TEAMS,
+      { slug: 'acme/docs', search: 'FORM' },
+      { token: world.tokens.member },
+    );
+    expect(asMember.body.data.pipeline.teams).toEqual({
+      count: 1,
+      edges: [{ node: { team: { slug: 'platform' } } }],
+    });
+  });
+
+  it("show every provider setting the public schema names, the pipeline's cluster and no clone mirror", async () => {
+    const SETTINGS = `query getPipelineProviderSettings($id: ID!) { node(id: $id) { ... on Pipeline {
+      cloneMirrorUrl cluster { id name }
+      repository { provider { __typename
+        ... on RepositoryProviderGithub { settings { triggerMode buildPullRequestReadyForReview
+          buildPullRequestReviewSubmitted buildReleasePublished issueCommentCommandWord issueCommentMatchMode
+          ignoreDefaultBranchPullRequests githubWebhooksDisabled } }
+        ... on RepositoryProviderGithubEnterprise { settings { buildBranches reviewCommentMatchMode } }
+        ... on RepositoryProviderBitbucket { settings { ignoreDefaultBranchPullRequests } }
+        ... on RepositoryProviderBitbucketServer { settings { buildBranches filterEnabled } }
+        ... on RepositoryProviderGitlabCommunity { settings { filterCondition } }
+        ... on RepositoryProviderGitlabEnterprise { settings { filterCondition } }
+        ... on RepositoryProviderBeanstalk { settings { filterEnabled } }
+        ... on RepositoryProviderCodebase { settings { filterEnabled } }
+        ... on RepositoryProviderCursorOrigin { settings { publishCommitStatus } }
+      } } } } }`;
+    expect(validate(REFERENCE, parse(SETTINGS)).map((error) => error.message)).toEqual([]);
+    const cluster = await world.call('POST', '/v2/organizations/acme/clusters', {
+      body: { name: 'Builders' },
+    });
+    expect(cluster.status, cluster.text).toBe(201);
+    const created = await world.call('POST', '/v2/organizations/acme/pipelines', {
+      body: {
+        name: 'Settings',
+        repository: 'git@github.com:acme/settings.git',
+        configuration: 'steps:\n  - command: make\n',
+        cluster_id: cluster.body.id,
+        provider_settings: {
+          trigger_mode: 'deployment',
+          build_pull_request_ready_for_review: true,
+          build_release_published: true,
+          issue_comment_command_word: '/build',
+          issue_comment_match_mode: 'exact',
+        },
+      },
+    });
+    expect(created.status, created.text).toBe(201);
+    const read = data(await world.gql(SETTINGS, { id: created.body.graphql_id }), 'node');
+    expect(read).toEqual({
+      cloneMirrorUrl: null,
+      cluster: { id: cluster.body.graphql_id, name: 'Builders' },
+      repository: {
+        provider: {
+          __typename: 'RepositoryProviderGithub',
+          settings: {
+            triggerMode: 'deployment',
+            buildPullRequestReadyForReview: true,
+            buildPullRequestReviewSubmitted: false,
+            buildReleasePublished: true,
+            issueCommentCommandWord: '/build',
+            issueCommentMatchMode: 'EXACT',
+            ignoreDefaultBranchPullRequests: false,
+            githubWebhooksDisabled: false,
+          },
+        },
+      },
+    });
+    const withoutClusters = await world.token('admin', { scopes: ['graphql', 'read_pipelines'] });
+    const limited = await world.gql(SETTINGS, { id: created.body.graphql_id }, { token: withoutClusters });
+    expect(data(limited, 'node').cluster).toBeNull();
+  });
+
   it('hide the webhook URL from members who may not edit the pipeline (rule B2)', async () => {
     const read = data(
       await world.gql(OPERATIONS.getPipeline, { slug: 'acme/api' }, { token: world.tokens.member }),

@@ -114,6 +114,27 @@ describe('team suites', () => {
     expect(data(await world.gql(SUITE_TEAMS, { id: suiteId })).node.teams.count).toBe(0);
   });
 
+  it("lists a suite's teams newest first, or by the team's name (the Terraform provider's order)", async () => {
+    const SUITE_TEAMS_ORDERED = `query getTestSuite($id: ID!, $teamCount: Int, $order: TeamSuiteOrder) {
+      suite: node(id: $id) { ... on Suite { id uuid defaultBranch emoji name slug
+        teams(first: $teamCount, order: $order) { edges { node { id accessLevel team { slug } } } } } } }`;
+    const hidden = data(await world.gql('{ team(slug: "acme/hidden") { id } }')).team.id;
+    const given = [];
+    for (const team of [hidden, teamId]) {
+      given.push(
+        data(await world.gql(CREATE, { teamID: team, suiteID: suiteId })).teamSuiteCreate.teamSuite.id,
+      );
+    }
+    const slugs = async (order: string | null) =>
+      data(await world.gql(SUITE_TEAMS_ORDERED, { id: suiteId, teamCount: 10, order })).suite.teams.edges.map(
+        (edge: { node: { team: { slug: string } } }) => edge.node.team.slug,
+      );
+    expect(await slugs(null)).toEqual(['platform', 'hidden']);
+    expect(await slugs('RECENTLY_CREATED')).toEqual(['platform', 'hidden']);
+    expect(await slugs('NAME')).toEqual(['hidden', 'platform']);
+    for (const id of given) data(await world.gql(DELETE, { id }));
+  });
+
   it('refuses members who are not admins, missing scopes and other organizations', async () => {
     expect(
       errorsOf(await world.gql(CREATE, { teamID: teamId, suiteID: suiteId }, { token: world.tokens.member })),

@@ -480,6 +480,12 @@ describe('organization settings over GraphQL', () => {
       "Validation failed: Message can't be blank",
     );
 
+    const NODE = `query getNode($id: ID!) { node(id: $id) { ... on OrganizationBanner { id uuid message } } }`;
+    expect(data(await world.gql(NODE, { id: banner.id }, { token: world.tokens.member })).node).toEqual(
+      replaced,
+    );
+    expect(data(await world.gql(NODE, { id: banner.id }, { token: world.tokens.outsider })).node).toBeNull();
+
     expect(data(await world.gql(DELETE, { organizationId: acmeId })).organizationBannerDelete).toEqual({
       deletedBannerId: banner.id,
     });
@@ -559,5 +565,42 @@ describe('organization settings over GraphQL', () => {
       ),
     );
     expect(asMember.organization.members.edges).toEqual([{ node: { role: 'ADMIN' } }]);
+  });
+
+  it("lists the organization's invitations to its admins by state and order, each a node of its own", async () => {
+    const INVITE = `mutation InviteUser($organization: ID!, $emails: [String!]!) {
+      organizationInvitationCreate(input: { organizationID: $organization, emails: $emails }) { clientMutationId } }`;
+    const LIST = `query invitations($slug: ID!, $order: OrganizationInvitationOrders, $state: [OrganizationInvitationStates!]) {
+      organization(slug: $slug) { invitations(first: 10, order: $order, state: $state) {
+        count edges { node { id uuid email state } } } } }`;
+    const NODE = `query getNode($id: ID!) { node(id: $id) { ... on OrganizationInvitation { id email state } } }`;
+    data(await world.gql(INVITE, { organization: acmeId, emails: ['zed@acme.test', 'amy@acme.test'] }));
+    const pending = data(await world.gql(LIST, { slug: 'acme', state: ['PENDING'] })).organization
+      .invitations;
+    const emails = (list: { edges: Array<{ node: { email: string } }> }) =>
+      list.edges.map((edge) => edge.node.email);
+    expect(emails(pending).slice(0, 2).sort()).toEqual(['amy@acme.test', 'zed@acme.test']);
+    expect(pending.edges.every((edge: { node: { state: string } }) => edge.node.state === 'PENDING')).toBe(
+      true,
+    );
+    const byEmail = data(await world.gql(LIST, { slug: 'acme', order: 'EMAIL' })).organization.invitations;
+    expect(emails(byEmail)).toEqual([...emails(byEmail)].sort());
+    expect(byEmail.count).toBe(byEmail.edges.length);
+    const revoked = data(await world.gql(LIST, { slug: 'acme', state: ['REVOKED', 'EXPIRED'] }));
+    expect(revoked.organization.invitations).toEqual({ count: 0, edges: [] });
+
+    const amy = byEmail.edges.find(
+      (edge: { node: { email: string } }) => edge.node.email === 'amy@acme.test',
+    ).node;
+    expect(amy.id).toBe(encodeGraphqlId('OrganizationInvitation', amy.uuid));
+    expect(data(await world.gql(NODE, { id: amy.id })).node).toEqual({
+      id: amy.id,
+      email: 'amy@acme.test',
+      state: 'PENDING',
+    });
+    expect(data(await world.gql(NODE, { id: amy.id }, { token: world.tokens.member })).node).toBeNull();
+    const asMember = await world.gql(LIST, { slug: 'acme' }, { token: world.tokens.member });
+    expect(asMember.body.data.organization.invitations).toBeNull();
+    expect(asMember.body.errors.map((error: { message: string }) => error.message)).toEqual(['Forbidden']);
   });
 });

@@ -13,6 +13,8 @@ export type { AgentTokenView } from './agents/agent-tokens';
 export type { AgentRef, AgentWork } from './agents/agents-by-id';
 export type { PipelineUploadRequest, PipelineUploadResult } from './agents/job-pipeline-upload';
 export type { AgentListQuery, AgentPage } from './agents/list-agents';
+export type * from './annotations/annotation-ports';
+export type { AnnotateRequest, AnnotationPage } from './annotations/annotations';
 export * from './auth/access-token-secret';
 export type { Actor } from './auth/actor';
 export { slugParts } from './auth/authorize';

@@ -31,6 +31,7 @@ import type {
 } from '@ci/domain';
 import type { AgentRepository, BuildMetaDataRepository, JobRepository } from './agents/agent-ports';
 import type { AgentTimings } from './agents/agent-protocol';
+import type { AnnotationRepository } from './annotations/annotation-ports';
 import type { PipelineTemplateRepository } from './pipeline-templates/pipeline-template-ports';
 import type { RuleRepository } from './rules/rule-ports';
 import type { SuiteRepository } from './suites/suite-ports';
@@ -319,15 +320,20 @@ export interface TeamPipelineRepository {
     teamIds: readonly string[];
     visible: VisibleAcrossOrganizations;
   }): Promise<ParentCount[]>;
-  /** A window of each pipeline's associations (oldest first unless `order` says), with the teams `visible` covers. */
+  /**
+   * A window of each pipeline's associations (oldest first unless `order` says), with the teams `visible`
+   * covers; `search`: only teams whose name holds it, in any case.
+   */
   listOfPipelines(input: {
     windows: readonly ParentWindow[];
     visible: VisibleAcrossOrganizations;
     order?: AssociationOrder;
+    search?: string;
   }): Promise<TeamPipelineView[]>;
   countOfPipelines(input: {
     pipelineIds: readonly string[];
     visible: VisibleAcrossOrganizations;
+    search?: string;
   }): Promise<ParentCount[]>;
 }
 
@@ -672,10 +678,14 @@ export interface OrganizationSettingsRepository {
   deleteBanner(organizationId: string): Promise<string | null>;
   /** The banners of these organizations (one at most each). */
   bannersOf(organizationIds: readonly string[]): Promise<OrganizationBanner[]>;
+  /** The banners of these ids that exist, in any order. */
+  bannersByIds(ids: readonly string[]): Promise<OrganizationBanner[]>;
   /** The organization's teams among these ids. */
   teamsIn(input: { organizationId: string; teamIds: readonly string[] }): Promise<string[]>;
   insertInvitations(invitations: readonly OrganizationInvitation[]): Promise<void>;
   findInvitation(id: string): Promise<OrganizationInvitation | null>;
+  /** The invitations of these ids that exist, in any order. */
+  invitationsByIds(ids: readonly string[]): Promise<OrganizationInvitation[]>;
   /** The organization's invitations, newest first. */
   invitationsOf(organizationId: string): Promise<OrganizationInvitation[]>;
   /** Marks a pending invitation accepted; false when it was accepted already (however close the race). */
@@ -702,6 +712,7 @@ export interface Repositories {
   agents: AgentRepository;
   organizationJobs: OrganizationJobRepository;
   rules: RuleRepository;
+  annotations: AnnotationRepository;
   pipelineTemplates: PipelineTemplateRepository;
   suites: SuiteRepository;
 }

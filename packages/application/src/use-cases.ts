@@ -29,6 +29,14 @@ import { findAgent, getAgent, getAgentsById, getWorkOfAgents } from './agents/ag
 import { getJobMetaData, jobMetaDataExists, jobMetaDataKeys, setJobMetaData } from './agents/job-meta-data';
 import { uploadPipeline } from './agents/job-pipeline-upload';
 import { listAgents } from './agents/list-agents';
+import {
+  agentAnnotate,
+  agentRemoveAnnotation,
+  createAnnotation,
+  deleteAnnotation,
+  listAnnotations,
+  listAnnotationsOfBuilds,
+} from './annotations/annotations';
 import { authenticate } from './auth/authenticate';
 import { organizationsById, pipelineAccessFor } from './auth/usable-memberships';
 import {
@@ -87,9 +95,11 @@ import { getOrganization } from './organizations/get-organization';
 import { listOrganizationMembers } from './organizations/list-organization-members';
 import { listOrganizations } from './organizations/list-organizations';
 import {
+  bannersById,
   bannersOfOrganizations,
   createInvitations,
   deleteBanner,
+  invitationsById,
   listInvitations,
   updateApiIpAllowlist,
   updateTwoFactorRequirement,
@@ -251,6 +261,7 @@ export function createUseCases(deps: Deps) {
       organizations: organizationsById(deps),
       builds: getBuildsById(deps),
       jobs: getJobsById(deps),
+      annotationsOfBuilds: listAnnotationsOfBuilds(deps),
       findBuild: findBuild(deps),
       createBuild: createBuildOnPipelineId(deps),
       cancelBuild: cancelBuildById(deps),
@@ -334,6 +345,8 @@ export function createUseCases(deps: Deps) {
       bannersOfOrganizations: bannersOfOrganizations(deps),
       createInvitations: createInvitations(deps),
       invitations: listInvitations(deps),
+      bannersById: bannersById(deps),
+      invitationsById: invitationsById(deps),
       createTeam: createTeamInOrganizationId(deps),
       updateTeam: updateTeamById(deps),
       deleteTeam: deleteTeamById(deps),
@@ -342,6 +355,9 @@ export function createUseCases(deps: Deps) {
       removeTeamMember: removeTeamMemberById(deps),
     },
     getJobLog: getJobLog(deps),
+    listAnnotations: listAnnotations(deps),
+    createAnnotation: createAnnotation(deps),
+    deleteAnnotation: deleteAnnotation(deps),
     deleteJobLog: deleteJobLog(deps),
     getJobEnv: getJobEnv(deps),
     retryJob: retryJob(deps),
@@ -373,6 +389,8 @@ export function createUseCases(deps: Deps) {
       getMetaData: getJobMetaData(deps),
       metaDataExists: jobMetaDataExists(deps),
       metaDataKeys: jobMetaDataKeys(deps),
+      annotate: agentAnnotate(deps),
+      removeAnnotation: agentRemoveAnnotation(deps),
       sweepLostJobs: sweepLostJobs(deps),
     },
     admin: {

@@ -5,6 +5,7 @@ import { startEmbeddedPostgres } from './embedded-postgres';
 import { type EntityManagerSource, entityManagerOf, migrate, openOrm } from './orm';
 import { accessTokenRepository } from './repositories/access-token.repository';
 import { agentRepository } from './repositories/agent.repository';
+import { annotationRepository } from './repositories/annotation.repository';
 import { buildRepository } from './repositories/build.repository';
 import { buildMetaDataRepository } from './repositories/build-meta-data.repository';
 import { clusterRepository } from './repositories/cluster.repository';
@@ -72,6 +73,7 @@ function createRepositories(em: EntityManagerSource, sql: Sql): Repositories {
     rules: ruleRepository(em),
     pipelineTemplates: pipelineTemplateRepository(em),
     suites: suiteRepository(em),
+    annotations: annotationRepository(sql),
   };
 }
 

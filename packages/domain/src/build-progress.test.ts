@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { factsOf } from './build.fixture';
 import { progressBuild, reopenBuild } from './build-progress';
 import { type BuildSnapshot, type BuildState, isFinished, newBuildSnapshot, transition } from './build-state';
 import type { Job, JobState, StepDefinition } from './entities';
@@ -38,7 +39,7 @@ const wait = (continueOnFailure = false): StepDefinition => ({
 const block = (): StepDefinition => ({ type: 'block', id: `block-${++counter}`, key: null, label: 'Deploy' });
 
 function newBuild(steps: StepDefinition[]) {
-  const jobs = jobsForSteps({ steps, buildId: 'b', at, newId });
+  const jobs = jobsForSteps({ steps, buildId: 'b', at, newId, facts: factsOf() });
   return progressBuild({ build: newBuildSnapshot(), jobs, at, newId });
 }
 

@@ -1,5 +1,6 @@
 import { type BuildState, newBuildSnapshot } from './build-state';
 import type { Build } from './entities';
+import { type ConditionFacts, conditionFacts } from './step-condition';
 
 const at = new Date('2026-11-21T10:00:00.000Z');
 
@@ -24,6 +25,14 @@ export function buildIn(state: BuildState, overrides: Partial<Build> = {}): Buil
     cleanCheckout: false,
     createdAt: at,
     scheduledAt: at,
+    ...overrides,
+  };
+}
+
+/** What a step's filters read of a build of `main` at HEAD of pipeline `pipeline-1` in `acme`. */
+export function factsOf(overrides: Partial<ConditionFacts> = {}): ConditionFacts {
+  return {
+    ...conditionFacts(buildIn('scheduled'), { slug: 'pipeline-1', defaultBranch: 'main' }, 'acme'),
     ...overrides,
   };
 }

@@ -3,6 +3,7 @@ import type { BuildSnapshot } from './build-state';
 import type { PipelineVisibility } from './pipeline';
 import type { Ecosystem } from './registry';
 import type { Scope } from './scopes';
+import type { JobMatrix, Matrix } from './step-matrix';
 
 export interface Organization {
   id: string;
@@ -63,7 +64,16 @@ export interface TeamMember {
 }
 
 /** `id` is a uuid that stays the same while the step does, so jobs can point at their step. */
-export interface CommandStep {
+/**
+ * When a step runs at all, read when a build makes its jobs: `branches` (the public branch filter) and
+ * `if` (step-condition.ts). Absent in steps stored before they existed, as null.
+ */
+export interface StepFilters {
+  branches?: string | null;
+  condition?: string | null;
+}
+
+export interface CommandStep extends StepFilters {
   type: 'command';
   id: string;
   key: string | null;
@@ -75,16 +85,18 @@ export interface CommandStep {
   parallelism: number | null;
   retry: { automatic: number | null } | null;
   artifactPaths: string | null;
+  /** one job per combination (step-matrix.ts); absent in steps stored before it existed */
+  matrix?: Matrix | null;
 }
 
-export interface WaitStep {
+export interface WaitStep extends StepFilters {
   type: 'wait';
   id: string;
   key: string | null;
   continueOnFailure: boolean;
 }
 
-export interface BlockStep {
+export interface BlockStep extends StepFilters {
   type: 'block';
   id: string;
   key: string | null;
@@ -223,6 +235,8 @@ export interface Job {
   signalReason: string | null;
   unblockedById: string | null;
   unblockedAt: Date | null;
+  /** its combination of its step's matrix; null outside a matrix */
+  matrix: JobMatrix | null;
 }
 
 export interface Agent {

@@ -44,7 +44,8 @@ export type NotFoundResource =
   | 'invitation'
   | 'cluster'
   | 'cluster_queue'
-  | 'cluster_token';
+  | 'cluster_token'
+  | 'annotation';
 
 /** An expected failure: `kind` picks the transport status, `code` is stable for machines, `message` is shown. */
 export class DomainError extends Error {

@@ -1,3 +1,4 @@
+import { buildTag } from './build-input';
 import type { Build, Job, Pipeline, User } from './entities';
 import { webAddresses } from './web-addresses';
 
@@ -31,7 +32,7 @@ export function jobEnvironment(input: {
     ...job.env,
     CI: 'true',
     BUILDKITE: 'true',
-    BUILDKITE_TAG: '',
+    BUILDKITE_TAG: buildTag(build.commit) ?? '',
     BUILDKITE_REPO: pipeline.repository,
     BUILDKITE_BRANCH: build.branch,
     BUILDKITE_COMMIT: build.commit,

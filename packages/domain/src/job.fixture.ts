@@ -5,6 +5,7 @@ const at = new Date('2026-11-21T10:05:00.000Z');
 /** A job in any state, for tests. */
 export function jobIn(state: JobState, type: JobType = 'script', overrides: Partial<Job> = {}): Job {
   return {
+    matrix: null,
     id: 'job-1',
     buildId: 'build-1',
     stepId: 'step-1',

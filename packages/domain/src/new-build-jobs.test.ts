@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { factsOf } from './build.fixture';
 import type { StepDefinition } from './entities';
 import { jobsForSteps } from './new-build-jobs';
 
@@ -24,7 +25,7 @@ const command = (overrides: Partial<Extract<StepDefinition, { type: 'command' }>
 describe('jobsForSteps', () => {
   it('makes one scheduled script job per command step, keeping the step id and key', () => {
     const step = command();
-    const [job, ...rest] = jobsForSteps({ steps: [step], buildId: 'b', at, newId });
+    const [job, ...rest] = jobsForSteps({ steps: [step], buildId: 'b', at, newId, facts: factsOf() });
     expect(rest).toEqual([]);
     expect(job).toMatchObject({
       type: 'script',
@@ -47,12 +48,19 @@ describe('jobsForSteps', () => {
       buildId: 'b',
       at,
       newId,
+      facts: factsOf(),
     });
     expect(job?.agentQueryRules).toEqual(['queue=mac']);
   });
 
   it('copies a parallel step into numbered jobs', () => {
-    const jobs = jobsForSteps({ steps: [command({ parallelism: 3 })], buildId: 'b', at, newId });
+    const jobs = jobsForSteps({
+      steps: [command({ parallelism: 3 })],
+      buildId: 'b',
+      at,
+      newId,
+      facts: factsOf(),
+    });
     expect(jobs.map((job) => [job.parallelGroupIndex, job.parallelGroupTotal])).toEqual([
       [0, 3],
       [1, 3],
@@ -68,7 +76,7 @@ describe('jobsForSteps', () => {
       command({ key: 'deploy' }),
       { type: 'block', id: newId(), key: 'release', label: 'Release' },
     ];
-    const jobs = jobsForSteps({ steps, buildId: 'b', at, newId });
+    const jobs = jobsForSteps({ steps, buildId: 'b', at, newId, facts: factsOf() });
     expect(jobs.map((job) => [job.type, job.state, job.runnableAt])).toEqual([
       ['script', 'scheduled', at],
       ['waiter', 'waiting', null],
@@ -76,5 +84,85 @@ describe('jobsForSteps', () => {
       ['manual', 'blocked', null],
     ]);
     expect(jobs.map((job) => job.position)).toEqual([0, 1, 2, 3]);
+  });
+
+  it('leaves out the steps whose branches or if the build does not meet, gating as the rest', () => {
+    const steps: StepDefinition[] = [
+      command({ key: 'a', branches: 'main' }),
+      command({ key: 'b', branches: '!main' }),
+      command({ key: 'c', condition: 'build.tag != null' }),
+      { type: 'wait', id: newId(), key: 'w', continueOnFailure: false, condition: 'build.branch == "x"' },
+      command({ key: 'd', condition: 'build.branch == "main" && pipeline.slug == "pipeline-1"' }),
+    ];
+    const jobs = jobsForSteps({ steps, buildId: 'b', at, newId, facts: factsOf() });
+    expect(jobs.map((job) => [job.stepKey, job.state])).toEqual([
+      ['a', 'scheduled'],
+      ['d', 'scheduled'],
+    ]);
+    const tagged = jobsForSteps({
+      steps,
+      buildId: 'b',
+      at,
+      newId,
+      facts: factsOf({ branch: 'x', tag: 'v1' }),
+    });
+    expect(tagged.map((job) => [job.stepKey, job.state])).toEqual([
+      ['b', 'scheduled'],
+      ['c', 'scheduled'],
+      ['w', 'waiting'],
+    ]);
+  });
+
+  it("makes a job per matrix combination and parallel copy, filling in the step's fields", () => {
+    const step = command({
+      label: 'test {{matrix.os}}',
+      command: 'make OS={{matrix.os}} ARCH={{ matrix.arch }}',
+      env: { TARGET: '{{matrix.os}}-{{matrix.arch}}' },
+      agentQueryRules: ['queue={{matrix.os}}'],
+      parallelism: 2,
+      matrix: {
+        setup: { os: ['linux', 'macos'], arch: ['arm64'] },
+        adjustments: [{ with: { os: 'macos', arch: 'arm64' }, skip: false, softFail: true }],
+      },
+    });
+    const jobs = jobsForSteps({ steps: [step], buildId: 'b', at, newId, facts: factsOf() });
+    // Every field of a combination's job, filled with its values; copies differ only by index.
+    const filled = (os: string, softFail: boolean, index: number) => [
+      `test ${os}`,
+      `make OS=${os} ARCH=arm64`,
+      { TARGET: `${os}-arm64` },
+      [`queue=${os}`],
+      { os, arch: 'arm64' },
+      softFail,
+      index,
+    ];
+    expect(
+      jobs.map((job) => [
+        job.name,
+        job.command,
+        job.env,
+        job.agentQueryRules,
+        job.matrix,
+        job.softFail,
+        job.parallelGroupIndex,
+      ]),
+    ).toEqual([
+      filled('linux', false, 0),
+      filled('linux', false, 1),
+      filled('macos', true, 0),
+      filled('macos', true, 1),
+    ]);
+    expect(jobs.map((job) => job.position)).toEqual([0, 1, 2, 3]);
+    const list = jobsForSteps({
+      steps: [command({ command: 'echo {{matrix}}', matrix: { setup: { '': ['a', 2] }, adjustments: [] } })],
+      buildId: 'b',
+      at,
+      newId,
+      facts: factsOf(),
+    });
+    expect(list.map((job) => [job.command, job.matrix])).toEqual([
+      ['echo a', 'a'],
+      ['echo 2', 2],
+    ]);
   });
 });

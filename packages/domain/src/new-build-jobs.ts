@@ -1,4 +1,7 @@
+import { matchesBranchFilter } from './branch-filter';
 import type { Job, StepDefinition } from './entities';
+import { type ConditionFacts, conditionHolds, parseCondition } from './step-condition';
+import { interpolateMatrix, type JobMatrix, jobMatrix, matrixCombinations } from './step-matrix';
 
 const DEFAULT_AGENT_QUERY_RULES = ['queue=default'];
 
@@ -20,6 +23,7 @@ type FromStep = Pick<
   | 'softFail'
   | 'continueOnFailure'
   | 'retryAutomaticLimit'
+  | 'matrix'
 >;
 
 /**
@@ -62,22 +66,35 @@ function newJob(place: { id: string; buildId: string; position: number; at: Date
     signalReason: null,
     unblockedById: null,
     unblockedAt: null,
+    matrix: step.matrix,
   };
 }
 
+/** Whether a build with these facts runs the step: its `branches` match the branch and its `if` holds. */
+export function stepRuns(step: StepDefinition, facts: ConditionFacts): boolean {
+  if (step.branches && !matchesBranchFilter(step.branches, facts.branch)) return false;
+  if (!step.condition) return true;
+  const condition = parseCondition(step.condition);
+  // Checked when the step was read; a stored step that no longer reads runs, as before conditions.
+  return !condition.ok || conditionHolds(condition.value, facts);
+}
+
 /**
- * The jobs a new build starts with: one per command step (one per parallel copy), a waiter per wait step
- * and a manual job per block step. Jobs ahead of the first wait or block are runnable at once.
+ * The jobs a new build starts with, for the steps that run on it ({@link stepRuns}): one per command
+ * step (one per parallel copy and matrix combination), a waiter per wait step and a manual job per block
+ * step. Jobs ahead of the first wait or block are runnable at once.
  */
 export function jobsForSteps(input: {
   steps: readonly StepDefinition[];
   buildId: string;
   at: Date;
   newId: () => string;
+  facts: ConditionFacts;
 }): Job[] {
   const jobs: Job[] = [];
   let gated = false;
   for (const step of input.steps) {
+    if (!stepRuns(step, input.facts)) continue;
     const nextPlace = () => ({
       id: input.newId(),
       buildId: input.buildId,
@@ -86,28 +103,32 @@ export function jobsForSteps(input: {
     });
     if (step.type === 'command') {
       const copies = step.parallelism && step.parallelism > 1 ? step.parallelism : 1;
-      for (let index = 0; index < copies; index++) {
-        jobs.push(
-          newJob(nextPlace(), {
-            stepId: step.id,
-            type: 'script',
-            name: step.label,
-            stepKey: step.key,
-            command: step.command,
-            state: gated ? 'waiting' : 'scheduled',
-            agentQueryRules: step.agentQueryRules.length
-              ? [...step.agentQueryRules]
-              : [...DEFAULT_AGENT_QUERY_RULES],
-            artifactPaths: step.artifactPaths,
-            env: { ...step.env },
-            parallelGroupIndex: copies > 1 ? index : null,
-            parallelGroupTotal: copies > 1 ? copies : null,
-            runnableAt: gated ? null : input.at,
-            softFail: step.softFail,
-            continueOnFailure: false,
-            retryAutomaticLimit: step.retry?.automatic ?? null,
-          }),
-        );
+      const combinations = step.matrix ? matrixCombinations(step.matrix) : [null];
+      for (const combination of combinations) {
+        const fill = (text: string) => (combination ? interpolateMatrix(text, combination.values) : text);
+        const rules = step.agentQueryRules.length ? step.agentQueryRules : DEFAULT_AGENT_QUERY_RULES;
+        for (let index = 0; index < copies; index++) {
+          jobs.push(
+            newJob(nextPlace(), {
+              stepId: step.id,
+              type: 'script',
+              name: step.label === null ? null : fill(step.label),
+              stepKey: step.key,
+              command: fill(step.command),
+              state: gated ? 'waiting' : 'scheduled',
+              agentQueryRules: rules.map(fill),
+              artifactPaths: step.artifactPaths,
+              env: Object.fromEntries(Object.entries(step.env).map(([name, value]) => [name, fill(value)])),
+              parallelGroupIndex: copies > 1 ? index : null,
+              parallelGroupTotal: copies > 1 ? copies : null,
+              runnableAt: gated ? null : input.at,
+              softFail: step.softFail || (combination?.softFail ?? false),
+              continueOnFailure: false,
+              retryAutomaticLimit: step.retry?.automatic ?? null,
+              matrix: combination ? (jobMatrix(combination.values) as JobMatrix) : null,
+            }),
+          );
+        }
       }
     } else {
       jobs.push(
@@ -127,6 +148,7 @@ export function jobsForSteps(input: {
           softFail: false,
           continueOnFailure: step.type === 'wait' && step.continueOnFailure,
           retryAutomaticLimit: null,
+          matrix: null,
         }),
       );
       gated = true;

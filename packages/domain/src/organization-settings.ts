@@ -64,9 +64,10 @@ export function parseInvitationEmails(emails: readonly string[]): Result<string[
 }
 
 /** The invitation's state as the public API names it; nothing here expires or revokes invitations. */
-export function invitationState(
-  invitation: Pick<OrganizationInvitation, 'acceptedAt'>,
-): 'accepted' | 'pending' {
+/** The states an invitation is in here: invitations neither expire nor are revoked. */
+export type InvitationState = 'accepted' | 'pending';
+
+export function invitationState(invitation: Pick<OrganizationInvitation, 'acceptedAt'>): InvitationState {
   return invitation.acceptedAt ? 'accepted' : 'pending';
 }
 

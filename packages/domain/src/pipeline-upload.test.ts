@@ -1,5 +1,6 @@
 // biome-ignore-all lint/suspicious/noTemplateCurlyInString: these texts are pipeline strings with variables, not templates
 import { describe, expect, it } from 'vitest';
+import { factsOf } from './build.fixture';
 import type { Job, JobState } from './entities';
 import { jobIn } from './job.fixture';
 import {
@@ -12,6 +13,7 @@ import type { Result } from './result';
 import { MAX_JOBS_PER_BUILD } from './steps';
 
 const at = new Date('2026-11-27T12:00:00.000Z');
+const facts = factsOf();
 
 function ids(prefix: string) {
   let n = 0;
@@ -125,6 +127,7 @@ describe('insertUploadedJobs', () => {
         replace: false,
         at,
         newId: ids('j'),
+        facts,
       }),
     );
     const order = [...result.jobs]
@@ -155,6 +158,7 @@ describe('insertUploadedJobs', () => {
         replace: true,
         at,
         newId: ids('j'),
+        facts,
       }),
     );
     expect([...result.removed].sort()).toEqual(['last', 'waiter']);
@@ -173,6 +177,7 @@ describe('insertUploadedJobs', () => {
         replace: false,
         at,
         newId: ids('j'),
+        facts,
       }),
     );
     expect(result.jobs.find((j) => j.id === 'old')?.position).toBe(1);
@@ -192,6 +197,7 @@ describe('insertUploadedJobs', () => {
             replace: false,
             at,
             newId: ids('j'),
+            facts,
           }),
         ),
       ).toBe(`Only a running job may upload steps (this one is ${state})`);
@@ -211,6 +217,7 @@ describe('insertUploadedJobs', () => {
             replace: false,
             at,
             newId: ids('j'),
+            facts,
           }),
         ),
       ).toBe(`Steps can't be added to a build that is ${buildState}`);
@@ -227,6 +234,7 @@ describe('insertUploadedJobs', () => {
         replace: false,
         at,
         newId: ids('j'),
+        facts,
       }).ok,
     ).toBe(true);
   });
@@ -242,6 +250,7 @@ describe('insertUploadedJobs', () => {
           replace: false,
           at,
           newId: ids('j'),
+          facts,
         }),
       ),
     ).toBe('The uploading job is not part of this build');
@@ -267,6 +276,7 @@ describe('insertUploadedJobs', () => {
           replace: false,
           at,
           newId: ids('j'),
+          facts,
         }),
       ),
     ).toBe(
@@ -281,6 +291,7 @@ describe('insertUploadedJobs', () => {
         replace: true,
         at,
         newId: ids('j'),
+        facts,
       }).ok,
     ).toBe(true);
   });

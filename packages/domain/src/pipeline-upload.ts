@@ -5,6 +5,7 @@ import { interpolate } from './interpolation';
 import { isJsonObject } from './json-object';
 import { jobsForSteps } from './new-build-jobs';
 import { err, ok, type Result } from './result';
+import type { ConditionFacts } from './step-condition';
 import { MAX_JOBS_PER_BUILD, parsePipelineFile } from './steps';
 
 /** The largest pipeline a job may upload (its YAML or JSON text): the server's default body limit. */
@@ -107,6 +108,8 @@ export function insertUploadedJobs(input: {
   replace: boolean;
   at: Date;
   newId: () => string;
+  /** the build's facts, for the steps' `if` and `branches` */
+  facts: ConditionFacts;
 }): Result<{ jobs: Job[]; added: Job[]; changed: Set<string>; removed: Set<string> }, DomainError> {
   const uploader = input.jobs.find((job) => job.id === input.uploaderId);
   if (!uploader) return err(unprocessable('job_not_found', 'The uploading job is not part of this build'));
@@ -132,6 +135,7 @@ export function insertUploadedJobs(input: {
     buildId: uploader.buildId,
     at: input.at,
     newId: input.newId,
+    facts: input.facts,
   });
   if (kept.length + fresh.length > MAX_JOBS_PER_BUILD_WITH_UPLOADS) {
     return err(

@@ -17,6 +17,7 @@ import {
   repositoryWebUrl,
   unarchivedPipeline,
 } from './pipeline';
+import { pipelineWith } from './pipeline.fixture';
 
 const TEAM_A = '0190f3a0-aaaa-7abc-8def-0123456789ab';
 const TEAM_B = '0190f3a0-bbbb-7abc-8def-0123456789ab';
@@ -391,41 +392,22 @@ describe('parsePipelineChangeRequest', () => {
   });
 });
 
-const pipeline: Pipeline = {
+const pipeline: Pipeline = pipelineWith({
   id: 'p',
   organizationId: 'o',
   slug: 'app',
   name: 'App',
-  description: null,
   repository: 'git@github.com:acme/app.git',
-  defaultBranch: 'main',
-  branchConfiguration: null,
-  steps: [],
   provider: {
     id: 'github',
     settings: { ...PROVIDER_SETTING_DEFAULTS, build_tags: true, repository: 'acme/app' },
   },
   webhookToken: 't',
-  skipQueuedBranchBuilds: false,
-  skipQueuedBranchBuildsFilter: null,
-  cancelRunningBranchBuilds: false,
-  cancelRunningBranchBuildsFilter: null,
   nextBuildNumber: 7,
-  archivedAt: null,
   createdAt: new Date(0),
   env: { OLD: '1' },
-  visibility: 'private',
-  tags: null,
-  clusterId: null,
-  allowRebuilds: true,
-  color: null,
-  emoji: null,
-  defaultTimeoutInMinutes: null,
-  maximumTimeoutInMinutes: null,
-  pipelineTemplateId: null,
   configuration: 'steps: [x]',
-  createdById: null,
-};
+});
 
 const yaml = (env: Record<string, string>): DefinedSteps => ({
   steps: [{ type: 'wait', id: 's', key: null, continueOnFailure: false }],

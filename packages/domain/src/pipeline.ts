@@ -66,11 +66,39 @@ export const PROVIDER_SETTING_DEFAULTS = {
 } as const satisfies Record<string, string | boolean>;
 
 /** Settings the public API accepts that have no default: shown once set. */
-const OPTIONAL_BOOLEAN_SETTINGS = [
+export const OPTIONAL_BOOLEAN_SETTINGS = [
   'cancel_when_merge_group_destroyed',
   'use_merge_group_base_commit_for_git_diff_base',
+  // GitHub's event switches of the public GraphQL schema (stored and shown; no webhooks arrive here)
+  'build_check_run_completed',
+  'build_create_event',
+  'build_deployment_status_created',
+  'build_issue_comment_created',
+  'build_pull_request_converted_to_draft',
+  'build_pull_request_dequeued',
+  'build_pull_request_edited',
+  'build_pull_request_merge_commits',
+  'build_pull_request_reopened',
+  'build_pull_request_review_comment_created',
+  'build_pull_request_review_dismissed',
+  'build_pull_request_review_requested',
+  'build_pull_request_review_submitted',
+  'build_pull_request_stacks',
+  'build_release_created',
+  'build_release_published',
+  'build_release_released',
+  'github_webhooks_disabled',
+  'ignore_default_branch_pull_requests',
 ] as const;
-const OPTIONAL_TEXT_SETTINGS = ['filter_condition', 'pull_request_branch_filter_configuration'] as const;
+export const OPTIONAL_TEXT_SETTINGS = [
+  'filter_condition',
+  'pull_request_branch_filter_configuration',
+  'issue_comment_command_word',
+  'review_comment_command_word',
+] as const;
+/** How a comment must name its command word: `contains` or `exact`. */
+export const MATCH_MODE_SETTINGS = ['issue_comment_match_mode', 'review_comment_match_mode'] as const;
+export const MATCH_MODES = ['contains', 'exact'] as const;
 
 export type ProviderSettingValue = string | boolean | null;
 export type ProviderSettings = Record<string, ProviderSettingValue>;
@@ -139,7 +167,7 @@ export function presentableProviderSettings(
   for (const key of OPTIONAL_BOOLEAN_SETTINGS) {
     if (typeof stored[key] === 'boolean') settings[key] = stored[key];
   }
-  for (const key of OPTIONAL_TEXT_SETTINGS) {
+  for (const key of [...OPTIONAL_TEXT_SETTINGS, ...MATCH_MODE_SETTINGS]) {
     if (typeof stored[key] === 'string' || stored[key] === null) settings[key] = stored[key];
   }
   const path = stored.repository;
@@ -609,6 +637,10 @@ class BodyReader {
         if (typeof setting === 'string' && (TRIGGER_MODES as readonly string[]).includes(setting)) {
           settings[key] = setting;
         } else this.fail(field, 'invalid', `${field} must be one of ${TRIGGER_MODES.join(', ')}`);
+      } else if ((MATCH_MODE_SETTINGS as readonly string[]).includes(key)) {
+        if (setting === null || (MATCH_MODES as readonly unknown[]).includes(setting)) {
+          settings[key] = setting as ProviderSettingValue;
+        } else this.fail(field, 'invalid', `${field} must be one of ${MATCH_MODES.join(', ')}`);
       } else if (booleans.includes(key)) {
         if (typeof setting === 'boolean') settings[key] = setting;
         else this.fail(field, 'invalid', `${field} must be true or false`);

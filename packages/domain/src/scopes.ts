@@ -91,6 +91,11 @@ export const OPERATIONS = {
   unblockJob: 'write_builds',
   cancelJob: 'write_builds',
 
+  // As the public API: a build's annotations are read and written with its builds' scopes.
+  listAnnotations: 'read_builds',
+  createAnnotation: 'write_builds',
+  deleteAnnotation: 'write_builds',
+
   listAgents: 'read_agents',
   getAgent: 'read_agents',
   stopAgent: 'write_agents',

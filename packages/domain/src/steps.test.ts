@@ -162,8 +162,18 @@ describe('parseStepDefinitions', () => {
     ],
     [
       'fields this service does not run',
-      { command: 'x', plugins: [{ docker: {} }], branches: 'main', if: 'true' },
+      { command: 'x', plugins: [{ docker: {} }], depends_on: 'a' },
       { command: 'x' },
+    ],
+    [
+      'branches as a string or a list, and an if',
+      { command: 'x', branches: ['main', 'release/*'], if: 'build.tag == null' },
+      { command: 'x', branches: 'main release/*', condition: 'build.tag == null' },
+    ],
+    [
+      'a matrix',
+      { command: 'test {{matrix}}', matrix: ['a', 'b'] },
+      { command: 'test {{matrix}}', matrix: { setup: { '': ['a', 'b'] }, adjustments: [] } },
     ],
   ])('reads a command step with %s', (_case, step, expected) => {
     expect(parsedOne(step)).toEqual(command(expected));
@@ -211,7 +221,28 @@ describe('parseStepDefinitions', () => {
     ['a number', 42, 'Step 1: expected a command, wait or block step'],
     ['an empty string', '  ', 'Step 1: a step cannot be an empty string'],
     ['an unknown step kind', { trigger: 'deploy' }, 'Step 1: expected a command, wait or block step'],
-    ['an unknown type', { type: 'group', command: 'x' }, 'Step 1: expected a command, wait or block step'],
+    ['an unknown type', { type: 'trigger', command: 'x' }, 'Step 1: expected a command, wait or block step'],
+    [
+      'a bad if',
+      { command: 'x', if: 'build.branch =~ /x/' },
+      'Step 1: if: regular expressions (=~, !~) are not supported',
+    ],
+    [
+      'a bad branches',
+      { command: 'x', branches: 3 },
+      'Step 1: branches must be a string or a list of strings',
+    ],
+    [
+      'a bad matrix',
+      { command: 'x', matrix: 'a' },
+      'Step 1: matrix must be a list or { setup, adjustments }',
+    ],
+    ['an empty group', { group: 'g', steps: [] }, 'Step 1: a group must have a non-empty list of steps'],
+    [
+      'a group in a group',
+      { group: 'g', steps: [{ group: 'h', steps: ['x'] }] },
+      'Step 1: group step 1: a group cannot hold another group',
+    ],
     [
       'a command step without a command',
       { type: 'command', label: 'x' },
@@ -314,6 +345,78 @@ describe('parseStepDefinitions', () => {
         const result = parse(doc);
         expect(typeof result.ok).toBe('boolean');
       }),
+    );
+  });
+});
+
+describe('group steps and filters', () => {
+  it("puts a group's steps in its place, with the group's filters and their own", () => {
+    const result = parse([
+      'echo before',
+      {
+        group: 'Tests',
+        key: 'tests',
+        branches: 'main',
+        if: 'build.source == "api"',
+        steps: [{ command: 'unit', if: 'build.tag == null' }, 'wait', { block: 'ok?', branches: '!wip' }],
+      },
+      { wait: null, if: 'build.branch != "x"' },
+    ]);
+    expect(result.ok && result.value).toEqual([
+      command({ id: 'step-1', command: 'echo before' }),
+      command({
+        id: 'step-2',
+        command: 'unit',
+        branches: 'main',
+        condition: '(build.source == "api") && (build.tag == null)',
+      }),
+      {
+        type: 'wait',
+        id: 'step-3',
+        key: null,
+        continueOnFailure: false,
+        branches: 'main',
+        condition: 'build.source == "api"',
+      },
+      {
+        type: 'block',
+        id: 'step-4',
+        key: null,
+        label: 'ok?',
+        branches: 'main !wip',
+        condition: 'build.source == "api"',
+      },
+      { type: 'wait', id: 'step-5', key: null, continueOnFailure: false, condition: 'build.branch != "x"' },
+    ]);
+  });
+
+  it('refuses keys used twice across groups', () => {
+    expect(
+      errorsOf([
+        { group: 'a', steps: [{ command: 'x', key: 'k' }] },
+        { command: 'y', key: 'k' },
+      ]),
+    ).toEqual([
+      { field: 'steps', code: 'invalid', message: 'Step 2: key "k" is already used by another step' },
+    ]);
+  });
+
+  it("counts a matrix's combinations against the jobs a build may have", () => {
+    const setup = { a: Array.from({ length: 20 }, (_, i) => i), b: Array.from({ length: 20 }, (_, i) => i) };
+    expect(parse([{ command: 'x', matrix: { setup } }]).ok).toBe(true);
+    const errors = errorsOf([{ command: 'x', matrix: { setup }, parallelism: 3 }]);
+    expect(errors).toEqual([
+      { field: 'steps', code: 'too_long', message: 'steps give 1200 jobs per build (maximum is 1000)' },
+    ]);
+    const huge = {
+      setup: {
+        a: Array.from({ length: 20 }, (_, i) => i),
+        b: Array.from({ length: 20 }, (_, i) => i),
+        c: Array.from({ length: 20 }, (_, i) => i),
+      },
+    };
+    expect(errorsOf([{ command: 'x', matrix: huge }])?.[0]?.message).toBe(
+      'steps give 8000 jobs per build (maximum is 1000)',
     );
   });
 });

@@ -1,7 +1,9 @@
-import type { BlockStep, CommandStep, StepDefinition, WaitStep } from './entities';
+import type { BlockStep, CommandStep, StepDefinition, StepFilters, WaitStep } from './entities';
 import { type FieldError, validationFailed } from './errors';
 import { isJsonObject } from './json-object';
 import { err, ok, type Result } from './result';
+import { parseCondition } from './step-condition';
+import { matrixSize, parseMatrix } from './step-matrix';
 
 /** The limit the public format uses for `retry: { automatic: true }`. */
 const DEFAULT_AUTOMATIC_RETRY_LIMIT = 2;
@@ -12,8 +14,10 @@ export const MAX_JOBS_PER_BUILD = 1000;
 
 /**
  * Reads the public pipeline file format, already parsed from YAML or JSON: `{ steps: [...] }` or a
- * bare list. Steps are command steps (also a bare string), `wait` steps and `block` steps. Fields
- * this service does not run (plugins, branches, if, depends_on, timeouts…) are ignored.
+ * bare list. Steps are command steps (also a bare string, with `matrix`), `wait` steps, `block` steps
+ * and `group` steps, whose steps take their place (with the group's `branches` and `if` as well as
+ * their own). Every step may have `branches` and `if`. Fields this service does not run (plugins,
+ * depends_on…) are ignored.
  */
 export function parseStepDefinitions(doc: unknown, newStepId: () => string): Result<StepDefinition[]> {
   const list = isJsonObject(doc) ? doc.steps : doc;
@@ -26,13 +30,16 @@ export function parseStepDefinitions(doc: unknown, newStepId: () => string): Res
   const keys = new Set<string>();
   list.forEach((raw, index) => {
     const problems: string[] = [];
-    const step = parseStep(raw, problems, newStepId);
-    if (step?.key) {
+    const parsed = isGroup(raw)
+      ? parseGroup(raw, problems, newStepId)
+      : [parseStep(raw, problems, newStepId)];
+    for (const step of parsed) {
+      if (!step?.key) continue;
       if (keys.has(step.key)) problems.push(`key "${step.key}" is already used by another step`);
       keys.add(step.key);
     }
-    if (step && problems.length === 0) {
-      steps.push(step);
+    if (problems.length === 0 && parsed.every((step) => step !== null)) {
+      steps.push(...(parsed as StepDefinition[]));
     } else {
       errors.push({ field: 'steps', code: 'invalid', message: `Step ${index + 1}: ${problems.join('; ')}` });
     }
@@ -47,9 +54,17 @@ export function parseStepDefinitions(doc: unknown, newStepId: () => string): Res
   return errors.length > 0 ? err(validationFailed(errors)) : ok(steps);
 }
 
-/** One job per command step (one per parallel copy) and one per wait or block step, as jobsForSteps makes them. */
+/**
+ * At most: one job per command step (per parallel copy and matrix combination) and one per wait or block
+ * step, as jobsForSteps makes them when no filter leaves a step out.
+ */
 function jobCount(steps: readonly StepDefinition[]): number {
-  return steps.reduce((total, step) => total + (step.type === 'command' ? (step.parallelism ?? 1) : 1), 0);
+  return steps.reduce(
+    (total, step) =>
+      total +
+      (step.type === 'command' ? (step.parallelism ?? 1) * (step.matrix ? matrixSize(step.matrix) : 1) : 1),
+    0,
+  );
 }
 
 /**
@@ -88,6 +103,65 @@ function commandStep(fields: Pick<CommandStep, 'id' | 'label' | 'command'>): Com
     artifactPaths: null,
     ...fields,
   };
+}
+
+function isGroup(raw: unknown): raw is Record<string, unknown> {
+  return isJsonObject(raw) && (raw.type === 'group' || (raw.type === undefined && 'group' in raw));
+}
+
+/** A group's steps, each with the group's filters besides its own; a group holds no group. */
+function parseGroup(
+  raw: Record<string, unknown>,
+  problems: string[],
+  newStepId: () => string,
+): (StepDefinition | null)[] {
+  readLabel(raw.group ?? raw.label ?? raw.name, problems);
+  const filters = readFilters(raw, problems);
+  if (!Array.isArray(raw.steps) || raw.steps.length === 0) {
+    problems.push('a group must have a non-empty list of steps');
+    return [null];
+  }
+  return raw.steps.map((inner, index) => {
+    if (isGroup(inner)) {
+      problems.push(`group step ${index + 1}: a group cannot hold another group`);
+      return null;
+    }
+    const step = parseStep(inner, problems, newStepId);
+    if (!step) return null;
+    const branches = both(filters.branches, step.branches, (a, b) => `${a} ${b}`);
+    const condition = both(filters.condition, step.condition, (a, b) => `(${a}) && (${b})`);
+    return { ...step, ...(branches ? { branches } : {}), ...(condition ? { condition } : {}) };
+  });
+}
+
+const both = (
+  outer: string | null | undefined,
+  inner: string | null | undefined,
+  join: (a: string, b: string) => string,
+) => (outer && inner ? join(outer, inner) : (outer ?? inner ?? null));
+
+/**
+ * `branches` (a string or list of patterns) and `if` (checked here, evaluated when a build makes its
+ * jobs). A group's and its step's branches are both listed: the public rule that a step runs only where
+ * both match holds when neither has exclusions.
+ */
+function readFilters(raw: Record<string, unknown>, problems: string[]): StepFilters {
+  let branches: string | null = null;
+  if (typeof raw.branches === 'string') branches = raw.branches.trim() || null;
+  else if (Array.isArray(raw.branches) && raw.branches.every((branch) => typeof branch === 'string'))
+    branches = raw.branches.join(' ').trim() || null;
+  else if (raw.branches !== undefined && raw.branches !== null)
+    problems.push('branches must be a string or a list of strings');
+  let condition: string | null = null;
+  if (typeof raw.if === 'string') {
+    const parsed = parseCondition(raw.if);
+    if (parsed.ok) condition = raw.if;
+    else problems.push(`if: ${parsed.error}`);
+  } else if (raw.if !== undefined && raw.if !== null) {
+    problems.push('if must be a string');
+  }
+  // Left out when absent: stored steps stay as they were before filters existed.
+  return { ...(branches ? { branches } : {}), ...(condition ? { condition } : {}) };
 }
 
 /** A step, or null when the step's kind is unknown; every problem found is pushed to `problems`. */
@@ -138,6 +212,8 @@ function stepType(raw: Record<string, unknown>): StepDefinition['type'] | null {
 
 function parseCommandStep(raw: Record<string, unknown>, problems: string[], id: string): CommandStep {
   return {
+    ...readFilters(raw, problems),
+    ...readMatrix(raw.matrix, problems),
     type: 'command',
     id,
     key: readKey(raw, problems),
@@ -156,12 +232,27 @@ function parseCommandStep(raw: Record<string, unknown>, problems: string[], id: 
 function parseWaitStep(raw: Record<string, unknown>, problems: string[], id: string): WaitStep {
   const continueOnFailure = raw.continue_on_failure ?? false;
   if (typeof continueOnFailure !== 'boolean') problems.push('continue_on_failure must be true or false');
-  return { type: 'wait', id, key: readKey(raw, problems), continueOnFailure: continueOnFailure === true };
+  return {
+    ...readFilters(raw, problems),
+    type: 'wait',
+    id,
+    key: readKey(raw, problems),
+    continueOnFailure: continueOnFailure === true,
+  };
 }
 
 function parseBlockStep(raw: Record<string, unknown>, problems: string[], id: string): BlockStep {
   const label = readLabel(raw.block ?? raw.label ?? raw.name, problems);
-  return { type: 'block', id, key: readKey(raw, problems), label };
+  return { ...readFilters(raw, problems), type: 'block', id, key: readKey(raw, problems), label };
+}
+
+/** `{ matrix }`, or nothing when the step has none (stored steps stay as they were before it). */
+function readMatrix(value: unknown, problems: string[]): Pick<CommandStep, 'matrix'> {
+  if (value === undefined || value === null) return {};
+  const matrix = parseMatrix(value);
+  if (matrix.ok) return { matrix: matrix.value };
+  problems.push(matrix.error);
+  return {};
 }
 
 function readKey(raw: Record<string, unknown>, problems: string[]): string | null {

@@ -19,7 +19,16 @@ import type {
   TeamSuiteView,
   UseCases,
 } from '@ci/application';
-import type { Agent, Organization, Pipeline, PipelineAccess, Team, User } from '@ci/domain';
+import type {
+  Agent,
+  Organization,
+  OrganizationBanner,
+  OrganizationInvitation,
+  Pipeline,
+  PipelineAccess,
+  Team,
+  User,
+} from '@ci/domain';
 import DataLoader from 'dataloader';
 import type { GraphQLResolveInfo } from 'graphql';
 import {
@@ -62,6 +71,10 @@ export interface Loaders {
   agents: DataLoader<string, Agent | null>;
   /** Agent tokens (`node`): organization admins, `read_agents`. */
   agentTokens: DataLoader<string, AgentTokenView | null>;
+  /** Banners (`node`): every member of their organization. */
+  banners: DataLoader<string, OrganizationBanner | null>;
+  /** Invitations (`node`): admins of their organization. */
+  invitations: DataLoader<string, OrganizationInvitation | null>;
   /** Rules (`node`): organization admins, `read_rules`. */
   rules: DataLoader<string, RuleView | null>;
   /** Pipeline templates (`node`): admins all, members the available ones. */
@@ -133,6 +146,8 @@ export function createLoaders(useCases: UseCases, actor: Actor): Loaders {
     }),
     agents: new DataLoader((ids) => byId.agents(actor, ids)),
     agentTokens: new DataLoader((ids) => byId.agentTokens(actor, ids)),
+    banners: new DataLoader((ids) => byId.bannersById(actor, ids)),
+    invitations: new DataLoader((ids) => byId.invitationsById(actor, ids)),
     rules: new DataLoader((ids) => byId.rules(actor, ids)),
     pipelineTemplates: new DataLoader((ids) => byId.pipelineTemplates(actor, ids)),
     suites: new DataLoader((ids) => byId.suites(actor, ids)),

@@ -31,9 +31,8 @@ const NODES: Record<GraphqlType, NodeLoad> = {
   PipelineTemplate: (id, ctx) => ctx.loaders.pipelineTemplates.load(id),
   Suite: (id, ctx) => ctx.loaders.suites.load(id),
   TeamSuite: (id, ctx) => ctx.loaders.teamSuites.load(id),
-  // Read through their organization (`banners`, the invitation payload), not by id.
-  OrganizationBanner: () => null,
-  OrganizationInvitation: () => null,
+  OrganizationBanner: (id, ctx) => ctx.loaders.banners.load(id),
+  OrganizationInvitation: (id, ctx) => ctx.loaders.invitations.load(id),
 };
 
 /**

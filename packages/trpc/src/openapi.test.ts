@@ -132,6 +132,7 @@ describe('the OpenAPI document', () => {
       operations
         .filter(({ path }) => !path.startsWith('/packages/') && !path.includes('/teams'))
         .filter(({ path }) => !path.includes('/jobs/') && !path.startsWith(AGENTS))
+        .filter(({ path }) => !path.includes('/annotations'))
         .filter(({ method, path }) => !isPipelineOperation(method, path))
         .filter(({ method, path }) => !isIdentity(method, path))
         .filter(({ path }) => !path.startsWith(CLUSTERS))
@@ -151,6 +152,31 @@ describe('the OpenAPI document', () => {
     (method, path, component, scope) => {
       const { responses, security } = operation(method, path);
       expect(JSON.stringify(responses['200'])).toContain(`#/components/schemas/${component}`);
+      expect(JSON.stringify(security)).toContain(scope);
+    },
+  );
+
+  it.each([
+    ['GET', `${BUILD}/annotations`, '200', 'read_builds'],
+    ['POST', `${BUILD}/annotations`, '201', 'write_builds'],
+    ['DELETE', `${BUILD}/annotations/{annotation}`, '204', 'write_builds'],
+  ] as const)(
+    'documents the annotation operation %s %s answering %s with scope %s',
+    (method, path, status, scope) => {
+      const { responses, security, requestBody } = operation(method, path);
+      expect(Object.keys(responses).filter((code) => code.startsWith('2'))).toEqual([status]);
+      if (status !== '204')
+        expect(JSON.stringify(responses[status])).toContain('#/components/schemas/Annotation');
+      expect(JSON.stringify(requestBody ?? null)).toBe(
+        method === 'POST'
+          ? JSON.stringify({
+              required: true,
+              content: {
+                'application/json': { schema: { $ref: '#/components/schemas/CreateAnnotationRequest' } },
+              },
+            })
+          : 'null',
+      );
       expect(JSON.stringify(security)).toContain(scope);
     },
   );
@@ -481,6 +507,7 @@ describe('the OpenAPI document', () => {
     expect(withLink.sort()).toEqual(
       [
         ...LISTS.map(([method, path]) => `${method} ${path}`),
+        `GET ${BUILD}/annotations`,
         `GET ${REGISTRIES}`,
         `GET ${TEAM_PIPELINES}`,
         'GET /organizations/{organization}/teams',

@@ -3,6 +3,7 @@ import type { AnyRouter } from '@trpc/server';
 import { generateOpenApiDocument } from 'trpc-to-openapi';
 import { AccessTokenWire } from './access-tokens/access-token.wire';
 import { AgentResourceWire, PauseAgentRequest, StopAgentRequest } from './agents/agent.wire';
+import { AnnotationWire, CreateAnnotationRequest } from './annotations/annotation.wire';
 import { BuildWire, CreateBuildRequest, JobWire } from './builds/build.wire';
 import {
   ClusterQueueWire,
@@ -44,6 +45,8 @@ const COMPONENTS = {
   JobLog: JobLogWire,
   JobEnv: JobEnvWire,
   UnblockedJob: UnblockedJobWire,
+  Annotation: AnnotationWire,
+  CreateAnnotationRequest,
   CreateBuildRequest,
   Error: ErrorWire,
   RateLimitError: RateLimitErrorWire,
@@ -111,7 +114,7 @@ const ERROR_STATUSES: Record<string, string> = {
   '401': 'Missing, unknown, expired or revoked token',
   '403': "The token lacks the operation's scope, or the user's access does not allow it",
   '404':
-    'No such organization, pipeline, build, registry, team, agent or cluster, or not visible to the user',
+    'No such organization, pipeline, build, annotation, registry, team, agent or cluster, or not visible to the user',
   '422': 'The request cannot be carried out',
 };
 

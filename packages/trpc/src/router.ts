@@ -1,5 +1,6 @@
 import { accessTokenRouter } from './access-tokens/access-token.router';
 import { agentsRouter } from './agents/agents.router';
+import { annotationsRouter } from './annotations/annotations.router';
 import { buildsRouter } from './builds/builds.router';
 import { clusterQueuesRouter, clustersRouter, clusterTokensRouter } from './clusters/clusters.router';
 import { jobsRouter } from './jobs/jobs.router';
@@ -26,6 +27,7 @@ export const appRouter = router({
   user: userRouter,
   organizations: organizationsRouter,
   jobs: jobsRouter,
+  annotations: annotationsRouter,
   agents: agentsRouter,
 });
 

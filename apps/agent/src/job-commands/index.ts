@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import type { JobApi } from '../job-api';
+import { annotationCommands } from './annotate';
 import { metaData } from './meta-data';
 import { pipelineUpload } from './pipeline-upload';
 
@@ -10,4 +11,5 @@ export type JobCommand = (program: Command, api: () => JobApi) => void;
 export const JOB_COMMANDS: JobCommand[] = [
   pipelineUpload, // pipeline upload [file]
   metaData, // meta-data set|get|exists|keys
+  annotationCommands, // annotate, annotation remove
 ];

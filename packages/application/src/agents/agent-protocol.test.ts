@@ -6,6 +6,7 @@ import {
   newBuildSnapshot,
   progressBuild,
 } from '@ci/domain';
+import { factsOf } from '@ci/domain/build.fixture';
 import { describe, expect, it } from 'vitest';
 import type { BuildView, Deps } from '../ports';
 import type { AgentRegistrationToken, JobRepository } from './agent-ports';
@@ -36,6 +37,7 @@ function world(steps: { label: string; rules?: string[] }[]) {
       buildId: 'build',
       at: clock,
       newId,
+      facts: factsOf(),
     }),
     at: clock,
     newId,

@@ -1,7 +1,8 @@
 import type { Agent, Job } from '@ci/domain';
+import { buildIn } from '@ci/domain/build.fixture';
 import { jobIn } from '@ci/domain/job.fixture';
 import { describe, expect, it } from 'vitest';
-import type { Deps } from '../ports';
+import type { BuildView, Deps } from '../ports';
 import type { BuildMetaDataRepository, JobRepository } from './agent-ports';
 import { hashAgentSecret } from './agent-secrets';
 import { getJobMetaData, jobMetaDataKeys, setJobMetaData } from './job-meta-data';
@@ -67,6 +68,19 @@ function world(options: { jobState?: Job['state']; full?: boolean } = {}) {
       },
       jobs: jobRepository,
       buildMetaData,
+      builds: {
+        async findByNumber() {
+          calls.push('builds.findByNumber');
+          return {
+            build: buildIn('running'),
+            organizationSlug: 'acme',
+            pipeline: { slug: 'p', defaultBranch: 'main' },
+            creator: null,
+            jobs: [],
+            rebuiltFrom: null,
+          } as unknown as BuildView;
+        },
+      },
     },
     clock: { now: () => new Date('2026-11-27T12:00:00.000Z') },
     newId: (() => {

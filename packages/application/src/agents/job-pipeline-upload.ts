@@ -1,4 +1,5 @@
 import {
+  conditionFacts,
   type DomainError,
   insertUploadedJobs,
   interpolatePipeline,
@@ -74,11 +75,11 @@ export const uploadPipeline =
   ): Promise<PipelineUploadResult> => {
     const agent = await authenticateAgent(deps)(authorization);
     const location = await ownJob(deps, agent, jobId);
+    const view = (await dispatched(deps, location, agent)).view;
     let doc: unknown;
     if (typeof request.pipeline === 'string') {
       doc = parsePipelineText(request.pipeline);
       if (request.interpolate) {
-        const view = (await dispatched(deps, location, agent)).view;
         const env = jobEnvironment({ ...view, job: location.job, agentName: agent.name, web: request.web });
         doc = must(interpolatePipeline(doc, env));
       }
@@ -100,6 +101,7 @@ export const uploadPipeline =
           replace: request.replace,
           at,
           newId: deps.newId,
+          facts: conditionFacts(view.build, view.pipeline, view.organizationSlug),
         }),
       );
       const progress = progressBuild({ build: work.build, jobs: inserted.jobs, at, newId: deps.newId });

@@ -1,6 +1,7 @@
 import {
   type Build,
   type BuildRequest,
+  conditionFacts,
   jobsForSteps,
   newBuildRefusal,
   newBuildSnapshot,
@@ -49,7 +50,13 @@ export const scheduleBuild =
     // A new build's first steps are decided at once: a leading block blocks it, no steps at all is not run.
     const progress = progressBuild({
       build,
-      jobs: jobsForSteps({ steps: target.pipeline.steps, buildId: build.id, at: now, newId: deps.newId }),
+      jobs: jobsForSteps({
+        steps: target.pipeline.steps,
+        buildId: build.id,
+        at: now,
+        newId: deps.newId,
+        facts: conditionFacts(build, target.pipeline, target.organization.slug),
+      }),
       at: now,
       newId: deps.newId,
     });

@@ -1,6 +1,10 @@
 import {
   canChangeOrganizationSettings,
+  distinctUuids,
   forbidden,
+  hasScope,
+  type InvitationState,
+  invitationState,
   invitationTeamNotFound,
   isUuid,
   notFound,
@@ -12,6 +16,7 @@ import {
   parseBannerMessage,
   parseInvitationEmails,
   parseIpAllowlist,
+  scopeFor,
   type TeamMemberRole,
 } from '@ci/domain';
 import type { Actor } from '../auth/actor';
@@ -156,10 +161,70 @@ export const createInvitations =
     return { organization, invitations };
   };
 
-/** The organization's invitations, newest first: for its admins only (a member gets 403). */
+/** Which of an organization's invitations to list, and in which order. */
+export interface InvitationFilter {
+  /** only invitations in one of these states; absent: all */
+  states?: readonly InvitationState[];
+  /** newest first (the default), or by email */
+  order?: 'newest' | 'email';
+}
+
+/** The organization's invitations, newest first or by email: for its admins only (a member gets 403). */
 export const listInvitations =
   (deps: Deps) =>
-  async (actor: Actor, organizationId: string): Promise<OrganizationInvitation[]> => {
+  async (
+    actor: Actor,
+    organizationId: string,
+    filter: InvitationFilter = {},
+  ): Promise<OrganizationInvitation[]> => {
     const { organization } = await requireAdminOf(deps, actor, 'inviteOrganizationMembers', organizationId);
-    return deps.repos.organizationSettings.invitationsOf(organization.id);
+    const invitations = await deps.repos.organizationSettings.invitationsOf(organization.id);
+    const wanted = filter.states
+      ? invitations.filter((invitation) => filter.states?.includes(invitationState(invitation)))
+      : invitations;
+    return filter.order === 'email' ? wanted.sort((a, b) => a.email.localeCompare(b.email)) : wanted;
+  };
+
+/**
+ * Banners by id (GraphQL's `node`): those of the organizations the actor may use, in the order given,
+ * null for the others.
+ */
+export const bannersById =
+  (deps: Deps) =>
+  async (actor: Actor, ids: readonly string[]): Promise<Array<OrganizationBanner | null>> => {
+    requireScope(actor, 'getOrganization');
+    const wanted = distinctUuids(ids);
+    const [banners, usable] = await Promise.all([
+      deps.repos.organizationSettings.bannersByIds(wanted),
+      usableMemberships(deps, actor),
+    ]);
+    const visible = new Map(
+      banners.filter((banner) => usable.has(banner.organizationId)).map((banner) => [banner.id, banner]),
+    );
+    return ids.map((id) => visible.get(id.toLowerCase()) ?? null);
+  };
+
+/**
+ * Invitations by id (GraphQL's `node`): those of organizations where the actor is an admin (who alone
+ * list them), in the order given, null for the others and for a token that may not invite.
+ */
+export const invitationsById =
+  (deps: Deps) =>
+  async (actor: Actor, ids: readonly string[]): Promise<Array<OrganizationInvitation | null>> => {
+    const scope = scopeFor('inviteOrganizationMembers');
+    if (scope && !hasScope(actor.scopes, scope)) return ids.map(() => null);
+    const wanted = distinctUuids(ids);
+    const [invitations, usable] = await Promise.all([
+      deps.repos.organizationSettings.invitationsByIds(wanted),
+      usableMemberships(deps, actor),
+    ]);
+    const visible = new Map(
+      invitations
+        .filter((invitation) => {
+          const membership = usable.get(invitation.organizationId);
+          return membership !== undefined && canChangeOrganizationSettings(membership.role);
+        })
+        .map((invitation) => [invitation.id, invitation]),
+    );
+    return ids.map((id) => visible.get(id.toLowerCase()) ?? null);
   };

@@ -1,5 +1,8 @@
 import type { Suite, SuiteAccessLevel, TeamSuite } from '@ci/domain';
 
+/** How a list of team suites is ordered: newest first, or by the other side's name (then newest). */
+export type TeamSuiteOrder = 'newest' | 'name';
+
 export interface SuiteRepository {
   /** 'slug_taken' when the organization has a suite of this slug. */
   insert(suite: Suite): Promise<'inserted' | 'slug_taken'>;
@@ -12,10 +15,11 @@ export interface SuiteRepository {
   insertTeamSuite(teamSuite: TeamSuite): Promise<'inserted' | 'taken'>;
   updateTeamSuite(id: string, accessLevel: SuiteAccessLevel): Promise<TeamSuite | null>;
   deleteTeamSuite(id: string): Promise<boolean>;
-  /** A page of the team suites of a suite, or of a team, newest first. */
+  /** A page of the team suites of a suite, or of a team: newest first, or by the other side's name. */
   listTeamSuites(input: {
     of: 'suite' | 'team';
     id: string;
+    order: TeamSuiteOrder;
     offset: number;
     limit: number;
   }): Promise<TeamSuite[]>;

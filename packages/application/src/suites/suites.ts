@@ -19,6 +19,7 @@ import { requireOrganization, requireScope } from '../auth/authorize';
 import { usableMemberships } from '../auth/usable-memberships';
 import { type Page, pageWindow, type RowWindow } from '../page';
 import type { Deps, OrganizationAccess } from '../ports';
+import type { TeamSuiteOrder } from './suite-ports';
 
 /**
  * Test suites and the teams that may use them. Every member of the organization reads them
@@ -207,12 +208,13 @@ export const listTeamSuites =
     actor: Actor,
     parent: { of: 'suite' | 'team'; id: string; organizationId: string },
     page: Page | RowWindow,
+    order: TeamSuiteOrder = 'newest',
   ): Promise<{ items: TeamSuiteView[]; totalCount: number }> => {
     requireScope(actor, 'getSuite');
     const membership = (await usableMemberships(deps, actor)).get(parent.organizationId);
     if (!membership) throw notFound(parent.of);
     const [teamSuites, totalCount] = await Promise.all([
-      deps.repos.suites.listTeamSuites({ of: parent.of, id: parent.id, ...pageWindow(page) }),
+      deps.repos.suites.listTeamSuites({ of: parent.of, id: parent.id, order, ...pageWindow(page) }),
       deps.repos.suites.countTeamSuites({ of: parent.of, id: parent.id }),
     ]);
     const mayChange = membership.role === 'admin';

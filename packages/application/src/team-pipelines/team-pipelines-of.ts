@@ -63,9 +63,10 @@ export const listTeamPipelinesOfPipelines =
   async (
     actor: Actor,
     requests: readonly PartRequest[],
-    options: { order?: AssociationOrder } = {},
+    options: { order?: AssociationOrder; search?: string } = {},
   ): Promise<Array<ListPart<TeamPipelineResult>>> => {
     requireScope(actor, 'listTeamPipelines');
+    const search = options.search ? { search: options.search } : {};
     const [pipelines, memberships] = await Promise.all([
       deps.repos.lookups.pipelines(distinctUuids(requests.map((request) => request.parentId))),
       usableMemberships(deps, actor),
@@ -97,6 +98,7 @@ export const listTeamPipelinesOfPipelines =
           windows,
           visible,
           ...(options.order ? { order: options.order } : {}),
+          ...search,
         });
         const teams = new Map(
           (await deps.repos.lookups.teams([...new Set(views.map((view) => view.teamPipeline.teamId))])).map(
@@ -112,7 +114,7 @@ export const listTeamPipelinesOfPipelines =
         }
         return items;
       },
-      count: (pipelineIds) => deps.repos.teamPipelines.countOfPipelines({ pipelineIds, visible }),
+      count: (pipelineIds) => deps.repos.teamPipelines.countOfPipelines({ pipelineIds, visible, ...search }),
       parentOf: (result) => result.teamPipeline.pipelineId,
     });
   };

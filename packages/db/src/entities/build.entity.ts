@@ -1,3 +1,4 @@
+import type { JobMatrix } from '@ci/domain';
 import { defineEntity, p } from '@mikro-orm/core';
 import { AgentEntity } from './agent.entity';
 import { OrganizationEntity, UserEntity } from './organization.entity';
@@ -143,6 +144,7 @@ export const JobEntity = defineEntity({
     signalReason: p.string().length(64).nullable(),
     unblockedBy: () => p.manyToOne(UserEntity).nullable().deleteRule('set null'),
     unblockedAt: p.datetime(3).nullable(),
+    matrix: p.json<JobMatrix>().nullable(),
   },
 });
 

@@ -1,4 +1,5 @@
 import { AgentEntity, AgentRegistrationTokenEntity } from './agent.entity';
+import { AnnotationEntity } from './annotation.entity';
 import { BuildEntity, JobEntity, JobLogChunkEntity } from './build.entity';
 import { ClusterEntity, ClusterQueueEntity, ClusterTokenEntity } from './cluster.entity';
 import {
@@ -21,6 +22,7 @@ export {
   AccessTokenEntity,
   AgentEntity,
   AgentRegistrationTokenEntity,
+  AnnotationEntity,
   BuildEntity,
   CatalogRevisionEntity,
   ClusterEntity,
@@ -74,4 +76,5 @@ export const entities = [
   TeamSuiteEntity,
   OrganizationBannerEntity,
   OrganizationInvitationEntity,
+  AnnotationEntity,
 ];

@@ -1,5 +1,5 @@
 import type { BuildWork, JobLocation, JobRepository, JobView, LogChunk } from '@ci/application';
-import type { Agent, BuildState, Job, JobState, JobType } from '@ci/domain';
+import type { Agent, BuildState, Job, JobMatrix, JobState, JobType } from '@ci/domain';
 import { toDate, toDateOrNull } from '../rows';
 import { isUniqueViolation, type Sql } from '../sql';
 import { AGENT_OBJECT, agentFromRow, HELD_JOB_STATES } from './agent.repository';
@@ -13,7 +13,7 @@ export const JOB_RECORD = `id uuid, build_id uuid, step_id uuid, position int, t
   parallel_group_index int, parallel_group_total int, created_at timestamptz, scheduled_at timestamptz,
   runnable_at timestamptz, started_at timestamptz, finished_at timestamptz, soft_fail boolean,
   continue_on_failure boolean, retry_automatic_limit int, signal text, signal_reason text, unblocked_by_id uuid,
-  unblocked_at timestamptz`;
+  unblocked_at timestamptz, matrix jsonb`;
 
 const COLUMN_NAMES = JOB_RECORD.split(',').map((column) => column.trim().split(/\s+/)[0]!);
 /** The columns of {@link JOB_RECORD}, in its order. */
@@ -62,6 +62,7 @@ function jobRecord(job: Job) {
     signal_reason: job.signalReason ?? undefined,
     unblocked_by_id: job.unblockedById ?? undefined,
     unblocked_at: job.unblockedAt?.toISOString(),
+    matrix: job.matrix ?? undefined,
   };
 }
 
@@ -124,6 +125,7 @@ export function jobFromRow(row: Row): JobView {
     signalReason: (row.signal_reason as string | null) ?? null,
     unblockedById: (row.unblocked_by_id as string | null) ?? null,
     unblockedAt: toDateOrNull(row.unblocked_at),
+    matrix: (row.matrix as JobMatrix | null | undefined) ?? null,
   };
   const agentRow = (row.agent as Row | null | undefined) ?? null;
   const agent: (Agent & { creator: null }) | null = agentRow

@@ -63,6 +63,15 @@ export function organizationSettingsRepository(
       );
       return banners.map(toOrganizationBanner);
     },
+    async bannersByIds(ids) {
+      if (ids.length === 0) return [];
+      const banners = await entityManager().find(
+        OrganizationBannerEntity,
+        { id: { $in: [...ids] } },
+        { refresh: true },
+      );
+      return banners.map(toOrganizationBanner);
+    },
     async teamsIn({ organizationId, teamIds }) {
       if (teamIds.length === 0) return [];
       const teams = await entityManager().find(
@@ -92,6 +101,15 @@ export function organizationSettingsRepository(
         { refresh: true },
       );
       return invitation ? toOrganizationInvitation(invitation) : null;
+    },
+    async invitationsByIds(ids) {
+      if (ids.length === 0) return [];
+      const invitations = await entityManager().find(
+        OrganizationInvitationEntity,
+        { id: { $in: [...ids] } },
+        { refresh: true },
+      );
+      return invitations.map(toOrganizationInvitation);
     },
     async invitationsOf(organizationId) {
       const invitations = await entityManager().find(

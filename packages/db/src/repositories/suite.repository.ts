@@ -56,9 +56,12 @@ export function suiteRepository(entityManager: EntityManagerSource): SuiteReposi
     async deleteTeamSuite(id) {
       return (await entityManager().nativeDelete(TeamSuiteEntity, { id })) > 0;
     },
-    async listTeamSuites({ offset, limit, ...of }) {
+    async listTeamSuites({ offset, limit, order, ...of }) {
+      const newest = { createdAt: 'desc', id: 'desc' } as const;
+      const byName =
+        of.of === 'suite' ? { team: { name: 'asc' as const } } : { suite: { name: 'asc' as const } };
       const teamSuites = await entityManager().find(TeamSuiteEntity, parent(of), {
-        orderBy: { createdAt: 'desc', id: 'desc' },
+        orderBy: order === 'name' ? [byName, newest] : newest,
         limit,
         offset,
       });

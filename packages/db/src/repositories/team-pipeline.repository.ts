@@ -11,6 +11,7 @@ import { type EntityManager, ForeignKeyConstraintViolationException } from '@mik
 import { toPipeline } from '../entities/pipeline.entity';
 import { TeamPipelineEntity, toTeamPipeline } from '../entities/team.entity';
 import { converted, type EntityManagerSource, updateReturning, violates } from '../orm';
+import { likeLiteral } from '../sql';
 import { inParentWindows } from './parent-windows';
 import { lockPipelines } from './pipeline-locks';
 
@@ -73,22 +74,26 @@ async function listOfParents(
   windows: readonly ParentWindow[],
   visible: VisibleAcrossOrganizations,
   order: AssociationOrder = 'oldest',
+  search?: string,
 ): Promise<TeamPipelineView[]> {
   if (windows.every((window) => window.limit === 0)) return [];
   const { column, otherColumn } = BY_PARENT[of];
   const sorted = ordered(of, order);
   const array = (ids: string[]) => em.getPlatform().marshallArray(ids);
+  // Only a pipeline's list is searched (by team name).
+  const teamName = of === 'pipeline' && search ? `%${likeLiteral(search)}%` : null;
   const teamPipelines = await em.find(
     TeamPipelineEntity,
     {
       [inParentWindows(
         windows,
         `select tp.id from team_pipelines tp join pipelines p on p.id = tp.pipeline_id
-         ${order === 'name' && of === 'pipeline' ? 'join teams t on t.id = tp.team_id' : ''}
+         ${(order === 'name' || teamName) && of === 'pipeline' ? 'join teams t on t.id = tp.team_id' : ''}
          where tp.${column} = w.parent_id
            and (p.organization_id = any(?::uuid[]) or tp.${otherColumn} = any(?::uuid[]))
+           ${teamName ? 'and t.name ilike ?' : ''}
          order by ${sorted.sql} offset w.off limit w.lim`,
-        [array(visible.adminOrganizationIds), array(visible.visibleIds)],
+        [array(visible.adminOrganizationIds), array(visible.visibleIds), ...(teamName ? [teamName] : [])],
       )]: [],
     },
     { populate: ['pipeline'], orderBy: sorted.orm as never },
@@ -101,10 +106,13 @@ async function countOfParents(
   of: Parent,
   parentIds: readonly string[],
   visible: VisibleAcrossOrganizations,
+  search?: string,
 ): Promise<ParentCount[]> {
   if (parentIds.length === 0) return [];
+  const teamName =
+    of === 'pipeline' && search ? { team: { name: { $ilike: `%${likeLiteral(search)}%` } } } : {};
   const counts = await em.countBy(TeamPipelineEntity, BY_PARENT[of].parent, {
-    where: { [of]: { $in: [...parentIds] }, ...visibleWhere(of, visible) },
+    where: { [of]: { $in: [...parentIds] }, ...visibleWhere(of, visible), ...teamName },
   });
   return Object.entries(counts).map(([parentId, count]) => ({ parentId, count }));
 }
@@ -198,9 +206,9 @@ export function teamPipelineRepository(entityManager: EntityManagerSource): Team
     },
     listOfTeams: ({ windows, visible }) => listOfParents(entityManager(), 'team', windows, visible),
     countOfTeams: ({ teamIds, visible }) => countOfParents(entityManager(), 'team', teamIds, visible),
-    listOfPipelines: ({ windows, visible, order }) =>
-      listOfParents(entityManager(), 'pipeline', windows, visible, order),
-    countOfPipelines: ({ pipelineIds, visible }) =>
-      countOfParents(entityManager(), 'pipeline', pipelineIds, visible),
+    listOfPipelines: ({ windows, visible, order, search }) =>
+      listOfParents(entityManager(), 'pipeline', windows, visible, order, search),
+    countOfPipelines: ({ pipelineIds, visible, search }) =>
+      countOfParents(entityManager(), 'pipeline', pipelineIds, visible, search),
   };
 }

@@ -1,40 +1,32 @@
+import type { Annotation } from '@ci/domain';
 import { builder } from '../builder';
-import { arrayConnection } from '../connection';
 import { BuildRef } from './refs';
 import { ConnectionInterface } from './scalars';
 
 /**
- * Build annotations: the public type, so clients that ask for a build's annotations validate and get
- * an empty list. Agents cannot annotate builds here yet (a later issue), so no annotation exists.
+ * Build annotations, as the public schema has them: written by a job's `buildkite-agent annotate` or
+ * over REST, read for a page of builds at once (`byId.annotationsOfBuilds`). All are build-scoped.
  */
-export interface AnnotationShape {
-  id: string;
-  context: string;
-  style: 'DEFAULT' | 'ERROR' | 'INFO' | 'SUCCESS' | 'WARNING';
-  scope: 'BUILD' | 'JOB';
-  priority: number;
-  body: { text: string; html: string | null };
-  createdAt: Date;
-  updatedAt: Date | null;
-}
-
-const AnnotationStyle = builder.enumType('AnnotationStyle', {
-  values: ['DEFAULT', 'ERROR', 'INFO', 'SUCCESS', 'WARNING'] as const,
-});
+const STYLES = ['DEFAULT', 'ERROR', 'INFO', 'SUCCESS', 'WARNING'] as const;
+const AnnotationStyle = builder.enumType('AnnotationStyle', { values: STYLES });
 const AnnotationScope = builder.enumType('AnnotationScope', { values: ['BUILD', 'JOB'] as const });
 const AnnotationOrder = builder.enumType('AnnotationOrder', {
   values: ['PRIORITY_RECENTLY_CREATED', 'RECENTLY_CREATED'] as const,
 });
 
-const AnnotationBody = builder.objectRef<AnnotationShape['body']>('AnnotationBody').implement({
+const AnnotationBody = builder.objectRef<Annotation>('AnnotationBody').implement({
   description: 'The body of an annotation',
   fields: (t) => ({
-    text: t.exposeString('text', { nullable: false }),
-    html: t.exposeString('html', { nullable: true }),
+    text: t.string({ nullable: false, description: 'The Markdown as it was sent', resolve: (a) => a.body }),
+    html: t.string({
+      nullable: true,
+      description: 'The Markdown rendered as sanitised HTML',
+      resolve: (a) => a.bodyHtml,
+    }),
   }),
 });
 
-export const AnnotationRef = builder.objectRef<AnnotationShape>('Annotation');
+export const AnnotationRef = builder.objectRef<Annotation>('Annotation');
 
 builder.node(AnnotationRef, {
   description: 'An annotation allows you to add arbitrary content to the top of a build page',
@@ -42,10 +34,14 @@ builder.node(AnnotationRef, {
   fields: (t) => ({
     uuid: t.exposeID('id', { nullable: false }),
     context: t.exposeString('context', { nullable: false }),
-    style: t.expose('style', { type: AnnotationStyle, nullable: true }),
-    scope: t.expose('scope', { type: AnnotationScope, nullable: false }),
+    style: t.field({
+      type: AnnotationStyle,
+      nullable: true,
+      resolve: (a) => a.style.toUpperCase() as (typeof STYLES)[number],
+    }),
+    scope: t.field({ type: AnnotationScope, nullable: false, resolve: () => 'BUILD' as const }),
     priority: t.exposeInt('priority', { nullable: false }),
-    body: t.expose('body', { type: AnnotationBody, nullable: true }),
+    body: t.field({ type: AnnotationBody, nullable: true, resolve: (a) => a }),
     createdAt: t.expose('createdAt', { type: 'DateTime', nullable: false }),
     updatedAt: t.expose('updatedAt', { type: 'DateTime', nullable: true }),
   }),
@@ -61,12 +57,26 @@ builder.objectField(BuildRef, 'annotations', (t) =>
     {
       type: AnnotationRef,
       nullable: true,
-      description: "The build's annotations: none yet (agents cannot annotate builds here)",
+      description: "The build's annotations, newest first, read for a page of builds at once",
       args: {
         order: t.arg({ type: AnnotationOrder, required: false, defaultValue: 'RECENTLY_CREATED' }),
         style: t.arg({ type: [AnnotationStyle], required: false }),
       },
-      resolve: (_build, args) => arrayConnection<AnnotationShape>(args, []),
+      resolve: (build, args, ctx, info) => {
+        const filter = {
+          styles: args.style ? args.style.map((style) => style.toLowerCase() as Annotation['style']) : null,
+          byPriority: args.order === 'PRIORITY_RECENTLY_CREATED',
+        };
+        return ctx.loaders
+          .connection({
+            field: 'Build.annotations',
+            args,
+            info,
+            idOf: (id: string) => id,
+            read: (requests) => ctx.useCases.byId.annotationsOfBuilds(ctx.actor, requests, filter),
+          })
+          .load(build.uuid);
+      },
     },
     AnnotationConnection,
   ),

@@ -1,5 +1,5 @@
 import type { BuildResult, JobResult, JobView } from '@ci/application';
-import { encodeGraphqlId, isUnblockable, type Job, type JobState } from '@ci/domain';
+import { encodeGraphqlId, isUnblockable, type Job, type JobMatrix, type JobState } from '@ci/domain';
 
 /**
  * The public API's GraphQL name of each job state. REST's `passed`, `failed` and `lost` are all
@@ -147,6 +147,10 @@ export class JobNode implements JobResult {
   }
   get parallelGroupTotal(): number | null {
     return this.job.parallelGroupTotal;
+  }
+
+  get matrix(): JobMatrix | null {
+    return this.job.matrix;
   }
   get createdAt(): Date | null {
     return this.job.createdAt;

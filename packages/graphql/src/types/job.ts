@@ -3,7 +3,9 @@ import type { ObjectFieldsShape } from '@pothos/core';
 import { builder, type Types } from '../builder';
 import { JOB_TYPE_NAMES, type JobTypeName } from '../job-kinds';
 import { BuildNode } from './build-node';
+import { ClusterQueueRef, ClusterRef } from './cluster';
 import { JOB_STATE_NAMES, type JobNode, SIGNAL_REASONS } from './job-node';
+import { clusterOf } from './pipeline';
 import {
   AgentRef,
   BuildRef,
@@ -108,6 +110,18 @@ jobType(
   },
   (t) => ({
     command: t.exposeString('command', { nullable: true }),
+    cluster: t.field({
+      type: ClusterRef,
+      nullable: true,
+      description: "The cluster of the job's pipeline (null: none, or the token may not read clusters)",
+      resolve: ({ build }, _args, ctx) => clusterOf(build.view.pipeline.clusterId, ctx),
+    }),
+    clusterQueue: t.field({
+      type: ClusterQueueRef,
+      nullable: true,
+      description: 'Always null: dispatch does not go through cluster queues yet',
+      resolve: () => null,
+    }),
     agentQueryRules: t.exposeStringList('agentQueryRules', { nullable: true }),
     automaticArtifactUploadPaths: t.exposeString('automaticArtifactUploadPaths', { nullable: true }),
     exitStatus: t.exposeString('exitStatus', { nullable: true }),
@@ -129,6 +143,11 @@ jobType(
     softFailed: t.exposeBoolean('softFailed', { nullable: false }),
     parallelGroupIndex: t.exposeInt('parallelGroupIndex', { nullable: true }),
     parallelGroupTotal: t.exposeInt('parallelGroupTotal', { nullable: true }),
+    matrix: t.expose('matrix', {
+      type: 'JSON',
+      nullable: true,
+      description: "The job's combination of its step's matrix: the value, or the values by dimension",
+    }),
     createdAt: t.expose('createdAt', { type: 'DateTime', nullable: true }),
     scheduledAt: t.expose('scheduledAt', { type: 'DateTime', nullable: true }),
     runnableAt: t.expose('runnableAt', { type: 'DateTime', nullable: true }),

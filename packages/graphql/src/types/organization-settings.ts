@@ -3,6 +3,7 @@ import { invitationState } from '@ci/domain';
 import { builder } from '../builder';
 import { OrganizationRef, organizationOf } from './organization';
 import { OrganizationMemberRole } from './organization-member';
+import { ConnectionInterface } from './scalars';
 import { UserRef } from './user';
 
 builder.objectFields(OrganizationRef, (t) => ({
@@ -98,7 +99,9 @@ const OrganizationInvitationStates = builder.enumType('OrganizationInvitationSta
   description: 'All possible states an organization invitation can be in',
   values: {
     ACCEPTED: { value: 'accepted', description: 'The invitation was accepted' },
+    EXPIRED: { value: 'expired', description: 'The invitation expired (invitations do not expire here)' },
     PENDING: { value: 'pending', description: 'The invitation is waiting to be accepted' },
+    REVOKED: { value: 'revoked', description: 'The invitation was revoked (nothing revokes one here)' },
   } as const,
 });
 
@@ -142,11 +145,57 @@ builder.node(OrganizationInvitationRef, {
   }),
 });
 
-export const OrganizationInvitationEdge = builder
-  .objectRef<{ cursor: string; node: OrganizationInvitation }>('OrganizationInvitationEdge')
-  .implement({
-    fields: (t) => ({
-      cursor: t.exposeString('cursor', { nullable: false }),
-      node: t.field({ type: OrganizationInvitationRef, nullable: true, resolve: (edge) => edge.node }),
-    }),
-  });
+export const OrganizationInvitationEdge = builder.edgeObject({
+  type: OrganizationInvitationRef,
+  name: 'OrganizationInvitationEdge',
+});
+
+const OrganizationInvitationConnection = builder.connectionObject(
+  {
+    type: OrganizationInvitationRef,
+    name: 'OrganizationInvitationConnection',
+    interfaces: [ConnectionInterface],
+  },
+  OrganizationInvitationEdge,
+);
+
+const OrganizationInvitationOrders = builder.enumType('OrganizationInvitationOrders', {
+  description: 'The order of a list of invitations',
+  values: {
+    EMAIL: { value: 'email', description: 'By email address' },
+    RECENTLY_CREATED: { value: 'newest', description: 'Newest first' },
+  } as const,
+});
+
+builder.objectField(OrganizationRef, 'invitations', (t) =>
+  t.connection(
+    {
+      type: OrganizationInvitationRef,
+      nullable: true,
+      description: "The organization's invitations, for its admins (a member is refused)",
+      args: {
+        order: t.arg({ type: OrganizationInvitationOrders, defaultValue: 'newest' }),
+        state: t.arg({ type: [OrganizationInvitationStates], required: false }),
+      },
+      resolve: (organization, args, ctx) =>
+        ctx.loaders.list({
+          field: 'Organization.invitations',
+          parentId: organization.id,
+          args,
+          read: async (window) => {
+            // Invitations never expire nor are revoked here: those states match none.
+            const states = args.state?.filter((state) => state === 'accepted' || state === 'pending');
+            const invitations = await ctx.useCases.byId.invitations(ctx.actor, organization.id, {
+              order: args.order ?? 'newest',
+              ...(states ? { states } : {}),
+            });
+            return {
+              items: invitations.slice(window.offset, window.offset + window.limit),
+              totalCount: invitations.length,
+            };
+          },
+        }),
+    },
+    OrganizationInvitationConnection,
+  ),
+);

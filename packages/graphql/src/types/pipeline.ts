@@ -1,6 +1,7 @@
 import { seenFrom } from '@ci/application';
 import { hasScope, type Pipeline, webAddresses } from '@ci/domain';
 import { builder, type GraphqlContext } from '../builder';
+import { ClusterRef } from './cluster';
 import { OrganizationRef, organizationOf } from './organization';
 import { PipelineNode, webhookUrlOf } from './pipeline-node';
 import { PipelineTemplateRef } from './pipeline-template';
@@ -86,6 +87,17 @@ builder.node(PipelineRef, {
     maximumTimeoutInMinutes: t.exposeInt('maximumTimeoutInMinutes', {
       nullable: true,
       description: 'Stored and shown; jobs are not timed out by it',
+    }),
+    cluster: t.field({
+      type: ClusterRef,
+      nullable: true,
+      description: "The pipeline's cluster; null when none, or the token may not read clusters",
+      resolve: ({ pipeline }, _args, ctx) => clusterOf(pipeline.clusterId, ctx),
+    }),
+    cloneMirrorUrl: t.string({
+      nullable: true,
+      description: 'Always null: clone mirrors are not used here (a given one is ignored)',
+      resolve: () => null,
     }),
     tags: t.expose('tags', { type: [PipelineTag], nullable: false }),
     pipelineTemplate: t.field({
@@ -186,4 +198,10 @@ builder.objectField(OrganizationRef, 'pipelines', (t) =>
 export function pipelineTemplateOf(pipeline: Pick<Pipeline, 'pipelineTemplateId'>, ctx: GraphqlContext) {
   if (!pipeline.pipelineTemplateId || !hasScope(ctx.actor.scopes, 'read_pipeline_templates')) return null;
   return ctx.loaders.pipelineTemplates.load(pipeline.pipelineTemplateId);
+}
+
+/** A pipeline's cluster, as the viewer may see it; null for a token without `read_clusters`. */
+export function clusterOf(clusterId: string | null, ctx: GraphqlContext) {
+  if (!clusterId || !hasScope(ctx.actor.scopes, 'read_clusters')) return null;
+  return ctx.loaders.clusters.load(clusterId);
 }

@@ -15,7 +15,20 @@ export interface ProviderShape {
 }
 
 /** A setting's GraphQL name and type; the stored key is its snake_case name. */
-type SettingKind = 'Boolean!' | 'Boolean' | 'String!' | 'String';
+type SettingKind = 'Boolean!' | 'Boolean' | 'String!' | 'String' | 'CommandWordMatchMode';
+
+const CommandWordMatchMode = builder.enumType('CommandWordMatchMode', {
+  description: 'How a comment must name the command word to start a build',
+  values: {
+    CONTAINS: { value: 'contains', description: 'The comment contains the command word' },
+    EXACT: { value: 'exact', description: 'The comment is the command word' },
+  } as const,
+});
+
+function matchModeSetting(settings: ProviderSettings, key: string): 'contains' | 'exact' | null {
+  const value = textSetting(settings, key)?.toLowerCase();
+  return value === 'contains' || value === 'exact' ? value : null;
+}
 
 const snakeCase = (name: string) => name.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`);
 
@@ -43,6 +56,16 @@ function settingsType(name: string, fields: Record<string, SettingKind>) {
         Object.entries(fields).map(([field, kind]) => {
           const key = snakeCase(field);
           const nullable = !kind.endsWith('!');
+          if (kind === 'CommandWordMatchMode') {
+            return [
+              field,
+              t.field({
+                type: CommandWordMatchMode,
+                nullable: true,
+                resolve: (settings) => matchModeSetting(settings, key),
+              }),
+            ];
+          }
           return [
             field,
             kind.startsWith('Boolean')
@@ -58,8 +81,11 @@ function settingsType(name: string, fields: Record<string, SettingKind>) {
 
 const FILTER: Record<string, SettingKind> = { filterCondition: 'String', filterEnabled: 'Boolean' };
 
-/** The GitHub settings this service stores (REST's `provider_settings`); the others are left out. */
-const GitHubSettings = settingsType('RepositoryProviderGitHubSettings', {
+/**
+ * GitHub's settings as the public schema names them; REST's `provider_settings` stores them, and one
+ * never set reads false (or null).
+ */
+const GITHUB_SETTINGS: Record<string, SettingKind> = {
   ...FILTER,
   triggerMode: 'String!',
   buildPullRequests: 'Boolean!',
@@ -83,7 +109,33 @@ const GitHubSettings = settingsType('RepositoryProviderGitHubSettings', {
   buildMergeGroupChecksRequested: 'Boolean!',
   cancelWhenMergeGroupDestroyed: 'Boolean!',
   useMergeGroupBaseCommitForGitDiffBase: 'Boolean!',
-});
+  buildCheckRunCompleted: 'Boolean!',
+  buildCreateEvent: 'Boolean!',
+  buildDeploymentStatusCreated: 'Boolean!',
+  buildIssueCommentCreated: 'Boolean!',
+  buildPullRequestConvertedToDraft: 'Boolean!',
+  buildPullRequestDequeued: 'Boolean!',
+  buildPullRequestEdited: 'Boolean!',
+  buildPullRequestMergeCommits: 'Boolean!',
+  buildPullRequestReopened: 'Boolean!',
+  buildPullRequestReviewCommentCreated: 'Boolean!',
+  buildPullRequestReviewDismissed: 'Boolean!',
+  buildPullRequestReviewRequested: 'Boolean!',
+  buildPullRequestReviewSubmitted: 'Boolean!',
+  buildPullRequestStacks: 'Boolean!',
+  buildReleaseCreated: 'Boolean!',
+  buildReleasePublished: 'Boolean!',
+  buildReleaseReleased: 'Boolean!',
+  githubWebhooksDisabled: 'Boolean!',
+  ignoreDefaultBranchPullRequests: 'Boolean!',
+  issueCommentCommandWord: 'String',
+  issueCommentMatchMode: 'CommandWordMatchMode',
+  reviewCommentCommandWord: 'String',
+  reviewCommentMatchMode: 'CommandWordMatchMode',
+};
+
+const GitHubSettings = settingsType('RepositoryProviderGitHubSettings', GITHUB_SETTINGS);
+const GitHubEnterpriseSettings = settingsType('RepositoryProviderGitHubEnterpriseSettings', GITHUB_SETTINGS);
 
 const BitbucketSettings = settingsType('RepositoryProviderBitbucketSettings', {
   ...FILTER,
@@ -97,9 +149,24 @@ const BitbucketSettings = settingsType('RepositoryProviderBitbucketSettings', {
   pullRequestBranchFilterEnabled: 'Boolean!',
   skipBuildsForExistingCommits: 'Boolean',
   skipPullRequestBuildsForExistingCommits: 'Boolean!',
+  ignoreDefaultBranchPullRequests: 'Boolean!',
 });
 
+const BRANCHES_AND_TAGS: Record<string, SettingKind> = {
+  ...FILTER,
+  buildBranches: 'Boolean!',
+  buildPullRequests: 'Boolean!',
+  buildTags: 'Boolean!',
+};
+
+const BitbucketServerSettings = settingsType('RepositoryProviderBitbucketServerSettings', BRANCHES_AND_TAGS);
+const CursorOriginSettings = settingsType('RepositoryProviderCursorOriginSettings', {
+  ...BRANCHES_AND_TAGS,
+  publishCommitStatus: 'Boolean!',
+});
 const GitlabSettings = settingsType('RepositoryProviderGitlabSettings', FILTER);
+const BeanstalkSettings = settingsType('RepositoryProviderBeanstalkSettings', FILTER);
+const CodebaseSettings = settingsType('RepositoryProviderCodebaseSettings', FILTER);
 const UnknownSettings = settingsType('RepositoryProviderUnknownSettings', FILTER);
 
 const RepositoryProvider = builder.interfaceRef<ProviderShape>('RepositoryProvider').implement({
@@ -127,12 +194,26 @@ const PROVIDERS = {
   git: { type: 'RepositoryProviderUnknown', name: 'Other', settings: UnknownSettings },
 } as const;
 
+/**
+ * The public schema's other providers: hosts this service does not tell apart (self-hosted GitHub,
+ * GitLab and Bitbucket among them) show as `RepositoryProviderUnknown`, so nothing resolves to these.
+ */
+const OTHER_PROVIDERS = [
+  { type: 'RepositoryProviderGithubEnterprise', settings: GitHubEnterpriseSettings },
+  { type: 'RepositoryProviderBitbucketServer', settings: BitbucketServerSettings },
+  { type: 'RepositoryProviderGitlabCommunity', settings: GitlabSettings },
+  { type: 'RepositoryProviderGitlabEnterprise', settings: GitlabSettings },
+  { type: 'RepositoryProviderBeanstalk', settings: BeanstalkSettings },
+  { type: 'RepositoryProviderCodebase', settings: CodebaseSettings },
+  { type: 'RepositoryProviderCursorOrigin', settings: CursorOriginSettings },
+] as const;
+
 function providerKind(pipeline: PipelineNode) {
   const id = pipeline.pipeline.provider.id;
   return id in PROVIDERS ? PROVIDERS[id as keyof typeof PROVIDERS] : PROVIDERS.git;
 }
 
-for (const { type, settings } of Object.values(PROVIDERS)) {
+for (const { type, settings } of [...Object.values(PROVIDERS), ...OTHER_PROVIDERS]) {
   builder.objectRef<ProviderShape>(type).implement({
     interfaces: [RepositoryProvider],
     fields: (t) => ({

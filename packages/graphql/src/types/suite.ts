@@ -39,7 +39,14 @@ const TeamSuitePermissions = builder.objectRef<TeamSuiteView>('TeamSuitePermissi
   }),
 });
 
-const TeamSuiteOrder = builder.enumType('TeamSuiteOrder', { values: ['RECENTLY_CREATED'] as const });
+const TeamSuiteOrder = builder.enumType('TeamSuiteOrder', {
+  description: 'The order of a list of team suites',
+  values: {
+    NAME: { value: 'name', description: "By the other side's name" },
+    RECENTLY_CREATED: { value: 'newest', description: 'Newest first' },
+    RELEVANCE: { value: 'newest', description: 'Without a search: as RECENTLY_CREATED' },
+  } as const,
+});
 
 export const TeamSuiteEdgeRef = builder.edgeObject({ type: TeamSuiteRef, name: 'TeamSuiteEdge' });
 const TeamSuiteConnection = builder.connectionObject(
@@ -73,8 +80,8 @@ builder.node(SuiteRef, {
     teams: t.connection(
       {
         type: TeamSuiteRef,
-        description: 'The teams with access to this suite, newest first',
-        args: { order: t.arg({ type: TeamSuiteOrder, required: false, defaultValue: 'RECENTLY_CREATED' }) },
+        description: 'The teams with access to this suite, newest first or by name (`order`)',
+        args: { order: t.arg({ type: TeamSuiteOrder, required: false, defaultValue: 'newest' }) },
         resolve: ({ suite }, args, ctx) =>
           ctx.loaders.list({
             field: 'Suite.teams',
@@ -85,6 +92,7 @@ builder.node(SuiteRef, {
                 ctx.actor,
                 { of: 'suite', id: suite.id, organizationId: suite.organizationId },
                 window,
+                args.order ?? 'newest',
               ),
           }),
       },
@@ -156,8 +164,8 @@ builder.objectField(TeamRef, 'suites', (t) =>
     {
       type: TeamSuiteRef,
       nullable: true,
-      description: 'The suites this team has access to, newest first (`read_suites`)',
-      args: { order: t.arg({ type: TeamSuiteOrder, required: false, defaultValue: 'RECENTLY_CREATED' }) },
+      description: 'The suites this team has access to, newest first or by name (`order`; `read_suites`)',
+      args: { order: t.arg({ type: TeamSuiteOrder, required: false, defaultValue: 'newest' }) },
       resolve: (team, args, ctx) =>
         ctx.loaders.list({
           field: 'Team.suites',
@@ -168,6 +176,7 @@ builder.objectField(TeamRef, 'suites', (t) =>
               ctx.actor,
               { of: 'team', id: team.id, organizationId: team.organizationId },
               window,
+              args.order ?? 'newest',
             ),
         }),
     },

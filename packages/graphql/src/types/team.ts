@@ -177,6 +177,7 @@ builder.objectField(PipelineRef, 'teams', (t) =>
         "The pipeline's teams the user may see (a secret team only its members and admins), read for a page of pipelines at once",
       args: {
         order: t.arg({ type: TeamPipelineOrder, defaultValue: 'newest' }),
+        search: t.arg.string({ description: 'Teams whose name holds this text, in any case' }),
       },
       resolve: ({ pipeline }, args, ctx, info) =>
         ctx.loaders
@@ -188,6 +189,7 @@ builder.objectField(PipelineRef, 'teams', (t) =>
             read: (requests) =>
               ctx.useCases.byId.teamPipelinesOfPipelines(ctx.actor, requests, {
                 order: args.order ?? 'newest',
+                ...(args.search ? { search: args.search } : {}),
               }),
           })
           .load(pipeline.id),

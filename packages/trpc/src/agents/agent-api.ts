@@ -1,9 +1,22 @@
 import { gunzipSync } from 'node:zlib';
 import { type AgentJobAction, type DispatchedJob, MAX_CHUNK_BYTES, type UseCases } from '@ci/application';
-import { type Agent, badRequest, formatTimestamp, jobEnvironment } from '@ci/domain';
+import {
+  type Agent,
+  ANNOTATION_BODY_MAX_BYTES,
+  badRequest,
+  formatTimestamp,
+  jobEnvironment,
+} from '@ci/domain';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { presentAnnotation } from '../annotations/annotation.presenter';
 import { replyWithError } from '../http-errors';
 import type { PublicUrls } from '../trpc';
+
+/**
+ * An annotate call's JSON may be larger than its body of at most 1 MiB (escapes): the route takes up to
+ * four times that, past the server's usual limit; the use case refuses a body past 1 MiB.
+ */
+const ANNOTATE_BODY_LIMIT = 4 * ANNOTATION_BODY_MAX_BYTES;
 
 /** The size the agent is told to keep its whole log under. */
 const LOG_MAX_BYTES = 100 * 1024 * 1024;
@@ -127,13 +140,15 @@ export function registerAgentApi(
       scope.setErrorHandler((error, request, reply) => replyWithError(request, reply, error));
 
       const route = (
-        method: 'GET' | 'POST' | 'PUT',
+        method: 'GET' | 'POST' | 'PUT' | 'DELETE',
         url: string,
         handle: (request: FastifyRequest, auth: string | undefined) => Promise<unknown>,
+        options: { bodyLimit?: number } = {},
       ) =>
         scope.route({
           method,
           url,
+          ...options,
           handler: async (request: FastifyRequest, reply: FastifyReply) => {
             const result = await handle(request, request.headers.authorization);
             if (result === undefined) return reply.code(204).send();
@@ -195,6 +210,18 @@ export function registerAgentApi(
           offset: integerParameter(query.offset ?? '0', 'offset'),
           content: logBytes(request),
         });
+        return undefined;
+      });
+      // `buildkite-agent annotate` and `annotation remove`: the job's build, as the public agent API.
+      route(
+        'POST',
+        '/jobs/:id/annotations',
+        async (request, auth) =>
+          presentAnnotation(await agents.annotate(auth, jobId(request), jsonBody(request))),
+        { bodyLimit: ANNOTATE_BODY_LIMIT },
+      );
+      route('DELETE', '/jobs/:id/annotations/:context', async (request, auth) => {
+        await agents.removeAnnotation(auth, jobId(request), (request.params as { context: string }).context);
         return undefined;
       });
 

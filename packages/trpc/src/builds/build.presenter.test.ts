@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { BuildResult, BuildView, JobView, PipelineResult } from '@ci/application';
 import type { Agent, Build, Job, User } from '@ci/domain';
+import { pipelineWith } from '@ci/domain/pipeline.fixture';
 import { describe, expect, it } from 'vitest';
 import { presentPipeline } from '../pipelines/pipeline.presenter';
 import { type BuildForm, presentBuild, presentBuilds } from './build.presenter';
@@ -78,36 +79,22 @@ const agent: Agent & { creator: User | null } = {
 };
 
 const pipeline: BuildView['pipeline'] = {
-  id: ids.pipeline,
-  organizationId: ids.org,
-  slug: 'web-app',
-  name: 'Web App',
-  description: null,
-  repository: 'git@github.com:acme/web-app.git',
-  defaultBranch: 'main',
-  branchConfiguration: 'main release/*',
-  steps: [],
-  provider: { id: 'github', settings: { build_tags: true, repository: 'acme/web-app', unknown: 1 } },
-  webhookToken: 'whtoken123',
-  skipQueuedBranchBuilds: false,
-  skipQueuedBranchBuildsFilter: null,
-  cancelRunningBranchBuilds: true,
-  cancelRunningBranchBuildsFilter: 'feature/*',
-  nextBuildNumber: 43,
-  archivedAt: null,
-  createdAt: new Date('2024-12-24T18:30:15.987Z'),
-  env: {},
-  visibility: 'private',
-  tags: null,
-  clusterId: null,
-  allowRebuilds: true,
-  color: null,
-  emoji: null,
-  defaultTimeoutInMinutes: null,
-  maximumTimeoutInMinutes: null,
-  pipelineTemplateId: null,
-  configuration: null,
-  createdById: ids.creator,
+  ...pipelineWith({
+    id: ids.pipeline,
+    organizationId: ids.org,
+    slug: 'web-app',
+    name: 'Web App',
+    repository: 'git@github.com:acme/web-app.git',
+    branchConfiguration: 'main release/*',
+    provider: { id: 'github', settings: { build_tags: true, repository: 'acme/web-app', unknown: 1 } },
+    webhookToken: 'whtoken123',
+    cancelRunningBranchBuilds: true,
+    cancelRunningBranchBuildsFilter: 'feature/*',
+    nextBuildNumber: 43,
+    createdAt: new Date('2024-12-24T18:30:15.987Z'),
+    env: {},
+    createdById: ids.creator,
+  }),
   createdBy: creator,
   counts: {
     scheduledBuildsCount: 1,
@@ -177,6 +164,7 @@ const scriptJob: Job = {
   signalReason: null,
   unblockedById: null,
   unblockedAt: null,
+  matrix: null,
 };
 
 const waiterJob: Job = {

@@ -199,7 +199,7 @@ function jobWire({ job, agent, retrySourceId }: JobView, urls: BuildUrls, ctx: C
     retry_type: job.retryType,
     parallel_group_index: job.parallelGroupIndex,
     parallel_group_total: job.parallelGroupTotal,
-    matrix: null,
+    matrix: job.matrix,
     cluster_id: null,
     cluster_url: null,
     cluster_queue_id: null,

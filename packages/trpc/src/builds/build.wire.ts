@@ -3,6 +3,8 @@ import { z } from 'zod';
 import { PipelineWire } from '../pipelines/pipeline.wire';
 import { UserWire } from '../users/user.wire';
 
+const MatrixValue = z.union([z.string(), z.number(), z.boolean()]);
+
 /**
  * The wire shapes of a build and what it embeds, as zod schemas: the OpenAPI document is generated from
  * them, the presenter's types are inferred from them, and responses are validated against them
@@ -73,7 +75,8 @@ export const JobWire = z
     retry_type: z.string().nullable(),
     parallel_group_index: z.number().int().nullable(),
     parallel_group_total: z.number().int().nullable(),
-    matrix: z.null(),
+    /** the job's combination of its step's matrix: the value (list form) or the values by dimension */
+    matrix: z.union([MatrixValue, z.record(z.string(), MatrixValue)]).nullable(),
     cluster_id: z.null(),
     cluster_url: z.null(),
     cluster_queue_id: z.null(),

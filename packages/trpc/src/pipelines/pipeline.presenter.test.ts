@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { PipelineResult } from '@ci/application';
 import { type Pipeline, PROVIDER_SETTING_DEFAULTS, type StepDefinition } from '@ci/domain';
+import { pipelineWith } from '@ci/domain/pipeline.fixture';
 import { describe, expect, it } from 'vitest';
 import { legacyStep, presentPipeline, presentPipelines } from './pipeline.presenter';
 import { PipelineWire } from './pipeline.wire';
@@ -34,50 +35,38 @@ const withoutRecordedSettings = (keys: string[]) =>
 
 /** The create example's pipeline as the domain holds it. */
 const pipeline: Pipeline & { counts: PipelineResult['record']['pipeline']['counts'] } = {
-  id: 'ad93b461-96ab-4a1e-9281-260ead506a0e',
-  organizationId: '0190f3a0-2222-7abc-8def-0123456789ab',
-  slug: 'my-pipeline-x',
-  name: 'My Pipeline X',
-  description: null,
-  repository: 'git@github.com:acme-inc/my-pipeline.git',
-  defaultBranch: 'main',
-  branchConfiguration: null,
-  steps: [
-    {
-      type: 'command',
-      id: 's1',
-      key: null,
-      label: 'Build :package:',
-      command: 'script/release.sh',
-      env: {},
-      agentQueryRules: [],
-      softFail: false,
-      parallelism: null,
-      retry: null,
-      artifactPaths: null,
+  ...pipelineWith({
+    id: 'ad93b461-96ab-4a1e-9281-260ead506a0e',
+    organizationId: '0190f3a0-2222-7abc-8def-0123456789ab',
+    slug: 'my-pipeline-x',
+    name: 'My Pipeline X',
+    repository: 'git@github.com:acme-inc/my-pipeline.git',
+    steps: [
+      {
+        type: 'command',
+        id: 's1',
+        key: null,
+        label: 'Build :package:',
+        command: 'script/release.sh',
+        env: {},
+        agentQueryRules: [],
+        softFail: false,
+        parallelism: null,
+        retry: null,
+        artifactPaths: null,
+      },
+    ],
+    provider: {
+      id: 'github',
+      settings: { ...PROVIDER_SETTING_DEFAULTS, repository: 'acme-inc/my-pipeline' },
     },
-  ],
-  provider: { id: 'github', settings: { ...PROVIDER_SETTING_DEFAULTS, repository: 'acme-inc/my-pipeline' } },
-  webhookToken: 'fe08e0f823297a158fc4ca2bfddd6ea3ced92b5167a658a0bb',
-  skipQueuedBranchBuilds: false,
-  skipQueuedBranchBuildsFilter: null,
-  cancelRunningBranchBuilds: false,
-  cancelRunningBranchBuildsFilter: null,
-  nextBuildNumber: 1,
-  archivedAt: null,
-  createdAt: new Date('2021-05-06T14:54:21.088Z'),
-  env: { FOO: 'bar' },
-  visibility: 'private',
-  tags: null,
-  clusterId: null,
-  allowRebuilds: true,
-  color: null,
-  emoji: null,
-  defaultTimeoutInMinutes: null,
-  maximumTimeoutInMinutes: null,
-  pipelineTemplateId: null,
-  configuration: CREATE.configuration as string,
-  createdById: '3cc415b8-3d63-4b9a-acb0-c120dbcb231c',
+    webhookToken: 'fe08e0f823297a158fc4ca2bfddd6ea3ced92b5167a658a0bb',
+    nextBuildNumber: 1,
+    createdAt: new Date('2021-05-06T14:54:21.088Z'),
+    env: { FOO: 'bar' },
+    configuration: CREATE.configuration as string,
+    createdById: '3cc415b8-3d63-4b9a-acb0-c120dbcb231c',
+  }),
   counts: {
     scheduledBuildsCount: 0,
     runningBuildsCount: 0,

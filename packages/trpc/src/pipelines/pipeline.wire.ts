@@ -1,4 +1,13 @@
-import { ACCESS_LEVELS, PIPELINE_LIMITS, PIPELINE_VISIBILITIES, TRIGGER_MODES } from '@ci/domain';
+import {
+  ACCESS_LEVELS,
+  MATCH_MODE_SETTINGS,
+  MATCH_MODES,
+  OPTIONAL_BOOLEAN_SETTINGS,
+  OPTIONAL_TEXT_SETTINGS,
+  PIPELINE_LIMITS,
+  PIPELINE_VISIBILITIES,
+  TRIGGER_MODES,
+} from '@ci/domain';
 import { z } from 'zod';
 import { UserWire } from '../users/user.wire';
 
@@ -46,6 +55,17 @@ export const PipelineStepWire = z.discriminatedUnion('type', [
 
 const setOnly = { description: 'present once set' };
 
+/** The settings shown only once set, each of one type. */
+function optionalSettings<Key extends string, Schema extends z.ZodType>(
+  keys: readonly Key[],
+  schema: Schema,
+): Record<Key, z.ZodOptional<Schema>> {
+  return Object.fromEntries(keys.map((key) => [key, schema.optional().meta(setOnly)])) as Record<
+    Key,
+    z.ZodOptional<Schema>
+  >;
+}
+
 /** Every provider's settings: the public API's GitHub keys (the create example), then the ones set. */
 export const PipelineProviderSettingsWire = z
   .strictObject({
@@ -69,10 +89,9 @@ export const PipelineProviderSettingsWire = z
     filter_enabled: z.boolean(),
     build_pull_request_base_branch_changed: z.boolean(),
     build_merge_group_checks_requested: z.boolean(),
-    cancel_when_merge_group_destroyed: z.boolean().optional().meta(setOnly),
-    use_merge_group_base_commit_for_git_diff_base: z.boolean().optional().meta(setOnly),
-    filter_condition: z.string().nullable().optional().meta(setOnly),
-    pull_request_branch_filter_configuration: z.string().nullable().optional().meta(setOnly),
+    ...optionalSettings(OPTIONAL_BOOLEAN_SETTINGS, z.boolean()),
+    ...optionalSettings(OPTIONAL_TEXT_SETTINGS, z.string().nullable()),
+    ...optionalSettings(MATCH_MODE_SETTINGS, z.enum(MATCH_MODES).nullable()),
     repository: z
       .string()
       .meta({ description: '`owner/repo` on GitHub, GitLab and Bitbucket; else the URL' }),
