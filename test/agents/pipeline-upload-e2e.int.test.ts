@@ -6,7 +6,8 @@ import { localGitRepository } from '../support/git-repository';
 /**
  * End to end with real agent processes and a local git repository: a one-step pipeline checks the
  * repository out and uploads the pipeline file it holds; the uploaded jobs set and read the build's
- * meta-data; REST and GraphQL show the uploaded jobs and the meta-data.
+ * meta-data (a group's matrix jobs among them); REST and GraphQL show the uploaded jobs and the
+ * meta-data.
  */
 
 type World = Awaited<ReturnType<typeof startAgentsWorld>>;
@@ -25,12 +26,19 @@ steps:
     command:
       - buildkite-agent meta-data set release "$RELEASE"
       - cat version.txt | buildkite-agent meta-data set version
+  - group: ":package: builds"
+    steps:
+      - label: "build {{matrix}}"
+        command: buildkite-agent meta-data set "built-{{matrix}}" "$$BUILDKITE_JOB_ID"
+        matrix: [linux, darwin]
   - wait
   - label: ":eyes: read"
     key: read
     command:
       - test "$(buildkite-agent meta-data get release)" = "$RELEASE"
       - echo "version $$(buildkite-agent meta-data get version) in $$BUILDKITE_BUILD_CHECKOUT_PATH"
+      - buildkite-agent meta-data exists built-linux
+      - buildkite-agent meta-data exists built-darwin
       - buildkite-agent meta-data set checked yes
 `,
   });
@@ -60,11 +68,20 @@ describe('a pipeline that uploads its steps from its repository', () => {
     ).toEqual([
       [':pipeline: upload', 'passed'],
       [':pencil: set', 'passed'],
+      ['build linux', 'passed'],
+      ['build darwin', 'passed'],
       ['waiter', 'passed'],
       [':eyes: read', 'passed'],
     ]);
-    expect(build.meta_data).toEqual({ release: `release-${number}`, version: '1.4.2\n', checked: 'yes' });
-    const read = build.jobs[3];
+    expect(build.meta_data).toEqual({
+      release: `release-${number}`,
+      version: '1.4.2\n',
+      'built-linux': build.jobs[2].id,
+      'built-darwin': build.jobs[3].id,
+      checked: 'yes',
+    });
+    expect(build.jobs[2].matrix).toBe('linux');
+    const read = build.jobs[5];
     expect(read.step_key).toBe('read');
     expect(read.command).toContain(`= "release-${number}"`);
     const log = await world.call(
@@ -109,6 +126,8 @@ describe('a pipeline that uploads its steps from its repository', () => {
     ).toEqual([
       { label: ':pipeline: upload', state: 'FINISHED', step: { key: null } },
       { label: ':pencil: set', state: 'FINISHED', step: { key: 'set' } },
+      { label: 'build linux', state: 'FINISHED', step: { key: null } },
+      { label: 'build darwin', state: 'FINISHED', step: { key: null } },
       { label: ':eyes: read', state: 'FINISHED', step: { key: 'read' } },
     ]);
   });
