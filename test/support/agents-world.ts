@@ -135,9 +135,12 @@ export async function startAgentsWorld(options: { servers?: number; env?: Record
     getBuild,
     waitForBuild,
     buildPath,
-    startAgent: (opts: { server?: ServerProcess; tags?: string[]; name?: string; args?: string[] } = {}) => {
+    /** An agent registered with the organization's token, or with `token` (a cluster's). */
+    startAgent: (
+      opts: { server?: ServerProcess; tags?: string[]; name?: string; token?: string; args?: string[] } = {},
+    ) => {
       const agent = startAgent({
-        token: registrationToken,
+        token: opts.token ?? registrationToken,
         buildPath,
         ...(opts.args ? { args: opts.args } : {}),
         endpoint: `${(opts.server ?? server).baseUrl}/v3`,

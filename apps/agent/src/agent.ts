@@ -240,12 +240,24 @@ export async function runAgent(options: AgentOptions, stop: AbortSignal): Promis
         child.kill(signal);
       }
     };
-    const terminate = (reason: string) => {
-      if (signalReason) return;
+    let terminating = false;
+    /** Stops the command; `reason` is what the agent reports (none for a timeout: the server sees it). */
+    const terminate = (reason: string | null) => {
+      if (terminating) return;
+      terminating = true;
       signalReason = reason;
       killGroup('SIGTERM');
       setTimeout(() => killGroup('SIGKILL'), KILL_GRACE_MS).unref();
     };
+    // The step's timeout (BUILDKITE_TIMEOUT: minutes, or "false"); the server then marks it timed out.
+    const minutes = Number(job.env.BUILDKITE_TIMEOUT);
+    const deadline =
+      Number.isFinite(minutes) && minutes > 0
+        ? setTimeout(() => {
+            pending += `\n~~~ Timed out after ${minutes} minute${minutes === 1 ? '' : 's'}\n`;
+            terminate(null);
+          }, minutes * 60_000)
+        : undefined;
     const onStop = () => terminate('agent_stop');
     stop.addEventListener('abort', onStop, { once: true });
     const statusPoll = setInterval(() => {
@@ -263,6 +275,7 @@ export async function runAgent(options: AgentOptions, stop: AbortSignal): Promis
     });
     clearInterval(statusPoll);
     clearInterval(flusher);
+    clearTimeout(deadline);
     stop.removeEventListener('abort', onStop);
     // The whole group goes: nothing the command started outlives its job.
     killGroup('SIGKILL');

@@ -119,6 +119,16 @@ describe('the CLI', () => {
       { page: 1, perPage: 30 },
     );
     expect(page.builds).toHaveLength(demo.builds);
+    // A cluster with its default queue, to register agents into.
+    const cluster = await useCases.getCluster(actor, { organization: 'acme', cluster: demo.cluster });
+    expect(cluster.cluster).toMatchObject({ name: 'Default cluster', defaultQueueId: expect.any(String) });
+    const queues = await useCases.listClusterQueues(
+      actor,
+      { organization: 'acme', cluster: demo.cluster },
+      { page: 1, perPage: 30 },
+    );
+    expect(queues.items.map((item) => item.queue.key)).toEqual(['default']);
+    expect(queues.items[0]?.queue.id).toBe(cluster.cluster.defaultQueueId);
   });
 
   it('makes an agent registration token, stored only as its hash, that registers agents', async () => {

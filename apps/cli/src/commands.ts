@@ -201,6 +201,7 @@ export const COMMANDS: Record<string, { usage: string; run: Command }> = {
         teams: demo.teams.map((team) => team.slug),
         pipelines: demo.pipelines.map((pipeline) => pipeline.slug),
         builds: demo.builds.length,
+        cluster: demo.cluster.id,
         token: demo.secret,
       };
     },

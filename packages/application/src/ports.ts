@@ -6,6 +6,7 @@ import type {
   BuildState,
   Cluster,
   ClusterChanges,
+  ClusterPlacement,
   ClusterQueue,
   ClusterQueueChanges,
   ClusterToken,
@@ -552,8 +553,15 @@ export interface ClusterRepository {
     id: string;
     changes: ClusterChanges;
   }): Promise<ClusterRecord | 'not_found' | 'queue_not_found'>;
-  /** Refused while pipelines use the cluster (how many), decided by the pipelines' foreign key. */
-  deleteCluster(id: string): Promise<'deleted' | 'not_found' | { pipelines: number }>;
+  /**
+   * Refused while pipelines use the cluster or connected agents are in it (how many of each), decided
+   * under the cluster's row lock, which new pipelines and agents of the cluster wait for (foreign keys).
+   */
+  deleteCluster(id: string): Promise<'deleted' | 'not_found' | { pipelines: number; agents: number }>;
+  /** The cluster's name, default queue and queues by key: where its jobs and agents go. */
+  placement(clusterId: string): Promise<(ClusterPlacement & { name: string }) | null>;
+  /** The cluster token with this SHA-256 (hex), with its cluster; null when none (or revoked: deleted). */
+  findTokenByHash(hash: string): Promise<{ token: ClusterToken; cluster: Cluster } | null>;
   /** How many pipelines of the organization use the cluster. */
   countPipelines(clusterId: string): Promise<number>;
 
@@ -578,6 +586,12 @@ export interface ClusterRepository {
   insertToken(token: ClusterToken): Promise<'inserted' | 'cluster_not_found'>;
   updateToken(input: { id: string; changes: ClusterTokenChanges }): Promise<ClusterTokenRecord | 'not_found'>;
   deleteToken(clusterId: string, tokenId: string): Promise<boolean>;
+
+  /** The queues (tokens) of several clusters, each in its window, oldest first (GraphQL, in one statement). */
+  listQueuesOfClusters(windows: readonly ParentWindow[]): Promise<ClusterQueueRecord[]>;
+  countQueuesOfClusters(clusterIds: readonly string[]): Promise<ParentCount[]>;
+  listTokensOfClusters(windows: readonly ParentWindow[]): Promise<ClusterTokenRecord[]>;
+  countTokensOfClusters(clusterIds: readonly string[]): Promise<ParentCount[]>;
 
   /** By their own UUIDs, in whatever organization (GraphQL); the use cases decide who sees them. */
   clustersById(ids: readonly string[]): Promise<ClusterRecord[]>;
@@ -643,6 +657,8 @@ export interface OrganizationJobFilter {
   states: readonly JobState[] | null;
   /** every one of these must be among the job's agent query rules */
   agentQueryRules: readonly string[] | null;
+  /** jobs waiting in (or run from) these cluster queues; null: any */
+  clusterQueueIds: readonly string[] | null;
 }
 
 export interface OrganizationJobScope {

@@ -34,6 +34,8 @@ const agent = (change: Partial<Agent> = {}): Agent => ({
   heartbeatAt: null,
   pausedAt: null,
   pauseNote: null,
+  clusterId: null,
+  clusterQueueId: null,
   pausedUntil: null,
   ...change,
 });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseAgentListFilter } from './agent';
 
-const noRest = { name: null, hostname: null, version: null, presentOnly: false };
+const noRest = { name: null, hostname: null, version: null, presentOnly: false, clusterQueueIds: null };
 
 describe('parseAgentListFilter', () => {
   it.each([
@@ -58,5 +58,23 @@ describe('parseAgentListFilter', () => {
       expect(result.error.kind).toBe('bad_request');
       expect(result.error.message).toBe(message);
     }
+  });
+});
+
+describe('parseAgentListFilter with cluster queues', () => {
+  const uuid = '0190f3a0-5555-7abc-8def-0123456789ab';
+  it('takes queues by GraphQL id or UUID, and no filter for none', () => {
+    const graphqlId = Buffer.from(`ClusterQueue---${uuid}`).toString('base64');
+    expect(parseAgentListFilter({ clusterQueues: [graphqlId, uuid.toUpperCase()] })).toMatchObject({
+      ok: true,
+      value: { clusterQueueIds: [uuid] },
+    });
+    expect(parseAgentListFilter({ clusterQueues: [] })).toMatchObject({ value: { clusterQueueIds: null } });
+  });
+  it('keeps a filter that names no queue, which matches nothing', () => {
+    const clusterId = Buffer.from(`Cluster---${uuid}`).toString('base64');
+    expect(parseAgentListFilter({ clusterQueues: [clusterId, 'nope'] })).toMatchObject({
+      value: { clusterQueueIds: [] },
+    });
   });
 });

@@ -1,3 +1,4 @@
+import { readClusterQueueIds } from './cluster';
 import { badRequest } from './errors';
 import { err, ok, type Result } from './result';
 import { isStorableText, UNSTORABLE_TEXT } from './storable-text';
@@ -16,6 +17,8 @@ export interface AgentListFilter {
   version: string | null;
   /** REST lists only agents still there: not disconnected or stopped */
   presentOnly: boolean;
+  /** agents of these cluster queues (GraphQL `clusterQueue`); null: any; empty: none */
+  clusterQueueIds: string[] | null;
 }
 
 export const AGENT_FILTER_LIMITS = { search: 255, metaData: 50, tag: 356, exact: 255 } as const;
@@ -28,6 +31,7 @@ export function parseAgentListFilter(query: {
   hostname?: string | null | undefined;
   version?: string | null | undefined;
   presentOnly?: boolean | undefined;
+  clusterQueues?: readonly string[] | null | undefined;
 }): Result<AgentListFilter> {
   const exact: Record<'name' | 'hostname' | 'version', string | null> = {
     name: null,
@@ -77,5 +81,6 @@ export function parseAgentListFilter(query: {
     isRunningJob: query.isRunningJob ?? null,
     ...exact,
     presentOnly: query.presentOnly ?? false,
+    clusterQueueIds: readClusterQueueIds(query.clusterQueues),
   });
 }

@@ -3,6 +3,9 @@ import {
   clusterInUse,
   isIpRange,
   mayManageClusters,
+  queueDispatches,
+  queueForAgent,
+  queueForRules,
   readAllowedIpAddresses,
   readPauseNote,
   validateClusterInput,
@@ -215,9 +218,75 @@ describe('mayManageClusters', () => {
 
 describe('clusterInUse', () => {
   it('names how many pipelines keep the cluster', () => {
-    expect(clusterInUse(1).message).toBe(
+    expect(clusterInUse({ pipelines: 1, agents: 0 }).message).toBe(
       "This cluster can't be deleted: 1 pipeline uses it. Move it to another cluster first.",
     );
-    expect(clusterInUse(3).message).toContain('3 pipelines use it');
+    expect(clusterInUse({ pipelines: 3, agents: 0 }).message).toContain('3 pipelines use it');
+  });
+  it('names the connected agents still in it', () => {
+    expect(clusterInUse({ pipelines: 0, agents: 2 }).message).toBe(
+      "This cluster can't be deleted: 2 connected agents are in it. Stop them first.",
+    );
+    expect(clusterInUse({ pipelines: 1, agents: 1 }).message).toBe(
+      "This cluster can't be deleted: 1 pipeline uses it and 1 connected agent is in it. Move the pipelines to another cluster and stop the agents first.",
+    );
+  });
+});
+
+const placement = {
+  clusterId: 'c1',
+  name: 'Linux',
+  defaultQueueId: 'q-default',
+  queueIds: new Map([
+    ['default', 'q-default'],
+    ['deploy', 'q-deploy'],
+  ]),
+};
+
+describe('queueForRules', () => {
+  it.each<[string[], string | null]>([
+    [[], 'q-default'],
+    [['os=linux'], 'q-default'],
+    [['queue=deploy'], 'q-deploy'],
+    [['queue=default', 'os=linux'], 'q-default'],
+    [['queue=missing'], null],
+  ])('rules %j wait in %s', (rules, expected) => {
+    expect(queueForRules(rules, placement)).toBe(expected);
+  });
+  it('leaves jobs without a queue rule without a queue when the cluster has no default', () => {
+    expect(queueForRules([], { ...placement, defaultQueueId: null })).toBeNull();
+  });
+});
+
+describe('queueForAgent', () => {
+  it("puts an agent in the queue its tag names, or in the cluster's default queue", () => {
+    expect(queueForAgent(['queue=deploy'], placement)).toEqual({
+      ok: true,
+      value: { queueId: 'q-deploy', key: 'deploy' },
+    });
+    expect(queueForAgent(['os=linux'], placement)).toEqual({
+      ok: true,
+      value: { queueId: 'q-default', key: 'default' },
+    });
+  });
+  it('refuses a queue the cluster does not have, naming its queues', () => {
+    expect(queueForAgent(['queue=gpu'], placement)).toEqual(
+      refusal('The queue "gpu" is not a queue of the cluster "Linux" (its queues: default, deploy)'),
+    );
+  });
+  it('refuses an agent without a queue tag when the cluster has no default queue', () => {
+    expect(queueForAgent([], { ...placement, defaultQueueId: null })).toEqual(
+      refusal(
+        'The cluster "Linux" has no default queue: give the agent a queue tag (queue=<key>) naming one of its queues',
+      ),
+    );
+  });
+});
+
+describe('queueDispatches', () => {
+  it('hands out jobs unless dispatch is paused', () => {
+    expect(queueDispatches(null)).toBe(true);
+    expect(queueDispatches({ dispatchPausedAt: null })).toBe(true);
+    expect(queueDispatches({ dispatchPausedAt: new Date() })).toBe(false);
   });
 });

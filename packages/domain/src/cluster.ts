@@ -1,6 +1,7 @@
 import type { OrganizationRole } from './access';
 import { readDescription, reasonsOf } from './body-fields';
 import { type DomainError, unprocessable, validationFailed } from './errors';
+import { decodeGraphqlId } from './graphql-id';
 import { isUuid } from './ids';
 import { isJsonObject } from './json-object';
 import { err, ok, type Result } from './result';
@@ -8,8 +9,9 @@ import { isStorableText, UNSTORABLE_TEXT } from './storable-text';
 import { parseTimestamp } from './timestamps';
 
 /**
- * Clusters group queues of agents and the tokens agents register with (issue 28). What is stored here
- * is not acted on yet: dispatch ignores clusters, queues and paused dispatch (docs/compatibility.md).
+ * Clusters group queues of agents and the tokens agents register with (issue 28). A pipeline's command
+ * jobs go to its cluster's agents, to the queue the step names or the default queue; a paused queue's
+ * agents take no new job. Pipelines and agents without a cluster keep the unclustered rules.
  */
 export interface Cluster {
   id: string;
@@ -243,12 +245,96 @@ export function clusterDefaultQueueUnknown(): DomainError {
   return invalid(['Default queue must be a queue of this cluster']);
 }
 
-/** Deleting a cluster that pipelines still use; agents in the cluster are not counted yet. */
-export function clusterInUse(pipelines: number): DomainError {
-  return unprocessable(
-    'cluster_in_use',
-    `This cluster can't be deleted: ${pipelines} ${pipelines === 1 ? 'pipeline uses' : 'pipelines use'} it. Move ${pipelines === 1 ? 'it' : 'them'} to another cluster first.`,
-  );
+/** Deleting a cluster that pipelines still use or connected agents are still in: 422 naming why. */
+export function clusterInUse({ pipelines, agents }: { pipelines: number; agents: number }): DomainError {
+  const use = `${pipelines} ${pipelines === 1 ? 'pipeline uses' : 'pipelines use'} it`;
+  const inIt = `${agents} connected ${agents === 1 ? 'agent is' : 'agents are'} in it`;
+  const them = (count: number) => (count === 1 ? 'it' : 'them');
+  const why =
+    agents === 0
+      ? `${use}. Move ${them(pipelines)} to another cluster first.`
+      : pipelines === 0
+        ? `${inIt}. Stop ${them(agents)} first.`
+        : `${use} and ${inIt}. Move the pipelines to another cluster and stop the agents first.`;
+  return unprocessable('cluster_in_use', `This cluster can't be deleted: ${why}`);
+}
+
+/** What placing a pipeline's jobs needs of its cluster. */
+export interface ClusterPlacement {
+  clusterId: string;
+  defaultQueueId: string | null;
+  /** the cluster's queues: key → id */
+  queueIds: ReadonlyMap<string, string>;
+}
+
+/** The value of the `queue` rule or tag among `key=value` entries, if there is one. */
+export function queueKeyOf(entries: readonly string[]): string | null {
+  const entry = entries.find((candidate) => candidate.startsWith('queue='));
+  return entry === undefined ? null : entry.slice('queue='.length);
+}
+
+/**
+ * The queue a command step's jobs wait in: the cluster's queue its `queue=` rule names, or the default
+ * queue when it names none; null (no agent will take them) when the cluster has no such queue.
+ */
+export function queueForRules(rules: readonly string[], cluster: ClusterPlacement): string | null {
+  const key = queueKeyOf(rules);
+  if (key === null) return cluster.defaultQueueId;
+  return cluster.queueIds.get(key) ?? null;
+}
+
+/**
+ * The queue an agent registering with a cluster's token joins: the one its `queue` tag names, or the
+ * default queue without one. Refused when the cluster has no such queue (or no default).
+ */
+export function queueForAgent(
+  tags: readonly string[],
+  cluster: ClusterPlacement & { name: string },
+): Result<{ queueId: string; key: string }> {
+  const key = queueKeyOf(tags);
+  if (key === null) {
+    const defaultKey = [...cluster.queueIds].find(([, id]) => id === cluster.defaultQueueId)?.[0];
+    if (cluster.defaultQueueId === null || defaultKey === undefined) {
+      return err(
+        unprocessable(
+          'cluster_queue_unknown',
+          `The cluster "${cluster.name}" has no default queue: give the agent a queue tag (queue=<key>) naming one of its queues`,
+        ),
+      );
+    }
+    return ok({ queueId: cluster.defaultQueueId, key: defaultKey });
+  }
+  const queueId = cluster.queueIds.get(key);
+  if (queueId === undefined) {
+    const known = [...cluster.queueIds.keys()].sort();
+    return err(
+      unprocessable(
+        'cluster_queue_unknown',
+        `The queue "${key.slice(0, 100)}" is not a queue of the cluster "${cluster.name}" (its queues: ${known.length ? known.join(', ') : 'none'})`,
+      ),
+    );
+  }
+  return ok({ queueId, key });
+}
+
+/**
+ * Cluster queue ids as a filter takes them (GraphQL `clusterQueue: [ID!]`): each a queue's GraphQL id or
+ * its UUID. Null when none is given (no filter); a list of UUIDs otherwise, empty when none names a queue
+ * (the filter then matches nothing).
+ */
+export function readClusterQueueIds(values: readonly string[] | null | undefined): string[] | null {
+  if (!values?.length) return null;
+  const ids = values.map((value) => {
+    const decoded = decodeGraphqlId(value);
+    if (decoded) return decoded.type === 'ClusterQueue' ? decoded.id : null;
+    return isUuid(value) ? value.toLowerCase() : null;
+  });
+  return [...new Set(ids.filter((id): id is string => id !== null))];
+}
+
+/** Whether a queue hands out new jobs: not while its dispatch is paused (running jobs finish). */
+export function queueDispatches(queue: Pick<ClusterQueue, 'dispatchPausedAt'> | null): boolean {
+  return queue === null || queue.dispatchPausedAt === null;
 }
 
 /** A pipeline's `cluster_id` that names no cluster of its organization (the pipelines' 422 form). */

@@ -87,6 +87,8 @@ export interface CommandStep extends StepFilters {
   artifactPaths: string | null;
   /** one job per combination (step-matrix.ts); absent in steps stored before it existed */
   matrix?: Matrix | null;
+  /** `timeout_in_minutes`; absent: the pipeline's default, if any */
+  timeoutInMinutes?: number | null;
 }
 
 export interface WaitStep extends StepFilters {
@@ -237,6 +239,15 @@ export interface Job {
   unblockedAt: Date | null;
   /** its combination of its step's matrix; null outside a matrix */
   matrix: JobMatrix | null;
+  /** how long it may run before it is stopped and `timed_out`; null: no limit */
+  timeoutInMinutes: number | null;
+  /**
+   * Where a command job runs, decided when it is made: its pipeline's cluster and the queue its step
+   * names (or the cluster's default queue). Both null: the unclustered agents run it (today's rules).
+   */
+  clusterId: string | null;
+  /** null in a cluster: the step named no queue of the cluster (and it had no default); no agent takes it */
+  clusterQueueId: string | null;
 }
 
 export interface Agent {
@@ -261,6 +272,9 @@ export interface Agent {
   pausedAt: Date | null;
   pauseNote: string | null;
   pausedUntil: Date | null;
+  /** The cluster whose token registered it and the queue its `queue` tag names; null: unclustered. */
+  clusterId: string | null;
+  clusterQueueId: string | null;
 }
 
 export interface TeamPipeline {

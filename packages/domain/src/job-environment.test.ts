@@ -38,6 +38,13 @@ describe('jobEnvironment', () => {
     );
   });
 
+  it("gives the job's timeout in minutes as BUILDKITE_TIMEOUT, or false", () => {
+    expect(environment().BUILDKITE_TIMEOUT).toBe('false');
+    expect(environment({ job: jobIn('running', 'script', { timeoutInMinutes: 20 }) }).BUILDKITE_TIMEOUT).toBe(
+      '20',
+    );
+  });
+
   it('numbers parallel copies and names the agent', () => {
     const env = environment({
       job: jobIn('running', 'script', { parallelGroupIndex: 1, parallelGroupTotal: 3 }),

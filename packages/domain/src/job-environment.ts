@@ -61,6 +61,8 @@ export function jobEnvironment(input: {
     BUILDKITE_LABEL: job.name ?? '',
     BUILDKITE_RETRY_COUNT: String(job.retriesCount ?? 0),
     BUILDKITE_CLEAN_CHECKOUT: String(build.cleanCheckout),
+    // The public agent's name for the job's timeout: minutes, or "false".
+    BUILDKITE_TIMEOUT: job.timeoutInMinutes === null ? 'false' : String(job.timeoutInMinutes),
     ...parallel,
   };
 }

@@ -4,6 +4,7 @@ import { JOB_STATES, JOB_TYPES, type JobState, type JobType } from './entities';
 import { jobIn } from './job.fixture';
 import {
   agentMatches,
+  agentMayRun,
   isFinishedJob,
   isUnblockable,
   type JobTrigger,
@@ -109,6 +110,33 @@ describe('jobTransition', () => {
     },
   );
 
+  it('ends a job that ran to its timeout timed out, failing, and one that finished sooner by its exit', () => {
+    const started = new Date(at.getTime() - 5 * 60_000);
+    const finish = (
+      exitStatus: number | null,
+      timeoutInMinutes: number | null,
+      signal: string | null = null,
+    ) =>
+      jobTransition(
+        jobIn('running', 'script', { startedAt: started, timeoutInMinutes }),
+        { type: 'finish', exitStatus, signal, signalReason: null },
+        at,
+      );
+    const state = (result: ReturnType<typeof finish>) => (result.ok ? result.value.state : null);
+    expect(state(finish(null, 5, 'SIGTERM'))).toBe('timed_out');
+    expect(state(finish(0, 5))).toBe('timed_out');
+    expect(state(finish(0, 6))).toBe('passed');
+    expect(state(finish(1, 6))).toBe('failed');
+    expect(state(finish(0, null))).toBe('passed');
+    // A job canceled while it ran ends canceled, whatever its timeout.
+    const canceling = jobTransition(
+      jobIn('canceling', 'script', { startedAt: started, timeoutInMinutes: 1 }),
+      { type: 'finish', exitStatus: null, signal: 'SIGTERM', signalReason: 'cancel' },
+      at,
+    );
+    expect(canceling.ok && canceling.value.state).toBe('canceled');
+  });
+
   it('records who unblocked and when', () => {
     const result = jobTransition(jobIn('blocked', 'manual'), { type: 'unblock', userId: 'user-9' }, at);
     expect(result.ok && result.value).toMatchObject({ unblockedById: 'user-9', unblockedAt: at });
@@ -177,5 +205,62 @@ describe('agentMatches', () => {
     [['broken'], ['broken'], false],
   ])('rules %j with tags %j → %s', (rules, tags, expected) => {
     expect(agentMatches(rules, tags)).toBe(expected);
+  });
+});
+
+describe('agentMayRun', () => {
+  const unclustered = { clusterId: null, clusterQueueId: null };
+  const inQueue = (queue: string | null) => ({ clusterId: 'c1', clusterQueueId: queue });
+  it.each<[string, Parameters<typeof agentMayRun>[0], Parameters<typeof agentMayRun>[1], boolean]>([
+    [
+      'an unclustered job to an unclustered agent by its tags',
+      { agentQueryRules: ['queue=default'], ...unclustered },
+      { tags: [], ...unclustered },
+      true,
+    ],
+    [
+      'an unclustered job not to a clustered agent',
+      { agentQueryRules: ['queue=default'], ...unclustered },
+      { tags: ['queue=default'], ...inQueue('q1') },
+      false,
+    ],
+    [
+      'a clustered job not to an unclustered agent',
+      { agentQueryRules: ['queue=default'], ...inQueue('q1') },
+      { tags: ['queue=default'], ...unclustered },
+      false,
+    ],
+    [
+      "a clustered job to its queue's agent, whatever its queue rule says",
+      { agentQueryRules: ['queue=default'], ...inQueue('q1') },
+      { tags: ['queue=linux'], ...inQueue('q1') },
+      true,
+    ],
+    [
+      "a clustered job not to another queue's agent",
+      { agentQueryRules: ['queue=linux'], ...inQueue('q1') },
+      { tags: ['queue=linux'], ...inQueue('q2') },
+      false,
+    ],
+    [
+      'a clustered job not to an agent of another cluster with the same queue id',
+      { agentQueryRules: [], ...inQueue('q1') },
+      { tags: [], clusterId: 'c2', clusterQueueId: 'q1' },
+      false,
+    ],
+    [
+      'a clustered job without a queue to no agent',
+      { agentQueryRules: ['queue=gone'], ...inQueue(null) },
+      { tags: [], ...inQueue(null) },
+      false,
+    ],
+    [
+      "a clustered job's other rules against the agent's tags",
+      { agentQueryRules: ['queue=linux', 'os=linux'], ...inQueue('q1') },
+      { tags: ['queue=linux', 'os=mac'], ...inQueue('q1') },
+      false,
+    ],
+  ])('%s', (_name, job, agent, expected) => {
+    expect(agentMayRun(job, agent)).toBe(expected);
   });
 });

@@ -1,4 +1,4 @@
-import type { Job, JobState } from './entities';
+import type { Agent, Job, JobState } from './entities';
 import { unprocessable } from './errors';
 import { err, ok, type Result } from './result';
 
@@ -55,6 +55,12 @@ export function isSettledJob(job: Pick<Job, 'type' | 'state'>): boolean {
     default:
       return isFinishedJob(job.state);
   }
+}
+
+/** Whether a job with a timeout ran to it: its agent stops it then, and the job ends `timed_out`. */
+function ranOutOfTime(job: Job, at: Date): boolean {
+  if (job.timeoutInMinutes === null || job.startedAt === null) return false;
+  return at.getTime() - job.startedAt.getTime() >= job.timeoutInMinutes * 60_000;
 }
 
 export type JobTrigger =
@@ -123,7 +129,14 @@ export function jobTransition(job: Job, trigger: JobTrigger, at: Date): Result<J
     case 'finish':
       if (script && (isActiveJob(state) || state === 'canceling')) {
         const passed = trigger.exitStatus === 0 && trigger.signal === null;
-        const next: JobState = state === 'canceling' ? 'canceled' : passed ? 'passed' : 'failed';
+        const next: JobState =
+          state === 'canceling'
+            ? 'canceled'
+            : ranOutOfTime(job, at)
+              ? 'timed_out'
+              : passed
+                ? 'passed'
+                : 'failed';
         return ok({
           ...job,
           state: next,
@@ -214,14 +227,39 @@ export function retryOf(
 
 /** Agent query rules (`key=value`, `key=*`, `*`) satisfied by an agent's tags (`key=value`). */
 export function agentMatches(rules: readonly string[], tags: readonly string[]): boolean {
+  const tagValues = tagValuesOf(tags);
+  const effective = rules.length ? rules : ['queue=default'];
+  if (!tagValues.has('queue')) tagValues.set('queue', 'default');
+  return rulesMet(effective, tagValues);
+}
+
+/**
+ * Whether the agent may run the job: an unclustered job goes to unclustered agents whose tags meet its
+ * rules ({@link agentMatches}); a clustered one to the agents of its cluster's queue whose tags meet its
+ * other rules (the queue was decided when the job was made, by id).
+ */
+export function agentMayRun(
+  job: Pick<Job, 'agentQueryRules' | 'clusterId' | 'clusterQueueId'>,
+  agent: Pick<Agent, 'tags' | 'clusterId' | 'clusterQueueId'>,
+): boolean {
+  if (job.clusterId !== agent.clusterId) return false;
+  if (job.clusterId === null) return agentMatches(job.agentQueryRules, agent.tags);
+  if (job.clusterQueueId === null || job.clusterQueueId !== agent.clusterQueueId) return false;
+  const others = job.agentQueryRules.filter((rule) => !rule.startsWith('queue='));
+  return rulesMet(others, tagValuesOf(agent.tags));
+}
+
+function tagValuesOf(tags: readonly string[]): Map<string, string> {
   const tagValues = new Map<string, string>();
   for (const tag of tags) {
     const at = tag.indexOf('=');
     if (at > 0) tagValues.set(tag.slice(0, at), tag.slice(at + 1));
   }
-  const effective = rules.length ? rules : ['queue=default'];
-  if (!tagValues.has('queue')) tagValues.set('queue', 'default');
-  return effective.every((rule) => {
+  return tagValues;
+}
+
+function rulesMet(rules: readonly string[], tagValues: ReadonlyMap<string, string>): boolean {
+  return rules.every((rule) => {
     if (rule === '*') return true;
     const at = rule.indexOf('=');
     if (at <= 0) return false;

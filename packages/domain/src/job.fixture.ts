@@ -6,6 +6,7 @@ const at = new Date('2026-11-21T10:05:00.000Z');
 export function jobIn(state: JobState, type: JobType = 'script', overrides: Partial<Job> = {}): Job {
   return {
     matrix: null,
+    timeoutInMinutes: null,
     id: 'job-1',
     buildId: 'build-1',
     stepId: 'step-1',
@@ -39,6 +40,8 @@ export function jobIn(state: JobState, type: JobType = 'script', overrides: Part
     signalReason: null,
     unblockedById: null,
     unblockedAt: null,
+    clusterId: null,
+    clusterQueueId: null,
     ...overrides,
   };
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { factsOf } from './build.fixture';
 import type { StepDefinition } from './entities';
-import { jobsForSteps } from './new-build-jobs';
+import { jobsForSteps, jobTimeout } from './new-build-jobs';
 
 const at = new Date('2026-11-21T10:00:00.000Z');
 let counter = 0;
@@ -86,6 +86,27 @@ describe('jobsForSteps', () => {
     expect(jobs.map((job) => job.position)).toEqual([0, 1, 2, 3]);
   });
 
+  it("times a command job out by its step, else the pipeline's default, never past its maximum", () => {
+    expect(jobTimeout(10, undefined)).toBe(10);
+    expect(jobTimeout(undefined, { defaultTimeoutInMinutes: 30, maximumTimeoutInMinutes: null })).toBe(30);
+    expect(jobTimeout(90, { defaultTimeoutInMinutes: 30, maximumTimeoutInMinutes: 60 })).toBe(60);
+    expect(jobTimeout(null, { defaultTimeoutInMinutes: null, maximumTimeoutInMinutes: 60 })).toBe(60);
+    expect(jobTimeout(null, { defaultTimeoutInMinutes: null, maximumTimeoutInMinutes: null })).toBeNull();
+    const jobs = jobsForSteps({
+      steps: [
+        command({ timeoutInMinutes: 5 }),
+        command({ key: 'b' }),
+        { type: 'wait', id: newId(), key: null, continueOnFailure: false },
+      ],
+      buildId: 'b',
+      at,
+      newId,
+      facts: factsOf(),
+      timeouts: { defaultTimeoutInMinutes: 15, maximumTimeoutInMinutes: null },
+    });
+    expect(jobs.map((job) => job.timeoutInMinutes)).toEqual([5, 15, null]);
+  });
+
   it('leaves out the steps whose branches or if the build does not meet, gating as the rest', () => {
     const steps: StepDefinition[] = [
       command({ key: 'a', branches: 'main' }),
@@ -164,5 +185,35 @@ describe('jobsForSteps', () => {
       ['echo a', 'a'],
       ['echo 2', 2],
     ]);
+  });
+
+  it("places a clustered pipeline's command jobs in the queue their step names, or the default one", () => {
+    const cluster = {
+      clusterId: 'c1',
+      defaultQueueId: 'q-default',
+      queueIds: new Map([
+        ['default', 'q-default'],
+        ['deploy', 'q-deploy'],
+      ]),
+    };
+    const steps: StepDefinition[] = [
+      command(),
+      command({ agentQueryRules: ['queue=deploy'], parallelism: 2 }),
+      command({ agentQueryRules: ['queue=gpu'] }),
+      { type: 'wait', id: newId(), key: null, continueOnFailure: false },
+    ];
+    const jobs = jobsForSteps({ steps, buildId: 'b', at, newId, facts: factsOf(), cluster });
+    expect(jobs.map((job) => [job.clusterId, job.clusterQueueId])).toEqual([
+      ['c1', 'q-default'],
+      ['c1', 'q-deploy'],
+      ['c1', 'q-deploy'],
+      ['c1', null],
+      [null, null],
+    ]);
+  });
+
+  it('leaves jobs of an unclustered pipeline unclustered', () => {
+    const jobs = jobsForSteps({ steps: [command()], buildId: 'b', at, newId, facts: factsOf() });
+    expect(jobs.map((job) => [job.clusterId, job.clusterQueueId])).toEqual([[null, null]]);
   });
 });

@@ -1,5 +1,6 @@
 import { matchesBranchFilter } from './branch-filter';
-import type { Job, StepDefinition } from './entities';
+import { type ClusterPlacement, queueForRules } from './cluster';
+import type { Job, Pipeline, StepDefinition } from './entities';
 import { type ConditionFacts, conditionHolds, parseCondition } from './step-condition';
 import { interpolateMatrix, type JobMatrix, jobMatrix, matrixCombinations } from './step-matrix';
 
@@ -24,6 +25,9 @@ type FromStep = Pick<
   | 'continueOnFailure'
   | 'retryAutomaticLimit'
   | 'matrix'
+  | 'timeoutInMinutes'
+  | 'clusterId'
+  | 'clusterQueueId'
 >;
 
 /**
@@ -67,8 +71,27 @@ function newJob(place: { id: string; buildId: string; position: number; at: Date
     unblockedById: null,
     unblockedAt: null,
     matrix: step.matrix,
+    timeoutInMinutes: step.timeoutInMinutes,
+    clusterId: step.clusterId,
+    clusterQueueId: step.clusterQueueId,
   };
 }
+
+/**
+ * A command job's timeout: its step's, else the pipeline's default, never past the pipeline's maximum
+ * (the public rule).
+ */
+export function jobTimeout(
+  stepTimeout: number | null | undefined,
+  pipeline: PipelineTimeouts | undefined,
+): number | null {
+  const wanted = stepTimeout ?? pipeline?.defaultTimeoutInMinutes ?? null;
+  const maximum = pipeline?.maximumTimeoutInMinutes ?? null;
+  if (maximum === null) return wanted;
+  return wanted === null ? maximum : Math.min(wanted, maximum);
+}
+
+export type PipelineTimeouts = Pick<Pipeline, 'defaultTimeoutInMinutes' | 'maximumTimeoutInMinutes'>;
 
 /** Whether a build with these facts runs the step: its `branches` match the branch and its `if` holds. */
 export function stepRuns(step: StepDefinition, facts: ConditionFacts): boolean {
@@ -90,8 +113,13 @@ export function jobsForSteps(input: {
   at: Date;
   newId: () => string;
   facts: ConditionFacts;
+  /** the pipeline's default and maximum timeouts; absent: none */
+  timeouts?: PipelineTimeouts;
+  /** the pipeline's cluster; null or absent: unclustered */
+  cluster?: ClusterPlacement | null;
 }): Job[] {
   const jobs: Job[] = [];
+  const cluster = input.cluster ?? null;
   let gated = false;
   for (const step of input.steps) {
     if (!stepRuns(step, input.facts)) continue;
@@ -107,6 +135,8 @@ export function jobsForSteps(input: {
       for (const combination of combinations) {
         const fill = (text: string) => (combination ? interpolateMatrix(text, combination.values) : text);
         const rules = step.agentQueryRules.length ? step.agentQueryRules : DEFAULT_AGENT_QUERY_RULES;
+        // The queue as the step names it (a matrix may fill it in); none named: the default queue.
+        const clusterQueueId = cluster ? queueForRules(step.agentQueryRules.map(fill), cluster) : null;
         for (let index = 0; index < copies; index++) {
           jobs.push(
             newJob(nextPlace(), {
@@ -126,6 +156,9 @@ export function jobsForSteps(input: {
               continueOnFailure: false,
               retryAutomaticLimit: step.retry?.automatic ?? null,
               matrix: combination ? (jobMatrix(combination.values) as JobMatrix) : null,
+              timeoutInMinutes: jobTimeout(step.timeoutInMinutes, input.timeouts),
+              clusterId: cluster?.clusterId ?? null,
+              clusterQueueId,
             }),
           );
         }
@@ -149,6 +182,10 @@ export function jobsForSteps(input: {
           continueOnFailure: step.type === 'wait' && step.continueOnFailure,
           retryAutomaticLimit: null,
           matrix: null,
+          timeoutInMinutes: null,
+          // Only command jobs go to agents.
+          clusterId: null,
+          clusterQueueId: null,
         }),
       );
       gated = true;

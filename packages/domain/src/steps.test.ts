@@ -170,6 +170,7 @@ describe('parseStepDefinitions', () => {
       { command: 'x', branches: ['main', 'release/*'], if: 'build.tag == null' },
       { command: 'x', branches: 'main release/*', condition: 'build.tag == null' },
     ],
+    ['a timeout', { command: 'x', timeout_in_minutes: 15 }, { command: 'x', timeoutInMinutes: 15 }],
     [
       'a matrix',
       { command: 'test {{matrix}}', matrix: ['a', 'b'] },
@@ -226,6 +227,16 @@ describe('parseStepDefinitions', () => {
       'a bad if',
       { command: 'x', if: 'build.branch =~ /x/' },
       'Step 1: if: regular expressions (=~, !~) are not supported',
+    ],
+    [
+      'a timeout of no minutes',
+      { command: 'x', timeout_in_minutes: 0 },
+      'Step 1: timeout_in_minutes must be a whole number of minutes from 1 to 10080',
+    ],
+    [
+      'a fractional timeout',
+      { command: 'x', timeout_in_minutes: 1.5 },
+      'Step 1: timeout_in_minutes must be a whole number of minutes from 1 to 10080',
     ],
     [
       'a bad branches',

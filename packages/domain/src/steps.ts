@@ -11,6 +11,8 @@ const MAX_AUTOMATIC_RETRY_LIMIT = 10;
 /** Bounds on what one build gets from its steps: a pipeline defined over the API cannot ask for millions of jobs. */
 export const MAX_STEP_PARALLELISM = 100;
 export const MAX_JOBS_PER_BUILD = 1000;
+/** A week: the longest a step's `timeout_in_minutes` may ask for. */
+export const MAX_TIMEOUT_IN_MINUTES = 7 * 24 * 60;
 
 /**
  * Reads the public pipeline file format, already parsed from YAML or JSON: `{ steps: [...] }` or a
@@ -214,6 +216,7 @@ function parseCommandStep(raw: Record<string, unknown>, problems: string[], id: 
   return {
     ...readFilters(raw, problems),
     ...readMatrix(raw.matrix, problems),
+    ...readTimeout(raw.timeout_in_minutes, problems),
     type: 'command',
     id,
     key: readKey(raw, problems),
@@ -244,6 +247,15 @@ function parseWaitStep(raw: Record<string, unknown>, problems: string[], id: str
 function parseBlockStep(raw: Record<string, unknown>, problems: string[], id: string): BlockStep {
   const label = readLabel(raw.block ?? raw.label ?? raw.name, problems);
   return { ...readFilters(raw, problems), type: 'block', id, key: readKey(raw, problems), label };
+}
+
+/** `{ timeoutInMinutes }`, or nothing when the step has none. */
+function readTimeout(value: unknown, problems: string[]): Pick<CommandStep, 'timeoutInMinutes'> {
+  if (value === undefined || value === null) return {};
+  if (Number.isSafeInteger(value) && (value as number) >= 1 && (value as number) <= MAX_TIMEOUT_IN_MINUTES)
+    return { timeoutInMinutes: value as number };
+  problems.push(`timeout_in_minutes must be a whole number of minutes from 1 to ${MAX_TIMEOUT_IN_MINUTES}`);
+  return {};
 }
 
 /** `{ matrix }`, or nothing when the step has none (stored steps stay as they were before it). */

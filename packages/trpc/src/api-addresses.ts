@@ -15,6 +15,8 @@ export const apiAddresses = {
     `${api}/v2/organizations/${organization}/agents/${agentId}`,
   cluster: (api: string, organization: string, clusterId: string) =>
     `${api}/v2/organizations/${organization}/clusters/${clusterId}`,
+  /** A queue is a path under its cluster's address. */
+  clusterQueue: (clusterUrl: string, queueId: string) => `${clusterUrl}/queues/${queueId}`,
   registry: (api: string, organization: string, registry: string) =>
     `${api}/v2/packages/organizations/${organization}/registries/${registry}`,
 } as const;

@@ -1,6 +1,8 @@
 import { authenticate } from '../auth/authenticate';
 import { cancelBuild } from '../builds/cancel-build';
 import { createBuild } from '../builds/create-build';
+import { createClusterQueue } from '../clusters/cluster-queues';
+import { createCluster } from '../clusters/clusters';
 import type { Deps } from '../ports';
 import { createAccessToken } from './access-tokens';
 import { addMember, createOrganization, createUser } from './organizations';
@@ -17,7 +19,10 @@ const STEPS = `steps:
     command: "echo testing"
 `;
 
-/** A demo organization to explore: `acme` with an admin, a member, two teams and three pipelines. */
+/**
+ * A demo organization to explore: `acme` with an admin, a member, two teams, three pipelines and a
+ * cluster with its default queue. The pipelines stay unclustered, so `--with-agent`'s agent runs them.
+ */
 export const seedDemo = (deps: Deps) => async () => {
   const organization = await createOrganization(deps)({ name: 'Acme', slug: 'acme' });
   const admin = await createUser(deps)({ name: 'Ada Admin', email: 'admin@acme.test' });
@@ -82,5 +87,25 @@ export const seedDemo = (deps: Deps) => async () => {
     }
   }
   await cancelBuild(deps)(actor, { organization: 'acme', pipeline: website.slug, number: 2 });
-  return { organization, admin, member, teams: [platform, mobile], pipelines, builds, token, secret };
+  const { cluster } = await createCluster(deps)(actor, 'acme', {
+    name: 'Default cluster',
+    description: 'Agents registered with its tokens run the jobs of its pipelines',
+  });
+  // The cluster's first queue becomes its default.
+  await createClusterQueue(deps)(
+    actor,
+    { organization: 'acme', cluster: cluster.id },
+    { key: 'default', description: 'Jobs whose steps name no queue' },
+  );
+  return {
+    organization,
+    admin,
+    member,
+    teams: [platform, mobile],
+    pipelines,
+    builds,
+    cluster,
+    token,
+    secret,
+  };
 };

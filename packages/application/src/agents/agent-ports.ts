@@ -1,4 +1,4 @@
-import type { Agent, AgentListFilter, BuildSnapshot, Job } from '@ci/domain';
+import type { Agent, AgentListFilter, BuildSnapshot, ClusterQueue, Job } from '@ci/domain';
 
 export interface AgentRegistrationToken {
   id: string;
@@ -67,8 +67,11 @@ export interface JobRepository {
   claim(input: {
     agentId: string;
     organizationId: string;
-    /** Whether the agent, as it is now (read with a lock that a stop or pause waits for), may take a job. */
-    mayTake: (agent: Agent) => boolean;
+    /**
+     * Whether the agent, as it is now, in its cluster queue as it is now (null: unclustered), may take a
+     * job; both are read with locks that a stop or pause waits for.
+     */
+    mayTake: (agent: Agent, queue: Pick<ClusterQueue, 'dispatchPausedAt'> | null) => boolean;
     assign: (candidate: Job) => Job | null;
   }): Promise<Job | null>;
   /** The job an agent holds (assigned, accepted, running or canceling), if any. */
@@ -98,7 +101,8 @@ export interface AgentRepository {
     byId: string;
     reason: string;
   }): Promise<AgentRegistrationToken | null>;
-  insert(agent: Agent, accessTokenHash: string): Promise<void>;
+  /** `cluster_gone`: the agent's cluster or queue was deleted meanwhile; nothing was written. */
+  insert(agent: Agent, accessTokenHash: string): Promise<'inserted' | 'cluster_gone'>;
   findByAccessTokenHash(hash: string): Promise<Agent | null>;
   /**
    * Records that the agent was heard from; a connect or disconnect also sets the connection state and

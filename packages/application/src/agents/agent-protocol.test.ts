@@ -78,7 +78,7 @@ function world(steps: { label: string; rules?: string[] }[]) {
     },
     async claim({ agentId, mayTake, assign }) {
       const agent = agents.get(agentId)?.agent;
-      if (!agent || !mayTake(agent)) return null;
+      if (!agent || !mayTake(agent, null)) return null;
       for (const job of jobs.filter((candidate) => candidate.state === 'scheduled')) {
         const assigned = assign(job);
         if (assigned) {
@@ -111,6 +111,7 @@ function world(steps: { label: string; rules?: string[] }[]) {
   const deps = {
     repos: {
       jobs: jobRepository,
+      clusters: { findTokenByHash: async () => null },
       agents: {
         async insertRegistrationToken() {},
         async findRegistrationTokenByHash(hash: string) {
@@ -118,6 +119,7 @@ function world(steps: { label: string; rules?: string[] }[]) {
         },
         async insert(agent: Agent, hash: string) {
           agents.set(agent.id, { agent, hash, lastSeenAt: clock });
+          return 'inserted' as const;
         },
         async findByAccessTokenHash(hash: string) {
           return [...agents.values()].find((entry) => entry.hash === hash)?.agent ?? null;

@@ -1,9 +1,12 @@
 import {
   type Agent,
   type AgentAction,
+  addressAllowed,
+  addressNotAllowed,
   agentAction,
-  agentMatches,
+  agentMayRun,
   badRequest,
+  type Cluster,
   connectionStateAfterDisconnect,
   DomainError,
   forbidden,
@@ -15,6 +18,9 @@ import {
   jobTransition,
   mayTakeNewJob,
   notFound,
+  queueDispatches,
+  queueForAgent,
+  queueKeyOf,
   UNSTORABLE_TEXT,
   unauthenticated,
   unprocessable,
@@ -79,18 +85,66 @@ export const createAgentToken =
 
 const TAG = /^[A-Za-z0-9_.:/-]{1,100}=[^\n]{0,255}$/;
 
+/** Where a new agent belongs: its organization, and its cluster and queue when a cluster's token registers it. */
+interface AgentHome {
+  organizationId: string;
+  clusterId: string | null;
+  clusterQueueId: string | null;
+  /** the agent's tags, with `queue=<key>` added when it joins its cluster's default queue without one */
+  tags: string[];
+}
+
+/**
+ * The registration token: an organization's (not revoked) registers unclustered agents; a cluster's (not
+ * deleted, not expired, used from an allowed address) registers agents of that cluster.
+ */
+async function registrationTokenFor(
+  deps: Deps,
+  secret: string | null,
+  ipAddress: string | null,
+): Promise<{ organizationId: string; cluster: null } | { organizationId: string; cluster: Cluster }> {
+  if (!secret) throw unauthenticated();
+  const hash = hashAgentSecret(secret);
+  const token = await deps.repos.agents.findRegistrationTokenByHash(hash);
+  if (token) {
+    // A revoked token registers nothing, as one that never existed.
+    if (token.revokedAt) throw unauthenticated();
+    return { organizationId: token.organizationId, cluster: null };
+  }
+  const found = await deps.repos.clusters.findTokenByHash(hash);
+  if (!found) throw unauthenticated();
+  const { token: clusterToken, cluster } = found;
+  if (clusterToken.expiresAt && clusterToken.expiresAt.getTime() <= deps.clock.now().getTime()) {
+    throw unauthenticated();
+  }
+  if (clusterToken.allowedIpAddresses && !addressAllowed(clusterToken.allowedIpAddresses, ipAddress)) {
+    throw addressNotAllowed();
+  }
+  return { organizationId: cluster.organizationId, cluster };
+}
+
+/** In a cluster, the queue the `queue` tag names or the default queue (422 when it has no such queue). */
+async function homeIn(deps: Deps, cluster: Cluster, tags: string[]): Promise<AgentHome> {
+  const placement = await deps.repos.clusters.placement(cluster.id);
+  if (!placement) throw unauthenticated();
+  const queue = queueForAgent(tags, placement);
+  if (!queue.ok) throw queue.error;
+  const named = queueKeyOf(tags) !== null;
+  return {
+    organizationId: cluster.organizationId,
+    clusterId: cluster.id,
+    clusterQueueId: queue.value.queueId,
+    tags: named ? tags : [...tags, `queue=${queue.value.key}`],
+  };
+}
+
 export const registerAgent =
   (deps: Deps) =>
   async (
     authorization: string | undefined,
     request: RegisterRequest,
   ): Promise<{ agent: Agent; accessToken: string; timings: AgentTimings }> => {
-    const secret = agentSecretFrom(authorization);
-    const token = secret
-      ? await deps.repos.agents.findRegistrationTokenByHash(hashAgentSecret(secret))
-      : null;
-    // A revoked token registers nothing, as one that never existed.
-    if (!token || token.revokedAt) throw unauthenticated();
+    const token = await registrationTokenFor(deps, agentSecretFrom(authorization), request.ipAddress);
     const bad = request.tags.find((tag) => !TAG.test(tag) || !isStorableText(tag));
     if (bad !== undefined) throw badRequest('invalid_tag', `The tag "${bad.slice(0, 50)}" is not key=value`);
     for (const field of ['name', 'hostname', 'version', 'pid'] as const) {
@@ -99,16 +153,19 @@ export const registerAgent =
         throw badRequest('invalid_agent', `${field} ${UNSTORABLE_TEXT}`);
       }
     }
+    const home: AgentHome = token.cluster
+      ? await homeIn(deps, token.cluster, request.tags)
+      : { organizationId: token.organizationId, clusterId: null, clusterQueueId: null, tags: request.tags };
     const id = deps.newId();
     const agent: Agent = {
       id,
-      organizationId: token.organizationId,
+      organizationId: home.organizationId,
       name: (request.name?.trim() || `agent-${id.slice(-8)}`).slice(0, 255),
       hostname: request.hostname?.slice(0, 255) ?? null,
       ipAddress: request.ipAddress?.slice(0, 64) ?? null,
       userAgent: request.userAgent?.slice(0, 255) ?? null,
       connectionState: 'registered',
-      tags: request.tags,
+      tags: home.tags,
       creatorId: null,
       createdAt: deps.clock.now(),
       version: request.version?.slice(0, 255) ?? null,
@@ -119,9 +176,14 @@ export const registerAgent =
       pausedAt: null,
       pauseNote: null,
       pausedUntil: null,
+      clusterId: home.clusterId,
+      clusterQueueId: home.clusterQueueId,
     };
     const accessToken = generateAgentSecret('agent');
-    await deps.repos.agents.insert(agent, hashAgentSecret(accessToken));
+    // The cluster (or its queue) deleted since its token was read: as if the token were gone.
+    if ((await deps.repos.agents.insert(agent, hashAgentSecret(accessToken))) === 'cluster_gone') {
+      throw unauthenticated();
+    }
     return { agent, accessToken, timings: deps.agentTimings ?? DEFAULT_AGENT_TIMINGS };
   };
 
@@ -212,9 +274,9 @@ export const pingAgent =
     const claimed = await deps.repos.jobs.claim({
       agentId: agent.id,
       organizationId: agent.organizationId,
-      mayTake: (current) => mayTakeNewJob(current, at),
+      mayTake: (current, queue) => mayTakeNewJob(current, at) && queueDispatches(queue),
       assign: (candidate) => {
-        if (!agentMatches(candidate.agentQueryRules, agent.tags)) return null;
+        if (!agentMayRun(candidate, agent)) return null;
         const next = jobTransition(candidate, { type: 'assign', agentId: agent.id }, at);
         return next.ok ? next.value : null;
       },

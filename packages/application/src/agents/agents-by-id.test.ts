@@ -26,6 +26,8 @@ function agent(n: number, organizationId: string): Agent {
     pausedAt: null,
     pauseNote: null,
     pausedUntil: null,
+    clusterId: null,
+    clusterQueueId: null,
   };
 }
 
@@ -254,6 +256,7 @@ describe('listAgents', () => {
           hostname: null,
           version: null,
           presentOnly: false,
+          clusterQueueIds: null,
         },
         offset: 0,
         limit: 30,

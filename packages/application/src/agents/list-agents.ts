@@ -20,6 +20,8 @@ export interface AgentListQuery {
   hostname?: string | null | undefined;
   version?: string | null | undefined;
   presentOnly?: boolean | undefined;
+  /** GraphQL's `clusterQueue`: queues' GraphQL ids or UUIDs */
+  clusterQueues?: readonly string[] | null | undefined;
 }
 
 /**
@@ -37,6 +39,7 @@ export const listAgents =
     const { organization } = await requireOrganization(deps)(actor, 'listAgents', organizationSlug);
     const filter = parseAgentListFilter(query);
     if (!filter.ok) throw filter.error;
+    if (filter.value.clusterQueueIds?.length === 0) return { items: [], totalCount: 0 };
     const scope = { organizationId: organization.id, filter: filter.value };
     const [items, totalCount] = await Promise.all([
       deps.repos.agents.list({ ...scope, ...pageWindow(page) }),

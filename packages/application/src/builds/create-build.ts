@@ -47,6 +47,17 @@ export const scheduleBuild =
       createdAt: now,
       scheduledAt: now,
     };
+    // A pipeline in a cluster sends its jobs to the cluster's queues (read only then: the common create
+    // of an unclustered pipeline reads nothing more).
+    const clusterId = target.pipeline.clusterId;
+    // A cluster deleted meanwhile (the pipeline moved out of it) has no queues: its jobs wait for none.
+    const cluster = clusterId
+      ? ((await deps.repos.clusters.placement(clusterId)) ?? {
+          clusterId,
+          defaultQueueId: null,
+          queueIds: new Map(),
+        })
+      : null;
     // A new build's first steps are decided at once: a leading block blocks it, no steps at all is not run.
     const progress = progressBuild({
       build,
@@ -56,6 +67,8 @@ export const scheduleBuild =
         at: now,
         newId: deps.newId,
         facts: conditionFacts(build, target.pipeline, target.organization.slug),
+        timeouts: target.pipeline,
+        cluster,
       }),
       at: now,
       newId: deps.newId,

@@ -86,7 +86,7 @@ export const deleteClusterQueue =
 
 /**
  * Pauses dispatch with an optional note; pausing a paused queue keeps who paused it first and when, and
- * takes the new note. Stored only: dispatch does not read it yet (docs/compatibility.md).
+ * takes the new note. The queue's agents then take no new job until it is resumed.
  */
 export const pauseClusterQueueDispatch =
   (deps: Deps) =>

@@ -29,7 +29,7 @@ export const getClusterToken =
 
 /**
  * Makes a token agents will register with (an agent registration token's form, `bkrt_…`): shown once in
- * this answer, stored only as its SHA-256 like every other token. Registration does not accept it yet.
+ * this answer, stored only as its SHA-256 like every other token; it registers agents into the cluster.
  */
 export const createClusterToken =
   (deps: Deps) =>

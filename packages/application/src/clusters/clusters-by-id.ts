@@ -1,8 +1,16 @@
-import { distinctUuids, isUuid, type NotFoundResource, notFound, type Operation } from '@ci/domain';
+import {
+  type DomainError,
+  distinctUuids,
+  isUuid,
+  type NotFoundResource,
+  notFound,
+  type Operation,
+} from '@ci/domain';
 import type { Actor } from '../auth/actor';
 import { requireScope } from '../auth/authorize';
 import { usableMemberships } from '../auth/usable-memberships';
-import type { Deps, OrganizationAccess } from '../ports';
+import { type ListPart, type PartRequest, readParts } from '../page';
+import type { Deps, OrganizationAccess, ParentCount, ParentWindow } from '../ports';
 import {
   createClusterQueue,
   deleteClusterQueue,
@@ -283,3 +291,61 @@ export const deleteClusterTokenById =
     await deleteClusterToken(deps)(actor, ref);
     return ref.token;
   };
+
+/**
+ * The queues, or the agent tokens, of several clusters at once (GraphQL's `Cluster.queues` and
+ * `Cluster.agentTokens` on a page of clusters), oldest first as the REST lists, with their rules: the
+ * list's scope, and a cluster of an organization the actor may not use answers `No cluster found`.
+ */
+async function partsOfClusters<View extends { cluster: { id: string } }>(
+  deps: Deps,
+  actor: Actor,
+  input: {
+    operation: Operation;
+    requests: readonly PartRequest[];
+    list: (windows: readonly ParentWindow[]) => Promise<Array<Omit<View, 'organizationSlug'>>>;
+    count: (clusterIds: string[]) => Promise<ParentCount[]>;
+  },
+): Promise<Array<ListPart<View & { organizationSlug: string }>>> {
+  requireScope(actor, input.operation);
+  const parentIds = input.requests.map((request) => request.parentId);
+  const clusters = new Map(
+    (await getClustersById(deps, null)(actor, parentIds))
+      .filter((view) => view !== null)
+      .map((view) => [view.cluster.id, view]),
+  );
+  const refusals = new Map<string, DomainError>(
+    parentIds.filter((id) => !clusters.has(id)).map((id) => [id, notFound('cluster')]),
+  );
+  return readParts({
+    requests: input.requests,
+    refusals,
+    list: async (windows) =>
+      (await input.list(windows)).map((record) => ({
+        ...(record as View),
+        organizationSlug: clusters.get(record.cluster.id)?.organizationSlug ?? '',
+      })),
+    count: input.count,
+    parentOf: (view) => view.cluster.id,
+  });
+}
+
+export const listQueuesOfClusters =
+  (deps: Deps) =>
+  (actor: Actor, requests: readonly PartRequest[]): Promise<Array<ListPart<ClusterQueueView>>> =>
+    partsOfClusters<ClusterQueueView>(deps, actor, {
+      operation: 'listClusterQueues',
+      requests,
+      list: (windows) => deps.repos.clusters.listQueuesOfClusters(windows),
+      count: (ids) => deps.repos.clusters.countQueuesOfClusters(ids),
+    });
+
+export const listTokensOfClusters =
+  (deps: Deps) =>
+  (actor: Actor, requests: readonly PartRequest[]): Promise<Array<ListPart<ClusterTokenView>>> =>
+    partsOfClusters<ClusterTokenView>(deps, actor, {
+      operation: 'listClusterTokens',
+      requests,
+      list: (windows) => deps.repos.clusters.listTokensOfClusters(windows),
+      count: (ids) => deps.repos.clusters.countTokensOfClusters(ids),
+    });

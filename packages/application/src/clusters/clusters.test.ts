@@ -48,7 +48,8 @@ function deps(options: { role?: OrganizationRole | null; pipelines?: number } = 
       written.push(`update ${JSON.stringify(changes)}`);
       return { cluster: { ...cluster, ...changes }, createdBy: null };
     },
-    deleteCluster: async () => (options.pipelines ? { pipelines: options.pipelines } : 'deleted'),
+    deleteCluster: async () =>
+      options.pipelines ? { pipelines: options.pipelines, agents: 0 } : ('deleted' as const),
     findQueue: async (clusterId: string, id: string) =>
       clusterId === cluster.id && id === queue.id ? current : null,
     updateQueue: async ({ changes }: { changes: Partial<ClusterQueue> }) => {

@@ -72,8 +72,8 @@ export const updateCluster =
   };
 
 /**
- * Deletes the cluster with its queues and tokens, unless pipelines still use it (422 naming how many).
- * Agents are not counted: they do not belong to clusters yet (docs/compatibility.md).
+ * Deletes the cluster with its queues and tokens, unless pipelines still use it or connected agents are
+ * still in it (422 naming how many).
  */
 export const deleteCluster =
   (deps: Deps) =>
@@ -81,5 +81,5 @@ export const deleteCluster =
     const { view } = await requireCluster(deps)(actor, 'deleteCluster', ref, 'manage');
     const deleted = await deps.repos.clusters.deleteCluster(view.cluster.id);
     if (deleted === 'not_found') throw notFound('cluster');
-    if (deleted !== 'deleted') throw clusterInUse(deleted.pipelines);
+    if (deleted !== 'deleted') throw clusterInUse(deleted);
   };

@@ -1,4 +1,4 @@
-import { isStorableText, unprocessable } from '@ci/domain';
+import { isStorableText, readClusterQueueIds, unprocessable } from '@ci/domain';
 import type { Actor } from '../auth/actor';
 import { requireOrganization } from '../auth/authorize';
 import { type JobResult, jobsInBuilds } from '../builds/builds-by-id';
@@ -6,8 +6,8 @@ import { scopeOver } from '../builds/list-builds';
 import { type Page, pageWindow, type RowWindow } from '../page';
 import type { Deps, OrganizationJobFilter } from '../ports';
 
-export interface OrganizationJobQuery extends OrganizationJobFilter {
-  /** cluster queue ids: no job is in a cluster queue here (clusters come later), so any matches nothing */
+export interface OrganizationJobQuery extends Omit<OrganizationJobFilter, 'clusterQueueIds'> {
+  /** cluster queues' GraphQL ids or UUIDs: the jobs of these queues */
   clusterQueues: readonly string[] | null;
 }
 
@@ -32,14 +32,15 @@ export const listOrganizationJobs =
         'agentQueryRules must be texts of at most 255 characters',
       );
     }
-    if (query.clusterQueues?.length) return { items: [], totalCount: 0 };
+    const clusterQueueIds = readClusterQueueIds(query.clusterQueues);
+    if (clusterQueueIds?.length === 0) return { items: [], totalCount: 0 };
     const { scope } = await scopeOver(deps, actor, [membership]);
     const admin =
       scope.kind === 'organizations' && scope.adminOrganizationIds.includes(membership.organization.id);
     const jobScope = {
       organizationId: membership.organization.id,
       pipelineIds: admin || scope.kind !== 'organizations' ? null : scope.visiblePipelineIds,
-      filter: { types: query.types, states: query.states, agentQueryRules: rules },
+      filter: { types: query.types, states: query.states, agentQueryRules: rules, clusterQueueIds },
     };
     const [pairs, totalCount] = await Promise.all([
       deps.repos.organizationJobs.list({ ...jobScope, ...pageWindow(page) }),

@@ -1,6 +1,7 @@
 import type { Agent } from '@ci/domain';
 import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
 import { JobEntity } from './build.entity';
+import { ClusterEntity, ClusterQueueEntity } from './cluster.entity';
 import { OrganizationEntity, UserEntity } from './organization.entity';
 
 export const AgentEntity = defineEntity({
@@ -38,6 +39,13 @@ export const AgentEntity = defineEntity({
     pausedAt: p.datetime(3).nullable(),
     pauseNote: p.text().nullable(),
     pausedUntil: p.datetime(3).nullable(),
+    /**
+     * The cluster whose token registered the agent and its queue; null: unclustered. A cluster with
+     * connected agents is not deleted (the use case refuses); the gone ones become unclustered with it.
+     */
+    cluster: () => p.manyToOne(ClusterEntity).nullable().deleteRule('set null').index(),
+    /** Deleting its queue leaves the agent in its cluster without a queue: it takes no job. */
+    clusterQueue: () => p.manyToOne(ClusterQueueEntity).nullable().deleteRule('set null').index(),
     jobs: () => p.oneToMany(JobEntity).mappedBy('agent'),
   },
 });
@@ -62,6 +70,8 @@ export function toAgent(agent: InferEntity<typeof AgentEntity>): Agent {
     pausedAt: agent.pausedAt ?? null,
     pauseNote: agent.pauseNote ?? null,
     pausedUntil: agent.pausedUntil ?? null,
+    clusterId: agent.cluster?.id ?? null,
+    clusterQueueId: agent.clusterQueue?.id ?? null,
   };
 }
 

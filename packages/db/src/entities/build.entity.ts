@@ -97,6 +97,12 @@ export const JobEntity = defineEntity({
       expression:
         'create index "jobs_runnable_idx" on "jobs" ("runnable_at", "id") where "state" = \'scheduled\'',
     },
+    // GraphQL's `Organization.jobs(clusterQueue:)`.
+    {
+      name: 'jobs_cluster_queue_idx',
+      expression:
+        'create index "jobs_cluster_queue_idx" on "jobs" ("cluster_queue_id") where "cluster_queue_id" is not null',
+    },
     // One job per agent at a time, whatever the number of server processes.
     {
       name: 'jobs_one_active_per_agent_idx',
@@ -145,6 +151,13 @@ export const JobEntity = defineEntity({
     unblockedBy: () => p.manyToOne(UserEntity).nullable().deleteRule('set null'),
     unblockedAt: p.datetime(3).nullable(),
     matrix: p.json<JobMatrix>().nullable(),
+    timeoutInMinutes: p.integer().nullable(),
+    /**
+     * Where the job runs, as decided when it was made (no foreign keys: a job keeps them as history, and
+     * a job whose cluster or queue was deleted is taken by no agent).
+     */
+    clusterId: p.uuid().nullable(),
+    clusterQueueId: p.uuid().nullable(),
   },
 });
 

@@ -1,7 +1,7 @@
 import type { AgentRegistrationToken, AgentRepository, AgentTokenScope } from '@ci/application';
 import { ACTIVE_JOB_STATES, type Agent, type AgentListFilter, GONE_AGENT_STATES } from '@ci/domain';
 import type { InferEntity } from '@mikro-orm/core';
-import { raw } from '@mikro-orm/postgresql';
+import { ForeignKeyConstraintViolationException, raw } from '@mikro-orm/postgresql';
 import { AgentEntity, AgentRegistrationTokenEntity, toAgent } from '../entities/agent.entity';
 import type { EntityManagerSource } from '../orm';
 import { prefixedObject, toDate, toDateOrNull } from '../rows';
@@ -33,6 +33,8 @@ export function agentFromRow(row: Row, prefix = ''): Agent {
     pausedAt: toDateOrNull(column('paused_at')),
     pauseNote: (column('pause_note') as string | null) ?? null,
     pausedUntil: toDateOrNull(column('paused_until')),
+    clusterId: (column('cluster_id') as string | null) ?? null,
+    clusterQueueId: (column('cluster_queue_id') as string | null) ?? null,
   };
 }
 
@@ -56,6 +58,8 @@ const AGENT_COLUMNS = [
   'paused_at',
   'pause_note',
   'paused_until',
+  'cluster_id',
+  'cluster_queue_id',
 ] as const;
 
 /** The columns `agentFromRow` reads, of agents `a`, as one JSON object whose keys are `a_<column>`. */
@@ -66,7 +70,7 @@ export const HELD_JOB_STATES = `(${ACTIVE_JOB_STATES.map((state) => `'${state}'`
 
 /** An organization's agents narrowed by `filter`. */
 function inScope({ organizationId, filter }: { organizationId: string; filter: AgentListFilter }) {
-  const { search, metaData, isRunningJob, name, hostname, version, presentOnly } = filter;
+  const { search, metaData, isRunningJob, name, hostname, version, presentOnly, clusterQueueIds } = filter;
   const pattern = search === null ? null : `%${likeLiteral(search)}%`;
   const holding = { $in: [...ACTIVE_JOB_STATES] };
   return {
@@ -84,6 +88,7 @@ function inScope({ organizationId, filter }: { organizationId: string; filter: A
     ...(hostname === null ? {} : { hostname }),
     ...(version === null ? {} : { version }),
     ...(presentOnly ? { connectionState: { $nin: [...GONE_AGENT_STATES] } } : {}),
+    ...(clusterQueueIds === null ? {} : { clusterQueue: { $in: clusterQueueIds } }),
     ...(isRunningJob === null
       ? {}
       : { jobs: isRunningJob ? { $some: { state: holding } } : { $none: { state: holding } } }),
@@ -155,14 +160,23 @@ export function agentRepository(entityManager: EntityManagerSource, sql: Sql): A
       const token = await entityManager().findOne(AgentRegistrationTokenEntity, { tokenHash: hash });
       return token ? toRegistrationToken(token) : null;
     },
-    async insert({ organizationId, creatorId, ...agent }, accessTokenHash) {
-      await entityManager().insert(AgentEntity, {
-        ...agent,
-        organization: organizationId,
-        creator: creatorId,
-        accessTokenHash,
-        lastSeenAt: agent.createdAt,
-      });
+    async insert({ organizationId, creatorId, clusterId, clusterQueueId, ...agent }, accessTokenHash) {
+      try {
+        await entityManager().insert(AgentEntity, {
+          ...agent,
+          organization: organizationId,
+          creator: creatorId,
+          cluster: clusterId,
+          clusterQueue: clusterQueueId,
+          accessTokenHash,
+          lastSeenAt: agent.createdAt,
+        });
+        return 'inserted';
+      } catch (error) {
+        // The cluster or its queue was deleted since the token was read.
+        if (error instanceof ForeignKeyConstraintViolationException) return 'cluster_gone';
+        throw error;
+      }
     },
     async findByAccessTokenHash(hash) {
       const agent = await entityManager().findOne(AgentEntity, { accessTokenHash: hash });

@@ -3,7 +3,9 @@ import type {
   ClusterRecord,
   ClusterRepository,
   ClusterTokenRecord,
+  ParentCount,
 } from '@ci/application';
+import { GONE_AGENT_STATES } from '@ci/domain';
 import type { InferEntity } from '@mikro-orm/core';
 import {
   type EntityManager,
@@ -11,6 +13,7 @@ import {
   LockMode,
   UniqueConstraintViolationException,
 } from '@mikro-orm/postgresql';
+import { AgentEntity } from '../entities/agent.entity';
 import {
   ClusterEntity,
   ClusterQueueEntity,
@@ -22,6 +25,7 @@ import {
 import { toUser } from '../entities/organization.entity';
 import { PipelineEntity } from '../entities/pipeline.entity';
 import { converted, type EntityManagerSource, updateReturning, violates } from '../orm';
+import { inParentWindows } from './parent-windows';
 
 /** The constraint that keeps queue keys unique per cluster (the entity's `uniques`). */
 const KEY_CONSTRAINT = 'cluster_queues_cluster_id_key_unique';
@@ -70,6 +74,19 @@ async function lockCluster(em: EntityManager, id: string): Promise<boolean> {
       .execute('get'),
   );
   return locked !== undefined && locked !== null;
+}
+
+/** How many queues (tokens) each cluster has, in one grouped count; clusters without any are left out. */
+async function countsOf(
+  em: EntityManager,
+  entity: typeof ClusterQueueEntity | typeof ClusterTokenEntity,
+  clusterIds: readonly string[],
+): Promise<ParentCount[]> {
+  if (clusterIds.length === 0) return [];
+  const counts = await em.countBy(entity as typeof ClusterQueueEntity, 'cluster', {
+    where: { cluster: { $in: [...clusterIds] } },
+  });
+  return Object.entries(counts).map(([parentId, count]) => ({ parentId, count }));
 }
 
 export function clusterRepository(entityManager: EntityManagerSource): ClusterRepository {
@@ -129,19 +146,49 @@ export function clusterRepository(entityManager: EntityManagerSource): ClusterRe
       });
     },
     async deleteCluster(id) {
+      const inUse = async (em: EntityManager) => {
+        const [pipelines, agents] = await Promise.all([
+          em.count(PipelineEntity, { cluster: id }),
+          em.count(AgentEntity, { cluster: id, connectionState: { $nin: [...GONE_AGENT_STATES] } }),
+        ]);
+        return { pipelines, agents };
+      };
       try {
         return await entityManager().transactional(async (em) => {
-          // New pipelines of the cluster wait for this lock (their foreign key check shares the row).
+          // New pipelines and agents of the cluster wait for this lock (their foreign key check shares
+          // the row); agents that have gone stay, unclustered (`on delete set null`).
           if (!(await lockCluster(em, id))) return 'not_found' as const;
-          const pipelines = await em.count(PipelineEntity, { cluster: id });
-          if (pipelines > 0) return { pipelines };
+          const use = await inUse(em);
+          if (use.pipelines > 0 || use.agents > 0) return use;
           await em.nativeDelete(ClusterEntity, { id });
           return 'deleted' as const;
         });
       } catch (error) {
         if (!violates(error, ForeignKeyConstraintViolationException, PIPELINES_CONSTRAINT)) throw error;
-        return { pipelines: await entityManager().count(PipelineEntity, { cluster: id }) };
+        return inUse(entityManager());
       }
+    },
+    async placement(clusterId) {
+      const em = entityManager();
+      const [cluster, queues] = await Promise.all([
+        em.findOne(ClusterEntity, { id: clusterId }, { fields: ['name', 'defaultQueue'], refresh: true }),
+        em.find(ClusterQueueEntity, { cluster: clusterId }, { fields: ['key'] }),
+      ]);
+      if (!cluster) return null;
+      return {
+        clusterId,
+        name: cluster.name,
+        defaultQueueId: cluster.defaultQueue?.id ?? null,
+        queueIds: new Map(queues.map((queue) => [queue.key, queue.id])),
+      };
+    },
+    async findTokenByHash(hash) {
+      const row = await entityManager().findOne(
+        ClusterTokenEntity,
+        { tokenHash: hash },
+        { populate: ['cluster'], refresh: true },
+      );
+      return row ? { token: toClusterToken(row), cluster: toCluster(row.cluster) } : null;
     },
     countPipelines: (clusterId) => entityManager().count(PipelineEntity, { cluster: clusterId }),
 
@@ -249,6 +296,39 @@ export function clusterRepository(entityManager: EntityManagerSource): ClusterRe
         (await entityManager().nativeDelete(ClusterTokenEntity, { id: tokenId, cluster: clusterId })) > 0
       );
     },
+
+    async listQueuesOfClusters(windows) {
+      if (windows.every((window) => window.limit === 0)) return [];
+      const rows = await entityManager().find(
+        ClusterQueueEntity,
+        {
+          [inParentWindows(
+            windows,
+            `select q.id from cluster_queues q where q.cluster_id = w.parent_id
+             order by q.created_at, q.id offset w.off limit w.lim`,
+          )]: [],
+        },
+        { populate: QUEUE_PARTS, orderBy: ORDER },
+      );
+      return rows.map(queueRecord);
+    },
+    countQueuesOfClusters: (clusterIds) => countsOf(entityManager(), ClusterQueueEntity, clusterIds),
+    async listTokensOfClusters(windows) {
+      if (windows.every((window) => window.limit === 0)) return [];
+      const rows = await entityManager().find(
+        ClusterTokenEntity,
+        {
+          [inParentWindows(
+            windows,
+            `select t.id from cluster_tokens t where t.cluster_id = w.parent_id
+             order by t.created_at, t.id offset w.off limit w.lim`,
+          )]: [],
+        },
+        { populate: TOKEN_PARTS, orderBy: ORDER },
+      );
+      return rows.map(tokenRecord);
+    },
+    countTokensOfClusters: (clusterIds) => countsOf(entityManager(), ClusterTokenEntity, clusterIds),
 
     async clustersById(ids) {
       const rows = await entityManager().find(

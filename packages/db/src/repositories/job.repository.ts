@@ -13,7 +13,7 @@ export const JOB_RECORD = `id uuid, build_id uuid, step_id uuid, position int, t
   parallel_group_index int, parallel_group_total int, created_at timestamptz, scheduled_at timestamptz,
   runnable_at timestamptz, started_at timestamptz, finished_at timestamptz, soft_fail boolean,
   continue_on_failure boolean, retry_automatic_limit int, signal text, signal_reason text, unblocked_by_id uuid,
-  unblocked_at timestamptz, matrix jsonb`;
+  unblocked_at timestamptz, matrix jsonb, timeout_in_minutes int, cluster_id uuid, cluster_queue_id uuid`;
 
 const COLUMN_NAMES = JOB_RECORD.split(',').map((column) => column.trim().split(/\s+/)[0]!);
 /** The columns of {@link JOB_RECORD}, in its order. */
@@ -63,6 +63,9 @@ function jobRecord(job: Job) {
     unblocked_by_id: job.unblockedById ?? undefined,
     unblocked_at: job.unblockedAt?.toISOString(),
     matrix: job.matrix ?? undefined,
+    timeout_in_minutes: job.timeoutInMinutes ?? undefined,
+    cluster_id: job.clusterId ?? undefined,
+    cluster_queue_id: job.clusterQueueId ?? undefined,
   };
 }
 
@@ -126,6 +129,9 @@ export function jobFromRow(row: Row): JobView {
     unblockedById: (row.unblocked_by_id as string | null) ?? null,
     unblockedAt: toDateOrNull(row.unblocked_at),
     matrix: (row.matrix as JobMatrix | null | undefined) ?? null,
+    timeoutInMinutes: (row.timeout_in_minutes as number | null | undefined) ?? null,
+    clusterId: (row.cluster_id as string | null) ?? null,
+    clusterQueueId: (row.cluster_queue_id as string | null) ?? null,
   };
   const agentRow = (row.agent as Row | null | undefined) ?? null;
   const agent: (Agent & { creator: null }) | null = agentRow
@@ -222,23 +228,35 @@ export function jobRepository(sql: Sql): JobRepository {
     async claim({ agentId, organizationId, mayTake, assign }) {
       // The agent's row is read `for share` for the whole claim: a stop or pause (which locks it `for
       // update`) either comes first and is seen here, or waits until this job is taken and then sees it.
+      // So is its queue's row: a pause of the queue's dispatch is ordered with the claim the same way.
       return sql.transaction(async (tx) => {
-        const [agent] = await tx.query(`select * from agents where id = $1 for share`, [agentId]);
-        if (!agent || !mayTake(agentFromRow(agent))) return null;
+        const [agentRow] = await tx.query(`select * from agents where id = $1 for share`, [agentId]);
+        if (!agentRow) return null;
+        const agent = agentFromRow(agentRow);
+        const [queue] = agent.clusterQueueId
+          ? await tx.query(`select dispatch_paused_at from cluster_queues where id = $1 for share`, [
+              agent.clusterQueueId,
+            ])
+          : [];
+        const dispatchPausedAt = queue ? toDateOrNull(queue.dispatch_paused_at) : null;
+        if (!mayTake(agent, queue ? { dispatchPausedAt } : null)) return null;
         // One job per agent (the partial unique index has the last word when two pings race).
         const held = await tx.query(
           `select 1 from jobs where agent_id = $1 and state in ${HELD_JOB_STATES}`,
           [agentId],
         );
         if (held.length) return null;
-        // The candidates are read without locks; each is then taken in one statement that locks it,
+        // The candidates are read without locks, only those of the agent's cluster and queue (or the
+        // unclustered ones for an unclustered agent); each is then taken in one statement that locks it,
         // skipping a row another agent is taking right now, so concurrent pings spread over the jobs
         // instead of queueing on one.
         const rows = await tx.query(
           `select j.* from jobs j join builds b on b.id = j.build_id
            where j.state = 'scheduled' and b.organization_id = $1
+             and j.cluster_id is not distinct from $2::uuid
+             and ($2::uuid is null or j.cluster_queue_id = $3::uuid)
            order by j.runnable_at, j.id limit 100`,
-          [organizationId],
+          [organizationId, agent.clusterId, agent.clusterQueueId],
         );
         for (const row of rows) {
           const job = assign(jobFromRow(row).job);

@@ -15,6 +15,7 @@ function inScope({ organizationId, pipelineIds, filter }: OrganizationJobScope) 
     ...(filter.agentQueryRules?.length
       ? { agentQueryRules: { $contains: [...filter.agentQueryRules] } }
       : {}),
+    ...(filter.clusterQueueIds ? { clusterQueueId: { $in: [...filter.clusterQueueIds] } } : {}),
   };
 }
 

@@ -106,7 +106,7 @@ const pipelineInputFields = (t: PothosSchemaTypes.InputFieldBuilder<Types, 'Inpu
   cancelIntermediateBuildsBranchFilter: t.string(),
   clientMutationId: t.string(clientMutationId),
   cloneMirrorUrl: t.string({ description: 'Accepted and ignored: clone mirrors are not used here' }),
-  clusterId: t.id({ description: 'Stored as given (REST `cluster_id`): clusters are not modelled' }),
+  clusterId: t.id({ description: "The cluster (its ID or UUID) whose agents run the pipeline's jobs" }),
   color: t.string(),
   defaultTimeoutInMinutes: t.int({ description: 'Stored and shown; jobs are not timed out by it' }),
   description: t.string(),

@@ -107,6 +107,10 @@ builder.objectField(OrganizationRef, 'agents', (t) =>
           required: false,
           description: 'Filter agents by whether they are running a job or not',
         }),
+        clusterQueue: t.arg.idList({
+          required: false,
+          description: 'Only the agents of these cluster queues (their IDs or UUIDs)',
+        }),
       },
       resolve: (organization, args, ctx) =>
         ctx.loaders.list({
@@ -117,7 +121,12 @@ builder.objectField(OrganizationRef, 'agents', (t) =>
             ctx.useCases.listAgents(
               ctx.actor,
               organization.slug,
-              { search: args.search, metaData: args.metaData, isRunningJob: args.isRunningJob },
+              {
+                search: args.search,
+                metaData: args.metaData,
+                isRunningJob: args.isRunningJob,
+                clusterQueues: args.clusterQueue?.map(String),
+              },
               window,
             ),
         }),

@@ -1,7 +1,8 @@
 import type { ClusterQueueView, ClusterTokenView, ClusterView } from '@ci/application';
-import { decodeGraphqlId } from '@ci/domain';
-import { builder } from '../builder';
+import { decodeGraphqlId, hasScope } from '@ci/domain';
+import { builder, type GraphqlContext } from '../builder';
 import { OrganizationRef, organizationOf } from './organization';
+import { AgentRef } from './refs';
 import { ConnectionInterface } from './scalars';
 import { UserRef } from './user';
 
@@ -111,19 +112,18 @@ builder.objectField(ClusterRef, 'queues', (t) =>
   t.connection(
     {
       type: ClusterQueueRef,
-      description: "The cluster's queues, oldest first (as the REST list)",
-      resolve: ({ cluster, organizationSlug }, args, ctx) =>
-        ctx.loaders.list({
-          field: 'Cluster.queues',
-          parentId: cluster.id,
-          args,
-          read: (window) =>
-            ctx.useCases.listClusterQueues(
-              ctx.actor,
-              { organization: organizationSlug, cluster: cluster.id },
-              window,
-            ),
-        }),
+      description:
+        "The cluster's queues, oldest first (as the REST list), read for a page of clusters at once",
+      resolve: ({ cluster }, args, ctx, info) =>
+        ctx.loaders
+          .connection({
+            field: 'Cluster.queues',
+            args,
+            info,
+            idOf: (id: string) => id,
+            read: (requests) => ctx.useCases.byId.queuesOfClusters(ctx.actor, requests),
+          })
+          .load(cluster.id),
     },
     ClusterQueueConnection,
   ),
@@ -136,18 +136,16 @@ builder.objectField(ClusterRef, 'agentTokens', (t) =>
     nullable: true,
     description: "The cluster's agent tokens, oldest first (as the REST list)",
     args: { first: t.arg.int(), last: t.arg.int() },
-    resolve: ({ cluster, organizationSlug }, args, ctx) =>
-      ctx.loaders.list({
-        field: 'Cluster.agentTokens',
-        parentId: cluster.id,
-        args,
-        read: (window) =>
-          ctx.useCases.listClusterTokens(
-            ctx.actor,
-            { organization: organizationSlug, cluster: cluster.id },
-            window,
-          ),
-      }),
+    resolve: ({ cluster }, args, ctx, info) =>
+      ctx.loaders
+        .connection({
+          field: 'Cluster.agentTokens',
+          args,
+          info,
+          idOf: (id: string) => id,
+          read: (requests) => ctx.useCases.byId.tokensOfClusters(ctx.actor, requests),
+        })
+        .load(cluster.id),
   }),
 );
 
@@ -182,5 +180,21 @@ builder.objectField(OrganizationRef, 'cluster', (t) =>
         clusterId,
       });
     },
+  }),
+);
+
+/** A job's or agent's cluster queue, as the viewer may see it; null for a token without `read_clusters`. */
+export function clusterQueueOf(queueId: string | null, ctx: GraphqlContext) {
+  if (!queueId || !hasScope(ctx.actor.scopes, 'read_clusters')) return null;
+  return ctx.loaders.clusterQueues.load(queueId);
+}
+
+builder.objectField(AgentRef, 'clusterQueue', (t) =>
+  t.field({
+    type: ClusterQueueRef,
+    nullable: true,
+    description:
+      "The cluster queue the agent takes jobs from (its cluster token's); null: unclustered, or the token may not read clusters",
+    resolve: (agent, _args, ctx) => clusterQueueOf(agent.clusterQueueId, ctx),
   }),
 );

@@ -3,7 +3,7 @@ import type { ObjectFieldsShape } from '@pothos/core';
 import { builder, type Types } from '../builder';
 import { JOB_TYPE_NAMES, type JobTypeName } from '../job-kinds';
 import { BuildNode } from './build-node';
-import { ClusterQueueRef, ClusterRef } from './cluster';
+import { ClusterQueueRef, ClusterRef, clusterQueueOf } from './cluster';
 import { JOB_STATE_NAMES, type JobNode, SIGNAL_REASONS } from './job-node';
 import { clusterOf } from './pipeline';
 import {
@@ -113,14 +113,16 @@ jobType(
     cluster: t.field({
       type: ClusterRef,
       nullable: true,
-      description: "The cluster of the job's pipeline (null: none, or the token may not read clusters)",
-      resolve: ({ build }, _args, ctx) => clusterOf(build.view.pipeline.clusterId, ctx),
+      description:
+        "The cluster of the job's pipeline when the job was made (null: unclustered, or the token may not read clusters)",
+      resolve: ({ job }, _args, ctx) => clusterOf(job.clusterId, ctx),
     }),
     clusterQueue: t.field({
       type: ClusterQueueRef,
       nullable: true,
-      description: 'Always null: dispatch does not go through cluster queues yet',
-      resolve: () => null,
+      description:
+        'The cluster queue the job waits in or ran from (null: unclustered, no such queue, or the token may not read clusters)',
+      resolve: ({ job }, _args, ctx) => clusterQueueOf(job.clusterQueueId, ctx),
     }),
     agentQueryRules: t.exposeStringList('agentQueryRules', { nullable: true }),
     automaticArtifactUploadPaths: t.exposeString('automaticArtifactUploadPaths', { nullable: true }),

@@ -19,7 +19,7 @@ builder.objectField(OrganizationRef, 'jobs', (t) =>
         }),
         clusterQueue: t.arg.idList({
           required: false,
-          description: 'Cluster queue ids: no job is in a cluster queue yet, so any matches nothing',
+          description: 'Only the jobs of these cluster queues (their IDs or UUIDs)',
         }),
       },
       resolve: (organization, args, ctx) =>

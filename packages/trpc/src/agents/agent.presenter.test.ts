@@ -38,6 +38,8 @@ const agent: Agent = {
   pausedAt: new Date('2026-11-27T10:00:00.000Z'),
   pauseNote: 'disk full',
   pausedUntil: new Date('2026-11-27T10:05:00.000Z'),
+  clusterId: null,
+  clusterQueueId: null,
 };
 
 const view = (change: Partial<AgentView> = {}): AgentView => ({

@@ -75,6 +75,8 @@ const agent: Agent & { creator: User | null } = {
   pausedAt: null,
   pauseNote: null,
   pausedUntil: null,
+  clusterId: null,
+  clusterQueueId: null,
   creator: agentCreator,
 };
 
@@ -165,6 +167,9 @@ const scriptJob: Job = {
   unblockedById: null,
   unblockedAt: null,
   matrix: null,
+  timeoutInMinutes: null,
+  clusterId: null,
+  clusterQueueId: null,
 };
 
 const waiterJob: Job = {

@@ -4,6 +4,7 @@ import {
   buildTag,
   encodeGraphqlId,
   formatTimestamp,
+  type Job,
   presentBuildState,
   type User,
   webAddresses,
@@ -200,10 +201,19 @@ function jobWire({ job, agent, retrySourceId }: JobView, urls: BuildUrls, ctx: C
     parallel_group_index: job.parallelGroupIndex,
     parallel_group_total: job.parallelGroupTotal,
     matrix: job.matrix,
-    cluster_id: null,
-    cluster_url: null,
-    cluster_queue_id: null,
-    cluster_queue_url: null,
+    ...jobPlace(job, urls.organizationSlug, ctx.urls.api),
+  };
+}
+
+/** Where the job runs: its cluster and queue (decided when it was made), or nulls when unclustered. */
+function jobPlace(job: Job, organizationSlug: string, api: string) {
+  const clusterUrl = job.clusterId ? apiAddresses.cluster(api, organizationSlug, job.clusterId) : null;
+  return {
+    cluster_id: job.clusterId,
+    cluster_url: clusterUrl,
+    cluster_queue_id: job.clusterQueueId,
+    cluster_queue_url:
+      clusterUrl && job.clusterQueueId ? apiAddresses.clusterQueue(clusterUrl, job.clusterQueueId) : null,
   };
 }
 

@@ -77,10 +77,13 @@ export const JobWire = z
     parallel_group_total: z.number().int().nullable(),
     /** the job's combination of its step's matrix: the value (list form) or the values by dimension */
     matrix: z.union([MatrixValue, z.record(z.string(), MatrixValue)]).nullable(),
-    cluster_id: z.null(),
-    cluster_url: z.null(),
-    cluster_queue_id: z.null(),
-    cluster_queue_url: z.null(),
+    cluster_id: z.uuid().nullable().meta({ description: "the pipeline's cluster; null: unclustered" }),
+    cluster_url: z.string().nullable(),
+    cluster_queue_id: z
+      .uuid()
+      .nullable()
+      .meta({ description: 'the queue the job waits in; null: unclustered, or no queue of its cluster' }),
+    cluster_queue_url: z.string().nullable(),
   })
   .meta({ id: 'Job' });
 

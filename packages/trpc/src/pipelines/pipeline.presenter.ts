@@ -118,8 +118,8 @@ export function presentPipelines(results: readonly PipelineResult[], urls: Publi
 }
 
 /**
- * A step in the public API's legacy step shape: command steps as `script` (the fields this service
- * does not keep are null), wait steps as `waiter`, block steps as `manual`.
+ * A step in the public API's legacy step shape: command steps as `script` (`concurrency`, which this
+ * service does not keep, is null), wait steps as `waiter`, block steps as `manual`.
  */
 export function legacyStep(step: StepDefinition): PipelineStepWire {
   switch (step.type) {
@@ -129,9 +129,9 @@ export function legacyStep(step: StepDefinition): PipelineStepWire {
         name: step.label,
         command: step.command,
         artifact_paths: step.artifactPaths ?? '',
-        branch_configuration: '',
+        branch_configuration: step.branches ?? '',
         env: step.env,
-        timeout_in_minutes: null,
+        timeout_in_minutes: step.timeoutInMinutes ?? null,
         agent_query_rules: step.agentQueryRules,
         concurrency: null,
         parallelism: step.parallelism,

@@ -28,9 +28,13 @@ export const PipelineScriptStepWire = z
     name: z.string().nullable().meta({ description: "the step's label" }),
     command: z.string().meta({ description: 'several commands are joined by newlines' }),
     artifact_paths: z.string().meta({ description: "'' when the step keeps none" }),
-    branch_configuration: z.literal('').meta({ description: "step branch filters are not kept: always ''" }),
+    branch_configuration: z.string().meta({ description: "the step's `branches` filter; '' for none" }),
     env: stringMap,
-    timeout_in_minutes: z.null().meta({ description: 'step timeouts are not kept: always null' }),
+    timeout_in_minutes: z
+      .number()
+      .int()
+      .nullable()
+      .meta({ description: "the step's own timeout; null for none" }),
     agent_query_rules: z.array(z.string()),
     concurrency: z.null(),
     parallelism: z.number().int().nullable(),
@@ -108,7 +112,10 @@ export const PipelineWire = z
     description: z.string().meta({ description: "'' when none was given" }),
     slug: z.string().meta({ description: 'derived from the name, and changes with it' }),
     repository: z.string(),
-    cluster_id: z.string().nullable().meta({ description: 'a UUID as given; clusters are not modelled' }),
+    cluster_id: z
+      .string()
+      .nullable()
+      .meta({ description: "the cluster whose agents run the pipeline's jobs; null: unclustered" }),
     pipeline_template_uuid: z
       .string()
       .nullable()
