@@ -1,6 +1,7 @@
 /**
  * The arrows point inward: transports → application → domain; db → application ports + domain.
- * `domain` imports nothing of ours and no npm package; db, trpc and graphql never import each other.
+ * `domain` imports nothing of ours and no npm package; db, trpc, graphql and
+ * artifact-store never import each other.
  */
 export const RULES = {
   domain: { allowed: [], npm: false },
@@ -8,6 +9,7 @@ export const RULES = {
   db: { allowed: ['domain', 'application'], npm: true },
   trpc: { allowed: ['domain', 'application'], npm: true },
   graphql: { allowed: ['domain', 'application'], npm: true },
+  'artifact-store': { allowed: ['domain', 'application'], npm: true },
 };
 
 const IMPORT =

@@ -1,5 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { createUseCases, type Deps, type UseCases } from '@ci/application';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type ArtifactSettings, createUseCases, type Deps, type UseCases } from '@ci/application';
+import { fileArtifactStore } from '@ci/artifact-store';
 import { type Database, openDatabase } from '@ci/db';
 import { newId } from '@ci/domain';
 import pg from 'pg';
@@ -42,6 +46,8 @@ export interface TestDatabase {
   url: string;
   database: Database;
   useCases: UseCases;
+  /** where the server that serves this database's artifacts listens (its downloads name it) */
+  setApiUrl(url: string): void;
   close(): Promise<void>;
 }
 
@@ -51,6 +57,8 @@ export async function freshDatabase(
     onQuery?: (sql: string) => void;
     /** how far lists are counted (the application's defaults when absent) */
     listLimits?: Deps['listLimits'];
+    /** the artifact store and limit; by default files in a temporary folder, at most 1 MiB each */
+    artifacts?: ArtifactSettings;
   } = {},
 ) {
   const url = await freshDatabaseUrl();
@@ -61,13 +69,33 @@ export async function freshDatabase(
     poolMax: 5,
     ...(options.onQuery ? { onQuery: options.onQuery } : {}),
   });
+  // Served downloads name the server, whose port is known only once it listens (`setApiUrl`).
+  let apiUrl = 'http://127.0.0.1:0';
+  const artifacts = options.artifacts ?? {
+    store: fileArtifactStore({
+      root: mkdtempSync(join(tmpdir(), 'ci-artifacts-')),
+      baseUrl: () => `${apiUrl}/v3/artifacts`,
+      secret: randomUUID(),
+      urlTtlSeconds: 600,
+    }),
+    maxBytes: 1024 * 1024,
+  };
   const useCases = createUseCases({
     repos: database.repos,
     clock: { now: options.now ?? (() => new Date()) },
     newId: () => newId(),
     ...(options.listLimits ? { listLimits: options.listLimits } : {}),
+    artifacts,
   });
-  return { url, database, useCases, close: () => database.close() } satisfies TestDatabase;
+  return {
+    url,
+    database,
+    useCases,
+    setApiUrl: (url: string) => {
+      apiUrl = url;
+    },
+    close: () => database.close(),
+  } satisfies TestDatabase;
 }
 
 /**

@@ -34,6 +34,7 @@ export async function startTestServer(
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : 0;
   const baseUrl = `http://127.0.0.1:${port}`;
+  db.setApiUrl(baseUrl);
   return {
     ...db,
     app,

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { agentProtocol } from '../support/agent-protocol';
 import { recorded, shapeDifferences } from '../support/recorded';
@@ -219,5 +220,72 @@ describe('shapeDifferences', () => {
     expect(shapeDifferences({ pr: {} }, { pr: null })).toEqual(['$.pr: {} where the service answers null']);
     const steps = [{ type: 'script', name: 'a' }];
     expect(shapeDifferences([{ type: 'waiter' }, { type: 'script' }], steps)).toEqual(['$[1].name: missing']);
+  });
+});
+
+describe('artifacts decode as the recorded ones', () => {
+  const ARTIFACTS_PIPELINE = '/v2/organizations/acme/pipelines/recorded-artifacts';
+  let number: number;
+  let jobId: string;
+  let artifactId: string;
+  beforeAll(async () => {
+    const agents = agentProtocol(
+      world.server,
+      (await world.server.useCases.admin.createAgentToken({ organization: 'acme' })).secret,
+    );
+    await world.server.useCases.admin.createPipeline({
+      organization: 'acme',
+      name: 'recorded-artifacts',
+      repository: 'git@example.com:acme/recorded.git',
+      steps: 'steps:\n  - command: make test\n    agents: { queue: recorded-artifacts }\n',
+    });
+    ({ number } = await world.createBuild('recorded-artifacts'));
+    const agent = await agents.register({ name: 'artifact-recorder', tags: ['queue=recorded-artifacts'] });
+    jobId = await agents.start(agent.token);
+    const bytes = Buffer.from('# README\n');
+    const created = await agents.v3('POST', `/jobs/${jobId}/artifacts`, agent.token, {
+      artifacts: [
+        {
+          path: 'README.md',
+          file_size: bytes.length,
+          sha1sum: createHash('sha1').update(bytes).digest('hex'),
+        },
+      ],
+    });
+    artifactId = created.artifact_ids[0];
+    const stored = await world.server.fetch(`/v3/jobs/${jobId}/artifacts/${artifactId}/data`, {
+      method: 'PUT',
+      headers: { Authorization: `Token ${agent.token}` },
+      body: bytes,
+    });
+    expect(stored.status).toBe(200);
+  });
+
+  it.each([
+    ['artifact_list_build', () => `${ARTIFACTS_PIPELINE}/builds/${number}/artifacts`],
+    ['artifact_list_job', () => `${ARTIFACTS_PIPELINE}/builds/${number}/jobs/${jobId}/artifacts`],
+    [
+      'artifact_retrieve',
+      () => `${ARTIFACTS_PIPELINE}/builds/${number}/jobs/${jobId}/artifacts/${artifactId}`,
+    ],
+  ])('%s', async (name, path) => {
+    expect(await differences(name, { method: 'GET', path: path() })).toEqual([]);
+  });
+
+  it('artifact_download', async () => {
+    const response = await world.server.fetch(
+      `${ARTIFACTS_PIPELINE}/builds/${number}/jobs/${jobId}/artifacts/${artifactId}/download`,
+      { headers: { Authorization: `Bearer ${world.tokens.admin}` }, redirect: 'manual' },
+    );
+    const theirs = recorded('artifact_download').response;
+    expect(response.status).toBe(theirs.status);
+    expect(shapeDifferences(await response.json(), theirs.body)).toEqual([]);
+  });
+
+  it('artifact_delete', async () => {
+    const path = `${ARTIFACTS_PIPELINE}/builds/${number}/jobs/${jobId}/artifacts/${artifactId}`;
+    const response = await world.call('DELETE', path);
+    expect(response.status).toBe(recorded('artifact_delete').response.status);
+    expect(response.text).toBe('');
   });
 });

@@ -4,6 +4,8 @@ import { hostname, tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type CheckoutOptions, checkout, checkoutFolder } from './checkout';
+import { jobApiFromEnv } from './job-api';
+import { uploadArtifacts } from './job-commands/artifact';
 
 export interface AgentOptions {
   /** the organization's agent registration token */
@@ -279,9 +281,14 @@ export async function runAgent(options: AgentOptions, stop: AbortSignal): Promis
     stop.removeEventListener('abort', onStop);
     // The whole group goes: nothing the command started outlives its job.
     killGroup('SIGKILL');
+    // A step's `artifact_paths` go up after its command, into the job's log; a failed upload fails the job.
+    const uploaded = await uploadStepArtifacts({ job, cwd: directory, endpoint, token }, (line) => {
+      pending += `${line}\n`;
+    });
     await flush();
     if (!folder) await rm(directory, { recursive: true, force: true }).catch(() => {});
-    await finish(exit, signalReason);
+    // A failed artifact upload fails a job whose command passed.
+    await finish(exit.code === 0 && !uploaded ? { code: 1, signal: exit.signal } : exit, signalReason);
 
     async function finish(
       end: { code: number | null; signal: NodeJS.Signals | null },
@@ -297,6 +304,29 @@ export async function runAgent(options: AgentOptions, stop: AbortSignal): Promis
       });
       log(`finished job ${job.id}: exit ${exitStatus}${end.signal ? ` (${end.signal})` : ''}`);
     }
+  }
+}
+
+/** Uploads the step's `artifact_paths` (BUILDKITE_ARTIFACT_PATHS) from `cwd`; false when it failed. */
+async function uploadStepArtifacts(
+  input: { job: AgentJob; cwd: string; endpoint: string; token: string },
+  log: (line: string) => void,
+): Promise<boolean> {
+  const { job, cwd } = input;
+  const globs = job.env.BUILDKITE_ARTIFACT_PATHS?.trim();
+  if (!globs) return true;
+  log('~~~ Uploading artifacts');
+  try {
+    const api = jobApiFromEnv({
+      BUILDKITE_AGENT_ENDPOINT: input.endpoint,
+      BUILDKITE_AGENT_ACCESS_TOKEN: input.token,
+      BUILDKITE_JOB_ID: job.id,
+    });
+    await uploadArtifacts(api, { cwd, globs: [globs], log });
+    return true;
+  } catch (error) {
+    log(`artifact upload failed: ${(error as Error).message}`);
+    return false;
   }
 }
 

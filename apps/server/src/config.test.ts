@@ -167,3 +167,35 @@ describe('readServerConfig', () => {
     expect(() => readServerConfig({ CORS_ORIGINS: origin })).toThrow(/CORS_ORIGINS.*is not an origin/);
   });
 });
+
+describe('artifact settings', () => {
+  it('keeps artifacts under the data directory unless told otherwise, 1 GiB at most', () => {
+    const { artifacts } = readServerConfig({ DATA_DIR: '/srv/ci' });
+    expect(artifacts).toMatchObject({
+      dir: '/srv/ci/artifacts',
+      maxBytes: 1024 ** 3,
+      s3: null,
+      urlTtlSeconds: 600,
+    });
+  });
+
+  it('names an S3-compatible bucket, path-style when it has its own URL', () => {
+    const { artifacts } = readServerConfig({
+      ARTIFACTS_S3_BUCKET: 'ci',
+      ARTIFACTS_S3_ENDPOINT: 'http://127.0.0.1:9000',
+      ARTIFACT_MAX_BYTES: '1024',
+    });
+    expect(artifacts.maxBytes).toBe(1024);
+    expect(artifacts.s3).toEqual({
+      bucket: 'ci',
+      endpoint: 'http://127.0.0.1:9000',
+      region: 'us-east-1',
+      prefix: '',
+      forcePathStyle: true,
+    });
+  });
+
+  it('refuses a limit that is not a positive whole number', () => {
+    expect(() => readServerConfig({ ARTIFACT_MAX_BYTES: '0' })).toThrow('ARTIFACT_MAX_BYTES');
+  });
+});

@@ -1,3 +1,4 @@
+import { join, resolve } from 'node:path';
 import { DatabaseEnv, readDatabaseConfig } from '@ci/db';
 import { DEFAULT_RATE_LIMIT_POLICY } from '@ci/domain';
 import { z } from 'zod';
@@ -42,6 +43,19 @@ const ServerEnv = DatabaseEnv.extend({
   PRESSURE_MAX_RSS_MB: z.coerce.number().min(0).default(0),
   PRESSURE_RETRY_AFTER_SECONDS: z.coerce.number().int().min(1).max(3600).default(10),
   VALIDATE_RESPONSES: flag.default(false),
+  ARTIFACTS_DIR: z.string().min(1).optional(),
+  ARTIFACT_MAX_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .default(1024 * 1024 * 1024),
+  ARTIFACT_URL_TTL_SECONDS: z.coerce.number().int().min(1).max(604_800).default(600),
+  ARTIFACT_URL_SECRET: z.string().min(16).optional(),
+  ARTIFACTS_S3_BUCKET: z.string().min(1).optional(),
+  ARTIFACTS_S3_ENDPOINT: z.url().optional(),
+  ARTIFACTS_S3_REGION: z.string().min(1).default('us-east-1'),
+  ARTIFACTS_S3_PREFIX: z.string().default(''),
+  ARTIFACTS_S3_FORCE_PATH_STYLE: flag.optional(),
   CORS_ORIGINS: z
     .string()
     .default('')
@@ -134,6 +148,27 @@ export function readServerConfig(env: NodeJS.ProcessEnv) {
      * logged with the schema's issues: for development and the tests (it parses every page again)
      */
     validateResponses: parsed.VALIDATE_RESPONSES,
+    /**
+     * where artifacts' bytes go: files under `dir` (DATA_DIR/artifacts), or an S3-compatible bucket when one
+     * is named (credentials from the AWS SDK's usual environment: AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY)
+     */
+    artifacts: {
+      dir: parsed.ARTIFACTS_DIR
+        ? resolve(parsed.ARTIFACTS_DIR)
+        : join(readDatabaseConfig(env).dataDir, 'artifacts'),
+      maxBytes: parsed.ARTIFACT_MAX_BYTES,
+      urlTtlSeconds: parsed.ARTIFACT_URL_TTL_SECONDS,
+      urlSecret: parsed.ARTIFACT_URL_SECRET ?? null,
+      s3: parsed.ARTIFACTS_S3_BUCKET
+        ? {
+            bucket: parsed.ARTIFACTS_S3_BUCKET,
+            endpoint: parsed.ARTIFACTS_S3_ENDPOINT ?? null,
+            region: parsed.ARTIFACTS_S3_REGION,
+            prefix: parsed.ARTIFACTS_S3_PREFIX,
+            forcePathStyle: parsed.ARTIFACTS_S3_FORCE_PATH_STYLE ?? Boolean(parsed.ARTIFACTS_S3_ENDPOINT),
+          }
+        : null,
+    },
     /** what agents are told at registration, and the silence after which their job is lost */
     agentTimings: {
       pingInterval: parsed.AGENT_PING_INTERVAL_SECONDS,

@@ -4,6 +4,7 @@ import { openDatabase } from '@ci/db';
 import { newId } from '@ci/domain';
 import { runAgent } from '../../agent/src/agent';
 import { buildApp } from './app';
+import { artifactSettings } from './artifact-settings';
 import { readServerConfig } from './config';
 
 const { values: flags } = parseArgs({ options: { 'with-agent': { type: 'boolean' } }, strict: false });
@@ -19,6 +20,7 @@ const useCases = createUseCases({
   clock: { now: () => new Date() },
   newId: () => newId(),
   agentTimings: config.agentTimings,
+  artifacts: await artifactSettings(config.artifacts, () => config.publicUrls.api),
 });
 const app = await buildApp({
   config,

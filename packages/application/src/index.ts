@@ -15,6 +15,9 @@ export type { PipelineUploadRequest, PipelineUploadResult } from './agents/job-p
 export type { AgentListQuery, AgentPage } from './agents/list-agents';
 export type * from './annotations/annotation-ports';
 export type { AnnotateRequest, AnnotationPage } from './annotations/annotations';
+export type { ArtifactSearch, FoundArtifact } from './artifacts/agent-artifacts';
+export * from './artifacts/artifact-ports';
+export type { ArtifactList, ArtifactRef, ArtifactsFilter } from './artifacts/artifacts';
 export * from './auth/access-token-secret';
 export type { Actor } from './auth/actor';
 export { slugParts } from './auth/authorize';

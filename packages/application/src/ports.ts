@@ -33,6 +33,7 @@ import type {
 import type { AgentRepository, BuildMetaDataRepository, JobRepository } from './agents/agent-ports';
 import type { AgentTimings } from './agents/agent-protocol';
 import type { AnnotationRepository } from './annotations/annotation-ports';
+import type { ArtifactRepository, ArtifactSettings } from './artifacts/artifact-ports';
 import type { PipelineTemplateRepository } from './pipeline-templates/pipeline-template-ports';
 import type { RuleRepository } from './rules/rule-ports';
 import type { SuiteRepository } from './suites/suite-ports';
@@ -731,6 +732,7 @@ export interface Repositories {
   annotations: AnnotationRepository;
   pipelineTemplates: PipelineTemplateRepository;
   suites: SuiteRepository;
+  artifacts: ArtifactRepository;
 }
 
 export interface Deps {
@@ -741,4 +743,6 @@ export interface Deps {
   agentTimings?: AgentTimings;
   /** how far lists are counted for their totals; defaults when absent (tests lower them) */
   listLimits?: { buildCount?: number };
+  /** where artifacts' bytes go and the largest one taken; a process without it serves no artifacts */
+  artifacts?: ArtifactSettings;
 }

@@ -37,6 +37,23 @@ import {
   listAnnotations,
   listAnnotationsOfBuilds,
 } from './annotations/annotations';
+import {
+  createArtifacts,
+  openSignedArtifact,
+  searchArtifacts,
+  updateArtifactStates,
+  uploadArtifact,
+} from './artifacts/agent-artifacts';
+import {
+  deleteArtifact,
+  downloadArtifact,
+  getArtifact,
+  getArtifactDownloadUrl,
+  getArtifactsOfBuilds,
+  getArtifactsOfJobs,
+  listBuildArtifacts,
+  listJobArtifacts,
+} from './artifacts/artifacts';
 import { authenticate } from './auth/authenticate';
 import { organizationsById, pipelineAccessFor } from './auth/usable-memberships';
 import {
@@ -357,11 +374,19 @@ export function createUseCases(deps: Deps) {
       addTeamMember: addTeamMemberByIds(deps),
       updateTeamMember: updateTeamMemberById(deps),
       removeTeamMember: removeTeamMemberById(deps),
+      artifactsOfJobs: getArtifactsOfJobs(deps),
+      artifactsOfBuilds: getArtifactsOfBuilds(deps),
+      artifactDownloadUrl: getArtifactDownloadUrl(deps),
     },
     getJobLog: getJobLog(deps),
     listAnnotations: listAnnotations(deps),
     createAnnotation: createAnnotation(deps),
     deleteAnnotation: deleteAnnotation(deps),
+    listBuildArtifacts: listBuildArtifacts(deps),
+    listJobArtifacts: listJobArtifacts(deps),
+    getArtifact: getArtifact(deps),
+    downloadArtifact: downloadArtifact(deps),
+    deleteArtifact: deleteArtifact(deps),
     deleteJobLog: deleteJobLog(deps),
     getJobEnv: getJobEnv(deps),
     retryJob: retryJob(deps),
@@ -396,6 +421,11 @@ export function createUseCases(deps: Deps) {
       annotate: agentAnnotate(deps),
       removeAnnotation: agentRemoveAnnotation(deps),
       sweepLostJobs: sweepLostJobs(deps),
+      createArtifacts: createArtifacts(deps),
+      uploadArtifact: uploadArtifact(deps),
+      updateArtifactStates: updateArtifactStates(deps),
+      searchArtifacts: searchArtifacts(deps),
+      openSignedArtifact: openSignedArtifact(deps),
     },
     admin: {
       createOrganization: createOrganization(deps),

@@ -6,6 +6,7 @@ import { type EntityManagerSource, entityManagerOf, migrate, openOrm } from './o
 import { accessTokenRepository } from './repositories/access-token.repository';
 import { agentRepository } from './repositories/agent.repository';
 import { annotationRepository } from './repositories/annotation.repository';
+import { artifactRepository } from './repositories/artifact.repository';
 import { buildRepository } from './repositories/build.repository';
 import { buildMetaDataRepository } from './repositories/build-meta-data.repository';
 import { clusterRepository } from './repositories/cluster.repository';
@@ -74,6 +75,7 @@ function createRepositories(em: EntityManagerSource, sql: Sql): Repositories {
     pipelineTemplates: pipelineTemplateRepository(em),
     suites: suiteRepository(em),
     annotations: annotationRepository(sql),
+    artifacts: artifactRepository(sql),
   };
 }
 

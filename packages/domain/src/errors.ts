@@ -45,7 +45,8 @@ export type NotFoundResource =
   | 'cluster'
   | 'cluster_queue'
   | 'cluster_token'
-  | 'annotation';
+  | 'annotation'
+  | 'artifact';
 
 /** An expected failure: `kind` picks the transport status, `code` is stable for machines, `message` is shown. */
 export class DomainError extends Error {

@@ -19,6 +19,7 @@ export const GRAPHQL_TYPES = [
   'Cluster',
   'ClusterQueue',
   'ClusterToken',
+  'Artifact',
   // GraphQL's own objects: memberships and the session, which REST shows no graphql_id of.
   'OrganizationMember',
   'TeamMember',

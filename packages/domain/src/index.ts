@@ -4,6 +4,7 @@ export * from './agent';
 export * from './agent-control';
 export * from './agent-token';
 export * from './annotation';
+export * from './artifact';
 export * from './branch-filter';
 export * from './build-admission';
 export * from './build-input';

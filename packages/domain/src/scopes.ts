@@ -143,6 +143,11 @@ export const OPERATIONS = {
   createClusterToken: 'write_clusters',
   updateClusterToken: 'write_clusters',
   deleteClusterToken: 'write_clusters',
+
+  listArtifacts: 'read_artifacts',
+  getArtifact: 'read_artifacts',
+  downloadArtifact: 'read_artifacts',
+  deleteArtifact: 'write_artifacts',
 } as const satisfies Record<string, Scope | null>;
 export type Operation = keyof typeof OPERATIONS;
 

@@ -43,6 +43,8 @@ export const builder = new SchemaBuilder<{
   Scalars: {
     DateTime: { Input: Date; Output: Date };
     ID: { Input: string; Output: string };
+    /** the reference's integer past 32 bits (an artifact's size): a JSON number */
+    JSInt: { Input: number; Output: number };
     JSON: { Input: unknown; Output: unknown };
     YAML: { Input: string; Output: string };
   };

@@ -33,6 +33,8 @@ const NODES: Record<GraphqlType, NodeLoad> = {
   TeamSuite: (id, ctx) => ctx.loaders.teamSuites.load(id),
   OrganizationBanner: (id, ctx) => ctx.loaders.banners.load(id),
   OrganizationInvitation: (id, ctx) => ctx.loaders.invitations.load(id),
+  // Read through their job or build (`artifacts`), not by id.
+  Artifact: () => null,
 };
 
 /**

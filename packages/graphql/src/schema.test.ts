@@ -32,6 +32,7 @@ const REFERENCE = {
 
 /** What we add to the public schema, on purpose (docs/compatibility.md). */
 const EXTENSIONS = [
+  'Build.artifacts',
   'Build.blocked',
   'Registry.ecosystem',
   'Registry.public',

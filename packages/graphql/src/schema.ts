@@ -17,6 +17,7 @@ import './types/job';
 import './types/agent';
 import './types/agent-token';
 import './types/build';
+import './types/artifact';
 import './types/organization-jobs';
 import './types/annotation';
 import './types/rule';

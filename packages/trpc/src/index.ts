@@ -1,5 +1,6 @@
 export { AccessTokenWire } from './access-tokens/access-token.wire';
 export { registerAgentApi } from './agents/agent-api';
+export { registerArtifactApi } from './agents/artifact-api';
 export { BuildWire } from './builds/build.wire';
 export { RateLimitErrorWire } from './error.wire';
 export { replyWithError } from './http-errors';

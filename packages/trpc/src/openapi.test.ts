@@ -136,6 +136,7 @@ describe('the OpenAPI document', () => {
         .filter(({ method, path }) => !isPipelineOperation(method, path))
         .filter(({ method, path }) => !isIdentity(method, path))
         .filter(({ path }) => !path.startsWith(CLUSTERS))
+        .filter(({ path }) => !path.endsWith('/artifacts'))
         .map(({ method, path }) => `${method} ${path}`)
         .sort(),
     ).toEqual(BUILD_OPERATIONS.map(([method, path]) => `${method} ${path}`).sort());
@@ -519,9 +520,27 @@ describe('the OpenAPI document', () => {
         `GET ${CLUSTERS}`,
         `GET ${CLUSTER}/queues`,
         `GET ${CLUSTER}/tokens`,
+        `GET ${BUILD}/artifacts`,
+        `GET ${BUILD}/jobs/{job}/artifacts`,
       ].sort(),
     );
   });
+
+  it.each([
+    ['GET', `${BUILD}/artifacts`, '200', 'Artifact', 'read_artifacts'],
+    ['GET', `${BUILD}/jobs/{job}/artifacts`, '200', 'Artifact', 'read_artifacts'],
+    ['GET', `${BUILD}/jobs/{job}/artifacts/{artifact}`, '200', 'Artifact', 'read_artifacts'],
+    ['GET', `${BUILD}/jobs/{job}/artifacts/{artifact}/download`, '302', 'ArtifactDownload', 'read_artifacts'],
+    ['DELETE', `${BUILD}/jobs/{job}/artifacts/{artifact}`, '204', null, 'write_artifacts'],
+  ] as const)(
+    'documents the artifact operation %s %s: %s %s, scope %s',
+    (method, path, status, component, scope) => {
+      const { responses, security } = operation(method, path);
+      expect(Object.keys(responses)).toContain(status);
+      if (component) expect(JSON.stringify(responses[status])).toContain(`#/components/schemas/${component}`);
+      expect(JSON.stringify(security)).toContain(scope);
+    },
+  );
 
   it('documents exactly the cluster operations, with their statuses, bodies and scopes', () => {
     expect(

@@ -4,6 +4,7 @@ import { generateOpenApiDocument } from 'trpc-to-openapi';
 import { AccessTokenWire } from './access-tokens/access-token.wire';
 import { AgentResourceWire, PauseAgentRequest, StopAgentRequest } from './agents/agent.wire';
 import { AnnotationWire, CreateAnnotationRequest } from './annotations/annotation.wire';
+import { ArtifactDownloadWire, ArtifactWire } from './artifacts/artifact.wire';
 import { BuildWire, CreateBuildRequest, JobWire } from './builds/build.wire';
 import {
   ClusterQueueWire,
@@ -47,6 +48,8 @@ const COMPONENTS = {
   UnblockedJob: UnblockedJobWire,
   Annotation: AnnotationWire,
   CreateAnnotationRequest,
+  Artifact: ArtifactWire,
+  ArtifactDownload: ArtifactDownloadWire,
   CreateBuildRequest,
   Error: ErrorWire,
   RateLimitError: RateLimitErrorWire,
@@ -136,7 +139,12 @@ const TAG_DESCRIPTIONS: Record<string, string> = {
   Agents: "An organization's agents: list, get, stop, pause and resume",
 };
 
-const SUCCESS_DESCRIPTIONS: Record<string, string> = { '200': 'OK', '201': 'Created', '204': 'No Content' };
+const SUCCESS_DESCRIPTIONS: Record<string, string> = {
+  '200': 'OK',
+  '201': 'Created',
+  '204': 'No Content',
+  '302': 'Found: `Location` is a signed address of the bytes',
+};
 
 const header = (type: 'string' | 'integer', description: string) => ({ description, schema: { type } });
 const WINDOW_RESET = 'Seconds until the current one-minute window ends and the counts restart';

@@ -1,6 +1,7 @@
 import { accessTokenRouter } from './access-tokens/access-token.router';
 import { agentsRouter } from './agents/agents.router';
 import { annotationsRouter } from './annotations/annotations.router';
+import { artifactsRouter } from './artifacts/artifacts.router';
 import { buildsRouter } from './builds/builds.router';
 import { clusterQueuesRouter, clustersRouter, clusterTokensRouter } from './clusters/clusters.router';
 import { jobsRouter } from './jobs/jobs.router';
@@ -29,6 +30,7 @@ export const appRouter = router({
   jobs: jobsRouter,
   annotations: annotationsRouter,
   agents: agentsRouter,
+  artifacts: artifactsRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -59,7 +59,7 @@ export interface TrpcContext {
 
 export type Meta = OpenApiMeta<{
   /** the REST status of a success; 200 when absent */
-  successStatus?: 200 | 201 | 204;
+  successStatus?: 200 | 201 | 204 | 302;
   /** the operation whose scope the procedure needs, for `X-Accepted-OAuth-Scopes` */
   operation?: Operation;
   /** a success answered with no body at all (delete registry: 200, `Content-Length: 0`) */

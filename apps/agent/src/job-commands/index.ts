@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import type { JobApi } from '../job-api';
 import { annotationCommands } from './annotate';
+import { artifactCommands } from './artifact';
 import { metaData } from './meta-data';
 import { pipelineUpload } from './pipeline-upload';
 
@@ -12,4 +13,5 @@ export const JOB_COMMANDS: JobCommand[] = [
   pipelineUpload, // pipeline upload [file]
   metaData, // meta-data set|get|exists|keys
   annotationCommands, // annotate, annotation remove
+  artifactCommands, // artifact upload|download|search
 ];

@@ -27,7 +27,7 @@ export interface JobInBuild {
 }
 
 /** The job in its build as the actor may see it; a job of another build answers like a missing one. */
-const loadJob =
+export const loadJob =
   (deps: Deps) =>
   async (actor: Actor, ref: JobRef, operation: Operation, action: PipelineAction): Promise<JobInBuild> => {
     const target = await requirePipeline(deps)(actor, operation, ref, action);

@@ -1,5 +1,6 @@
 import { AgentEntity, AgentRegistrationTokenEntity } from './agent.entity';
 import { AnnotationEntity } from './annotation.entity';
+import { ArtifactEntity } from './artifact.entity';
 import { BuildEntity, JobEntity, JobLogChunkEntity } from './build.entity';
 import { ClusterEntity, ClusterQueueEntity, ClusterTokenEntity } from './cluster.entity';
 import {
@@ -23,6 +24,7 @@ export {
   AgentEntity,
   AgentRegistrationTokenEntity,
   AnnotationEntity,
+  ArtifactEntity,
   BuildEntity,
   CatalogRevisionEntity,
   ClusterEntity,
@@ -77,4 +79,5 @@ export const entities = [
   OrganizationBannerEntity,
   OrganizationInvitationEntity,
   AnnotationEntity,
+  ArtifactEntity,
 ];

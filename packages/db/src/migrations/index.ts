@@ -27,6 +27,7 @@ import { Migration20261127033030 } from './Migration20261127033030';
 import { Migration20261127034000 } from './Migration20261127034000';
 import { Migration20261127042500 } from './Migration20261127042500';
 import { Migration20261127100000 } from './Migration20261127100000';
+import { Migration20261127130000 } from './Migration20261127130000';
 import { Migration20261127140000 } from './Migration20261127140000';
 import { Migration20261127150000 } from './Migration20261127150000';
 
@@ -60,6 +61,7 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261127034000', class: Migration20261127034000 },
   { name: 'Migration20261127042500', class: Migration20261127042500 },
   { name: 'Migration20261127100000', class: Migration20261127100000 },
+  { name: 'Migration20261127130000', class: Migration20261127130000 },
   { name: 'Migration20261127140000', class: Migration20261127140000 },
   { name: 'Migration20261127150000', class: Migration20261127150000 },
 ];
