@@ -1,3 +1,6 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { EXIT_WITH_PARENT, spawnCollecting } from './child-process';
 import { acmeWithAdmin, freshDatabase } from './database';
 import { jsonCaller } from './http';
@@ -27,11 +30,16 @@ export function startAgent(options: {
   endpoint: string;
   tags?: string[];
   name?: string;
+  /** where the agent keeps checkout folders (`--build-path`) */
+  buildPath?: string;
+  args?: string[];
 }): AgentProcess {
   const args = ['--import', 'tsx', '--import', EXIT_WITH_PARENT, 'apps/agent/src/main.ts'];
   args.push('--token', options.token, '--endpoint', options.endpoint);
   for (const tag of options.tags ?? []) args.push('--tags', tag);
   if (options.name) args.push('--name', options.name);
+  if (options.buildPath) args.push('--build-path', options.buildPath);
+  args.push(...(options.args ?? []));
   const {
     child,
     output,
@@ -72,21 +80,23 @@ export async function startAgentsWorld(options: { servers?: number; env?: Record
   const server = servers[0]!;
   const call = jsonCaller({ fetch: (path, init) => fetch(`${server.baseUrl}${path}`, init) }, () => token);
   const agents: AgentProcess[] = [];
+  // Each world's agents keep their checkouts apart from every other test file's.
+  const buildPath = await mkdtemp(join(tmpdir(), 'ci-agent-builds-'));
 
   let pipelines = 0;
-  const createPipeline = async (steps: string) =>
+  const createPipeline = async (steps: string, options: { repository?: string } = {}) =>
     (
       await admin.createPipeline({
         organization: 'acme',
         name: `p${++pipelines}`,
-        repository: 'git@example.com:acme/app.git',
+        repository: options.repository ?? 'git@example.com:acme/app.git',
         steps,
       })
     ).slug;
 
-  const createBuild = async (pipeline: string) => {
+  const createBuild = async (pipeline: string, body: Record<string, unknown> = {}) => {
     const response = await call('POST', `/v2/organizations/acme/pipelines/${pipeline}/builds`, {
-      body: { commit: 'a'.repeat(40), branch: 'main', message: 'e2e' },
+      body: { commit: 'a'.repeat(40), branch: 'main', message: 'e2e', ...body },
     });
     if (response.status !== 201) throw new Error(`create failed: ${response.status} ${response.text}`);
     return response.body as { number: number; id: string };
@@ -124,10 +134,15 @@ export async function startAgentsWorld(options: { servers?: number; env?: Record
     createBuild,
     getBuild,
     waitForBuild,
+    buildPath,
     /** An agent registered with the organization's token, or with `token` (a cluster's). */
-    startAgent: (opts: { server?: ServerProcess; tags?: string[]; name?: string; token?: string } = {}) => {
+    startAgent: (
+      opts: { server?: ServerProcess; tags?: string[]; name?: string; token?: string; args?: string[] } = {},
+    ) => {
       const agent = startAgent({
         token: opts.token ?? registrationToken,
+        buildPath,
+        ...(opts.args ? { args: opts.args } : {}),
         endpoint: `${(opts.server ?? server).baseUrl}/v3`,
         ...(opts.tags ? { tags: opts.tags } : {}),
         ...(opts.name ? { name: opts.name } : {}),
@@ -144,6 +159,7 @@ export async function startAgentsWorld(options: { servers?: number; env?: Record
       );
       await Promise.all(servers.map((s) => s.stop()));
       await db.close();
+      await rm(buildPath, { recursive: true, force: true });
     },
   };
 }

@@ -3,6 +3,7 @@ import { chmod, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { hostname, tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { type CheckoutOptions, checkout, checkoutFolder } from './checkout';
 import { jobApiFromEnv } from './job-api';
 import { uploadArtifacts } from './job-commands/artifact';
 
@@ -14,6 +15,8 @@ export interface AgentOptions {
   tags: string[];
   name?: string;
   log?: (message: string) => void;
+  /** how jobs' repositories are checked out; by default only local ones, under the temporary folder */
+  checkout?: Partial<CheckoutOptions>;
 }
 
 interface AgentJob {
@@ -69,6 +72,11 @@ const sleep = (ms: number, signal: AbortSignal) =>
  */
 export async function runAgent(options: AgentOptions, stop: AbortSignal): Promise<void> {
   const log = options.log ?? (() => {});
+  const checkoutOptions: CheckoutOptions = {
+    buildPath: options.checkout?.buildPath ?? join(tmpdir(), 'ci-agent-builds'),
+    skipCheckout: options.checkout?.skipCheckout ?? false,
+    checkoutRemote: options.checkout?.checkoutRemote ?? false,
+  };
   const endpoint = options.endpoint.replace(/\/+$/, '');
   const call = async <T>(
     method: string,
@@ -154,10 +162,12 @@ export async function runAgent(options: AgentOptions, stop: AbortSignal): Promis
     await call('PUT', `/jobs/${job.id}/start`, token, { started_at: new Date().toISOString() });
     const command = job.env.BUILDKITE_COMMAND ?? job.step?.command ?? '';
     log(`running job ${job.id}: ${command}`);
-    const directory = await mkdtemp(join(tmpdir(), 'ci-agent-job-'));
+    const folder = checkoutFolder(job.env, { ...checkoutOptions, agentName: registration.name });
+    // Without a checkout, a fresh folder of its own, removed afterwards; a checkout folder is kept.
+    const directory = folder ?? (await mkdtemp(join(tmpdir(), 'ci-agent-job-')));
     let sequence = 0;
     let offset = 0;
-    let pending = `~~~ Running commands\n$ ${command}\n`;
+    let pending = '';
     let chunksFailed = 0;
     let sending = Promise.resolve();
     const flush = () => {
@@ -183,11 +193,32 @@ export async function runAgent(options: AgentOptions, stop: AbortSignal): Promis
       return sending;
     };
 
+    const write = (text: string) => {
+      pending += text;
+      if (Buffer.byteLength(pending) >= CHUNK_BYTES) void flush();
+    };
+    const flusher = setInterval(() => void flush(), FLUSH_MS);
+    let commit = job.env.BUILDKITE_COMMIT ?? '';
+    if (folder) {
+      write(`~~~ Preparing working directory\n`);
+      const checkedOut = await checkout({ folder, env: job.env, write });
+      if (!checkedOut.ok) {
+        write(`Checkout failed (git exited with status ${checkedOut.status}); the command did not run\n`);
+        clearInterval(flusher);
+        await flush();
+        await finish({ code: checkedOut.status, signal: null }, null);
+        return;
+      }
+      commit = checkedOut.commit;
+    }
+    write(`~~~ Running commands\n$ ${command}\n`);
+
     const child: ChildProcess = spawn('sh', ['-c', command], {
       cwd: directory,
       env: {
         ...process.env,
         ...job.env,
+        BUILDKITE_COMMIT: commit,
         BUILDKITE_BUILD_CHECKOUT_PATH: directory,
         // The job's own commands (job-cli.ts) talk back with the agent's token.
         BUILDKITE_AGENT_ACCESS_TOKEN: token,
@@ -198,13 +229,9 @@ export async function runAgent(options: AgentOptions, stop: AbortSignal): Promis
       // Its own process group: a cancel stops everything the command started.
       detached: true,
     });
-    const onOutput = (data: Buffer) => {
-      pending += data.toString('utf8');
-      if (Buffer.byteLength(pending) >= CHUNK_BYTES) void flush();
-    };
+    const onOutput = (data: Buffer) => write(data.toString('utf8'));
     child.stdout?.on('data', onOutput);
     child.stderr?.on('data', onOutput);
-    const flusher = setInterval(() => void flush(), FLUSH_MS);
 
     let signalReason: string | null = null;
     const killGroup = (signal: NodeJS.Signals) => {
@@ -259,16 +286,24 @@ export async function runAgent(options: AgentOptions, stop: AbortSignal): Promis
       pending += `${line}\n`;
     });
     await flush();
-    await rm(directory, { recursive: true, force: true }).catch(() => {});
-    const exitStatus = exit.code === 0 && !uploaded ? 1 : (exit.code ?? -1);
-    await call('PUT', `/jobs/${job.id}/finish`, token, {
-      exit_status: String(exitStatus),
-      ...(exit.signal ? { signal: exit.signal } : {}),
-      ...(signalReason ? { signal_reason: signalReason } : {}),
-      finished_at: new Date().toISOString(),
-      chunks_failed_count: chunksFailed,
-    });
-    log(`finished job ${job.id}: exit ${exitStatus}${exit.signal ? ` (${exit.signal})` : ''}`);
+    if (!folder) await rm(directory, { recursive: true, force: true }).catch(() => {});
+    // A failed artifact upload fails a job whose command passed.
+    await finish(exit.code === 0 && !uploaded ? { code: 1, signal: exit.signal } : exit, signalReason);
+
+    async function finish(
+      end: { code: number | null; signal: NodeJS.Signals | null },
+      reason: string | null,
+    ) {
+      const exitStatus = end.code ?? -1;
+      await call('PUT', `/jobs/${job.id}/finish`, token, {
+        exit_status: String(exitStatus),
+        ...(end.signal ? { signal: end.signal } : {}),
+        ...(reason ? { signal_reason: reason } : {}),
+        finished_at: new Date().toISOString(),
+        chunks_failed_count: chunksFailed,
+      });
+      log(`finished job ${job.id}: exit ${exitStatus}${end.signal ? ` (${end.signal})` : ''}`);
+    }
   }
 }
 

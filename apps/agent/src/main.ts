@@ -7,13 +7,17 @@ const { values } = parseArgs({
     tags: { type: 'string', multiple: true },
     endpoint: { type: 'string' },
     name: { type: 'string' },
+    'build-path': { type: 'string' },
+    'skip-checkout': { type: 'boolean' },
+    'checkout-remote': { type: 'boolean' },
   },
 });
 
 const token = values.token ?? process.env.CI_AGENT_TOKEN;
 if (!token) {
   process.stderr.write(
-    'usage: pnpm agent --token <registration token> [--tags queue=default[,key=value]] [--endpoint URL] [--name NAME]\n',
+    'usage: pnpm agent --token <registration token> [--tags queue=default[,key=value]] [--endpoint URL] [--name NAME]\n' +
+      '       [--build-path DIR] [--skip-checkout] [--checkout-remote]\n',
   );
   process.exit(2);
 }
@@ -34,6 +38,11 @@ try {
       endpoint,
       tags,
       ...(values.name ? { name: values.name } : {}),
+      checkout: {
+        ...(values['build-path'] ? { buildPath: values['build-path'] } : {}),
+        skipCheckout: values['skip-checkout'] ?? process.env.BUILDKITE_SKIP_CHECKOUT === 'true',
+        checkoutRemote: values['checkout-remote'] ?? false,
+      },
       log: (message) => process.stdout.write(`${new Date().toISOString()} ${message}\n`),
     },
     stop.signal,

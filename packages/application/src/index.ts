@@ -11,6 +11,7 @@ export type {
 export { DEFAULT_AGENT_TIMINGS, MAX_CHUNK_BYTES } from './agents/agent-protocol';
 export type { AgentTokenView } from './agents/agent-tokens';
 export type { AgentRef, AgentWork } from './agents/agents-by-id';
+export type { PipelineUploadRequest, PipelineUploadResult } from './agents/job-pipeline-upload';
 export type { AgentListQuery, AgentPage } from './agents/list-agents';
 export type * from './annotations/annotation-ports';
 export type { AnnotateRequest, AnnotationPage } from './annotations/annotations';

@@ -30,7 +30,7 @@ import type {
   TeamPrivacy,
   User,
 } from '@ci/domain';
-import type { AgentRepository, JobRepository } from './agents/agent-ports';
+import type { AgentRepository, BuildMetaDataRepository, JobRepository } from './agents/agent-ports';
 import type { AgentTimings } from './agents/agent-protocol';
 import type { AnnotationRepository } from './annotations/annotation-ports';
 import type { ArtifactRepository, ArtifactSettings } from './artifacts/artifact-ports';
@@ -725,6 +725,7 @@ export interface Repositories {
   organizationMembers: OrganizationMemberRepository;
   lookups: LookupRepository;
   jobs: JobRepository;
+  buildMetaData: BuildMetaDataRepository;
   agents: AgentRepository;
   organizationJobs: OrganizationJobRepository;
   rules: RuleRepository;

@@ -26,6 +26,8 @@ import {
   revokeAgentTokenById,
 } from './agents/agent-tokens';
 import { findAgent, getAgent, getAgentsById, getWorkOfAgents } from './agents/agents-by-id';
+import { getJobMetaData, jobMetaDataExists, jobMetaDataKeys, setJobMetaData } from './agents/job-meta-data';
+import { uploadPipeline } from './agents/job-pipeline-upload';
 import { listAgents } from './agents/list-agents';
 import {
   agentAnnotate,
@@ -411,6 +413,11 @@ export function createUseCases(deps: Deps) {
       jobAction: agentJobAction(deps),
       jobState: agentJobState(deps),
       appendLog: appendAgentLog(deps),
+      uploadPipeline: uploadPipeline(deps),
+      setMetaData: setJobMetaData(deps),
+      getMetaData: getJobMetaData(deps),
+      metaDataExists: jobMetaDataExists(deps),
+      metaDataKeys: jobMetaDataKeys(deps),
       annotate: agentAnnotate(deps),
       removeAnnotation: agentRemoveAnnotation(deps),
       sweepLostJobs: sweepLostJobs(deps),

@@ -8,6 +8,7 @@ import { agentRepository } from './repositories/agent.repository';
 import { annotationRepository } from './repositories/annotation.repository';
 import { artifactRepository } from './repositories/artifact.repository';
 import { buildRepository } from './repositories/build.repository';
+import { buildMetaDataRepository } from './repositories/build-meta-data.repository';
 import { clusterRepository } from './repositories/cluster.repository';
 import { organizationRepository, userRepository } from './repositories/identity.repository';
 import { jobRepository } from './repositories/job.repository';
@@ -67,6 +68,7 @@ function createRepositories(em: EntityManagerSource, sql: Sql): Repositories {
     organizationSettings: organizationSettingsRepository(em),
     lookups: lookupRepository(em, sql),
     jobs: jobRepository(sql),
+    buildMetaData: buildMetaDataRepository(sql),
     agents: agentRepository(em, sql),
     organizationJobs: organizationJobRepository(em),
     rules: ruleRepository(em),

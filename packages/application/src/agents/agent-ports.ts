@@ -32,6 +32,8 @@ export interface BuildChange<T> {
   build: BuildSnapshot;
   jobs: readonly Job[];
   changed: ReadonlySet<string>;
+  /** jobs to delete (an upload's `--replace`: steps no agent took yet) */
+  removed?: ReadonlySet<string>;
   result: T;
 }
 
@@ -123,3 +125,14 @@ export interface AgentRepository {
 }
 
 export type AgentEvent = 'connect' | 'disconnect' | 'heartbeat';
+
+/** A build's meta-data as its jobs set and read it (`buildkite-agent meta-data`). */
+export interface BuildMetaDataRepository {
+  /**
+   * Sets one key in one statement that merges into the stored object, so concurrent sets lose nothing;
+   * false (nothing written) when the key is new and the build holds `maxKeys` keys already.
+   */
+  set(input: { buildId: string; key: string; value: string; maxKeys: number }): Promise<boolean>;
+  /** null when the build is gone */
+  read(buildId: string): Promise<Record<string, string> | null>;
+}

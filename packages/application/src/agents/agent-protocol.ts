@@ -287,7 +287,7 @@ export const pingAgent =
     return { action: 'idle', job: await dispatched(deps, location, agent) };
   };
 
-async function dispatched(deps: Deps, location: JobLocation, agent: Agent): Promise<DispatchedJob> {
+export async function dispatched(deps: Deps, location: JobLocation, agent: Agent): Promise<DispatchedJob> {
   const view = await deps.repos.builds.findByNumber({
     pipelineId: location.pipelineId,
     number: location.buildNumber,

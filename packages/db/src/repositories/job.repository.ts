@@ -193,6 +193,12 @@ export function jobRepository(sql: Sql): JobRepository {
         const result = change(work);
         if (!result) return null;
         const { build } = result;
+        if (result.removed?.size) {
+          await tx.query('delete from jobs where build_id = $1 and id = any($2::uuid[])', [
+            buildId,
+            [...result.removed],
+          ]);
+        }
         await tx.query(
           `update builds set state = $2, blocked_state = $3, cancel_reason = $4, started_at = $5, failing_at = $6,
              finished_at = $7 where id = $1`,

@@ -224,6 +224,39 @@ export function registerAgentApi(
         await agents.removeAnnotation(auth, jobId(request), (request.params as { context: string }).context);
         return undefined;
       });
+
+      // A job's own commands (`buildkite-agent pipeline upload`, `meta-data …`), with the agent's token.
+      route('POST', '/jobs/:id/pipelines', async (request, auth) => {
+        const body = jsonBody(request);
+        const result = await agents.uploadPipeline(auth, jobId(request), {
+          pipeline: body.pipeline,
+          replace: body.replace === true,
+          dryRun: body.dry_run === true,
+          interpolate: body.no_interpolation !== true,
+          web: urls.web,
+        });
+        return {
+          uuid: str(body.uuid) ?? null,
+          state: body.dry_run === true ? 'dry_run' : 'applied',
+          jobs: result.jobIds,
+          pipeline: result.pipeline,
+        };
+      });
+      route('POST', '/jobs/:id/data/set', async (request, auth) => {
+        const body = jsonBody(request);
+        await agents.setMetaData(auth, jobId(request), { key: body.key, value: body.value });
+        return undefined;
+      });
+      route('POST', '/jobs/:id/data/get', async (request, auth) => {
+        const key = jsonBody(request).key;
+        return { key, value: await agents.getMetaData(auth, jobId(request), key) };
+      });
+      route('POST', '/jobs/:id/data/exists', async (request, auth) => ({
+        exists: await agents.metaDataExists(auth, jobId(request), jsonBody(request).key),
+      }));
+      route('POST', '/jobs/:id/data/keys', async (request, auth) =>
+        agents.metaDataKeys(auth, jobId(request)),
+      );
     },
     { prefix: options.prefix },
   );
