@@ -172,6 +172,8 @@ describe('POST /v2/organizations/{org}/pipelines', () => {
         command: 'script/release.sh',
         env: { AMAZON_S3_BUCKET_NAME: 'my-pipeline-releases' },
         agent_query_rules: ['aws=true'],
+        // The example's step timeout, kept since step timeouts are run.
+        timeout_in_minutes: 10,
       }),
     ]);
     for (const [step, reference] of [
