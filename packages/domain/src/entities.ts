@@ -136,7 +136,7 @@ export interface Pipeline {
   /** Shown as stored (REST and GraphQL); nothing here draws with them. */
   color: string | null;
   emoji: string | null;
-  /** Stored and shown; jobs are not timed out by them (yet). */
+  /** A command job's timeout when its step has none, and the most any may have (`jobTimeout`). */
   defaultTimeoutInMinutes: number | null;
   maximumTimeoutInMinutes: number | null;
   /** The YAML the steps were read from; null for pipelines defined by a `steps` list. */

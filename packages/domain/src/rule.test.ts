@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { parseRuleDescription, parseRuleType, parseRuleValue, ruleAction, ruleDocument } from './rule';
+import {
+  mayReadArtifacts,
+  parseRuleDescription,
+  parseRuleType,
+  parseRuleValue,
+  ruleAction,
+  ruleDocument,
+} from './rule';
 
 describe('rules', () => {
   it('knows the two pipeline rule types and their actions', () => {
@@ -55,5 +62,55 @@ describe('rules', () => {
   it('keeps a description up to 1000 characters', () => {
     expect(parseRuleDescription(' ')).toEqual({ ok: true, value: null });
     expect(parseRuleDescription('x'.repeat(1001)).ok).toBe(false);
+  });
+});
+
+describe('mayReadArtifacts', () => {
+  const rule = (
+    type: 'pipeline.artifacts_read.pipeline' | 'pipeline.trigger_build.pipeline',
+    conditions?: string[],
+  ) => ({
+    type,
+    sourcePipelineId: 'a',
+    targetPipelineId: 'b',
+    value: { source_pipeline: 'a', target_pipeline: 'b', ...(conditions ? { conditions } : {}) },
+  });
+  const may = (
+    sourceClusterId: string | null,
+    targetClusterId: string | null,
+    rules = [] as ReturnType<typeof rule>[],
+    target = 'b',
+  ) =>
+    mayReadArtifacts({
+      sourcePipelineId: 'a',
+      sourceClusterId,
+      targetPipelineId: target,
+      targetClusterId,
+      rules,
+    });
+
+  it('lets a job read within its cluster, unclustered ones among themselves, and its own pipeline anywhere', () => {
+    expect(may(null, null)).toBe(true);
+    expect(may('c1', 'c1')).toBe(true);
+    expect(may('c1', 'c2', [], 'a')).toBe(true);
+  });
+
+  it('needs an artifacts_read rule from source to target across clusters, without conditions', () => {
+    expect(may('c1', 'c2')).toBe(false);
+    expect(may('c1', null)).toBe(false);
+    expect(may('c1', 'c2', [rule('pipeline.artifacts_read.pipeline')])).toBe(true);
+    expect(may('c1', 'c2', [rule('pipeline.trigger_build.pipeline')])).toBe(false);
+    expect(may('c1', 'c2', [rule('pipeline.artifacts_read.pipeline', ['build.branch == "main"'])])).toBe(
+      false,
+    );
+    expect(
+      mayReadArtifacts({
+        sourcePipelineId: 'other',
+        sourceClusterId: 'c1',
+        targetPipelineId: 'b',
+        targetClusterId: 'c2',
+        rules: [rule('pipeline.artifacts_read.pipeline')],
+      }),
+    ).toBe(false);
   });
 });

@@ -5,7 +5,8 @@ import { isStorableText, UNSTORABLE_TEXT } from './storable-text';
 
 /**
  * Organization rules, as the public API names them: `<source>.<action>.<target>`, each letting a source
- * pipeline do something to a target pipeline. Stored, not yet enforced (docs/compatibility.md).
+ * pipeline do something to a target pipeline in another cluster. `artifacts_read` is enforced
+ * ({@link mayReadArtifacts}); `trigger_build` waits for trigger steps (docs/compatibility.md).
  */
 export const RULE_TYPES = ['pipeline.trigger_build.pipeline', 'pipeline.artifacts_read.pipeline'] as const;
 export type RuleType = (typeof RULE_TYPES)[number];
@@ -120,4 +121,28 @@ export function parseRuleDescription(value: string | null | undefined): Result<s
     return err(invalid(`Description is too long (maximum is ${MAX_RULE_DESCRIPTION_LENGTH} characters)`));
   }
   return ok(text);
+}
+
+/**
+ * Whether a job of the source pipeline, running in `sourceClusterId`, may read the artifacts of a build
+ * of the target pipeline: always its own pipeline's and within one cluster (both unclustered too), across clusters only by a
+ * `pipeline.artifacts_read.pipeline` rule from source to target. Conditions are not evaluated, so a rule
+ * with conditions grants nothing.
+ */
+export function mayReadArtifacts(input: {
+  sourcePipelineId: string;
+  sourceClusterId: string | null;
+  targetPipelineId: string;
+  targetClusterId: string | null;
+  rules: readonly Pick<Rule, 'type' | 'sourcePipelineId' | 'targetPipelineId' | 'value'>[];
+}): boolean {
+  if (input.sourceClusterId === input.targetClusterId) return true;
+  if (input.sourcePipelineId === input.targetPipelineId) return true;
+  return input.rules.some(
+    (rule) =>
+      rule.type === 'pipeline.artifacts_read.pipeline' &&
+      rule.sourcePipelineId === input.sourcePipelineId &&
+      rule.targetPipelineId === input.targetPipelineId &&
+      !rule.value.conditions?.length,
+  );
 }

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import type { JobLocation } from '../agents/agent-ports';
 import type { Deps } from '../ports';
 import { uuid } from '../use-case.fixture';
-import { createArtifacts, uploadArtifact } from './agent-artifacts';
+import { createArtifacts, searchArtifacts, uploadArtifact } from './agent-artifacts';
 import type { ArtifactRepository, ArtifactStore, StoredContent } from './artifact-ports';
 import { getArtifactsOfJobs } from './artifacts';
 
@@ -166,5 +166,75 @@ describe('getArtifactsOfJobs', () => {
     await expect(
       getArtifactsOfJobs(deps)({ ...actor, scopes: ['read_builds'] }, [JOB], { state: null, path: null }),
     ).rejects.toMatchObject({ code: 'missing_scope' });
+  });
+});
+
+describe('searchArtifacts across clusters', () => {
+  /** A job of pipeline 3 in cluster c1 searching a build of pipeline 4 in `targetCluster`, with these rules. */
+  function search(targetCluster: string | null, rules: object[]) {
+    const { deps, rows } = world();
+    const target = uuid(4);
+    const artifact = {
+      id: uuid(50),
+      jobId: uuid(51),
+      path: 'a.txt',
+      state: 'finished',
+      mimeType: 'text/plain',
+    };
+    rows.set(artifact.id, artifact as unknown as Artifact);
+    const held: JobLocation = {
+      job: jobIn('running', 'script', { id: JOB, agentId: AGENT.id, clusterId: 'c1' }),
+      buildId: uuid(2),
+      buildNumber: 1,
+      pipelineId: uuid(3),
+      organizationId: AGENT.organizationId,
+    };
+    const repos = (deps as unknown as { repos: Record<string, Record<string, unknown>> }).repos;
+    repos.jobs = { ...repos.jobs, activeJobOf: async () => held };
+    repos.lookups = {
+      builds: async () => [
+        {
+          build: { id: uuid(5) },
+          pipeline: { id: target, organizationId: AGENT.organizationId, clusterId: targetCluster },
+          jobs: [{ job: jobIn('passed', 'script', { id: uuid(51) }) }],
+        },
+      ],
+    };
+    repos.rules = { list: async () => rules };
+    repos.artifacts = { ...repos.artifacts, ofBuilds: async () => [artifact] };
+    (deps as unknown as { artifacts: { store: object } }).artifacts.store = {
+      downloadUrl: async () => ({ url: 'https://signed' }),
+    };
+    return searchArtifacts(deps)('Token t', uuid(5), {
+      query: null,
+      step: null,
+      state: null,
+      includeRetriedJobs: false,
+    } as never);
+  }
+  const rule = (conditions?: string[]) => ({
+    type: 'pipeline.artifacts_read.pipeline',
+    sourcePipelineId: uuid(3),
+    targetPipelineId: uuid(4),
+    value: { source_pipeline: uuid(3), target_pipeline: uuid(4), ...(conditions ? { conditions } : {}) },
+  });
+
+  it('finds the artifacts of a build in the same cluster', async () => {
+    expect((await search('c1', [])).map((found) => found.path)).toEqual(['a.txt']);
+  });
+
+  it("refuses another cluster's build without a rule, naming the rule it needs", async () => {
+    const refusal = (await search('c2', []).catch((error: DomainError) => error)) as DomainError;
+    expect([refusal.kind, refusal.message]).toEqual([
+      'forbidden',
+      "This build's pipeline is in another cluster: reading its artifacts needs a pipeline.artifacts_read.pipeline rule",
+    ]);
+    await expect(search(null, [rule(['build.branch == "main"'])])).rejects.toMatchObject({
+      kind: 'forbidden',
+    });
+  });
+
+  it("finds another cluster's artifacts by an artifacts_read rule from the job's pipeline", async () => {
+    expect((await search('c2', [rule()])).map((found) => found.path)).toEqual(['a.txt']);
   });
 });

@@ -10,6 +10,7 @@ import {
   isArtifactState,
   isUuid,
   MAX_ARTIFACT_BATCH,
+  mayReadArtifacts,
   notFound,
   unprocessable,
 } from '@ci/domain';
@@ -187,6 +188,7 @@ export const searchArtifacts =
       ? await deps.repos.lookups.builds({ ids: [buildId], includeRetriedJobs: search.includeRetriedJobs })
       : [];
     if (!view || view.pipeline.organizationId !== agent.organizationId) throw notFound('build');
+    await requireArtifactsReadable(deps, agent, view.pipeline);
     const step = search.step;
     const jobIds = new Set(
       view.jobs
@@ -214,6 +216,46 @@ export const searchArtifacts =
       })),
     );
   };
+
+/**
+ * Another cluster's artifacts need a rule (`mayReadArtifacts`): the reader is the job the agent runs, or
+ * without one the agent, in its cluster.
+ */
+async function requireArtifactsReadable(
+  deps: Deps,
+  agent: { id: string; clusterId: string | null; organizationId: string },
+  target: { id: string; clusterId: string | null },
+): Promise<void> {
+  const held = await deps.repos.jobs.activeJobOf(agent.id);
+  const sourceClusterId = held ? held.job.clusterId : agent.clusterId;
+  if (sourceClusterId === target.clusterId) return;
+  const rules =
+    held && held.pipelineId !== target.id
+      ? await deps.repos.rules.list({
+          organizationId: agent.organizationId,
+          types: ['pipeline.artifacts_read.pipeline'],
+          sourcePipelineId: held.pipelineId,
+          targetPipelineId: target.id,
+          offset: 0,
+          limit: 100,
+        })
+      : [];
+  const allowed = mayReadArtifacts({
+    sourcePipelineId: held?.pipelineId ?? '',
+    sourceClusterId,
+    targetPipelineId: target.id,
+    targetClusterId: target.clusterId,
+    rules,
+  });
+  if (!allowed) {
+    throw new DomainError({
+      kind: 'forbidden',
+      code: 'artifacts_read_rule',
+      message:
+        "This build's pipeline is in another cluster: reading its artifacts needs a pipeline.artifacts_read.pipeline rule",
+    });
+  }
+}
 
 /** The bytes behind a download address the store signed itself; what it refuses answers as missing. */
 export const openSignedArtifact =
