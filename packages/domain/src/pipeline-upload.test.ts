@@ -116,20 +116,22 @@ describe('insertUploadedJobs', () => {
     job('waiter', 2, 'waiting', { type: 'waiter', command: null }),
     job('last', 3, 'waiting'),
   ];
+  /** An upload of `steps` by the running `uploader` of `build`, but for what a test changes. */
+  const upload = (changes: Partial<Parameters<typeof insertUploadedJobs>[0]> = {}) =>
+    insertUploadedJobs({
+      buildState: 'running',
+      jobs: build,
+      uploaderId: 'uploader',
+      steps,
+      replace: false,
+      at,
+      newId: ids('j'),
+      facts,
+      ...changes,
+    });
 
   it('puts the new jobs right after the uploader and moves the ones behind it down', () => {
-    const result = value(
-      insertUploadedJobs({
-        buildState: 'running',
-        jobs: build,
-        uploaderId: 'uploader',
-        steps,
-        replace: false,
-        at,
-        newId: ids('j'),
-        facts,
-      }),
-    );
+    const result = value(upload());
     const order = [...result.jobs]
       .sort((a, b) => a.position - b.position)
       .map((j) => [j.id, j.position, j.state]);
@@ -149,18 +151,7 @@ describe('insertUploadedJobs', () => {
 
   it('with replace, removes the jobs behind the uploader that no agent took, keeping the others', () => {
     const jobs = [...build, job('taken', 4, 'running'), job('done', 5, 'passed')];
-    const result = value(
-      insertUploadedJobs({
-        buildState: 'running',
-        jobs,
-        uploaderId: 'uploader',
-        steps,
-        replace: true,
-        at,
-        newId: ids('j'),
-        facts,
-      }),
-    );
+    const result = value(upload({ jobs, replace: true }));
     expect([...result.removed].sort()).toEqual(['last', 'waiter']);
     expect(result.jobs.map((j) => j.id)).not.toContain('last');
     expect(result.jobs.find((j) => j.id === 'taken')?.position).toBe(7);
@@ -168,18 +159,7 @@ describe('insertUploadedJobs', () => {
 
   it('keeps a retry of the uploader in its place', () => {
     const jobs = [job('old', 1, 'failed', { retried: true }), ...build];
-    const result = value(
-      insertUploadedJobs({
-        buildState: 'running',
-        jobs,
-        uploaderId: 'uploader',
-        steps,
-        replace: false,
-        at,
-        newId: ids('j'),
-        facts,
-      }),
-    );
+    const result = value(upload({ jobs }));
     expect(result.jobs.find((j) => j.id === 'old')?.position).toBe(1);
   });
 
@@ -187,73 +167,23 @@ describe('insertUploadedJobs', () => {
     'refuses an upload from a job that is %s',
     (state) => {
       const jobs = build.map((j) => (j.id === 'uploader' ? { ...j, state } : j));
-      expect(
-        message(
-          insertUploadedJobs({
-            buildState: 'running',
-            jobs,
-            uploaderId: 'uploader',
-            steps,
-            replace: false,
-            at,
-            newId: ids('j'),
-            facts,
-          }),
-        ),
-      ).toBe(`Only a running job may upload steps (this one is ${state})`);
+      expect(message(upload({ jobs }))).toBe(`Only a running job may upload steps (this one is ${state})`);
     },
   );
 
   it.each(['canceling', 'canceled', 'passed', 'blocked', 'scheduled'] as const)(
     'refuses an upload into a build that is %s',
     (buildState) => {
-      expect(
-        message(
-          insertUploadedJobs({
-            buildState,
-            jobs: build,
-            uploaderId: 'uploader',
-            steps,
-            replace: false,
-            at,
-            newId: ids('j'),
-            facts,
-          }),
-        ),
-      ).toBe(`Steps can't be added to a build that is ${buildState}`);
+      expect(message(upload({ buildState }))).toBe(`Steps can't be added to a build that is ${buildState}`);
     },
   );
 
   it('takes an upload into a failing build', () => {
-    expect(
-      insertUploadedJobs({
-        buildState: 'failing',
-        jobs: build,
-        uploaderId: 'uploader',
-        steps,
-        replace: false,
-        at,
-        newId: ids('j'),
-        facts,
-      }).ok,
-    ).toBe(true);
+    expect(upload({ buildState: 'failing' }).ok).toBe(true);
   });
 
   it('refuses an uploader that is not in the build', () => {
-    expect(
-      message(
-        insertUploadedJobs({
-          buildState: 'running',
-          jobs: build,
-          uploaderId: 'nope',
-          steps,
-          replace: false,
-          at,
-          newId: ids('j'),
-          facts,
-        }),
-      ),
-    ).toBe('The uploading job is not part of this build');
+    expect(message(upload({ uploaderId: 'nope' }))).toBe('The uploading job is not part of this build');
   });
 
   it('refuses an upload that would grow the build past its bound, and with replace counts what goes', () => {
@@ -266,33 +196,9 @@ describe('insertUploadedJobs', () => {
         job(`q${i}`, i + 1, 'waiting'),
       ),
     ];
-    expect(
-      message(
-        insertUploadedJobs({
-          buildState: 'running',
-          jobs: full,
-          uploaderId: 'uploader',
-          steps: many,
-          replace: false,
-          at,
-          newId: ids('j'),
-          facts,
-        }),
-      ),
-    ).toBe(
+    expect(message(upload({ jobs: full, steps: many }))).toBe(
       `The uploaded pipeline is invalid: the build would hold ${MAX_JOBS_PER_BUILD_WITH_UPLOADS + 1} jobs (at most ${MAX_JOBS_PER_BUILD_WITH_UPLOADS})`,
     );
-    expect(
-      insertUploadedJobs({
-        buildState: 'running',
-        jobs: full,
-        uploaderId: 'uploader',
-        steps: many,
-        replace: true,
-        at,
-        newId: ids('j'),
-        facts,
-      }).ok,
-    ).toBe(true);
+    expect(upload({ jobs: full, steps: many, replace: true }).ok).toBe(true);
   });
 });

@@ -54,10 +54,10 @@ function jobWire(dispatched: DispatchedJob, urls: PublicUrls) {
   };
 }
 
-type Body = Record<string, unknown>;
+export type Body = Record<string, unknown>;
 
 /** Bodies arrive as bytes: JSON for most calls, log bytes (gzip or not) for chunks. */
-function jsonBody(request: FastifyRequest): Body {
+export function jsonBody(request: FastifyRequest): Body {
   const raw = request.body as Buffer | undefined;
   if (!raw || raw.length === 0) return {};
   let parsed: unknown;

@@ -11,23 +11,7 @@ import {
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { replyWithError } from '../http-errors';
 import type { PublicUrls } from '../trpc';
-
-type Body = Record<string, unknown>;
-
-function jsonBody(request: FastifyRequest): Body {
-  const raw = request.body as Buffer | undefined;
-  if (!raw || raw.length === 0) return {};
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(raw.toString('utf8'));
-  } catch {
-    throw badRequest('invalid_json', 'Problems parsing JSON');
-  }
-  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
-    throw badRequest('invalid_json', 'Problems parsing JSON: the body must be a JSON object');
-  }
-  return parsed as Body;
-}
+import { type Body, jsonBody } from './agent-api';
 
 const text = (value: unknown) => (typeof value === 'string' && value !== '' ? value : null);
 
