@@ -192,6 +192,30 @@ describe('registering with a cluster token', () => {
     expect(mac?.meta_data).toEqual(['os=macos', 'queue=builds']);
   });
 
+  it("lists each queue's agents through GraphQL", async () => {
+    const response = await world.call('POST', '/graphql', {
+      body: {
+        query: `query($id: ID!) { organization(slug: "acme") { cluster(id: $id) { queues(first: 10) { edges { node {
+          key agents(first: 10) { count edges { node { name } } } } } } } } }`,
+        variables: { id: ids.linux },
+      },
+    });
+    expect(response.body.errors).toBeUndefined();
+    const queues = response.body.data.organization.cluster.queues.edges.map(
+      (edge: { node: { key: string; agents: { count: number; edges: { node: { name: string } }[] } } }) => [
+        edge.node.key,
+        edge.node.agents.count,
+        edge.node.agents.edges.map((agent) => agent.node.name),
+      ],
+    );
+    expect(queues).toEqual(
+      expect.arrayContaining([
+        ['default', 1, ['linux-default']],
+        ['deploy', 1, ['linux-deploy']],
+      ]),
+    );
+  });
+
   it('refuses an agent whose queue tag names no queue of the cluster, saying why', async () => {
     const agent = world.startAgent({ name: 'lost-queue', token: tokens.linux, tags: ['queue=gpu'] });
     const { code } = await agent.exited;

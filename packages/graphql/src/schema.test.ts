@@ -33,6 +33,7 @@ const REFERENCE = {
 /** What we add to the public schema, on purpose (docs/compatibility.md). */
 const EXTENSIONS = [
   'Build.artifacts',
+  'ClusterQueue.agents',
   'Build.blocked',
   'Registry.ecosystem',
   'Registry.public',

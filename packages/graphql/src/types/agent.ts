@@ -1,4 +1,5 @@
 import { builder } from '../builder';
+import { ClusterQueueRef } from './cluster';
 import { JobUnion } from './job';
 import { JobNode } from './job-node';
 import { OrganizationRef, organizationOf } from './organization';
@@ -129,6 +130,26 @@ builder.objectField(OrganizationRef, 'agents', (t) =>
               },
               window,
             ),
+        }),
+    },
+    AgentConnection,
+  ),
+);
+
+// An extension (the public schema finds a queue's agents through `Organization.agents(clusterQueue:)`).
+builder.objectField(ClusterQueueRef, 'agents', (t) =>
+  t.connection(
+    {
+      type: AgentRef,
+      description:
+        "This queue's agents, oldest first (an extension; as `Organization.agents(clusterQueue:)`)",
+      resolve: ({ queue, organizationSlug }, args, ctx) =>
+        ctx.loaders.list({
+          field: 'ClusterQueue.agents',
+          parentId: queue.id,
+          args,
+          read: (window) =>
+            ctx.useCases.listAgents(ctx.actor, organizationSlug, { clusterQueues: [queue.id] }, window),
         }),
     },
     AgentConnection,

@@ -59,7 +59,7 @@ builder.node(ClusterQueueRef, {
     createdBy: t.field({ type: UserRef, nullable: true, resolve: ({ createdBy }) => createdBy }),
     dispatchPaused: t.boolean({
       nullable: false,
-      description: 'Whether dispatch is paused (stored: dispatch does not read it yet)',
+      description: 'Whether dispatch is paused: its agents take no new job until it resumes',
       resolve: ({ queue }) => queue.dispatchPausedAt !== null,
     }),
     dispatchPausedAt: t.field({
