@@ -3,10 +3,10 @@ import { uuidOf } from '../global-id';
 import { RuleRef } from '../types/rule';
 import { publicMutation } from './client-mutation-id';
 
-/** Rule create, update and delete, for organization admins (`write_rules`); stored, not yet enforced. */
+/** Rule create, update and delete, for organization admins (`write_rules`); see rule.ts for which are enforced. */
 
 publicMutation('ruleCreate', {
-  description: 'Create a rule (stored; nothing enforces rules yet).',
+  description: 'Create a rule (artifacts_read rules are enforced; trigger_build rules are stored).',
   inputFields: (t) => ({
     organizationId: t.id({ required: true }),
     type: t.string({
