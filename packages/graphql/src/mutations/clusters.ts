@@ -2,7 +2,7 @@ import { encodeGraphqlId, type GraphqlType } from '@ci/domain';
 import { builder } from '../builder';
 import { uuidOf } from '../global-id';
 import { ClusterQueueRef, ClusterRef, ClusterTokenRef } from '../types/cluster';
-import { clientMutationId } from './client-mutation-id';
+import { publicMutation } from './client-mutation-id';
 
 /**
  * The cluster mutations of the public schema (those the Terraform provider and the bk CLI use), on the
@@ -84,109 +84,81 @@ function idOf(id: string | number, type: GraphqlType): string | null {
   return uuidOf(text, type) ?? (text.includes('-') ? text : null);
 }
 
-builder.relayMutationField(
-  'clusterCreate',
-  {
-    inputFields: (t) => ({
-      clientMutationId: t.string(clientMutationId),
-      organizationId: t.id({ required: true }),
-      name: t.string({ required: true }),
-      description: t.string(),
-      emoji: t.string(),
-      color: t.string(),
-    }),
+publicMutation('clusterCreate', {
+  description: 'Create a cluster (REST `POST …/clusters`; admins only).',
+  inputFields: (t) => ({
+    organizationId: t.id({ required: true }),
+    name: t.string({ required: true }),
+    description: t.string(),
+    emoji: t.string(),
+    color: t.string(),
+  }),
+  resolve: async (input, ctx) => {
+    const cluster = await ctx.useCases.byId.createCluster(
+      ctx.actor,
+      idOf(input.organizationId, 'Organization'),
+      bodyOf(input, { name: 'name', description: 'description', emoji: 'emoji', color: 'color' }),
+    );
+    return { cluster };
   },
-  {
-    description: 'Create a cluster (REST `POST …/clusters`; admins only).',
-    resolve: async (_root, { input }, ctx) => {
-      const cluster = await ctx.useCases.byId.createCluster(
-        ctx.actor,
-        idOf(input.organizationId, 'Organization'),
-        bodyOf(input, { name: 'name', description: 'description', emoji: 'emoji', color: 'color' }),
-      );
-      return { cluster, clientMutationId: input.clientMutationId ?? null };
-    },
-  },
-  {
-    outputFields: (t) => ({
-      clientMutationId: t.exposeString('clientMutationId', { nullable: true, ...clientMutationId }),
-      cluster: t.field({ type: ClusterRef, nullable: false, resolve: (payload) => payload.cluster }),
-    }),
-  },
-);
+  payloadFields: (t) => ({
+    cluster: t.field({ type: ClusterRef, nullable: false, resolve: (payload) => payload.cluster }),
+  }),
+});
 
-builder.relayMutationField(
-  'clusterUpdate',
-  {
-    inputFields: (t) => ({
-      clientMutationId: t.string(clientMutationId),
-      organizationId: t.id({ required: true }),
-      id: t.id({ required: true }),
-      name: t.string(),
-      description: t.string(),
-      emoji: t.string(),
-      color: t.string(),
-      defaultQueueId: t.id({ description: 'A queue of this cluster; null removes the default queue' }),
-    }),
+publicMutation('clusterUpdate', {
+  description: 'Update a cluster, its default queue too (REST `PATCH …/clusters/{id}`).',
+  inputFields: (t) => ({
+    organizationId: t.id({ required: true }),
+    id: t.id({ required: true }),
+    name: t.string(),
+    description: t.string(),
+    emoji: t.string(),
+    color: t.string(),
+    defaultQueueId: t.id({ description: 'A queue of this cluster; null removes the default queue' }),
+  }),
+  resolve: async (input, ctx) => {
+    const body = bodyOf(input, {
+      name: 'name',
+      description: 'description',
+      emoji: 'emoji',
+      color: 'color',
+    });
+    if (input.defaultQueueId !== undefined) {
+      body.default_queue_id =
+        input.defaultQueueId === null ? null : (idOf(input.defaultQueueId, 'ClusterQueue') ?? 'unknown');
+    }
+    const cluster = await ctx.useCases.byId.updateCluster(ctx.actor, {
+      organizationId: idOf(input.organizationId, 'Organization'),
+      clusterId: idOf(input.id, 'Cluster'),
+      body,
+    });
+    return { cluster };
   },
-  {
-    description: 'Update a cluster, its default queue too (REST `PATCH …/clusters/{id}`).',
-    resolve: async (_root, { input }, ctx) => {
-      const body = bodyOf(input, {
-        name: 'name',
-        description: 'description',
-        emoji: 'emoji',
-        color: 'color',
-      });
-      if (input.defaultQueueId !== undefined) {
-        body.default_queue_id =
-          input.defaultQueueId === null ? null : (idOf(input.defaultQueueId, 'ClusterQueue') ?? 'unknown');
-      }
-      const cluster = await ctx.useCases.byId.updateCluster(ctx.actor, {
-        organizationId: idOf(input.organizationId, 'Organization'),
-        clusterId: idOf(input.id, 'Cluster'),
-        body,
-      });
-      return { cluster, clientMutationId: input.clientMutationId ?? null };
-    },
-  },
-  {
-    outputFields: (t) => ({
-      clientMutationId: t.exposeString('clientMutationId', { nullable: true, ...clientMutationId }),
-      cluster: t.field({ type: ClusterRef, nullable: false, resolve: (payload) => payload.cluster }),
-    }),
-  },
-);
+  payloadFields: (t) => ({
+    cluster: t.field({ type: ClusterRef, nullable: false, resolve: (payload) => payload.cluster }),
+  }),
+});
 
-builder.relayMutationField(
-  'clusterDelete',
-  {
-    inputFields: (t) => ({
-      clientMutationId: t.string(clientMutationId),
-      organizationId: t.id({ required: true }),
-      id: t.id({ required: true }),
-    }),
+publicMutation('clusterDelete', {
+  description: 'Delete a cluster with its queues and tokens; refused while pipelines use it.',
+  inputFields: (t) => ({
+    organizationId: t.id({ required: true }),
+    id: t.id({ required: true }),
+  }),
+  resolve: async (input, ctx) => {
+    const deleted = await ctx.useCases.byId.deleteCluster(ctx.actor, {
+      organizationId: idOf(input.organizationId, 'Organization'),
+      clusterId: idOf(input.id, 'Cluster'),
+    });
+    return {
+      deletedClusterId: encodeGraphqlId('Cluster', deleted),
+    };
   },
-  {
-    description: 'Delete a cluster with its queues and tokens; refused while pipelines use it.',
-    resolve: async (_root, { input }, ctx) => {
-      const deleted = await ctx.useCases.byId.deleteCluster(ctx.actor, {
-        organizationId: idOf(input.organizationId, 'Organization'),
-        clusterId: idOf(input.id, 'Cluster'),
-      });
-      return {
-        deletedClusterId: encodeGraphqlId('Cluster', deleted),
-        clientMutationId: input.clientMutationId ?? null,
-      };
-    },
-  },
-  {
-    outputFields: (t) => ({
-      clientMutationId: t.exposeString('clientMutationId', { nullable: true, ...clientMutationId }),
-      deletedClusterId: t.exposeID('deletedClusterId', { nullable: false }),
-    }),
-  },
-);
+  payloadFields: (t) => ({
+    deletedClusterId: t.exposeID('deletedClusterId', { nullable: false }),
+  }),
+});
 
 const QUEUE_FIELDS = {
   key: 'key',
@@ -195,158 +167,112 @@ const QUEUE_FIELDS = {
   retryAgentAffinity: 'retry_agent_affinity',
 };
 
-builder.relayMutationField(
-  'clusterQueueCreate',
-  {
-    inputFields: (t) => ({
-      clientMutationId: t.string(clientMutationId),
-      organizationId: t.id({ required: true }),
-      clusterId: t.id({ required: true }),
-      key: t.string({ required: true }),
-      description: t.string(),
-      hostedAgents: t.field({ type: HostedAgentsQueueSettingsCreateInput }),
-      retryAgentAffinity: t.string(),
+publicMutation('clusterQueueCreate', {
+  description: 'Create a queue in a cluster; the first becomes its default (REST `POST …/queues`).',
+  inputFields: (t) => ({
+    organizationId: t.id({ required: true }),
+    clusterId: t.id({ required: true }),
+    key: t.string({ required: true }),
+    description: t.string(),
+    hostedAgents: t.field({ type: HostedAgentsQueueSettingsCreateInput }),
+    retryAgentAffinity: t.string(),
+  }),
+  resolve: async (input, ctx) => {
+    const clusterQueue = await ctx.useCases.byId.createClusterQueue(ctx.actor, {
+      organizationId: idOf(input.organizationId, 'Organization'),
+      clusterId: idOf(input.clusterId, 'Cluster'),
+      body: bodyOf(input, QUEUE_FIELDS),
+    });
+    return { clusterQueue };
+  },
+  payloadFields: (t) => ({
+    clusterQueue: t.field({
+      type: ClusterQueueRef,
+      nullable: false,
+      resolve: (payload) => payload.clusterQueue,
     }),
-  },
-  {
-    description: 'Create a queue in a cluster; the first becomes its default (REST `POST …/queues`).',
-    resolve: async (_root, { input }, ctx) => {
-      const clusterQueue = await ctx.useCases.byId.createClusterQueue(ctx.actor, {
-        organizationId: idOf(input.organizationId, 'Organization'),
-        clusterId: idOf(input.clusterId, 'Cluster'),
-        body: bodyOf(input, QUEUE_FIELDS),
-      });
-      return { clusterQueue, clientMutationId: input.clientMutationId ?? null };
-    },
-  },
-  {
-    outputFields: (t) => ({
-      clientMutationId: t.exposeString('clientMutationId', { nullable: true, ...clientMutationId }),
-      clusterQueue: t.field({
-        type: ClusterQueueRef,
-        nullable: false,
-        resolve: (payload) => payload.clusterQueue,
-      }),
-    }),
-  },
-);
+  }),
+});
 
-builder.relayMutationField(
-  'clusterQueueUpdate',
-  {
-    inputFields: (t) => ({
-      clientMutationId: t.string(clientMutationId),
-      organizationId: t.id({ required: true }),
-      id: t.id({ required: true }),
-      description: t.string(),
-      hostedAgents: t.field({ type: HostedAgentsQueueSettingsUpdateInput }),
-      retryAgentAffinity: t.string(),
+publicMutation('clusterQueueUpdate', {
+  description: 'Update a queue (REST `PATCH …/queues/{id}`); its key is fixed.',
+  inputFields: (t) => ({
+    organizationId: t.id({ required: true }),
+    id: t.id({ required: true }),
+    description: t.string(),
+    hostedAgents: t.field({ type: HostedAgentsQueueSettingsUpdateInput }),
+    retryAgentAffinity: t.string(),
+  }),
+  resolve: async (input, ctx) => {
+    const clusterQueue = await ctx.useCases.byId.updateClusterQueue(ctx.actor, {
+      organizationId: idOf(input.organizationId, 'Organization'),
+      queueId: idOf(input.id, 'ClusterQueue'),
+      body: bodyOf(input, QUEUE_FIELDS),
+    });
+    return { clusterQueue };
+  },
+  payloadFields: (t) => ({
+    clusterQueue: t.field({
+      type: ClusterQueueRef,
+      nullable: false,
+      resolve: (payload) => payload.clusterQueue,
     }),
-  },
-  {
-    description: 'Update a queue (REST `PATCH …/queues/{id}`); its key is fixed.',
-    resolve: async (_root, { input }, ctx) => {
-      const clusterQueue = await ctx.useCases.byId.updateClusterQueue(ctx.actor, {
-        organizationId: idOf(input.organizationId, 'Organization'),
-        queueId: idOf(input.id, 'ClusterQueue'),
-        body: bodyOf(input, QUEUE_FIELDS),
-      });
-      return { clusterQueue, clientMutationId: input.clientMutationId ?? null };
-    },
-  },
-  {
-    outputFields: (t) => ({
-      clientMutationId: t.exposeString('clientMutationId', { nullable: true, ...clientMutationId }),
-      clusterQueue: t.field({
-        type: ClusterQueueRef,
-        nullable: false,
-        resolve: (payload) => payload.clusterQueue,
-      }),
-    }),
-  },
-);
+  }),
+});
 
-builder.relayMutationField(
-  'clusterQueueDelete',
-  {
-    inputFields: (t) => ({
-      clientMutationId: t.string(clientMutationId),
-      organizationId: t.id({ required: true }),
-      id: t.id({ required: true }),
-    }),
+publicMutation('clusterQueueDelete', {
+  description: 'Delete a queue (REST `DELETE …/queues/{id}`).',
+  inputFields: (t) => ({
+    organizationId: t.id({ required: true }),
+    id: t.id({ required: true }),
+  }),
+  resolve: async (input, ctx) => {
+    const deleted = await ctx.useCases.byId.deleteClusterQueue(ctx.actor, {
+      organizationId: idOf(input.organizationId, 'Organization'),
+      queueId: idOf(input.id, 'ClusterQueue'),
+    });
+    return {
+      deletedClusterQueueId: encodeGraphqlId('ClusterQueue', deleted),
+    };
   },
-  {
-    description: 'Delete a queue (REST `DELETE …/queues/{id}`).',
-    resolve: async (_root, { input }, ctx) => {
-      const deleted = await ctx.useCases.byId.deleteClusterQueue(ctx.actor, {
-        organizationId: idOf(input.organizationId, 'Organization'),
-        queueId: idOf(input.id, 'ClusterQueue'),
-      });
-      return {
-        deletedClusterQueueId: encodeGraphqlId('ClusterQueue', deleted),
-        clientMutationId: input.clientMutationId ?? null,
-      };
-    },
-  },
-  {
-    outputFields: (t) => ({
-      clientMutationId: t.exposeString('clientMutationId', { nullable: true, ...clientMutationId }),
-      deletedClusterQueueId: t.exposeID('deletedClusterQueueId', { nullable: false }),
-    }),
-  },
-);
+  payloadFields: (t) => ({
+    deletedClusterQueueId: t.exposeID('deletedClusterQueueId', { nullable: false }),
+  }),
+});
 
-builder.relayMutationField(
-  'clusterQueuePauseDispatch',
-  {
-    inputFields: (t) => ({
-      clientMutationId: t.string(clientMutationId),
-      id: t.id({ required: true }),
-      note: t.string(),
-    }),
+publicMutation('clusterQueuePauseDispatch', {
+  description: "Pause a queue's dispatch (stored: dispatch does not read it yet).",
+  inputFields: (t) => ({
+    id: t.id({ required: true }),
+    note: t.string(),
+  }),
+  resolve: async (input, ctx) => {
+    const queue = await ctx.useCases.byId.pauseClusterQueueDispatch(ctx.actor, {
+      queueId: idOf(input.id, 'ClusterQueue'),
+      body: bodyOf(input, { note: 'note' }),
+    });
+    return { queue };
   },
-  {
-    description: "Pause a queue's dispatch (stored: dispatch does not read it yet).",
-    resolve: async (_root, { input }, ctx) => {
-      const queue = await ctx.useCases.byId.pauseClusterQueueDispatch(ctx.actor, {
-        queueId: idOf(input.id, 'ClusterQueue'),
-        body: bodyOf(input, { note: 'note' }),
-      });
-      return { queue, clientMutationId: input.clientMutationId ?? null };
-    },
-  },
-  {
-    outputFields: (t) => ({
-      clientMutationId: t.exposeString('clientMutationId', { nullable: true, ...clientMutationId }),
-      queue: t.field({ type: ClusterQueueRef, nullable: false, resolve: (payload) => payload.queue }),
-    }),
-  },
-);
+  payloadFields: (t) => ({
+    queue: t.field({ type: ClusterQueueRef, nullable: false, resolve: (payload) => payload.queue }),
+  }),
+});
 
-builder.relayMutationField(
-  'clusterQueueResumeDispatch',
-  {
-    inputFields: (t) => ({
-      clientMutationId: t.string(clientMutationId),
-      id: t.id({ required: true }),
-    }),
+publicMutation('clusterQueueResumeDispatch', {
+  description: "Resume a queue's dispatch.",
+  inputFields: (t) => ({
+    id: t.id({ required: true }),
+  }),
+  resolve: async (input, ctx) => {
+    const queue = await ctx.useCases.byId.resumeClusterQueueDispatch(ctx.actor, {
+      queueId: idOf(input.id, 'ClusterQueue'),
+    });
+    return { queue };
   },
-  {
-    description: "Resume a queue's dispatch.",
-    resolve: async (_root, { input }, ctx) => {
-      const queue = await ctx.useCases.byId.resumeClusterQueueDispatch(ctx.actor, {
-        queueId: idOf(input.id, 'ClusterQueue'),
-      });
-      return { queue, clientMutationId: input.clientMutationId ?? null };
-    },
-  },
-  {
-    outputFields: (t) => ({
-      clientMutationId: t.exposeString('clientMutationId', { nullable: true, ...clientMutationId }),
-      queue: t.field({ type: ClusterQueueRef, nullable: false, resolve: (payload) => payload.queue }),
-    }),
-  },
-);
+  payloadFields: (t) => ({
+    queue: t.field({ type: ClusterQueueRef, nullable: false, resolve: (payload) => payload.queue }),
+  }),
+});
 
 const TOKEN_FIELDS = {
   description: 'description',
@@ -354,102 +280,74 @@ const TOKEN_FIELDS = {
   expiresAt: 'expires_at',
 };
 
-builder.relayMutationField(
-  'clusterAgentTokenCreate',
-  {
-    inputFields: (t) => ({
-      clientMutationId: t.string(clientMutationId),
-      organizationId: t.id({ required: true }),
-      clusterId: t.id({ required: true }),
-      description: t.string({ required: true }),
-      allowedIpAddresses: t.string(),
-      expiresAt: t.field({ type: 'DateTime' }),
+publicMutation('clusterAgentTokenCreate', {
+  description: 'Create a cluster agent token; `tokenValue` is the only time it is shown.',
+  inputFields: (t) => ({
+    organizationId: t.id({ required: true }),
+    clusterId: t.id({ required: true }),
+    description: t.string({ required: true }),
+    allowedIpAddresses: t.string(),
+    expiresAt: t.field({ type: 'DateTime' }),
+  }),
+  resolve: async (input, ctx) => {
+    const token = await ctx.useCases.byId.createClusterToken(ctx.actor, {
+      organizationId: idOf(input.organizationId, 'Organization'),
+      clusterId: idOf(input.clusterId, 'Cluster'),
+      body: bodyOf(input, TOKEN_FIELDS),
+    });
+    return { token };
+  },
+  payloadFields: (t) => ({
+    clusterAgentToken: t.field({
+      type: ClusterTokenRef,
+      nullable: false,
+      resolve: (payload) => payload.token,
     }),
-  },
-  {
-    description: 'Create a cluster agent token; `tokenValue` is the only time it is shown.',
-    resolve: async (_root, { input }, ctx) => {
-      const token = await ctx.useCases.byId.createClusterToken(ctx.actor, {
-        organizationId: idOf(input.organizationId, 'Organization'),
-        clusterId: idOf(input.clusterId, 'Cluster'),
-        body: bodyOf(input, TOKEN_FIELDS),
-      });
-      return { token, clientMutationId: input.clientMutationId ?? null };
-    },
-  },
-  {
-    outputFields: (t) => ({
-      clientMutationId: t.exposeString('clientMutationId', { nullable: true, ...clientMutationId }),
-      clusterAgentToken: t.field({
-        type: ClusterTokenRef,
-        nullable: false,
-        resolve: (payload) => payload.token,
-      }),
-      tokenValue: t.string({ nullable: false, resolve: (payload) => payload.token.secret ?? '' }),
-    }),
-  },
-);
+    tokenValue: t.string({ nullable: false, resolve: (payload) => payload.token.secret ?? '' }),
+  }),
+});
 
-builder.relayMutationField(
-  'clusterAgentTokenUpdate',
-  {
-    inputFields: (t) => ({
-      clientMutationId: t.string(clientMutationId),
-      organizationId: t.id({ required: true }),
-      id: t.id({ required: true }),
-      description: t.string({ required: true }),
-      allowedIpAddresses: t.string(),
+publicMutation('clusterAgentTokenUpdate', {
+  description: 'Update a cluster agent token (REST `PATCH …/tokens/{id}`).',
+  inputFields: (t) => ({
+    organizationId: t.id({ required: true }),
+    id: t.id({ required: true }),
+    description: t.string({ required: true }),
+    allowedIpAddresses: t.string(),
+  }),
+  resolve: async (input, ctx) => {
+    const token = await ctx.useCases.byId.updateClusterToken(ctx.actor, {
+      organizationId: idOf(input.organizationId, 'Organization'),
+      tokenId: idOf(input.id, 'ClusterToken'),
+      body: bodyOf(input, TOKEN_FIELDS),
+    });
+    return { token };
+  },
+  payloadFields: (t) => ({
+    clusterAgentToken: t.field({
+      type: ClusterTokenRef,
+      nullable: false,
+      resolve: (payload) => payload.token,
     }),
-  },
-  {
-    description: 'Update a cluster agent token (REST `PATCH …/tokens/{id}`).',
-    resolve: async (_root, { input }, ctx) => {
-      const token = await ctx.useCases.byId.updateClusterToken(ctx.actor, {
-        organizationId: idOf(input.organizationId, 'Organization'),
-        tokenId: idOf(input.id, 'ClusterToken'),
-        body: bodyOf(input, TOKEN_FIELDS),
-      });
-      return { token, clientMutationId: input.clientMutationId ?? null };
-    },
-  },
-  {
-    outputFields: (t) => ({
-      clientMutationId: t.exposeString('clientMutationId', { nullable: true, ...clientMutationId }),
-      clusterAgentToken: t.field({
-        type: ClusterTokenRef,
-        nullable: false,
-        resolve: (payload) => payload.token,
-      }),
-    }),
-  },
-);
+  }),
+});
 
-builder.relayMutationField(
-  'clusterAgentTokenRevoke',
-  {
-    inputFields: (t) => ({
-      clientMutationId: t.string(clientMutationId),
-      organizationId: t.id({ required: true }),
-      id: t.id({ required: true }),
-    }),
+publicMutation('clusterAgentTokenRevoke', {
+  description: 'Revoke (delete) a cluster agent token (REST `DELETE …/tokens/{id}`).',
+  inputFields: (t) => ({
+    organizationId: t.id({ required: true }),
+    id: t.id({ required: true }),
+  }),
+  resolve: async (input, ctx) => {
+    const deleted = await ctx.useCases.byId.deleteClusterToken(ctx.actor, {
+      organizationId: idOf(input.organizationId, 'Organization'),
+      tokenId: idOf(input.id, 'ClusterToken'),
+    });
+    return {
+      deletedClusterAgentTokenId: encodeGraphqlId('ClusterToken', deleted),
+    };
   },
-  {
-    description: 'Revoke (delete) a cluster agent token (REST `DELETE …/tokens/{id}`).',
-    resolve: async (_root, { input }, ctx) => {
-      const deleted = await ctx.useCases.byId.deleteClusterToken(ctx.actor, {
-        organizationId: idOf(input.organizationId, 'Organization'),
-        tokenId: idOf(input.id, 'ClusterToken'),
-      });
-      return {
-        deletedClusterAgentTokenId: encodeGraphqlId('ClusterToken', deleted),
-        clientMutationId: input.clientMutationId ?? null,
-      };
-    },
-  },
-  {
-    outputFields: (t) => ({
-      clientMutationId: t.exposeString('clientMutationId', { nullable: true, ...clientMutationId }),
-      deletedClusterAgentTokenId: t.exposeID('deletedClusterAgentTokenId', { nullable: false }),
-    }),
-  },
-);
+  payloadFields: (t) => ({
+    deletedClusterAgentTokenId: t.exposeID('deletedClusterAgentTokenId', { nullable: false }),
+  }),
+});
