@@ -3,12 +3,12 @@ import { describe, expect, it } from 'vitest';
 import { createSql, isForeignKeyViolation, isUniqueViolation, likeLiteral } from './sql';
 
 /** A pool that records what each statement asked pg for, and answers with these rows. */
-function poolAnswering(rows: unknown[]) {
+function poolAnswering(rows: unknown[], fields: Array<{ name: string }> = []) {
   const asked: unknown[] = [];
   const pool = {
     query: async (config: unknown, values?: unknown[]) => {
       asked.push(values === undefined ? config : { text: config, values });
-      return { rows };
+      return { rows, fields };
     },
   } as unknown as pg.Pool;
   return { sql: createSql(pool), asked };
@@ -18,7 +18,19 @@ describe('statements', () => {
   it("answer pg's rows", async () => {
     const { sql } = poolAnswering([{ id: 'a' }]);
     expect(await sql.query('select 1', [1])).toEqual([{ id: 'a' }]);
-    expect(await sql.prepared('select 1', [1])).toEqual([{ id: 'a' }]);
+  });
+
+  it('prepared: rows fetched as arrays, read by column name as pg names them', async () => {
+    const fields = [{ name: 'id' }, { name: 'values' }, { name: 'id' }];
+    const { sql, asked } = poolAnswering([['a', 1, 'b'], [null, 2, 'c']], fields);
+    const rows = await sql.prepared<{ id: string; values: number }>('select $1::int as id', [1]);
+    expect((asked[0] as { rowMode: string }).rowMode).toBe('array');
+    // A repeated name is its last column, as in pg's object rows; no column name hides the values.
+    expect(rows.map((row) => [row.id, row.values])).toEqual([
+      ['b', 1],
+      ['c', 2],
+    ]);
+    expect(Object.keys(Object.getPrototypeOf(rows[0]))).toEqual(['id', 'values']);
   });
 
   it('prepared: one stable name per text, as pg wants for named statements', async () => {

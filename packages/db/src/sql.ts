@@ -26,6 +26,41 @@ function statementName(text: string): string {
   return name;
 }
 
+type RowClass = new (values: unknown[]) => Record<string, unknown>;
+
+/** Where a row keeps its values: a symbol, so that no column's name can hide it. */
+const VALUES = Symbol('values');
+
+/** The row class of each named statement: its columns are fixed, so it is made once. */
+const rowClasses = new Map<string, RowClass>();
+
+/**
+ * A class whose instances read a row fetched as an array (pg's `rowMode: 'array'`) by column name.
+ * pg's object rows of more than a dozen columns are dictionary-mode objects, cloned slowly per row and
+ * read slowly by the mappers; these share one shape. Like pg's object rows, a repeated name is its last column.
+ */
+function rowClass(name: string, fields: readonly { name: string }[]): RowClass {
+  let made = rowClasses.get(name);
+  if (made) return made;
+  made = class {
+    [VALUES]: unknown[];
+    constructor(values: unknown[]) {
+      this[VALUES] = values;
+    }
+  } as unknown as RowClass;
+  for (const [index, field] of fields.entries()) {
+    Object.defineProperty(made.prototype, field.name, {
+      get(this: { [VALUES]: unknown[] }) {
+        return this[VALUES][index];
+      },
+      enumerable: true,
+      configurable: true,
+    });
+  }
+  rowClasses.set(name, made);
+  return made;
+}
+
 export function createSql(pool: pg.Pool, onQuery?: (text: string) => void): Sql {
   const over = (client: Queryable, inTransaction: boolean): Sql => ({
     async query<Row>(text: string, params: readonly unknown[] = []) {
@@ -35,8 +70,15 @@ export function createSql(pool: pg.Pool, onQuery?: (text: string) => void): Sql 
     },
     async prepared<Row>(text: string, params: readonly unknown[] = []) {
       onQuery?.(text);
-      const result = await client.query({ name: statementName(text), text, values: params as unknown[] });
-      return result.rows as Row[];
+      const name = statementName(text);
+      const result = await client.query<unknown[]>({
+        name,
+        text,
+        values: params as unknown[],
+        rowMode: 'array',
+      });
+      const RowOf = rowClass(name, result.fields);
+      return result.rows.map((values) => new RowOf(values)) as Row[];
     },
     async transaction<T>(work: (sql: Sql) => Promise<T>): Promise<T> {
       if (inTransaction) return work(over(client, true));
