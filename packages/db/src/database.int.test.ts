@@ -1,10 +1,9 @@
-import { RequestContext } from '@mikro-orm/postgresql';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { freshDatabaseUrl } from '../../../test/support/database';
 import { type Database, openDatabase } from './database';
 import { migrationsList } from './migrations';
-import { entityManagerOf, openOrm } from './orm';
+import { openOrm, unitsOfWork } from './orm';
 
 const opened: Database[] = [];
 afterAll(async () => {
@@ -41,16 +40,21 @@ describe('the unit of work', () => {
     const url = await freshDatabaseUrl();
     const [first, second] = await Promise.all([openOrm({ url, poolMax: 1 }), openOrm({ url, poolMax: 1 })]);
     try {
-      const em = entityManagerOf(first);
-      const otherEm = entityManagerOf(second);
+      const units = unitsOfWork(first);
+      const em = units.entityManager;
+      const otherEm = unitsOfWork(second).entityManager;
       const outside = [em(), em()];
       expect(outside[0]).not.toBe(outside[1]);
       expect(outside[0]).not.toBe(first.em);
-      const inside = RequestContext.create(first.em, () => [em(), em(), otherEm()]);
+      const inside = await units.run(async () => {
+        const before = em();
+        await new Promise((resolve) => setTimeout(resolve, 1));
+        return [before, em(), otherEm()];
+      });
       expect(inside[0]).toBe(inside[1]);
       expect(inside[0]).not.toBe(first.em);
       expect(inside[2]?.getMetadata()).toBe(second.em.getMetadata());
-      const another = RequestContext.create(first.em, () => em());
+      const another = units.run(() => em());
       expect(another).not.toBe(inside[0]);
     } finally {
       await Promise.all([first.close(true), second.close(true)]);

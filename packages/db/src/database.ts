@@ -1,8 +1,7 @@
 import type { Repositories } from '@ci/application';
-import { RequestContext } from '@mikro-orm/postgresql';
 import type pg from 'pg';
 import { startEmbeddedPostgres } from './embedded-postgres';
-import { type EntityManagerSource, entityManagerOf, migrate, openOrm } from './orm';
+import { type EntityManagerSource, migrate, openOrm, unitsOfWork } from './orm';
 import { accessTokenRepository } from './repositories/access-token.repository';
 import { agentRepository } from './repositories/agent.repository';
 import { annotationRepository } from './repositories/annotation.repository';
@@ -110,11 +109,12 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
       throw error;
     }
     const sql = createSql(pool, options.onQuery);
+    const units = unitsOfWork(orm);
     return {
       sql,
-      repos: createRepositories(entityManagerOf(orm), sql),
+      repos: createRepositories(units.entityManager, sql),
       migrated,
-      requestContext: (next) => RequestContext.create(orm.em, next),
+      requestContext: units.run,
       ping: async () => {
         await sql.query('select 1');
       },

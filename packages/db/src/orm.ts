@@ -3,6 +3,7 @@
  * instance per open database, for the life of the process (database.ts).
  */
 
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { Migrator } from '@mikro-orm/migrations';
 import {
   DriverException,
@@ -13,7 +14,6 @@ import {
   MikroORM,
   type Options,
   type QBFilterQuery,
-  RequestContext,
   type UniqueConstraintViolationException,
 } from '@mikro-orm/postgresql';
 import pg from 'pg';
@@ -29,12 +29,8 @@ export interface OrmOptions {
   onQuery?: (sql: string) => void;
 }
 
-/** Instances opened in this process: each has a context name of its own (see `entityManagerOf`). */
-let opened = 0;
-
 export function ormConfig(options: OrmOptions): Options {
   const { onQuery } = options;
-  opened += 1;
   return {
     clientUrl: options.url,
     entities,
@@ -60,8 +56,6 @@ export function ormConfig(options: OrmOptions): Options {
         }
       : {}),
     logger: () => {},
-    // Several databases may be open in one process (tests): a request's fork is never another one's.
-    contextName: `ci-${opened}`,
     // Entities are plain schemas; no reflection or folder discovery.
     discovery: { warnWhenNoEntities: true },
     allowGlobalContext: false,
@@ -92,14 +86,30 @@ export async function migrate(orm: Orm): Promise<string[]> {
 /** Gives the EntityManager of the unit of work at hand. */
 export type EntityManagerSource = () => EntityManager;
 
+/** A request's unit of work, and where its repositories get their EntityManager. */
+export interface UnitsOfWork {
+  /** Runs `next` (a request's work) in a unit of work of its own. */
+  run<T>(next: () => T): T;
+  entityManager: EntityManagerSource;
+}
+
 /**
- * The request's fork (`RequestContext`, one per request: its identity map never outlives it), or a fork
- * of its own for work outside a request (CLI, timers, tests). Repositories write with native statements,
- * never by flushing managed entities; a read of rows the same unit of work changed passes `refresh`.
+ * One EntityManager fork per request (its identity map never outlives it), made when a repository first
+ * asks: most hot requests run only hand-written statements and need none. Outside a request (CLI, timers,
+ * tests) each call forks its own. Repositories write with native statements, never by flushing managed
+ * entities; a read of rows the same unit of work changed passes `refresh`.
  */
-export function entityManagerOf(orm: Orm): EntityManagerSource {
-  const name = orm.em.name;
-  return () => (RequestContext.getEntityManager(name) as EntityManager | undefined) ?? orm.em.fork();
+export function unitsOfWork(orm: Orm): UnitsOfWork {
+  const current = new AsyncLocalStorage<{ em?: EntityManager }>();
+  return {
+    run: (next) => current.run({}, next),
+    entityManager: () => {
+      const unit = current.getStore();
+      if (!unit) return orm.em.fork();
+      unit.em ??= orm.em.fork();
+      return unit.em;
+    },
+  };
 }
 
 /**

@@ -22,7 +22,13 @@ describe('statements', () => {
 
   it('prepared: rows fetched as arrays, read by column name as pg names them', async () => {
     const fields = [{ name: 'id' }, { name: 'values' }, { name: 'id' }];
-    const { sql, asked } = poolAnswering([['a', 1, 'b'], [null, 2, 'c']], fields);
+    const { sql, asked } = poolAnswering(
+      [
+        ['a', 1, 'b'],
+        [null, 2, 'c'],
+      ],
+      fields,
+    );
     const rows = await sql.prepared<{ id: string; values: number }>('select $1::int as id', [1]);
     expect((asked[0] as { rowMode: string }).rowMode).toBe('array');
     // A repeated name is its last column, as in pg's object rows; no column name hides the values.
