@@ -406,6 +406,15 @@ export interface BuildView {
   creator: User | null;
   jobs: JobView[];
   rebuiltFrom: { id: string; number: number } | null;
+  /** The trigger job that made the build, and its build; null for a build no trigger step made. */
+  triggeredFrom: TriggeredFrom | null;
+}
+
+export interface TriggeredFrom {
+  jobId: string;
+  buildId: string;
+  buildNumber: number;
+  pipelineSlug: string;
 }
 
 /** What {@link BuildRepository.create} answers besides the build it was given. */

@@ -42,6 +42,8 @@ export function jobIn(state: JobState, type: JobType = 'script', overrides: Part
     unblockedAt: null,
     clusterId: null,
     clusterQueueId: null,
+    trigger: null,
+    triggeredBuildId: null,
     ...overrides,
   };
 }

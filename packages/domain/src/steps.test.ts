@@ -219,10 +219,24 @@ describe('parseStepDefinitions', () => {
   });
 
   it.each<[string, unknown, string]>([
-    ['a number', 42, 'Step 1: expected a command, wait or block step'],
+    ['a number', 42, 'Step 1: expected a command, wait, block, trigger or group step'],
     ['an empty string', '  ', 'Step 1: a step cannot be an empty string'],
-    ['an unknown step kind', { trigger: 'deploy' }, 'Step 1: expected a command, wait or block step'],
-    ['an unknown type', { type: 'trigger', command: 'x' }, 'Step 1: expected a command, wait or block step'],
+    ['an unknown step kind', { deploy: 'x' }, 'Step 1: expected a command, wait, block, trigger or group step'],
+    ['an unknown type', { type: 'input', command: 'x' }, 'Step 1: expected a command, wait, block, trigger or group step'],
+    ['a trigger without a pipeline', { type: 'trigger', command: 'x' }, "Step 1: trigger must be a pipeline's slug"],
+    ['a trigger of a bad slug', { trigger: 'a b' }, "Step 1: trigger must be a pipeline's slug"],
+    ['a trigger with async as text', { trigger: 'deploy', async: 'yes' }, 'Step 1: async must be true or false'],
+    ['a trigger with build as a list', { trigger: 'deploy', build: [] }, 'Step 1: build must be an object'],
+    [
+      'a trigger with a numeric commit',
+      { trigger: 'deploy', build: { commit: 5 } },
+      'Step 1: build.commit must be a non-empty string',
+    ],
+    [
+      'a trigger with meta_data as a list',
+      { trigger: 'deploy', build: { meta_data: ['a'] } },
+      'Step 1: build.meta_data must map names to strings',
+    ],
     [
       'a bad if',
       { command: 'x', if: 'build.branch =~ /x/' },
@@ -316,7 +330,7 @@ describe('parseStepDefinitions', () => {
     const errors = errorsOf(['echo ok', { command: '', parallelism: -1 }, 'wait', 7]);
     expect(errors?.map((e) => e.message)).toEqual([
       `Step 2: command must be a non-empty string or list of strings; ${PARALLELISM}`,
-      'Step 4: expected a command, wait or block step',
+      'Step 4: expected a command, wait, block, trigger or group step',
     ]);
   });
 
@@ -357,6 +371,62 @@ describe('parseStepDefinitions', () => {
         expect(typeof result.ok).toBe('boolean');
       }),
     );
+  });
+});
+
+describe('trigger steps', () => {
+  it('reads the target, label, async, build fields and filters', () => {
+    expect(
+      parsedOne({
+        trigger: 'deploy-app',
+        label: ':rocket: deploy',
+        key: 'deploy',
+        async: true,
+        branches: 'main',
+        if: 'build.message != "skip"',
+        build: {
+          message: 'Deploy',
+          commit: 'abc123',
+          branch: 'release',
+          meta_data: { release: 1 },
+          env: { STAGE: 'prod' },
+        },
+      }),
+    ).toEqual({
+      type: 'trigger',
+      id: 'step-1',
+      key: 'deploy',
+      label: ':rocket: deploy',
+      pipeline: 'deploy-app',
+      async: true,
+      branches: 'main',
+      condition: 'build.message != "skip"',
+      build: {
+        message: 'Deploy',
+        commit: 'abc123',
+        branch: 'release',
+        metaData: { release: '1' },
+        env: { STAGE: 'prod' },
+      },
+    });
+  });
+
+  it('waits for its build, and leaves every build field to the defaults, when it says nothing', () => {
+    expect(parsedOne({ type: 'trigger', trigger: 'deploy' })).toEqual({
+      type: 'trigger',
+      id: 'step-1',
+      key: null,
+      label: null,
+      pipeline: 'deploy',
+      async: false,
+      build: { message: null, commit: null, branch: null, metaData: {}, env: {} },
+    });
+  });
+
+  it('counts as one job of a build', () => {
+    const steps = Array.from({ length: 1000 }, () => ({ trigger: 'deploy' }));
+    expect(parse(steps).ok).toBe(true);
+    expect(errorsOf([...steps, { trigger: 'deploy' }])?.[0]?.code).toBe('too_long');
   });
 });
 

@@ -13,7 +13,8 @@ export const JOB_RECORD = `id uuid, build_id uuid, step_id uuid, position int, t
   parallel_group_index int, parallel_group_total int, created_at timestamptz, scheduled_at timestamptz,
   runnable_at timestamptz, started_at timestamptz, finished_at timestamptz, soft_fail boolean,
   continue_on_failure boolean, retry_automatic_limit int, signal text, signal_reason text, unblocked_by_id uuid,
-  unblocked_at timestamptz, matrix jsonb, timeout_in_minutes int, cluster_id uuid, cluster_queue_id uuid`;
+  unblocked_at timestamptz, matrix jsonb, timeout_in_minutes int, cluster_id uuid, cluster_queue_id uuid,
+  trigger jsonb, triggered_build_id uuid`;
 
 const COLUMN_NAMES = JOB_RECORD.split(',').map((column) => column.trim().split(/\s+/)[0]!);
 /** The columns of {@link JOB_RECORD}, in its order. */
@@ -66,6 +67,8 @@ function jobRecord(job: Job) {
     timeout_in_minutes: job.timeoutInMinutes ?? undefined,
     cluster_id: job.clusterId ?? undefined,
     cluster_queue_id: job.clusterQueueId ?? undefined,
+    trigger: job.trigger ?? undefined,
+    triggered_build_id: job.triggeredBuildId ?? undefined,
   };
 }
 
@@ -132,6 +135,8 @@ export function jobFromRow(row: Row): JobView {
     timeoutInMinutes: (row.timeout_in_minutes as number | null | undefined) ?? null,
     clusterId: (row.cluster_id as string | null) ?? null,
     clusterQueueId: (row.cluster_queue_id as string | null) ?? null,
+    trigger: (row.trigger as Job['trigger'] | undefined) ?? null,
+    triggeredBuildId: (row.triggered_build_id as string | null | undefined) ?? null,
   };
   const agentRow = (row.agent as Row | null | undefined) ?? null;
   const agent: (Agent & { creator: null }) | null = agentRow
@@ -252,7 +257,7 @@ export function jobRepository(sql: Sql): JobRepository {
         // instead of queueing on one.
         const rows = await tx.query(
           `select j.* from jobs j join builds b on b.id = j.build_id
-           where j.state = 'scheduled' and b.organization_id = $1
+           where j.state = 'scheduled' and b.organization_id = $1 and j.type <> 'trigger'
              and j.cluster_id is not distinct from $2::uuid
              and ($2::uuid is null or j.cluster_queue_id = $3::uuid)
            order by j.runnable_at, j.id limit 100`,

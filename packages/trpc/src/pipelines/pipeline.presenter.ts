@@ -119,7 +119,8 @@ export function presentPipelines(results: readonly PipelineResult[], urls: Publi
 
 /**
  * A step in the public API's legacy step shape: command steps as `script` (`concurrency`, which this
- * service does not keep, is null), wait steps as `waiter`, block steps as `manual`.
+ * service does not keep, is null), wait steps as `waiter`, block steps as `manual`, trigger steps as
+ * `trigger`.
  */
 export function legacyStep(step: StepDefinition): PipelineStepWire {
   switch (step.type) {
@@ -140,5 +141,14 @@ export function legacyStep(step: StepDefinition): PipelineStepWire {
       return { type: 'waiter' };
     case 'block':
       return { type: 'manual', label: step.label };
+    case 'trigger':
+      return {
+        type: 'trigger',
+        label: step.label,
+        trigger_project_slug: step.pipeline,
+        trigger_commit: step.build.commit,
+        trigger_branch: step.build.branch,
+        trigger_async: step.async,
+      };
   }
 }
