@@ -393,6 +393,8 @@ export interface JobView {
   agent: (Agent & { creator: User | null }) | null;
   /** For a retry, the job it retried (in the same build); null for a first run. */
   retrySourceId: string | null;
+  /** A trigger job's build once written; absent otherwise. */
+  triggeredBuild?: { id: string; number: number; pipelineSlug: string };
 }
 
 /** Everything a build response shows, read together. */

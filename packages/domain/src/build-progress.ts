@@ -113,7 +113,9 @@ export function progressBuild(input: {
   const scripts = current.filter((job) => job.type === 'script');
   const failed = current.some(isHardFailure);
   // Retried runs count: a build whose first run failed and is being retried has started.
-  const started = jobs.some((job) => (job.type === 'script' || job.type === 'trigger') && job.startedAt !== null);
+  const started = jobs.some(
+    (job) => (job.type === 'script' || job.type === 'trigger') && job.startedAt !== null,
+  );
   const busy = current.some((job) => job.state === 'scheduled' || isActiveJob(job.state));
 
   if (build.state === 'blocked') return { build, jobs, changed };

@@ -156,10 +156,15 @@ describe('jobTransition', () => {
       { type: 'trigger_build', buildId: 'build-9' },
       at,
     );
-    expect(running.ok && running.value).toMatchObject({ state: 'running', triggeredBuildId: 'build-9', startedAt: at });
+    expect(running.ok && running.value).toMatchObject({
+      state: 'running',
+      triggeredBuildId: 'build-9',
+      startedAt: at,
+    });
+    if (!running.ok) throw running.error;
     for (const outcome of ['passed', 'failed', 'canceled'] as const) {
-      const ended = running.ok && jobTransition(running.value, { type: 'triggered', outcome }, at);
-      expect(ended && ended.ok && ended.value).toMatchObject({ state: outcome, finishedAt: at });
+      const ended = jobTransition(running.value, { type: 'triggered', outcome }, at);
+      expect(ended.ok ? ended.value : null).toMatchObject({ state: outcome, finishedAt: at });
     }
   });
 

@@ -124,7 +124,8 @@ export function jobTransition(job: Job, trigger: JobTrigger, at: Date): Result<J
   const triggers = type === 'trigger';
   switch (trigger.type) {
     case 'schedule':
-      if ((script || triggers) && state === 'waiting') return ok({ ...job, state: 'scheduled', runnableAt: at });
+      if ((script || triggers) && state === 'waiting')
+        return ok({ ...job, state: 'scheduled', runnableAt: at });
       break;
     case 'trigger_build':
       if (triggers && state === 'scheduled') {
@@ -210,7 +211,8 @@ export function jobTransition(job: Job, trigger: JobTrigger, at: Date): Result<J
       break;
     case 'restore':
       // A reopened build may reach the steps a failure had stopped it before.
-      if ((script || triggers) && state === 'broken') return ok({ ...job, state: 'waiting', finishedAt: null });
+      if ((script || triggers) && state === 'broken')
+        return ok({ ...job, state: 'waiting', finishedAt: null });
       if (type === 'waiter' && state === 'waiting_failed')
         return ok({ ...job, state: 'waiting', finishedAt: null });
       if (type === 'manual' && state === 'blocked_failed') return ok({ ...job, state: 'blocked' });

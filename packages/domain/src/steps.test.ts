@@ -221,11 +221,27 @@ describe('parseStepDefinitions', () => {
   it.each<[string, unknown, string]>([
     ['a number', 42, 'Step 1: expected a command, wait, block, trigger or group step'],
     ['an empty string', '  ', 'Step 1: a step cannot be an empty string'],
-    ['an unknown step kind', { deploy: 'x' }, 'Step 1: expected a command, wait, block, trigger or group step'],
-    ['an unknown type', { type: 'input', command: 'x' }, 'Step 1: expected a command, wait, block, trigger or group step'],
-    ['a trigger without a pipeline', { type: 'trigger', command: 'x' }, "Step 1: trigger must be a pipeline's slug"],
+    [
+      'an unknown step kind',
+      { deploy: 'x' },
+      'Step 1: expected a command, wait, block, trigger or group step',
+    ],
+    [
+      'an unknown type',
+      { type: 'input', command: 'x' },
+      'Step 1: expected a command, wait, block, trigger or group step',
+    ],
+    [
+      'a trigger without a pipeline',
+      { type: 'trigger', command: 'x' },
+      "Step 1: trigger must be a pipeline's slug",
+    ],
     ['a trigger of a bad slug', { trigger: 'a b' }, "Step 1: trigger must be a pipeline's slug"],
-    ['a trigger with async as text', { trigger: 'deploy', async: 'yes' }, 'Step 1: async must be true or false'],
+    [
+      'a trigger with async as text',
+      { trigger: 'deploy', async: 'yes' },
+      'Step 1: async must be true or false',
+    ],
     ['a trigger with build as a list', { trigger: 'deploy', build: [] }, 'Step 1: build must be an object'],
     [
       'a trigger with a numeric commit',

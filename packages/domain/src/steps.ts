@@ -1,11 +1,4 @@
-import type {
-  BlockStep,
-  CommandStep,
-  StepDefinition,
-  StepFilters,
-  TriggerStep,
-  WaitStep,
-} from './entities';
+import type { BlockStep, CommandStep, StepDefinition, StepFilters, TriggerStep, WaitStep } from './entities';
 import { type FieldError, validationFailed } from './errors';
 import { isJsonObject } from './json-object';
 import { err, ok, type Result } from './result';

@@ -21,8 +21,18 @@ describe('mayTriggerBuild', () => {
     ['no creator and no rule', null, [], false],
     ['no creator, with a rule from source to target', null, [rule()], true],
     ['a read-only creator, with a rule', 'read_only', [rule()], true],
-    ['a rule the other way round', null, [rule({ sourcePipelineId: 'target', targetPipelineId: 'source' })], false],
-    ['a rule of another action', null, [rule({ type: 'pipeline.artifacts_read.pipeline' } as Partial<Rule>)], false],
+    [
+      'a rule the other way round',
+      null,
+      [rule({ sourcePipelineId: 'target', targetPipelineId: 'source' })],
+      false,
+    ],
+    [
+      'a rule of another action',
+      null,
+      [rule({ type: 'pipeline.artifacts_read.pipeline' } as Partial<Rule>)],
+      false,
+    ],
     [
       'a rule with conditions (not evaluated)',
       null,
@@ -45,7 +55,13 @@ describe('triggeredBuildRequest', () => {
       trigger: {
         pipeline: 'deploy',
         async: false,
-        build: { message: 'Ship it', commit: 'abc', branch: 'release', metaData: { a: '1' }, env: { B: '2' } },
+        build: {
+          message: 'Ship it',
+          commit: 'abc',
+          branch: 'release',
+          metaData: { a: '1' },
+          env: { B: '2' },
+        },
       },
     });
     expect(triggeredBuildRequest({ job, parent, targetDefaultBranch: 'main' })).toEqual({
@@ -60,7 +76,10 @@ describe('triggeredBuildRequest', () => {
 
   it("fills in the step's label, HEAD and the target's default branch", () => {
     const build = { message: null, commit: null, branch: null, metaData: {}, env: {} };
-    const job = jobIn('scheduled', 'trigger', { name: 'Deploy', trigger: { pipeline: 'deploy', async: true, build } });
+    const job = jobIn('scheduled', 'trigger', {
+      name: 'Deploy',
+      trigger: { pipeline: 'deploy', async: true, build },
+    });
     expect(triggeredBuildRequest({ job, parent, targetDefaultBranch: 'trunk' })).toMatchObject({
       message: 'Deploy',
       commit: 'HEAD',
@@ -87,7 +106,10 @@ describe('triggeredOutcome', () => {
     failed: 'failed',
     canceled: 'canceled',
   };
-  it.each(BUILD_STATES.map((state) => [state, expected[state]] as const))('a %s build → %s', (state, outcome) => {
-    expect(triggeredOutcome(state)).toBe(outcome);
-  });
+  it.each(BUILD_STATES.map((state) => [state, expected[state]] as const))(
+    'a %s build → %s',
+    (state, outcome) => {
+      expect(triggeredOutcome(state)).toBe(outcome);
+    },
+  );
 });

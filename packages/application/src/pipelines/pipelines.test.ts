@@ -196,7 +196,12 @@ describe('createPipeline', () => {
       createPipeline(deps)(actor(), 'acme', { ...BODY, configuration: 'steps:\n  - trigger: deploy\n' }),
     ).rejects.toMatchObject({
       details: {
-        errors: [{ field: 'configuration', message: 'Step 1: expected a command, wait, block, trigger or group step' }],
+        errors: [
+          {
+            field: 'configuration',
+            message: 'Step 1: expected a command, wait, block, trigger or group step',
+          },
+        ],
       },
     });
     expect(calls).toEqual([]);

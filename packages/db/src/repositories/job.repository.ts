@@ -1,5 +1,12 @@
-import type { BuildWork, JobLocation, JobRepository, JobView, LogChunk } from '@ci/application';
-import type { Agent, BuildState, Job, JobMatrix, JobState, JobType } from '@ci/domain';
+import type {
+  BuildWork,
+  JobLocation,
+  JobRepository,
+  JobView,
+  LogChunk,
+  TriggerJobDue,
+} from '@ci/application';
+import type { Agent, Build, BuildState, Job, JobMatrix, JobState, JobType } from '@ci/domain';
 import { toDate, toDateOrNull } from '../rows';
 import { isUniqueViolation, type Sql } from '../sql';
 import { AGENT_OBJECT, agentFromRow, HELD_JOB_STATES } from './agent.repository';
@@ -85,6 +92,12 @@ const RETRY_SOURCE_ID = `case when j.retries_count is not null then (
     select s.id from jobs s where s.build_id = j.build_id and s.retried_in_job_id = j.id limit 1
   ) end as retry_source_id`;
 
+/** A trigger job's build, once written: read only for jobs that name one. */
+const TRIGGERED_BUILD = `case when j.triggered_build_id is not null then (
+    select json_build_object('id', tb.id, 'number', tb.number, 'pipeline_slug', tp.slug)
+    from builds tb join pipelines tp on tp.id = tb.pipeline_id where tb.id = j.triggered_build_id
+  ) end as triggered_build`;
+
 /**
  * A build's jobs `j`, the jobs they retried ({@link RETRY_SOURCE_ID}) and a job's agent, if it has one, as
  * one nested object (`agent`, null for most jobs) instead of fifteen joined columns: as rows of a page's
@@ -92,7 +105,7 @@ const RETRY_SOURCE_ID = `case when j.retries_count is not null then (
  */
 export const JOB_SELECT = `select j.*, case when j.agent_id is not null then (
     select ${AGENT_OBJECT} from agents a where a.id = j.agent_id
-  ) end as agent, ${RETRY_SOURCE_ID}
+  ) end as agent, ${RETRY_SOURCE_ID}, ${TRIGGERED_BUILD}
 from jobs j`;
 
 /** A job from a {@link JOB_SELECT} row or object. */
@@ -142,7 +155,21 @@ export function jobFromRow(row: Row): JobView {
   const agent: (Agent & { creator: null }) | null = agentRow
     ? { ...agentFromRow(agentRow, 'a_'), creator: null }
     : null;
-  return { job, agent, retrySourceId: (row.retry_source_id as string | null | undefined) ?? null };
+  const triggered = (row.triggered_build as Row | null | undefined) ?? null;
+  return {
+    job,
+    agent,
+    retrySourceId: (row.retry_source_id as string | null | undefined) ?? null,
+    ...(triggered
+      ? {
+          triggeredBuild: {
+            id: triggered.id as string,
+            number: triggered.number as number,
+            pipelineSlug: triggered.pipeline_slug as string,
+          },
+        }
+      : undefined),
+  };
 }
 
 async function writeJobs(sql: Sql, jobs: readonly Job[]) {
@@ -300,6 +327,48 @@ export function jobRepository(sql: Sql): JobRepository {
         [before],
       );
       return rows.map((row) => ({ jobId: row.id, buildId: row.build_id }));
+    },
+
+    async triggerJobsDue(limit) {
+      // Through the partial index of trigger jobs that are scheduled or running: a handful at most.
+      const rows = await sql.query(
+        `select j.*, b.organization_id as b_organization_id, o.slug as o_slug, b.pipeline_id as b_pipeline_id,
+           b.message as b_message, b.author as b_author, b.creator_id as b_creator_id, tb.state as tb_state
+         from jobs j join builds b on b.id = j.build_id join organizations o on o.id = b.organization_id
+         left join builds tb on tb.id = j.triggered_build_id
+         where j.type = 'trigger' and j.state in ('scheduled', 'running')
+           and (j.state = 'scheduled' or tb.id is null or (j.trigger ->> 'async')::boolean
+             or tb.state in ('passed', 'failed', 'canceled', 'blocked', 'skipped', 'not_run'))
+         order by j.runnable_at, j.id limit $1`,
+        [limit],
+      );
+      return rows.map(
+        (row): TriggerJobDue => ({
+          job: jobFromRow(row).job,
+          organization: { id: row.b_organization_id as string, slug: row.o_slug as string },
+          sourcePipelineId: row.b_pipeline_id as string,
+          parent: {
+            message: (row.b_message as string | null) ?? null,
+            author: (row.b_author as Build['author']) ?? null,
+            creatorId: (row.b_creator_id as string | null) ?? null,
+          },
+          triggeredBuildState: (row.tb_state as BuildState | null) ?? null,
+        }),
+      );
+    },
+
+    async triggerChainLength(buildId, limit) {
+      const [row] = await sql.query<{ length: number }>(
+        `with recursive chain (build_id, length) as (
+           select $1::uuid, 1
+           union all
+           select j.build_id, chain.length + 1 from chain join jobs j on j.triggered_build_id = chain.build_id
+           where chain.length <= $2
+         )
+         select max(length)::int as length from chain`,
+        [buildId, limit],
+      );
+      return row?.length ?? 1;
     },
 
     async appendLogChunk(jobId, chunk) {

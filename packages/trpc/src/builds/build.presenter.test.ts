@@ -170,6 +170,8 @@ const scriptJob: Job = {
   timeoutInMinutes: null,
   clusterId: null,
   clusterQueueId: null,
+  trigger: null,
+  triggeredBuildId: null,
 };
 
 const waiterJob: Job = {
@@ -205,6 +207,7 @@ function viewWith(overrides: { build?: Partial<Build> } & Partial<Omit<BuildView
     creator,
     jobs,
     rebuiltFrom: null,
+    triggeredFrom: null,
     ...rest,
   };
 }
