@@ -89,6 +89,8 @@ export interface CommandStep extends StepFilters {
   matrix?: Matrix | null;
   /** `timeout_in_minutes`; absent: the pipeline's default, if any */
   timeoutInMinutes?: number | null;
+  /** `concurrency` and `concurrency_group`: at most this many of the group's jobs held by agents at once */
+  concurrency?: { limit: number; group: string } | null;
 }
 
 export interface WaitStep extends StepFilters {
@@ -279,6 +281,12 @@ export interface Job {
    * finished by the next pass, not repeated); null before it triggers and for other jobs.
    */
   triggeredBuildId: string | null;
+  /**
+   * The step's `concurrency_group` and `concurrency`: agents hold at most `concurrencyLimit` jobs of the
+   * group (in the organization) at once, taken in creation order; null for jobs without one.
+   */
+  concurrencyGroup: string | null;
+  concurrencyLimit: number | null;
 }
 
 export interface Agent {

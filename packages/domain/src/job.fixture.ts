@@ -44,6 +44,8 @@ export function jobIn(state: JobState, type: JobType = 'script', overrides: Part
     clusterQueueId: null,
     trigger: null,
     triggeredBuildId: null,
+    concurrencyGroup: null,
+    concurrencyLimit: null,
     ...overrides,
   };
 }

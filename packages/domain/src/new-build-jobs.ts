@@ -29,6 +29,8 @@ type FromStep = Pick<
   | 'clusterId'
   | 'clusterQueueId'
   | 'trigger'
+  | 'concurrencyGroup'
+  | 'concurrencyLimit'
 >;
 
 /**
@@ -77,6 +79,8 @@ function newJob(place: { id: string; buildId: string; position: number; at: Date
     clusterQueueId: step.clusterQueueId,
     trigger: step.trigger,
     triggeredBuildId: null,
+    concurrencyGroup: step.concurrencyGroup,
+    concurrencyLimit: step.concurrencyLimit,
   };
 }
 
@@ -163,6 +167,8 @@ export function jobsForSteps(input: {
               clusterId: cluster?.clusterId ?? null,
               clusterQueueId,
               trigger: null,
+              concurrencyGroup: step.concurrency?.group ?? null,
+              concurrencyLimit: step.concurrency?.limit ?? null,
             }),
           );
         }
@@ -191,6 +197,8 @@ export function jobsForSteps(input: {
           clusterId: null,
           clusterQueueId: null,
           trigger: { pipeline: step.pipeline, async: step.async, build: step.build },
+          concurrencyGroup: null,
+          concurrencyLimit: null,
         }),
       );
     } else {
@@ -217,6 +225,8 @@ export function jobsForSteps(input: {
           clusterId: null,
           clusterQueueId: null,
           trigger: null,
+          concurrencyGroup: null,
+          concurrencyLimit: null,
         }),
       );
       gated = true;

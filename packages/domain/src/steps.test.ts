@@ -390,6 +390,35 @@ describe('parseStepDefinitions', () => {
   });
 });
 
+describe('concurrency', () => {
+  it('reads concurrency with its group', () => {
+    expect(parsedOne({ command: 'deploy', concurrency: 1, concurrency_group: ' app/deploy ' })).toMatchObject(
+      {
+        concurrency: { limit: 1, group: 'app/deploy' },
+      },
+    );
+    expect(parsedOne({ command: 'x' })).not.toHaveProperty('concurrency');
+  });
+
+  it.each<[string, Record<string, unknown>, string]>([
+    ['a limit without a group', { concurrency: 2 }, 'concurrency_group must be a non-empty string'],
+    [
+      'a group without a limit',
+      { concurrency_group: 'g' },
+      'concurrency must be a whole number from 1 to 1000',
+    ],
+    ['a limit of 0', { concurrency: 0, concurrency_group: 'g' }, 'concurrency must be a whole number'],
+    ['a limit as text', { concurrency: '1', concurrency_group: 'g' }, 'concurrency must be a whole number'],
+    [
+      'a blank group',
+      { concurrency: 1, concurrency_group: ' ' },
+      'concurrency_group must be a non-empty string',
+    ],
+  ])('refuses %s', (_case, fields, message) => {
+    expect(errorsOf([{ command: 'x', ...fields }])?.[0]?.message).toContain(message);
+  });
+});
+
 describe('trigger steps', () => {
   it('reads the target, label, async, build fields and filters', () => {
     expect(

@@ -224,6 +224,7 @@ function parseCommandStep(raw: Record<string, unknown>, problems: string[], id: 
     ...readFilters(raw, problems),
     ...readMatrix(raw.matrix, problems),
     ...readTimeout(raw.timeout_in_minutes, problems),
+    ...readConcurrency(raw, problems),
     type: 'command',
     id,
     key: readKey(raw, problems),
@@ -294,6 +295,29 @@ function parseTriggerStep(raw: Record<string, unknown>, problems: string[], id: 
       env: readEnv(fields.env, problems, 'build.env'),
     },
   };
+}
+
+export const MAX_CONCURRENCY = 1000;
+const MAX_CONCURRENCY_GROUP_LENGTH = 255;
+
+/** `{ concurrency }` from `concurrency` and `concurrency_group`, which go together; nothing without them. */
+function readConcurrency(raw: Record<string, unknown>, problems: string[]): Pick<CommandStep, 'concurrency'> {
+  const limit = raw.concurrency;
+  const group = raw.concurrency_group;
+  if ((limit === undefined || limit === null) && (group === undefined || group === null)) return {};
+  const limitOk =
+    Number.isSafeInteger(limit) && (limit as number) >= 1 && (limit as number) <= MAX_CONCURRENCY;
+  if (!limitOk) problems.push(`concurrency must be a whole number from 1 to ${MAX_CONCURRENCY}`);
+  const groupOk =
+    typeof group === 'string' && group.trim() !== '' && group.length <= MAX_CONCURRENCY_GROUP_LENGTH;
+  if (!groupOk) {
+    problems.push(
+      `concurrency_group must be a non-empty string of at most ${MAX_CONCURRENCY_GROUP_LENGTH} characters (concurrency needs one)`,
+    );
+  }
+  return limitOk && groupOk
+    ? { concurrency: { limit: limit as number, group: (group as string).trim() } }
+    : {};
 }
 
 /** `{ timeoutInMinutes }`, or nothing when the step has none. */

@@ -121,6 +121,12 @@ export const JobEntity = defineEntity({
       expression:
         'create index "jobs_triggered_build_idx" on "jobs" ("triggered_build_id") where "triggered_build_id" is not null',
     },
+    // Dispatch of a concurrency group: its held and waiting jobs, oldest first.
+    {
+      name: 'jobs_concurrency_group_idx',
+      expression:
+        'create index "jobs_concurrency_group_idx" on "jobs" ("concurrency_group", "created_at") where "concurrency_group" is not null and "state" in (\'scheduled\', \'assigned\', \'accepted\', \'running\', \'canceling\')',
+    },
     // The server's trigger pass: trigger jobs with a build to make or to wait for.
     {
       name: 'jobs_trigger_due_idx',
@@ -174,6 +180,9 @@ export const JobEntity = defineEntity({
     trigger: p.json<NonNullable<Job['trigger']>>().nullable(),
     /** The build a trigger job made: no foreign key, it is chosen before the build is written. */
     triggeredBuildId: p.uuid().nullable(),
+    /** The step's `concurrency_group` and `concurrency`; null for jobs without. */
+    concurrencyGroup: p.text().nullable(),
+    concurrencyLimit: p.integer().nullable(),
   },
 });
 

@@ -21,7 +21,7 @@ export const JOB_RECORD = `id uuid, build_id uuid, step_id uuid, position int, t
   runnable_at timestamptz, started_at timestamptz, finished_at timestamptz, soft_fail boolean,
   continue_on_failure boolean, retry_automatic_limit int, signal text, signal_reason text, unblocked_by_id uuid,
   unblocked_at timestamptz, matrix jsonb, timeout_in_minutes int, cluster_id uuid, cluster_queue_id uuid,
-  trigger jsonb, triggered_build_id uuid`;
+  trigger jsonb, triggered_build_id uuid, concurrency_group text, concurrency_limit int`;
 
 const COLUMN_NAMES = JOB_RECORD.split(',').map((column) => column.trim().split(/\s+/)[0]!);
 /** The columns of {@link JOB_RECORD}, in its order. */
@@ -76,6 +76,8 @@ function jobRecord(job: Job) {
     cluster_queue_id: job.clusterQueueId ?? undefined,
     trigger: job.trigger ?? undefined,
     triggered_build_id: job.triggeredBuildId ?? undefined,
+    concurrency_group: job.concurrencyGroup ?? undefined,
+    concurrency_limit: job.concurrencyLimit ?? undefined,
   };
 }
 
@@ -150,6 +152,8 @@ export function jobFromRow(row: Row): JobView {
     clusterQueueId: (row.cluster_queue_id as string | null) ?? null,
     trigger: (row.trigger as Job['trigger'] | undefined) ?? null,
     triggeredBuildId: (row.triggered_build_id as string | null | undefined) ?? null,
+    concurrencyGroup: (row.concurrency_group as string | null | undefined) ?? null,
+    concurrencyLimit: (row.concurrency_limit as number | null | undefined) ?? null,
   };
   const agentRow = (row.agent as Row | null | undefined) ?? null;
   const agent: (Agent & { creator: null }) | null = agentRow
@@ -195,6 +199,28 @@ function locationFromRow(row: Row): JobLocation {
 const LOCATION_SELECT = `select j.*, b.number as b_number, b.pipeline_id as b_pipeline_id,
   b.organization_id as b_organization_id
 from jobs j join builds b on b.id = j.build_id`;
+
+/**
+ * Whether an agent may take this job of a concurrency group now: fewer than its limit held by agents,
+ * counting the group's older jobs still waiting (they go first). The group's advisory lock, held to the
+ * end of the claim, orders claims of one group across processes; a claim that finds it taken skips the
+ * job (its agent asks again at its next ping), so two claims never wait on each other's groups.
+ */
+async function groupHasRoom(tx: Sql, organizationId: string, job: Job): Promise<boolean> {
+  const [lock] = await tx.query<{ locked: boolean }>(
+    'select pg_try_advisory_xact_lock(hashtextextended($1, 0)) as locked',
+    [`concurrency:${organizationId}:${job.concurrencyGroup}`],
+  );
+  if (!lock?.locked) return false;
+  const [row] = await tx.query<{ ahead: number }>(
+    `select count(*)::int as ahead from jobs j join builds b on b.id = j.build_id
+     where j.concurrency_group = $2 and b.organization_id = $1 and j.id <> $3::uuid
+       and (j.state in ${HELD_JOB_STATES}
+         or (j.state = 'scheduled' and (j.created_at, j.id) < ($4::timestamptz, $3::uuid)))`,
+    [organizationId, job.concurrencyGroup, job.id, job.createdAt],
+  );
+  return (row?.ahead ?? 0) < (job.concurrencyLimit ?? 1);
+}
 
 export function jobRepository(sql: Sql): JobRepository {
   return {
@@ -293,6 +319,7 @@ export function jobRepository(sql: Sql): JobRepository {
         for (const row of rows) {
           const job = assign(jobFromRow(row).job);
           if (!job) continue;
+          if (job.concurrencyGroup !== null && !(await groupHasRoom(tx, organizationId, job))) continue;
           try {
             const taken = await tx.query(
               `update jobs set state = $2, agent_id = $3

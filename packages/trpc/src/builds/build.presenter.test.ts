@@ -172,6 +172,8 @@ const scriptJob: Job = {
   clusterQueueId: null,
   trigger: null,
   triggeredBuildId: null,
+  concurrencyGroup: null,
+  concurrencyLimit: null,
 };
 
 const waiterJob: Job = {

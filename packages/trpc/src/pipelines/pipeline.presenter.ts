@@ -118,8 +118,8 @@ export function presentPipelines(results: readonly PipelineResult[], urls: Publi
 }
 
 /**
- * A step in the public API's legacy step shape: command steps as `script` (`concurrency`, which this
- * service does not keep, is null), wait steps as `waiter`, block steps as `manual`, trigger steps as
+ * A step in the public API's legacy step shape: command steps as `script` (`concurrency` the step's limit,
+ * null for none), wait steps as `waiter`, block steps as `manual`, trigger steps as
  * `trigger`.
  */
 export function legacyStep(step: StepDefinition): PipelineStepWire {
@@ -134,7 +134,7 @@ export function legacyStep(step: StepDefinition): PipelineStepWire {
         env: step.env,
         timeout_in_minutes: step.timeoutInMinutes ?? null,
         agent_query_rules: step.agentQueryRules,
-        concurrency: null,
+        concurrency: step.concurrency?.limit ?? null,
         parallelism: step.parallelism,
       };
     case 'wait':

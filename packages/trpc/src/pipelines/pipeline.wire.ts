@@ -36,7 +36,7 @@ export const PipelineScriptStepWire = z
       .nullable()
       .meta({ description: "the step's own timeout; null for none" }),
     agent_query_rules: z.array(z.string()),
-    concurrency: z.null(),
+    concurrency: z.number().int().nullable().meta({ description: "the step's `concurrency`; null for none" }),
     parallelism: z.number().int().nullable(),
   })
   .meta({ id: 'PipelineScriptStep' });
