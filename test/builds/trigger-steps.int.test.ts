@@ -119,7 +119,11 @@ describe('a trigger step', () => {
     expect(cancel.status).toBe(200);
     expect(await pass()).toBe(1);
     const ended = await build('to-api', number);
-    expect(ended.jobs.map((j: { state: string }) => j.state)).toEqual(['canceled', 'waiting_failed', 'broken']);
+    expect(ended.jobs.map((j: { state: string }) => j.state)).toEqual([
+      'canceled',
+      'waiting_failed',
+      'broken',
+    ]);
     expect(ended.state).toBe('failed');
   });
 
