@@ -256,9 +256,16 @@ describe('a trigger step', () => {
       `update jobs set state = 'running', started_at = now(), triggered_build_id = $2 where id = $1`,
       [parent.jobs[0].id, chosen],
     );
+    // Read while the build is not written yet.
+    expect((await build('to-public', number)).jobs[0].triggered_build).toBeNull();
     await Promise.all([pass(), pass()]);
     const builds = await buildsOf('public');
     expect(builds.length).toBe(before + 1);
     expect((await build('public', builds[0]!.number)).id).toBe(chosen);
+    // The triggering build's answer shows the build now.
+    expect((await build('to-public', number)).jobs[0].triggered_build).toMatchObject({
+      id: chosen,
+      number: builds[0]!.number,
+    });
   });
 });

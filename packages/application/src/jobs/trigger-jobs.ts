@@ -61,8 +61,18 @@ async function runTriggerJob(deps: Deps, due: TriggerJobDue): Promise<boolean> {
       return refuse(deps, { ...job, state: 'running' }, error.message);
     }
   }
-  if (job.trigger?.async)
+  if (job.trigger?.async) {
     await moveJob(deps, { ...job, state: 'running' }, { type: 'triggered', outcome: 'passed' });
+  } else {
+    // The trigger job shows its build's number now: a write to the triggering build gives its pipeline a
+    // new content revision (ADR 0016), so no answer kept from before the build existed is given again.
+    await deps.repos.jobs.changeBuild(job.buildId, (work) => ({
+      build: work.build,
+      jobs: work.jobs,
+      changed: new Set<string>(),
+      result: true,
+    }));
+  }
   return true;
 }
 
