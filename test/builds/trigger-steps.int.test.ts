@@ -127,6 +127,23 @@ describe('a trigger step', () => {
     expect(ended.state).toBe('failed');
   });
 
+  it("shows in its pipeline's steps in the legacy shape, which a create takes back", async () => {
+    const pipeline = (await world.call('GET', '/v2/organizations/acme/pipelines/to-api')).body;
+    expect(pipeline.steps[0]).toEqual({
+      type: 'trigger',
+      label: ':rocket: api',
+      trigger_project_slug: 'api',
+      trigger_commit: null,
+      trigger_branch: 'release',
+      trigger_async: false,
+    });
+    const copy = await world.call('POST', '/v2/organizations/acme/pipelines', {
+      body: { name: 'to-api copy', repository: 'git@example.com:acme/x.git', steps: pipeline.steps },
+    });
+    expect(copy.status, copy.text).toBe(201);
+    expect(copy.body.steps).toEqual(pipeline.steps);
+  });
+
   it('shows the trigger job and triggeredFrom over GraphQL', async () => {
     const { number } = await world.createBuild('to-api', {});
     await pass();

@@ -468,6 +468,24 @@ describe('trigger steps', () => {
     });
   });
 
+  it("reads the API's legacy trigger step, as pipelines show their steps", () => {
+    expect(
+      parsedOne({
+        type: 'trigger',
+        label: 'Deploy',
+        trigger_project_slug: 'deploy',
+        trigger_commit: 'abc',
+        trigger_branch: null,
+        trigger_async: true,
+      }),
+    ).toMatchObject({
+      type: 'trigger',
+      pipeline: 'deploy',
+      async: true,
+      build: { commit: 'abc', branch: null, message: null },
+    });
+  });
+
   it('counts as one job of a build', () => {
     const steps = Array.from({ length: 1000 }, () => ({ trigger: 'deploy' }));
     expect(parse(steps).ok).toBe(true);

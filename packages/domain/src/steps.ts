@@ -265,11 +265,17 @@ const PIPELINE_SLUG = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,254}$/;
  * what `build` leaves out is decided when the build is made.
  */
 function parseTriggerStep(raw: Record<string, unknown>, problems: string[], id: string): TriggerStep {
-  const pipeline = typeof raw.trigger === 'string' ? raw.trigger.trim() : '';
+  // The API's legacy step objects name the same fields `trigger_project_slug`, `trigger_async`, ….
+  const target = raw.trigger ?? raw.trigger_project_slug;
+  const pipeline = typeof target === 'string' ? target.trim() : '';
   if (!PIPELINE_SLUG.test(pipeline)) problems.push("trigger must be a pipeline's slug");
-  const async = raw.async ?? false;
+  const async = raw.async ?? raw.trigger_async ?? false;
   if (typeof async !== 'boolean') problems.push('async must be true or false');
-  const build = raw.build ?? {};
+  const build =
+    raw.build ??
+    (raw.trigger_commit !== undefined || raw.trigger_branch !== undefined
+      ? { commit: raw.trigger_commit, branch: raw.trigger_branch }
+      : {});
   if (!isJsonObject(build)) problems.push('build must be an object');
   const fields = isJsonObject(build) ? build : {};
   const text = (name: string) => {

@@ -193,7 +193,7 @@ describe('createPipeline', () => {
       },
     });
     await expect(
-      createPipeline(deps)(actor(), 'acme', { ...BODY, configuration: 'steps:\n  - trigger: deploy\n' }),
+      createPipeline(deps)(actor(), 'acme', { ...BODY, configuration: 'steps:\n  - deploy: now\n' }),
     ).rejects.toMatchObject({
       details: {
         errors: [
