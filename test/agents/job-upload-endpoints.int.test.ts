@@ -174,6 +174,14 @@ steps:
       'The uploaded pipeline is invalid: 5000 steps (an upload may hold at most 1000)',
     ],
     [
+      'a matrix of 10,000 combinations',
+      `steps:\n  - command: "echo {{matrix.a}}"\n    matrix:\n      setup:\n${['a', 'b', 'c', 'd']
+        .map((name) => `        ${name}: [${Array.from({ length: 10 }, (_, i) => i).join(', ')}]\n`)
+        .join('')}`,
+      422,
+      'The uploaded pipeline is invalid: steps give 10000 jobs per build (maximum is 1000)',
+    ],
+    [
       '10 MB of YAML',
       `steps:\n  - command: "${'x'.repeat(10 * 1024 * 1024)}"\n`,
       413,

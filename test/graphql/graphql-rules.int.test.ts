@@ -4,7 +4,8 @@ import { type GraphqlWorld, startGraphqlWorld } from '../support/graphql-world';
 /**
  * Organization rules through GraphQL, with the operations an infrastructure client sends: create with a
  * JSON value (as a JSON text, as providers send it), read by `rule(uuid:)` and `node`, list, update and
- * delete. Admins only (`read_rules` / `write_rules`). Stored, not enforced.
+ * delete. Admins only (`read_rules` / `write_rules`). What they allow is tested where it is enforced
+ * (trigger-steps.int.test.ts, artifact reads).
  */
 
 let world: GraphqlWorld;

@@ -63,7 +63,11 @@ const BODIES: Array<[string, Json, string]> = [
   ['YAML with no steps in the list', { ...VALID, configuration: 'steps: []' }, 'configuration'],
   ['YAML with a numeric step', { ...VALID, configuration: '- 42' }, 'configuration'],
   ['YAML with an empty command', { ...VALID, configuration: 'steps:\n  - command: ""' }, 'configuration'],
-  ['YAML with a trigger step', { ...VALID, configuration: 'steps:\n  - trigger: deploy' }, 'configuration'],
+  [
+    'YAML with a trigger step of no pipeline',
+    { ...VALID, configuration: 'steps:\n  - trigger: ""' },
+    'configuration',
+  ],
   ['YAML with a nested env', { ...VALID, configuration: 'env: [A=b]\nsteps: [x]' }, 'configuration'],
   [
     'YAML asking for 1000 parallel jobs',
@@ -89,8 +93,8 @@ const BODIES: Array<[string, Json, string]> = [
     'steps',
   ],
   [
-    'a trigger step',
-    { ...VALID, configuration: undefined, steps: [{ type: 'trigger', trigger_project_slug: 'x' }] },
+    'a trigger step of a slug no pipeline can have',
+    { ...VALID, configuration: undefined, steps: [{ type: 'trigger', trigger_project_slug: 'a b' }] },
     'steps',
   ],
   ['both configuration and steps', { ...VALID, steps: [{ type: 'waiter' }] }, 'steps'],

@@ -9,6 +9,7 @@ import { waitFor } from './wait-for';
 
 /** Fast agent timings, so that end-to-end tests take seconds: pings, cancels and lost jobs alike. */
 export const FAST_AGENTS = {
+  TRIGGER_PASS_SECONDS: '0.2',
   AGENT_PING_INTERVAL_SECONDS: '0.2',
   AGENT_JOB_STATUS_INTERVAL_SECONDS: '0.3',
   AGENT_HEARTBEAT_INTERVAL_SECONDS: '0.5',

@@ -183,5 +183,12 @@ export async function teamIds(world: World): Promise<Record<string, string>> {
 /** Whether a statement decides a user's access to a pipeline (the access statement, with the content revision). */
 export const decidesAccess = (sql: string) => sql.includes('p_content_revision');
 
+/**
+ * Whether a statement reads pipelines. The one exception, `pipelines tp`, is the trigger steps' lookup of
+ * another build's pipeline slug (`triggered_from`, `triggered_build`), run only for builds and jobs a
+ * trigger step made or ran.
+ */
+export const readsPipelines = (sql: string) => /(from|join) pipelines (?!tp )/.test(sql);
+
 /** Whether a statement reads a token. */
 export const readsToken = (sql: string) => sql.includes('access_tokens');

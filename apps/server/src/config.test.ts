@@ -27,6 +27,9 @@ describe('readServerConfig', () => {
   });
 
   it('tells agents the default intervals, and takes fractional ones for tests', () => {
+    expect(readServerConfig({}).triggerPassMs).toBe(1000);
+    expect(readServerConfig({ TRIGGER_PASS_SECONDS: '0.2' }).triggerPassMs).toBe(200);
+    expect(() => readServerConfig({ TRIGGER_PASS_SECONDS: '0' })).toThrow(/TRIGGER_PASS_SECONDS/);
     expect(readServerConfig({}).agentTimings).toEqual({
       pingInterval: 5,
       jobStatusInterval: 5,

@@ -31,6 +31,7 @@ const ServerEnv = DatabaseEnv.extend({
   AGENT_JOB_STATUS_INTERVAL_SECONDS: z.coerce.number().positive().max(3600).default(5),
   AGENT_HEARTBEAT_INTERVAL_SECONDS: z.coerce.number().positive().max(3600).default(30),
   AGENT_LOST_AFTER_SECONDS: z.coerce.number().positive().max(86400).default(120),
+  TRIGGER_PASS_SECONDS: z.coerce.number().min(0.05).max(3600).default(1),
   RESPONSE_CACHE: z.enum(['on', 'off']).default('on'),
   RESPONSE_CACHE_MB: z.coerce.number().min(0).max(65_536).default(32),
   REQUEST_TIMEOUT_SECONDS: seconds.default(30),
@@ -169,6 +170,8 @@ export function readServerConfig(env: NodeJS.ProcessEnv) {
           }
         : null,
     },
+    /** how often each process passes over the trigger jobs with something to do (trigger-jobs.ts) */
+    triggerPassMs: parsed.TRIGGER_PASS_SECONDS * 1000,
     /** what agents are told at registration, and the silence after which their job is lost */
     agentTimings: {
       pingInterval: parsed.AGENT_PING_INTERVAL_SECONDS,

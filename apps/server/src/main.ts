@@ -56,6 +56,13 @@ const sweeper = setInterval(
 );
 sweeper.unref();
 
+// Trigger steps are the server's to run: every process passes over the trigger jobs with something to do
+// (a build to make or to wait for) now and then; each job changes under its build's lock (trigger-jobs.ts).
+const triggerPass = setInterval(() => {
+  useCases.runTriggerJobs().catch((error) => app.log.error({ err: error }, 'trigger pass failed'));
+}, config.triggerPassMs);
+triggerPass.unref();
+
 /** Where the in-process agent reaches this server: the loopback address when it listens on all of them. */
 function loopbackHost(): string {
   if (config.host === '0.0.0.0' || config.host === '::') return '127.0.0.1';
@@ -101,6 +108,7 @@ async function shutdown(signal: string) {
     agentStop.abort(); // the demo agent stops its job and disconnects while the server still answers
     await agentDone;
     clearInterval(sweeper);
+    clearInterval(triggerPass);
     await app.close(); // stops accepting, lets in-flight requests finish
     await database.close(); // closes MikroORM and its pool, stops the embedded PostgreSQL if we started it
     process.exit(0);

@@ -393,6 +393,8 @@ export interface JobView {
   agent: (Agent & { creator: User | null }) | null;
   /** For a retry, the job it retried (in the same build); null for a first run. */
   retrySourceId: string | null;
+  /** A trigger job's build once written; absent otherwise. */
+  triggeredBuild?: { id: string; number: number; pipelineSlug: string };
 }
 
 /** Everything a build response shows, read together. */
@@ -406,6 +408,15 @@ export interface BuildView {
   creator: User | null;
   jobs: JobView[];
   rebuiltFrom: { id: string; number: number } | null;
+  /** The trigger job that made the build, and its build; null for a build no trigger step made. */
+  triggeredFrom: TriggeredFrom | null;
+}
+
+export interface TriggeredFrom {
+  jobId: string;
+  buildId: string;
+  buildNumber: number;
+  pipelineSlug: string;
 }
 
 /** What {@link BuildRepository.create} answers besides the build it was given. */

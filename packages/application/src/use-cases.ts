@@ -110,6 +110,7 @@ import {
 import { deleteJobLog, getJobEnv, getJobLog, retryJob, unblockJob } from './jobs/job-actions';
 import { cancelJobById, getRetrySourcesOf, retryJobById, unblockJobById } from './jobs/jobs-by-id';
 import { listOrganizationJobs } from './jobs/list-organization-jobs';
+import { runTriggerJobs } from './jobs/trigger-jobs';
 import { getOrganization } from './organizations/get-organization';
 import { listOrganizationMembers } from './organizations/list-organization-members';
 import { listOrganizations } from './organizations/list-organizations';
@@ -400,6 +401,7 @@ export function createUseCases(deps: Deps) {
     resumeAgent: resumeAgent(deps),
     listAgentTokens: listAgentTokens(deps),
     listOrganizationJobs: listOrganizationJobs(deps),
+    runTriggerJobs: runTriggerJobs(deps),
     listRules: listRules(deps),
     listPipelineTemplates: listPipelineTemplates(deps),
     listSuites: listSuites(deps),

@@ -72,6 +72,66 @@ const run = (state: { build: BuildSnapshot; jobs: Job[] }, name: string, outcome
 const stateOf = (state: { jobs: Job[] }, name: string) =>
   state.jobs.filter((job) => job.name === name).map((job) => job.state);
 
+const trigger = (label: string): StepDefinition => ({
+  type: 'trigger',
+  id: `trigger-${++counter}`,
+  key: null,
+  label,
+  pipeline: 'deploy',
+  async: false,
+  build: { message: null, commit: null, branch: null, metaData: {}, env: {} },
+});
+
+/** Moves the named trigger job on as the server does, and lets the build progress. */
+function triggerAct(state: { build: BuildSnapshot; jobs: Job[] }, name: string, step: JobTrigger) {
+  const jobs = state.jobs.map((job) => {
+    if (job.name !== name) return job;
+    const next = jobTransition(job, step, at);
+    if (!next.ok) throw next.error;
+    return next.value;
+  });
+  return progressBuild({ build: state.build, jobs, at, newId });
+}
+
+describe('progressBuild with trigger steps', () => {
+  it('schedules a trigger job once the wait before it opens, for the server to run', () => {
+    let state = newBuild([cmd('a'), wait(), trigger('deploy')]);
+    expect(stateOf(state, 'deploy')).toEqual(['waiting']);
+    state = run(state, 'a', 'passed');
+    expect(stateOf(state, 'deploy')).toEqual(['scheduled']);
+    state = triggerAct(state, 'deploy', { type: 'trigger_build', buildId: 'child' });
+    expect(state.build.state).toBe('running');
+    state = triggerAct(state, 'deploy', { type: 'triggered', outcome: 'passed' });
+    expect(state.build.state).toBe('passed');
+  });
+
+  it('fails the build when its triggered build fails, is canceled or is refused', () => {
+    for (const step of [
+      { type: 'triggered', outcome: 'failed' },
+      { type: 'triggered', outcome: 'canceled' },
+      { type: 'trigger_refused' },
+    ] as JobTrigger[]) {
+      let state = newBuild([trigger('deploy'), wait(), cmd('after')]);
+      expect(stateOf(state, 'deploy')).toEqual(['scheduled']);
+      if (step.type !== 'trigger_refused') {
+        state = triggerAct(state, 'deploy', { type: 'trigger_build', buildId: 'child' });
+      }
+      state = triggerAct(state, 'deploy', step);
+      expect(state.build.state).toBe('failed');
+      expect(stateOf(state, 'after')).toEqual(['broken']);
+    }
+  });
+
+  it('holds a build whose trigger job waits for its build, until it ends', () => {
+    let state = newBuild([trigger('deploy'), cmd('beside')]);
+    state = triggerAct(state, 'deploy', { type: 'trigger_build', buildId: 'child' });
+    state = run(state, 'beside', 'passed');
+    expect(state.build.state).toBe('running');
+    state = triggerAct(state, 'deploy', { type: 'triggered', outcome: 'passed' });
+    expect(state.build.state).toBe('passed');
+  });
+});
+
 describe('progressBuild', () => {
   it('schedules the first group and holds the rest behind the wait', () => {
     const state = newBuild([cmd('a'), cmd('b'), wait(), cmd('c')]);

@@ -78,7 +78,7 @@ export function progressBuild(input: {
       if (next.ok) replace(i, next.value);
       continue;
     }
-    if (job.type === 'script') {
+    if (job.type === 'script' || job.type === 'trigger') {
       if (job.state === 'waiting' && open) replace(i, must(jobTransition(job, { type: 'schedule' }, at)));
     } else if (job.type === 'waiter') {
       if (job.state === 'waiting') {
@@ -113,7 +113,9 @@ export function progressBuild(input: {
   const scripts = current.filter((job) => job.type === 'script');
   const failed = current.some(isHardFailure);
   // Retried runs count: a build whose first run failed and is being retried has started.
-  const started = jobs.some((job) => job.type === 'script' && job.startedAt !== null);
+  const started = jobs.some(
+    (job) => (job.type === 'script' || job.type === 'trigger') && job.startedAt !== null,
+  );
   const busy = current.some((job) => job.state === 'scheduled' || isActiveJob(job.state));
 
   if (build.state === 'blocked') return { build, jobs, changed };

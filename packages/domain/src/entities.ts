@@ -89,6 +89,8 @@ export interface CommandStep extends StepFilters {
   matrix?: Matrix | null;
   /** `timeout_in_minutes`; absent: the pipeline's default, if any */
   timeoutInMinutes?: number | null;
+  /** `concurrency` and `concurrency_group`: at most this many of the group's jobs held by agents at once */
+  concurrency?: { limit: number; group: string } | null;
 }
 
 export interface WaitStep extends StepFilters {
@@ -105,7 +107,31 @@ export interface BlockStep extends StepFilters {
   label: string | null;
 }
 
-export type StepDefinition = CommandStep | WaitStep | BlockStep;
+/**
+ * What a trigger step asks of the build it creates (`build:` in the public format); what is left out
+ * comes from the triggering build or the target pipeline when the build is made (`triggeredBuildRequest`).
+ */
+export interface TriggeredBuildFields {
+  message: string | null;
+  commit: string | null;
+  branch: string | null;
+  metaData: Record<string, string>;
+  env: Record<string, string>;
+}
+
+/** A trigger step: the build of another pipeline of the organization it creates, and whether it waits. */
+export interface TriggerStep extends StepFilters {
+  type: 'trigger';
+  id: string;
+  key: string | null;
+  label: string | null;
+  /** the target pipeline's slug */
+  pipeline: string;
+  async: boolean;
+  build: TriggeredBuildFields;
+}
+
+export type StepDefinition = CommandStep | WaitStep | BlockStep | TriggerStep;
 
 export interface Pipeline {
   id: string;
@@ -248,6 +274,19 @@ export interface Job {
   clusterId: string | null;
   /** null in a cluster: the step named no queue of the cluster (and it had no default); no agent takes it */
   clusterQueueId: string | null;
+  /** A trigger job's step, as it was when the job was made; null for other jobs. */
+  trigger: Pick<TriggerStep, 'pipeline' | 'async' | 'build'> | null;
+  /**
+   * The build a trigger job created (chosen before the build is written, so a crash between the two is
+   * finished by the next pass, not repeated); null before it triggers and for other jobs.
+   */
+  triggeredBuildId: string | null;
+  /**
+   * The step's `concurrency_group` and `concurrency`: agents hold at most `concurrencyLimit` jobs of the
+   * group (in the organization) at once, taken in creation order; null for jobs without one.
+   */
+  concurrencyGroup: string | null;
+  concurrencyLimit: number | null;
 }
 
 export interface Agent {

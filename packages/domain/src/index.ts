@@ -42,4 +42,5 @@ export * from './suite';
 export * from './team';
 export * from './team-pipeline';
 export * from './timestamps';
+export * from './trigger';
 export * from './web-addresses';

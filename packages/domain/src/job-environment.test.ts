@@ -45,6 +45,20 @@ describe('jobEnvironment', () => {
     );
   });
 
+  it('names the build that triggered this one, else leaves the three variables empty', () => {
+    const names = [
+      'BUILDKITE_TRIGGERED_FROM_BUILD_ID',
+      'BUILDKITE_TRIGGERED_FROM_BUILD_NUMBER',
+      'BUILDKITE_TRIGGERED_FROM_BUILD_PIPELINE_SLUG',
+    ];
+    const untriggered = environment();
+    expect(names.map((name) => untriggered[name])).toEqual(['', '', '']);
+    const triggered = environment({
+      triggeredFrom: { buildId: 'b-1', buildNumber: 12, pipelineSlug: 'web' },
+    });
+    expect(names.map((name) => triggered[name])).toEqual(['b-1', '12', 'web']);
+  });
+
   it('numbers parallel copies and names the agent', () => {
     const env = environment({
       job: jobIn('running', 'script', { parallelGroupIndex: 1, parallelGroupTotal: 3 }),

@@ -15,6 +15,8 @@ export function jobEnvironment(input: {
   creator: User | null;
   agentName: string | null;
   web: string;
+  /** the build whose trigger step made this one; null or absent: none */
+  triggeredFrom?: { buildId: string; buildNumber: number; pipelineSlug: string } | null;
 }): Record<string, string> {
   const { job, build, pipeline } = input;
   const author =
@@ -54,6 +56,10 @@ export function jobEnvironment(input: {
     BUILDKITE_BUILD_AUTHOR: author?.name ?? '',
     BUILDKITE_BUILD_AUTHOR_EMAIL: author?.email ?? '',
     BUILDKITE_SOURCE: build.source,
+    // Empty outside a triggered build, as the public agent's.
+    BUILDKITE_TRIGGERED_FROM_BUILD_ID: input.triggeredFrom?.buildId ?? '',
+    BUILDKITE_TRIGGERED_FROM_BUILD_NUMBER: input.triggeredFrom ? String(input.triggeredFrom.buildNumber) : '',
+    BUILDKITE_TRIGGERED_FROM_BUILD_PIPELINE_SLUG: input.triggeredFrom?.pipelineSlug ?? '',
     BUILDKITE_ARTIFACT_PATHS: job.artifactPaths ?? '',
     BUILDKITE_PIPELINE_PROVIDER: pipeline.provider.id,
     BUILDKITE_STEP_ID: job.stepId ?? '',

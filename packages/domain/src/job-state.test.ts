@@ -28,6 +28,9 @@ const triggers: Record<JobTriggerType, JobTrigger> = {
   unblock: { type: 'unblock', userId: 'user-1' },
   retried: { type: 'retried', newJobId: 'job-2' },
   restore: { type: 'restore' },
+  trigger_build: { type: 'trigger_build', buildId: 'build-2' },
+  triggered: { type: 'triggered', outcome: 'failed' },
+  trigger_refused: { type: 'trigger_refused' },
 };
 
 /** Every allowed (type, state, trigger) and where it leads; every other combination is refused. */
@@ -60,12 +63,22 @@ const allowed: [JobType, JobState, JobTriggerType, JobState][] = [
   ['script', 'broken', 'restore', 'waiting'],
   ['waiter', 'waiting_failed', 'restore', 'waiting'],
   ['manual', 'blocked_failed', 'restore', 'blocked'],
+  ['trigger', 'waiting', 'schedule', 'scheduled'],
+  ['trigger', 'scheduled', 'trigger_build', 'running'],
+  ['trigger', 'running', 'triggered', 'failed'],
+  ['trigger', 'scheduled', 'trigger_refused', 'failed'],
+  ['trigger', 'running', 'trigger_refused', 'failed'],
+  ['trigger', 'waiting', 'cancel', 'canceled'],
+  ['trigger', 'scheduled', 'cancel', 'canceled'],
+  ['trigger', 'running', 'cancel', 'canceled'],
+  ['trigger', 'waiting', 'stop', 'broken'],
+  ['trigger', 'broken', 'restore', 'waiting'],
   ...(['passed', 'failed', 'canceled', 'broken', 'expired', 'timed_out', 'lost'] as const).map(
     (state) => ['script', state, 'retried', state] as [JobType, JobState, JobTriggerType, JobState],
   ),
 ];
 
-const everyCombination = JOB_TYPES.filter((type) => type !== 'trigger').flatMap((type) =>
+const everyCombination = JOB_TYPES.flatMap((type) =>
   JOB_STATES.flatMap((state) =>
     (Object.keys(triggers) as JobTriggerType[]).map((trigger) => {
       const row = allowed.find(([t, s, tr]) => t === type && s === state && tr === trigger);
@@ -135,6 +148,24 @@ describe('jobTransition', () => {
       at,
     );
     expect(canceling.ok && canceling.value.state).toBe('canceled');
+  });
+
+  it('records the build a trigger job made, and ends it as that build ended', () => {
+    const running = jobTransition(
+      jobIn('scheduled', 'trigger'),
+      { type: 'trigger_build', buildId: 'build-9' },
+      at,
+    );
+    expect(running.ok && running.value).toMatchObject({
+      state: 'running',
+      triggeredBuildId: 'build-9',
+      startedAt: at,
+    });
+    if (!running.ok) throw running.error;
+    for (const outcome of ['passed', 'failed', 'canceled'] as const) {
+      const ended = jobTransition(running.value, { type: 'triggered', outcome }, at);
+      expect(ended.ok ? ended.value : null).toMatchObject({ state: outcome, finishedAt: at });
+    }
   });
 
   it('records who unblocked and when', () => {

@@ -39,7 +39,8 @@ export function isHardFailure(
   job: Pick<Job, 'type' | 'state' | 'softFailed' | 'softFail' | 'retried'>,
 ): boolean {
   if (job.retried || job.softFailed) return false;
-  if (job.state === 'canceled') return job.type === 'script' && !job.softFail;
+  // A trigger job is canceled with the build it waited for, which fails its step as a failure would.
+  if (job.state === 'canceled') return (job.type === 'script' || job.type === 'trigger') && !job.softFail;
   return (
     job.state === 'failed' || job.state === 'lost' || job.state === 'timed_out' || job.state === 'expired'
   );
@@ -63,6 +64,9 @@ function ranOutOfTime(job: Job, at: Date): boolean {
   return at.getTime() - job.startedAt.getTime() >= job.timeoutInMinutes * 60_000;
 }
 
+/** How a trigger job ends: as the build it waited for ended, or passed once an `async` one's build is made. */
+export type TriggeredOutcome = 'passed' | 'failed' | 'canceled';
+
 export type JobTrigger =
   | { type: 'schedule' }
   | { type: 'assign'; agentId: string }
@@ -75,7 +79,10 @@ export type JobTrigger =
   | { type: 'stop' }
   | { type: 'unblock'; userId: string | null }
   | { type: 'retried'; newJobId: string }
-  | { type: 'restore' };
+  | { type: 'restore' }
+  | { type: 'trigger_build'; buildId: string }
+  | { type: 'triggered'; outcome: TriggeredOutcome }
+  | { type: 'trigger_refused' };
 export type JobTriggerType = JobTrigger['type'];
 
 const PHRASES: Record<JobTriggerType, string> = {
@@ -91,6 +98,9 @@ const PHRASES: Record<JobTriggerType, string> = {
   unblock: 'be unblocked',
   retried: 'be retried',
   restore: 'be restored',
+  trigger_build: 'trigger a build',
+  triggered: 'be finished by its triggered build',
+  trigger_refused: 'be refused its build',
 };
 
 function refuse(job: Job, trigger: JobTrigger): Result<Job> {
@@ -111,9 +121,25 @@ function refuse(job: Job, trigger: JobTrigger): Result<Job> {
 export function jobTransition(job: Job, trigger: JobTrigger, at: Date): Result<Job> {
   const { state, type } = job;
   const script = type === 'script';
+  const triggers = type === 'trigger';
   switch (trigger.type) {
     case 'schedule':
-      if (script && state === 'waiting') return ok({ ...job, state: 'scheduled', runnableAt: at });
+      if ((script || triggers) && state === 'waiting')
+        return ok({ ...job, state: 'scheduled', runnableAt: at });
+      break;
+    case 'trigger_build':
+      if (triggers && state === 'scheduled') {
+        return ok({ ...job, state: 'running', startedAt: at, triggeredBuildId: trigger.buildId });
+      }
+      break;
+    case 'triggered':
+      if (triggers && state === 'running') return ok({ ...job, state: trigger.outcome, finishedAt: at });
+      break;
+    case 'trigger_refused':
+      // Refused before its build was written (no access, no such pipeline, too deep): it fails.
+      if (triggers && (state === 'scheduled' || state === 'running')) {
+        return ok({ ...job, state: 'failed', startedAt: job.startedAt ?? at, finishedAt: at });
+      }
       break;
     case 'assign':
       if (script && state === 'scheduled') return ok({ ...job, state: 'assigned', agentId: trigger.agentId });
@@ -153,6 +179,10 @@ export function jobTransition(job: Job, trigger: JobTrigger, at: Date): Result<J
       if (script && (state === 'assigned' || state === 'accepted' || state === 'running')) {
         return ok({ ...job, state: 'canceling' });
       }
+      // A trigger job stops waiting for its build; the build itself goes on.
+      if (triggers && (state === 'waiting' || state === 'scheduled' || state === 'running')) {
+        return ok({ ...job, state: 'canceled', finishedAt: at });
+      }
       if (
         (script && (state === 'waiting' || state === 'scheduled')) ||
         (type === 'waiter' && state === 'waiting') ||
@@ -170,7 +200,7 @@ export function jobTransition(job: Job, trigger: JobTrigger, at: Date): Result<J
     case 'stop':
       // The build stopped before reaching the job: it will never run.
       if (state === 'waiting' && type !== 'manual') {
-        return ok({ ...job, state: script ? 'broken' : 'waiting_failed', finishedAt: at });
+        return ok({ ...job, state: type === 'waiter' ? 'waiting_failed' : 'broken', finishedAt: at });
       }
       if (type === 'manual' && state === 'blocked') return ok({ ...job, state: 'blocked_failed' });
       break;
@@ -181,7 +211,8 @@ export function jobTransition(job: Job, trigger: JobTrigger, at: Date): Result<J
       break;
     case 'restore':
       // A reopened build may reach the steps a failure had stopped it before.
-      if (script && state === 'broken') return ok({ ...job, state: 'waiting', finishedAt: null });
+      if ((script || triggers) && state === 'broken')
+        return ok({ ...job, state: 'waiting', finishedAt: null });
       if (type === 'waiter' && state === 'waiting_failed')
         return ok({ ...job, state: 'waiting', finishedAt: null });
       if (type === 'manual' && state === 'blocked_failed') return ok({ ...job, state: 'blocked' });

@@ -42,6 +42,10 @@ export function jobIn(state: JobState, type: JobType = 'script', overrides: Part
     unblockedAt: null,
     clusterId: null,
     clusterQueueId: null,
+    trigger: null,
+    triggeredBuildId: null,
+    concurrencyGroup: null,
+    concurrencyLimit: null,
     ...overrides,
   };
 }

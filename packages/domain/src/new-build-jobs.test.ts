@@ -23,6 +23,40 @@ const command = (overrides: Partial<Extract<StepDefinition, { type: 'command' }>
 });
 
 describe('jobsForSteps', () => {
+  it('makes a trigger job per trigger step, which no agent takes, scheduled unless behind a wait', () => {
+    const build = { message: null, commit: 'abc', branch: null, metaData: {}, env: { A: '1' } };
+    const trigger = (async: boolean): StepDefinition => ({
+      type: 'trigger',
+      id: newId(),
+      key: 'deploy',
+      label: 'Deploy',
+      pipeline: 'deploy-app',
+      async,
+      build,
+    });
+    const wait: StepDefinition = { type: 'wait', id: newId(), key: null, continueOnFailure: false };
+    const [first, , second] = jobsForSteps({
+      steps: [trigger(true), wait, trigger(false)],
+      buildId: 'b',
+      at,
+      newId,
+      facts: factsOf(),
+    });
+    expect(first).toMatchObject({
+      type: 'trigger',
+      state: 'scheduled',
+      name: 'Deploy',
+      stepKey: 'deploy',
+      command: null,
+      agentQueryRules: [],
+      runnableAt: at,
+      trigger: { pipeline: 'deploy-app', async: true, build },
+      triggeredBuildId: null,
+    });
+    expect(second).toMatchObject({ type: 'trigger', state: 'waiting', runnableAt: null });
+    expect(second?.trigger?.async).toBe(false);
+  });
+
   it('makes one scheduled script job per command step, keeping the step id and key', () => {
     const step = command();
     const [job, ...rest] = jobsForSteps({ steps: [step], buildId: 'b', at, newId, facts: factsOf() });

@@ -28,6 +28,9 @@ type FromStep = Pick<
   | 'timeoutInMinutes'
   | 'clusterId'
   | 'clusterQueueId'
+  | 'trigger'
+  | 'concurrencyGroup'
+  | 'concurrencyLimit'
 >;
 
 /**
@@ -74,6 +77,10 @@ function newJob(place: { id: string; buildId: string; position: number; at: Date
     timeoutInMinutes: step.timeoutInMinutes,
     clusterId: step.clusterId,
     clusterQueueId: step.clusterQueueId,
+    trigger: step.trigger,
+    triggeredBuildId: null,
+    concurrencyGroup: step.concurrencyGroup,
+    concurrencyLimit: step.concurrencyLimit,
   };
 }
 
@@ -104,8 +111,8 @@ export function stepRuns(step: StepDefinition, facts: ConditionFacts): boolean {
 
 /**
  * The jobs a new build starts with, for the steps that run on it ({@link stepRuns}): one per command
- * step (one per parallel copy and matrix combination), a waiter per wait step and a manual job per block
- * step. Jobs ahead of the first wait or block are runnable at once.
+ * step (one per parallel copy and matrix combination), a waiter per wait step, a manual job per block
+ * step and a trigger job per trigger step. Jobs ahead of the first wait or block are runnable at once.
  */
 export function jobsForSteps(input: {
   steps: readonly StepDefinition[];
@@ -159,10 +166,41 @@ export function jobsForSteps(input: {
               timeoutInMinutes: jobTimeout(step.timeoutInMinutes, input.timeouts),
               clusterId: cluster?.clusterId ?? null,
               clusterQueueId,
+              trigger: null,
+              concurrencyGroup: step.concurrency?.group ?? null,
+              concurrencyLimit: step.concurrency?.limit ?? null,
             }),
           );
         }
       }
+    } else if (step.type === 'trigger') {
+      // The server, not an agent, runs it: it creates the build once the job is scheduled.
+      jobs.push(
+        newJob(nextPlace(), {
+          stepId: step.id,
+          type: 'trigger',
+          name: step.label,
+          stepKey: step.key,
+          command: null,
+          state: gated ? 'waiting' : 'scheduled',
+          agentQueryRules: [],
+          artifactPaths: null,
+          env: {},
+          parallelGroupIndex: null,
+          parallelGroupTotal: null,
+          runnableAt: gated ? null : input.at,
+          softFail: false,
+          continueOnFailure: false,
+          retryAutomaticLimit: null,
+          matrix: null,
+          timeoutInMinutes: null,
+          clusterId: null,
+          clusterQueueId: null,
+          trigger: { pipeline: step.pipeline, async: step.async, build: step.build },
+          concurrencyGroup: null,
+          concurrencyLimit: null,
+        }),
+      );
     } else {
       jobs.push(
         newJob(nextPlace(), {
@@ -186,6 +224,9 @@ export function jobsForSteps(input: {
           // Only command jobs go to agents.
           clusterId: null,
           clusterQueueId: null,
+          trigger: null,
+          concurrencyGroup: null,
+          concurrencyLimit: null,
         }),
       );
       gated = true;

@@ -5,8 +5,8 @@ import { isStorableText, UNSTORABLE_TEXT } from './storable-text';
 
 /**
  * Organization rules, as the public API names them: `<source>.<action>.<target>`, each letting a source
- * pipeline do something to a target pipeline in another cluster. `artifacts_read` is enforced
- * ({@link mayReadArtifacts}); `trigger_build` waits for trigger steps (docs/compatibility.md).
+ * pipeline do something to a target pipeline in another cluster. Both are enforced:
+ * `artifacts_read` by {@link mayReadArtifacts}, `trigger_build` by `mayTriggerBuild` (trigger.ts).
  */
 export const RULE_TYPES = ['pipeline.trigger_build.pipeline', 'pipeline.artifacts_read.pipeline'] as const;
 export type RuleType = (typeof RULE_TYPES)[number];

@@ -219,10 +219,40 @@ describe('parseStepDefinitions', () => {
   });
 
   it.each<[string, unknown, string]>([
-    ['a number', 42, 'Step 1: expected a command, wait or block step'],
+    ['a number', 42, 'Step 1: expected a command, wait, block, trigger or group step'],
     ['an empty string', '  ', 'Step 1: a step cannot be an empty string'],
-    ['an unknown step kind', { trigger: 'deploy' }, 'Step 1: expected a command, wait or block step'],
-    ['an unknown type', { type: 'trigger', command: 'x' }, 'Step 1: expected a command, wait or block step'],
+    [
+      'an unknown step kind',
+      { deploy: 'x' },
+      'Step 1: expected a command, wait, block, trigger or group step',
+    ],
+    [
+      'an unknown type',
+      { type: 'input', command: 'x' },
+      'Step 1: expected a command, wait, block, trigger or group step',
+    ],
+    [
+      'a trigger without a pipeline',
+      { type: 'trigger', command: 'x' },
+      "Step 1: trigger must be a pipeline's slug",
+    ],
+    ['a trigger of a bad slug', { trigger: 'a b' }, "Step 1: trigger must be a pipeline's slug"],
+    [
+      'a trigger with async as text',
+      { trigger: 'deploy', async: 'yes' },
+      'Step 1: async must be true or false',
+    ],
+    ['a trigger with build as a list', { trigger: 'deploy', build: [] }, 'Step 1: build must be an object'],
+    [
+      'a trigger with a numeric commit',
+      { trigger: 'deploy', build: { commit: 5 } },
+      'Step 1: build.commit must be a non-empty string',
+    ],
+    [
+      'a trigger with meta_data as a list',
+      { trigger: 'deploy', build: { meta_data: ['a'] } },
+      'Step 1: build.meta_data must map names to strings',
+    ],
     [
       'a bad if',
       { command: 'x', if: 'build.branch =~ /x/' },
@@ -316,7 +346,7 @@ describe('parseStepDefinitions', () => {
     const errors = errorsOf(['echo ok', { command: '', parallelism: -1 }, 'wait', 7]);
     expect(errors?.map((e) => e.message)).toEqual([
       `Step 2: command must be a non-empty string or list of strings; ${PARALLELISM}`,
-      'Step 4: expected a command, wait or block step',
+      'Step 4: expected a command, wait, block, trigger or group step',
     ]);
   });
 
@@ -357,6 +387,109 @@ describe('parseStepDefinitions', () => {
         expect(typeof result.ok).toBe('boolean');
       }),
     );
+  });
+});
+
+describe('concurrency', () => {
+  it('reads concurrency with its group', () => {
+    expect(parsedOne({ command: 'deploy', concurrency: 1, concurrency_group: ' app/deploy ' })).toMatchObject(
+      {
+        concurrency: { limit: 1, group: 'app/deploy' },
+      },
+    );
+    expect(parsedOne({ command: 'x' })).not.toHaveProperty('concurrency');
+  });
+
+  it.each<[string, Record<string, unknown>, string]>([
+    ['a limit without a group', { concurrency: 2 }, 'concurrency_group must be a non-empty string'],
+    [
+      'a group without a limit',
+      { concurrency_group: 'g' },
+      'concurrency must be a whole number from 1 to 1000',
+    ],
+    ['a limit of 0', { concurrency: 0, concurrency_group: 'g' }, 'concurrency must be a whole number'],
+    ['a limit as text', { concurrency: '1', concurrency_group: 'g' }, 'concurrency must be a whole number'],
+    [
+      'a blank group',
+      { concurrency: 1, concurrency_group: ' ' },
+      'concurrency_group must be a non-empty string',
+    ],
+  ])('refuses %s', (_case, fields, message) => {
+    expect(errorsOf([{ command: 'x', ...fields }])?.[0]?.message).toContain(message);
+  });
+});
+
+describe('trigger steps', () => {
+  it('reads the target, label, async, build fields and filters', () => {
+    expect(
+      parsedOne({
+        trigger: 'deploy-app',
+        label: ':rocket: deploy',
+        key: 'deploy',
+        async: true,
+        branches: 'main',
+        if: 'build.message != "skip"',
+        build: {
+          message: 'Deploy',
+          commit: 'abc123',
+          branch: 'release',
+          meta_data: { release: 1 },
+          env: { STAGE: 'prod' },
+        },
+      }),
+    ).toEqual({
+      type: 'trigger',
+      id: 'step-1',
+      key: 'deploy',
+      label: ':rocket: deploy',
+      pipeline: 'deploy-app',
+      async: true,
+      branches: 'main',
+      condition: 'build.message != "skip"',
+      build: {
+        message: 'Deploy',
+        commit: 'abc123',
+        branch: 'release',
+        metaData: { release: '1' },
+        env: { STAGE: 'prod' },
+      },
+    });
+  });
+
+  it('waits for its build, and leaves every build field to the defaults, when it says nothing', () => {
+    expect(parsedOne({ type: 'trigger', trigger: 'deploy' })).toEqual({
+      type: 'trigger',
+      id: 'step-1',
+      key: null,
+      label: null,
+      pipeline: 'deploy',
+      async: false,
+      build: { message: null, commit: null, branch: null, metaData: {}, env: {} },
+    });
+  });
+
+  it("reads the API's legacy trigger step, as pipelines show their steps", () => {
+    expect(
+      parsedOne({
+        type: 'trigger',
+        label: 'Deploy',
+        trigger_project_slug: 'deploy',
+        trigger_commit: 'abc',
+        trigger_branch: null,
+        trigger_async: true,
+      }),
+    ).toMatchObject({
+      type: 'trigger',
+      pipeline: 'deploy',
+      async: true,
+      build: { commit: 'abc', branch: null, message: null },
+    });
+  });
+
+  it('counts as one job of a build', () => {
+    const steps = Array.from({ length: 1000 }, () => ({ trigger: 'deploy' }));
+    expect(parse(steps).ok).toBe(true);
+    expect(errorsOf([...steps, { trigger: 'deploy' }])?.[0]?.code).toBe('too_long');
   });
 });
 

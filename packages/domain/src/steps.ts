@@ -1,4 +1,4 @@
-import type { BlockStep, CommandStep, StepDefinition, StepFilters, WaitStep } from './entities';
+import type { BlockStep, CommandStep, StepDefinition, StepFilters, TriggerStep, WaitStep } from './entities';
 import { type FieldError, validationFailed } from './errors';
 import { isJsonObject } from './json-object';
 import { err, ok, type Result } from './result';
@@ -16,8 +16,8 @@ export const MAX_TIMEOUT_IN_MINUTES = 7 * 24 * 60;
 
 /**
  * Reads the public pipeline file format, already parsed from YAML or JSON: `{ steps: [...] }` or a
- * bare list. Steps are command steps (also a bare string, with `matrix`), `wait` steps, `block` steps
- * and `group` steps, whose steps take their place (with the group's `branches` and `if` as well as
+ * bare list. Steps are command steps (also a bare string, with `matrix`), `wait` steps, `block` steps,
+ * `trigger` steps (a build of another pipeline) and `group` steps, whose steps take their place (with the group's `branches` and `if` as well as
  * their own). Every step may have `branches` and `if`. Fields this service does not run (plugins,
  * depends_on…) are ignored.
  */
@@ -175,7 +175,7 @@ function parseStep(raw: unknown, problems: string[], newStepId: () => string): S
     return null;
   }
   if (!isJsonObject(raw)) {
-    problems.push('expected a command, wait or block step');
+    problems.push(EXPECTED_STEP);
     return null;
   }
   switch (stepType(raw)) {
@@ -185,11 +185,15 @@ function parseStep(raw: unknown, problems: string[], newStepId: () => string): S
       return parseWaitStep(raw, problems, newStepId());
     case 'block':
       return parseBlockStep(raw, problems, newStepId());
+    case 'trigger':
+      return parseTriggerStep(raw, problems, newStepId());
     default:
-      problems.push('expected a command, wait or block step');
+      problems.push(EXPECTED_STEP);
       return null;
   }
 }
+
+const EXPECTED_STEP = 'expected a command, wait, block, trigger or group step';
 
 function stepType(raw: Record<string, unknown>): StepDefinition['type'] | null {
   switch (raw.type) {
@@ -202,9 +206,12 @@ function stepType(raw: Record<string, unknown>): StepDefinition['type'] | null {
     case 'block':
     case 'manual':
       return 'block';
+    case 'trigger':
+      return 'trigger';
     case undefined:
       if ('wait' in raw) return 'wait';
       if ('block' in raw) return 'block';
+      if ('trigger' in raw) return 'trigger';
       if ('command' in raw || 'commands' in raw) return 'command';
       return null;
     default:
@@ -217,6 +224,7 @@ function parseCommandStep(raw: Record<string, unknown>, problems: string[], id: 
     ...readFilters(raw, problems),
     ...readMatrix(raw.matrix, problems),
     ...readTimeout(raw.timeout_in_minutes, problems),
+    ...readConcurrency(raw, problems),
     type: 'command',
     id,
     key: readKey(raw, problems),
@@ -247,6 +255,75 @@ function parseWaitStep(raw: Record<string, unknown>, problems: string[], id: str
 function parseBlockStep(raw: Record<string, unknown>, problems: string[], id: string): BlockStep {
   const label = readLabel(raw.block ?? raw.label ?? raw.name, problems);
   return { ...readFilters(raw, problems), type: 'block', id, key: readKey(raw, problems), label };
+}
+
+/** What a pipeline's slug may look like; whether one exists is decided when the step runs. */
+const PIPELINE_SLUG = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,254}$/;
+
+/**
+ * `trigger: <pipeline slug>` with `label`, `async` and `build: {message, commit, branch, meta_data, env}`;
+ * what `build` leaves out is decided when the build is made.
+ */
+function parseTriggerStep(raw: Record<string, unknown>, problems: string[], id: string): TriggerStep {
+  // The API's legacy step objects name the same fields `trigger_project_slug`, `trigger_async`, ….
+  const target = raw.trigger ?? raw.trigger_project_slug;
+  const pipeline = typeof target === 'string' ? target.trim() : '';
+  if (!PIPELINE_SLUG.test(pipeline)) problems.push("trigger must be a pipeline's slug");
+  const async = raw.async ?? raw.trigger_async ?? false;
+  if (typeof async !== 'boolean') problems.push('async must be true or false');
+  const build =
+    raw.build ??
+    (raw.trigger_commit !== undefined || raw.trigger_branch !== undefined
+      ? { commit: raw.trigger_commit, branch: raw.trigger_branch }
+      : {});
+  if (!isJsonObject(build)) problems.push('build must be an object');
+  const fields = isJsonObject(build) ? build : {};
+  const text = (name: string) => {
+    const value = fields[name];
+    if (value === undefined || value === null) return null;
+    if (typeof value === 'string' && value.trim() !== '') return value;
+    problems.push(`build.${name} must be a non-empty string`);
+    return null;
+  };
+  return {
+    ...readFilters(raw, problems),
+    type: 'trigger',
+    id,
+    key: readKey(raw, problems),
+    label: readLabel(raw.label ?? raw.name, problems),
+    pipeline,
+    async: async === true,
+    build: {
+      message: text('message'),
+      commit: text('commit'),
+      branch: text('branch'),
+      metaData: readEnv(fields.meta_data, problems, 'build.meta_data'),
+      env: readEnv(fields.env, problems, 'build.env'),
+    },
+  };
+}
+
+export const MAX_CONCURRENCY = 1000;
+const MAX_CONCURRENCY_GROUP_LENGTH = 255;
+
+/** `{ concurrency }` from `concurrency` and `concurrency_group`, which go together; nothing without them. */
+function readConcurrency(raw: Record<string, unknown>, problems: string[]): Pick<CommandStep, 'concurrency'> {
+  const limit = raw.concurrency;
+  const group = raw.concurrency_group;
+  if ((limit === undefined || limit === null) && (group === undefined || group === null)) return {};
+  const limitOk =
+    Number.isSafeInteger(limit) && (limit as number) >= 1 && (limit as number) <= MAX_CONCURRENCY;
+  if (!limitOk) problems.push(`concurrency must be a whole number from 1 to ${MAX_CONCURRENCY}`);
+  const groupOk =
+    typeof group === 'string' && group.trim() !== '' && group.length <= MAX_CONCURRENCY_GROUP_LENGTH;
+  if (!groupOk) {
+    problems.push(
+      `concurrency_group must be a non-empty string of at most ${MAX_CONCURRENCY_GROUP_LENGTH} characters (concurrency needs one)`,
+    );
+  }
+  return limitOk && groupOk
+    ? { concurrency: { limit: limit as number, group: (group as string).trim() } }
+    : {};
 }
 
 /** `{ timeoutInMinutes }`, or nothing when the step has none. */
@@ -295,12 +372,12 @@ function isScalar(value: unknown): value is string | number | boolean {
 }
 
 /** YAML turns `FOO: 1` into a number; environment values are strings, so scalars are written as text. */
-function readEnv(value: unknown, problems: string[]): Record<string, string> {
+function readEnv(value: unknown, problems: string[], name = 'env'): Record<string, string> {
   if (value === undefined || value === null) return {};
   if (isJsonObject(value) && Object.values(value).every(isScalar)) {
     return Object.fromEntries(Object.entries(value).map(([name, v]) => [name, String(v)]));
   }
-  problems.push('env must map names to strings');
+  problems.push(`${name} must map names to strings`);
   return {};
 }
 

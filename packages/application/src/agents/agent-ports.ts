@@ -1,4 +1,4 @@
-import type { Agent, AgentListFilter, BuildSnapshot, ClusterQueue, Job } from '@ci/domain';
+import type { Agent, AgentListFilter, Build, BuildSnapshot, BuildState, ClusterQueue, Job } from '@ci/domain';
 
 export interface AgentRegistrationToken {
   id: string;
@@ -45,6 +45,17 @@ export interface JobLocation {
   organizationId: string;
 }
 
+/** A trigger job with something for the server to do: a build to make, or the build it waits for. */
+export interface TriggerJobDue {
+  job: Job;
+  organization: { id: string; slug: string };
+  /** the triggering build's pipeline */
+  sourcePipelineId: string;
+  parent: Pick<Build, 'message' | 'author' | 'creatorId'>;
+  /** the state of the build it made; null while that build is not written */
+  triggeredBuildState: BuildState | null;
+}
+
 export interface LogChunk {
   sequence: number;
   offset: number;
@@ -78,6 +89,13 @@ export interface JobRepository {
   activeJobOf(agentId: string): Promise<JobLocation | null>;
   /** Jobs held by agents not seen since `before`. */
   heldByAgentsSilentSince(before: Date): Promise<{ jobId: string; buildId: string }[]>;
+  /**
+   * Trigger jobs with something to do, oldest first: scheduled ones (a build to make) and running ones
+   * whose build is not written yet, is `async`, or has stopped.
+   */
+  triggerJobsDue(limit: number): Promise<TriggerJobDue[]>;
+  /** How many builds the chain of trigger jobs that led to this build holds, itself included (at most `limit + 1`). */
+  triggerChainLength(buildId: string, limit: number): Promise<number>;
   /** Stores a chunk; the same sequence sent again is ignored. */
   appendLogChunk(jobId: string, chunk: LogChunk): Promise<void>;
   logChunks(jobId: string): Promise<LogChunk[]>;

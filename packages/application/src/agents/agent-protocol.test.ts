@@ -96,6 +96,12 @@ function world(steps: { label: string; rules?: string[] }[]) {
       );
       return job ? location(job) : null;
     },
+    async triggerJobsDue() {
+      return [];
+    },
+    async triggerChainLength() {
+      return 1;
+    },
     async heldByAgentsSilentSince(before) {
       return jobs
         .filter((job) => job.agentId && ['assigned', 'accepted', 'running'].includes(job.state))

@@ -163,7 +163,8 @@ describe('pipeline upload', () => {
     const answer = await refusal(uploadPipeline(deps)(TOKEN, JOB, { ...request, pipeline: { steps: [{}] } }));
     expect(answer).toEqual({
       kind: 'unprocessable',
-      message: 'The uploaded pipeline is invalid: Step 1: expected a command, wait or block step',
+      message:
+        'The uploaded pipeline is invalid: Step 1: expected a command, wait, block, trigger or group step',
     });
     expect(calls).not.toContain('jobs.changeBuild');
   });

@@ -30,6 +30,7 @@ const views: BuildView[] = Object.values(pipelines).map((pipeline, index) => ({
     },
   ],
   rebuiltFrom: null,
+  triggeredFrom: null,
 }));
 const buildOf = (pipeline: keyof typeof pipelines) =>
   views.find((view) => view.pipeline.id === pipelines[pipeline].id) as BuildView;

@@ -24,6 +24,7 @@ const VIEWS: BuildView[] = Object.values(PIPELINES).flatMap((pipeline, p) =>
     creator: null,
     jobs: [],
     rebuiltFrom: null,
+    triggeredFrom: null,
   })),
 );
 

@@ -1,10 +1,13 @@
 import {
   type Build,
   type BuildRequest,
+  type BuildSnapshot,
   conditionFacts,
   jobsForSteps,
   newBuildRefusal,
   newBuildSnapshot,
+  type Organization,
+  type Pipeline,
   parseBuildRequest,
   progressBuild,
 } from '@ci/domain';
@@ -18,38 +21,23 @@ export interface PipelineRef {
   pipeline: string;
 }
 
-/** Inserts a scheduled build with jobs from the pipeline's steps, numbered by the pipeline's counter. */
-export const scheduleBuild =
+/**
+ * Inserts a scheduled build of the pipeline with jobs from its steps, numbered by the pipeline's counter;
+ * answers what was written (no read of the new build and its jobs).
+ */
+export const insertBuild =
   (deps: Deps) =>
-  async (
-    target: AuthorizedPipeline,
-    actor: Actor,
-    fields: Omit<BuildRequest, 'ignorePipelineBranchFilters'> & {
-      rebuiltFrom: { id: string; number: number } | null;
-    },
-  ): Promise<BuildResult> => {
-    const now = deps.clock.now();
-    const build: Omit<Build, 'number'> = {
-      ...newBuildSnapshot(),
-      id: deps.newId(),
-      pipelineId: target.pipeline.id,
-      message: fields.message ?? '',
-      commit: fields.commit,
-      branch: fields.branch,
-      env: fields.env,
-      metaData: fields.metaData,
-      source: 'api',
-      author: fields.author,
-      creatorId: actor.user.id,
-      rebuiltFromId: fields.rebuiltFrom?.id ?? null,
-      pullRequest: fields.pullRequest,
-      cleanCheckout: fields.cleanCheckout,
-      createdAt: now,
-      scheduledAt: now,
-    };
+  async (input: {
+    pipeline: Pipeline;
+    organization: Pick<Organization, 'id' | 'slug'>;
+    build: Omit<Build, 'number' | keyof BuildSnapshot>;
+  }) => {
+    const { pipeline, organization } = input;
+    const build: Omit<Build, 'number'> = { ...newBuildSnapshot(), ...input.build };
+    const now = build.createdAt;
     // A pipeline in a cluster sends its jobs to the cluster's queues (read only then: the common create
     // of an unclustered pipeline reads nothing more).
-    const clusterId = target.pipeline.clusterId;
+    const clusterId = pipeline.clusterId;
     // A cluster deleted meanwhile (the pipeline moved out of it) has no queues: its jobs wait for none.
     const cluster = clusterId
       ? ((await deps.repos.clusters.placement(clusterId)) ?? {
@@ -62,12 +50,12 @@ export const scheduleBuild =
     const progress = progressBuild({
       build,
       jobs: jobsForSteps({
-        steps: target.pipeline.steps,
+        steps: pipeline.steps,
         buildId: build.id,
         at: now,
         newId: deps.newId,
-        facts: conditionFacts(build, target.pipeline, target.organization.slug),
-        timeouts: target.pipeline,
+        facts: conditionFacts(build, pipeline, organization.slug),
+        timeouts: pipeline,
         cluster,
       }),
       at: now,
@@ -76,8 +64,43 @@ export const scheduleBuild =
     const scheduled = { ...build, ...progress.build };
     const created = await deps.repos.builds.create({
       build: scheduled,
-      organizationId: target.organization.id,
+      organizationId: organization.id,
       jobs: progress.jobs,
+    });
+    return { scheduled, jobs: progress.jobs, created };
+  };
+
+/** Inserts a scheduled build with jobs from the pipeline's steps, numbered by the pipeline's counter. */
+export const scheduleBuild =
+  (deps: Deps) =>
+  async (
+    target: AuthorizedPipeline,
+    actor: Actor,
+    fields: Omit<BuildRequest, 'ignorePipelineBranchFilters'> & {
+      rebuiltFrom: { id: string; number: number } | null;
+    },
+  ): Promise<BuildResult> => {
+    const now = deps.clock.now();
+    const { scheduled, jobs, created } = await insertBuild(deps)({
+      pipeline: target.pipeline,
+      organization: target.organization,
+      build: {
+        id: deps.newId(),
+        pipelineId: target.pipeline.id,
+        message: fields.message ?? '',
+        commit: fields.commit,
+        branch: fields.branch,
+        env: fields.env,
+        metaData: fields.metaData,
+        source: 'api',
+        author: fields.author,
+        creatorId: actor.user.id,
+        rebuiltFromId: fields.rebuiltFrom?.id ?? null,
+        pullRequest: fields.pullRequest,
+        cleanCheckout: fields.cleanCheckout,
+        createdAt: now,
+        scheduledAt: now,
+      },
     });
     // The answer is what was written, as a read would show it (the JSON fields as stored, the counts
     // after): no read of the new build and its jobs.
@@ -92,8 +115,9 @@ export const scheduleBuild =
         createdBy: target.pipelineCreator,
       },
       creator: actor.user,
-      jobs: progress.jobs.map((job) => ({ job, agent: null, retrySourceId: null })),
+      jobs: jobs.map((job) => ({ job, agent: null, retrySourceId: null })),
       rebuiltFrom: fields.rebuiltFrom,
+      triggeredFrom: null,
     });
   };
 

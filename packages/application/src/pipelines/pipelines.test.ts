@@ -193,10 +193,15 @@ describe('createPipeline', () => {
       },
     });
     await expect(
-      createPipeline(deps)(actor(), 'acme', { ...BODY, configuration: 'steps:\n  - trigger: deploy\n' }),
+      createPipeline(deps)(actor(), 'acme', { ...BODY, configuration: 'steps:\n  - deploy: now\n' }),
     ).rejects.toMatchObject({
       details: {
-        errors: [{ field: 'configuration', message: 'Step 1: expected a command, wait or block step' }],
+        errors: [
+          {
+            field: 'configuration',
+            message: 'Step 1: expected a command, wait, block, trigger or group step',
+          },
+        ],
       },
     });
     expect(calls).toEqual([]);

@@ -23,7 +23,8 @@ import type { Deps, OrganizationAccess } from '../ports';
 /**
  * Organization rules (`pipeline.trigger_build.pipeline`, `pipeline.artifacts_read.pipeline`) for the
  * organization's admins: read with `read_rules`, changed with `write_rules`. Both pipelines must be the
- * organization's. Rules are stored and shown; nothing enforces them yet (docs/compatibility.md).
+ * organization's. Trigger steps read the trigger_build rules (trigger-jobs.ts), the agent's artifact
+ * search the artifacts_read ones (docs/compatibility.md).
  */
 
 export interface RuleView {

@@ -1,4 +1,4 @@
-import type { JobMatrix } from '@ci/domain';
+import type { Job, JobMatrix } from '@ci/domain';
 import { defineEntity, p } from '@mikro-orm/core';
 import { AgentEntity } from './agent.entity';
 import { OrganizationEntity, UserEntity } from './organization.entity';
@@ -115,6 +115,24 @@ export const JobEntity = defineEntity({
       expression:
         'create index "jobs_agent_finished_idx" on "jobs" ("agent_id", "finished_at") where "agent_id" is not null and "finished_at" is not null',
     },
+    // A build's `triggered_from`: the trigger job that made it.
+    {
+      name: 'jobs_triggered_build_idx',
+      expression:
+        'create index "jobs_triggered_build_idx" on "jobs" ("triggered_build_id") where "triggered_build_id" is not null',
+    },
+    // Dispatch of a concurrency group: its held and waiting jobs, oldest first.
+    {
+      name: 'jobs_concurrency_group_idx',
+      expression:
+        'create index "jobs_concurrency_group_idx" on "jobs" ("concurrency_group", "created_at") where "concurrency_group" is not null and "state" in (\'scheduled\', \'assigned\', \'accepted\', \'running\', \'canceling\')',
+    },
+    // The server's trigger pass: trigger jobs with a build to make or to wait for.
+    {
+      name: 'jobs_trigger_due_idx',
+      expression:
+        'create index "jobs_trigger_due_idx" on "jobs" ("build_id") where "type" = \'trigger\' and "state" in (\'scheduled\', \'running\')',
+    },
   ],
   properties: {
     id: p.uuid().primary(),
@@ -158,6 +176,13 @@ export const JobEntity = defineEntity({
      */
     clusterId: p.uuid().nullable(),
     clusterQueueId: p.uuid().nullable(),
+    /** A trigger job's step (its target pipeline's slug, `async`, `build`); null for other jobs. */
+    trigger: p.json<NonNullable<Job['trigger']>>().nullable(),
+    /** The build a trigger job made: no foreign key, it is chosen before the build is written. */
+    triggeredBuildId: p.uuid().nullable(),
+    /** The step's `concurrency_group` and `concurrency`; null for jobs without. */
+    concurrencyGroup: p.text().nullable(),
+    concurrencyLimit: p.integer().nullable(),
   },
 });
 

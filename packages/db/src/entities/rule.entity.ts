@@ -3,7 +3,7 @@ import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
 import { OrganizationEntity, UserEntity } from './organization.entity';
 import { PipelineEntity } from './pipeline.entity';
 
-/** An organization rule: a source pipeline may do something to a target pipeline (stored, not enforced). */
+/** An organization rule: a source pipeline may do something to a target pipeline (read by trigger steps and artifact reads). */
 export const RuleEntity = defineEntity({
   name: 'Rule',
   tableName: 'rules',

@@ -28,6 +28,17 @@ import { COUNT_NEW_BUILDS, countsFromRow, PIPELINE_COUNT_COLUMNS } from './pipel
 
 type Row = Record<string, unknown>;
 
+/**
+ * The trigger job that made a build and that job's build (`b_triggered_from`), looked for only when the
+ * build says it was triggered: the other builds pay nothing for it.
+ */
+const TRIGGERED_FROM = `case when b.source = 'trigger_job' then (
+    select json_build_object('job_id', tj.id, 'build_id', tb.id, 'build_number', tb.number,
+      'pipeline_slug', tp.slug)
+    from jobs tj join builds tb on tb.id = tj.build_id join pipelines tp on tp.id = tb.pipeline_id
+    where tj.triggered_build_id = b.id limit 1
+  ) end as b_triggered_from`;
+
 /** The build (`b_`), its creator (`u_`), and of the build it rebuilt what it shows. */
 const BUILD_OWN_COLUMNS = `${prefixedColumns('b', [
   'id',
@@ -52,7 +63,7 @@ const BUILD_OWN_COLUMNS = `${prefixedColumns('b', [
   'started_at',
   'failing_at',
   'finished_at',
-])}, ${USER_COLUMNS_PREFIXED}, rb.number as rb_number`;
+])}, ${USER_COLUMNS_PREFIXED}, rb.number as rb_number, ${TRIGGERED_FROM}`;
 
 const BUILD_OWN_JOINS = `left join users u on u.id = b.creator_id
 left join builds rb on rb.id = b.rebuilt_from_id`;
@@ -166,6 +177,16 @@ function buildFromRow(row: Row): Build {
   };
 }
 
+function triggeredFromOf(value: Row | null | undefined): BuildView['triggeredFrom'] {
+  if (!value) return null;
+  return {
+    jobId: value.job_id as string,
+    buildId: value.build_id as string,
+    buildNumber: value.build_number as number,
+    pipelineSlug: value.pipeline_slug as string,
+  };
+}
+
 function viewFromRow(row: Row): BuildRowView {
   const build = buildFromRow(row);
   return {
@@ -173,6 +194,7 @@ function viewFromRow(row: Row): BuildRowView {
     organizationSlug: row.o_slug as string,
     creator: joinedUserFromRow(row),
     rebuiltFrom: build.rebuiltFromId ? { id: build.rebuiltFromId, number: row.rb_number as number } : null,
+    triggeredFrom: triggeredFromOf(row.b_triggered_from as Row | null | undefined),
   };
 }
 

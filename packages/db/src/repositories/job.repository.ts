@@ -1,5 +1,12 @@
-import type { BuildWork, JobLocation, JobRepository, JobView, LogChunk } from '@ci/application';
-import type { Agent, BuildState, Job, JobMatrix, JobState, JobType } from '@ci/domain';
+import type {
+  BuildWork,
+  JobLocation,
+  JobRepository,
+  JobView,
+  LogChunk,
+  TriggerJobDue,
+} from '@ci/application';
+import type { Agent, Build, BuildState, Job, JobMatrix, JobState, JobType } from '@ci/domain';
 import { toDate, toDateOrNull } from '../rows';
 import { isUniqueViolation, type Sql } from '../sql';
 import { AGENT_OBJECT, agentFromRow, HELD_JOB_STATES } from './agent.repository';
@@ -13,7 +20,8 @@ export const JOB_RECORD = `id uuid, build_id uuid, step_id uuid, position int, t
   parallel_group_index int, parallel_group_total int, created_at timestamptz, scheduled_at timestamptz,
   runnable_at timestamptz, started_at timestamptz, finished_at timestamptz, soft_fail boolean,
   continue_on_failure boolean, retry_automatic_limit int, signal text, signal_reason text, unblocked_by_id uuid,
-  unblocked_at timestamptz, matrix jsonb, timeout_in_minutes int, cluster_id uuid, cluster_queue_id uuid`;
+  unblocked_at timestamptz, matrix jsonb, timeout_in_minutes int, cluster_id uuid, cluster_queue_id uuid,
+  trigger jsonb, triggered_build_id uuid, concurrency_group text, concurrency_limit int`;
 
 const COLUMN_NAMES = JOB_RECORD.split(',').map((column) => column.trim().split(/\s+/)[0]!);
 /** The columns of {@link JOB_RECORD}, in its order. */
@@ -66,6 +74,10 @@ function jobRecord(job: Job) {
     timeout_in_minutes: job.timeoutInMinutes ?? undefined,
     cluster_id: job.clusterId ?? undefined,
     cluster_queue_id: job.clusterQueueId ?? undefined,
+    trigger: job.trigger ?? undefined,
+    triggered_build_id: job.triggeredBuildId ?? undefined,
+    concurrency_group: job.concurrencyGroup ?? undefined,
+    concurrency_limit: job.concurrencyLimit ?? undefined,
   };
 }
 
@@ -82,6 +94,12 @@ const RETRY_SOURCE_ID = `case when j.retries_count is not null then (
     select s.id from jobs s where s.build_id = j.build_id and s.retried_in_job_id = j.id limit 1
   ) end as retry_source_id`;
 
+/** A trigger job's build, once written: read only for jobs that name one. */
+const TRIGGERED_BUILD = `case when j.triggered_build_id is not null then (
+    select json_build_object('id', tb.id, 'number', tb.number, 'pipeline_slug', tp.slug)
+    from builds tb join pipelines tp on tp.id = tb.pipeline_id where tb.id = j.triggered_build_id
+  ) end as triggered_build`;
+
 /**
  * A build's jobs `j`, the jobs they retried ({@link RETRY_SOURCE_ID}) and a job's agent, if it has one, as
  * one nested object (`agent`, null for most jobs) instead of fifteen joined columns: as rows of a page's
@@ -89,7 +107,7 @@ const RETRY_SOURCE_ID = `case when j.retries_count is not null then (
  */
 export const JOB_SELECT = `select j.*, case when j.agent_id is not null then (
     select ${AGENT_OBJECT} from agents a where a.id = j.agent_id
-  ) end as agent, ${RETRY_SOURCE_ID}
+  ) end as agent, ${RETRY_SOURCE_ID}, ${TRIGGERED_BUILD}
 from jobs j`;
 
 /** A job from a {@link JOB_SELECT} row or object. */
@@ -132,12 +150,30 @@ export function jobFromRow(row: Row): JobView {
     timeoutInMinutes: (row.timeout_in_minutes as number | null | undefined) ?? null,
     clusterId: (row.cluster_id as string | null) ?? null,
     clusterQueueId: (row.cluster_queue_id as string | null) ?? null,
+    trigger: (row.trigger as Job['trigger'] | undefined) ?? null,
+    triggeredBuildId: (row.triggered_build_id as string | null | undefined) ?? null,
+    concurrencyGroup: (row.concurrency_group as string | null | undefined) ?? null,
+    concurrencyLimit: (row.concurrency_limit as number | null | undefined) ?? null,
   };
   const agentRow = (row.agent as Row | null | undefined) ?? null;
   const agent: (Agent & { creator: null }) | null = agentRow
     ? { ...agentFromRow(agentRow, 'a_'), creator: null }
     : null;
-  return { job, agent, retrySourceId: (row.retry_source_id as string | null | undefined) ?? null };
+  const triggered = (row.triggered_build as Row | null | undefined) ?? null;
+  return {
+    job,
+    agent,
+    retrySourceId: (row.retry_source_id as string | null | undefined) ?? null,
+    ...(triggered
+      ? {
+          triggeredBuild: {
+            id: triggered.id as string,
+            number: triggered.number as number,
+            pipelineSlug: triggered.pipeline_slug as string,
+          },
+        }
+      : undefined),
+  };
 }
 
 async function writeJobs(sql: Sql, jobs: readonly Job[]) {
@@ -163,6 +199,28 @@ function locationFromRow(row: Row): JobLocation {
 const LOCATION_SELECT = `select j.*, b.number as b_number, b.pipeline_id as b_pipeline_id,
   b.organization_id as b_organization_id
 from jobs j join builds b on b.id = j.build_id`;
+
+/**
+ * Whether an agent may take this job of a concurrency group now: fewer than its limit held by agents,
+ * counting the group's older jobs still waiting (they go first). The group's advisory lock, held to the
+ * end of the claim, orders claims of one group across processes; a claim that finds it taken skips the
+ * job (its agent asks again at its next ping), so two claims never wait on each other's groups.
+ */
+async function groupHasRoom(tx: Sql, organizationId: string, job: Job): Promise<boolean> {
+  const [lock] = await tx.query<{ locked: boolean }>(
+    'select pg_try_advisory_xact_lock(hashtextextended($1, 0)) as locked',
+    [`concurrency:${organizationId}:${job.concurrencyGroup}`],
+  );
+  if (!lock?.locked) return false;
+  const [row] = await tx.query<{ ahead: number }>(
+    `select count(*)::int as ahead from jobs j join builds b on b.id = j.build_id
+     where j.concurrency_group = $2 and b.organization_id = $1 and j.id <> $3::uuid
+       and (j.state in ${HELD_JOB_STATES}
+         or (j.state = 'scheduled' and (j.created_at, j.id) < ($4::timestamptz, $3::uuid)))`,
+    [organizationId, job.concurrencyGroup, job.id, job.createdAt],
+  );
+  return (row?.ahead ?? 0) < (job.concurrencyLimit ?? 1);
+}
 
 export function jobRepository(sql: Sql): JobRepository {
   return {
@@ -252,7 +310,7 @@ export function jobRepository(sql: Sql): JobRepository {
         // instead of queueing on one.
         const rows = await tx.query(
           `select j.* from jobs j join builds b on b.id = j.build_id
-           where j.state = 'scheduled' and b.organization_id = $1
+           where j.state = 'scheduled' and b.organization_id = $1 and j.type <> 'trigger'
              and j.cluster_id is not distinct from $2::uuid
              and ($2::uuid is null or j.cluster_queue_id = $3::uuid)
            order by j.runnable_at, j.id limit 100`,
@@ -261,6 +319,7 @@ export function jobRepository(sql: Sql): JobRepository {
         for (const row of rows) {
           const job = assign(jobFromRow(row).job);
           if (!job) continue;
+          if (job.concurrencyGroup !== null && !(await groupHasRoom(tx, organizationId, job))) continue;
           try {
             const taken = await tx.query(
               `update jobs set state = $2, agent_id = $3
@@ -295,6 +354,48 @@ export function jobRepository(sql: Sql): JobRepository {
         [before],
       );
       return rows.map((row) => ({ jobId: row.id, buildId: row.build_id }));
+    },
+
+    async triggerJobsDue(limit) {
+      // Through the partial index of trigger jobs that are scheduled or running: a handful at most.
+      const rows = await sql.query(
+        `select j.*, b.organization_id as b_organization_id, o.slug as o_slug, b.pipeline_id as b_pipeline_id,
+           b.message as b_message, b.author as b_author, b.creator_id as b_creator_id, tb.state as tb_state
+         from jobs j join builds b on b.id = j.build_id join organizations o on o.id = b.organization_id
+         left join builds tb on tb.id = j.triggered_build_id
+         where j.type = 'trigger' and j.state in ('scheduled', 'running')
+           and (j.state = 'scheduled' or tb.id is null or (j.trigger ->> 'async')::boolean
+             or tb.state in ('passed', 'failed', 'canceled', 'blocked', 'skipped', 'not_run'))
+         order by j.runnable_at, j.id limit $1`,
+        [limit],
+      );
+      return rows.map(
+        (row): TriggerJobDue => ({
+          job: jobFromRow(row).job,
+          organization: { id: row.b_organization_id as string, slug: row.o_slug as string },
+          sourcePipelineId: row.b_pipeline_id as string,
+          parent: {
+            message: (row.b_message as string | null) ?? null,
+            author: (row.b_author as Build['author']) ?? null,
+            creatorId: (row.b_creator_id as string | null) ?? null,
+          },
+          triggeredBuildState: (row.tb_state as BuildState | null) ?? null,
+        }),
+      );
+    },
+
+    async triggerChainLength(buildId, limit) {
+      const [row] = await sql.query<{ length: number }>(
+        `with recursive chain (build_id, length) as (
+           select $1::uuid, 1
+           union all
+           select j.build_id, chain.length + 1 from chain join jobs j on j.triggered_build_id = chain.build_id
+           where chain.length <= $2
+         )
+         select max(length)::int as length from chain`,
+        [buildId, limit],
+      );
+      return row?.length ?? 1;
     },
 
     async appendLogChunk(jobId, chunk) {

@@ -6,7 +6,7 @@ import { publicMutation } from './client-mutation-id';
 /** Rule create, update and delete, for organization admins (`write_rules`); see rule.ts for which are enforced. */
 
 publicMutation('ruleCreate', {
-  description: 'Create a rule (artifacts_read rules are enforced; trigger_build rules are stored).',
+  description: 'Create a rule (enforced: trigger_build by trigger steps, artifacts_read by artifact reads).',
   inputFields: (t) => ({
     organizationId: t.id({ required: true }),
     type: t.string({

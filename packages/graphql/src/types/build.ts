@@ -7,7 +7,7 @@ import { BuildNode } from './build-node';
 import { JobConnection, JobStates, JobTypes, JobUnion } from './job';
 import { JobNode, type JobStateName } from './job-node';
 import { OrganizationRef, organizationOf } from './organization';
-import { BuildRef, PipelineRef, type PipelineShape } from './refs';
+import { BuildRef, JobTypeTriggerRef, PipelineRef, type PipelineShape } from './refs';
 import { ConnectionInterface } from './scalars';
 import { BuildCreator, UserRef } from './user';
 import { ViewerRef } from './viewer';
@@ -163,6 +163,14 @@ builder.node(BuildRef, {
       description: 'The build that this build was rebuilt from',
       resolve: ({ view }, _args, ctx) =>
         view.rebuiltFrom ? ctx.loaders.builds.load(view.rebuiltFrom.id) : null,
+    }),
+    triggeredFrom: t.field({
+      type: JobTypeTriggerRef,
+      nullable: true,
+      description:
+        'The trigger job that created this build (null: no trigger step did, or it is not readable)',
+      resolve: ({ view }, _args, ctx) =>
+        view.triggeredFrom ? ctx.loaders.jobs.load(view.triggeredFrom.jobId) : null,
     }),
     metaData: t.field({
       type: BuildMetaDataConnection,

@@ -174,4 +174,8 @@ export class JobNode implements JobResult {
   get unblockedAt(): Date | null {
     return this.job.unblockedAt;
   }
+  /** a trigger job's `async` */
+  get async(): boolean {
+    return this.job.trigger?.async ?? false;
+  }
 }

@@ -201,10 +201,26 @@ jobType(
   }),
 );
 
-jobType(JobTypeTriggerRef, {
-  description: 'A type of job that triggers another build on a pipeline',
-  step: stepType('StepTrigger', 'A trigger step creates a build on another pipeline'),
-});
+jobType(
+  JobTypeTriggerRef,
+  {
+    description: 'A type of job that triggers another build on a pipeline',
+    step: stepType('StepTrigger', 'A trigger step creates a build on another pipeline'),
+  },
+  (t) => ({
+    async: t.exposeBoolean('async', {
+      nullable: false,
+      description: 'Whether the job passes once its build is created, instead of waiting for that build',
+    }),
+    triggered: t.field({
+      type: BuildRef,
+      nullable: true,
+      description: 'The build this job triggered (null until it is created, or when it is not readable)',
+      resolve: ({ job }, _args, ctx) =>
+        job.triggeredBuildId ? ctx.loaders.builds.load(job.triggeredBuildId) : null,
+    }),
+  }),
+);
 
 const JOB_TYPE_REFS = {
   JobTypeCommand: JobTypeCommandRef,

@@ -45,6 +45,7 @@ function build(overrides: Partial<Build> = {}, view: Partial<BuildView> = {}): B
       creator: null,
       jobs: [],
       rebuiltFrom: null,
+      triggeredFrom: null,
       ...view,
     },
     showWebhookUrl: false,

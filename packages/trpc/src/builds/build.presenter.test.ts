@@ -170,6 +170,10 @@ const scriptJob: Job = {
   timeoutInMinutes: null,
   clusterId: null,
   clusterQueueId: null,
+  trigger: null,
+  triggeredBuildId: null,
+  concurrencyGroup: null,
+  concurrencyLimit: null,
 };
 
 const waiterJob: Job = {
@@ -205,6 +209,7 @@ function viewWith(overrides: { build?: Partial<Build> } & Partial<Omit<BuildView
     creator,
     jobs,
     rebuiltFrom: null,
+    triggeredFrom: null,
     ...rest,
   };
 }

@@ -120,6 +120,13 @@ function buildWire(result: BuildResult, ctx: Context): BuildWire {
           url: apiAddresses.build(ctx.urls.api, orgSlug, pipeline.slug, rebuiltFrom.number),
         }
       : null,
+    triggered_from: view.triggeredFrom
+      ? {
+          build_id: view.triggeredFrom.buildId,
+          build_number: view.triggeredFrom.buildNumber,
+          build_pipeline_slug: view.triggeredFrom.pipelineSlug,
+        }
+      : null,
     ...(ctx.excludePipeline
       ? undefined
       : {
@@ -163,7 +170,11 @@ export function presentJob(result: BuildResult, job: JobView, urls: { api: strin
   return jobWire(job, buildUrlsFor(result, ctx), ctx);
 }
 
-function jobWire({ job, agent, retrySourceId }: JobView, urls: BuildUrls, ctx: Context): JobWire {
+function jobWire(
+  { job, agent, retrySourceId, triggeredBuild }: JobView,
+  urls: BuildUrls,
+  ctx: Context,
+): JobWire {
   const jobUrl = apiAddresses.job(urls.buildUrl, job.id);
   const logUrl = `${jobUrl}/log`;
   return {
@@ -202,6 +213,32 @@ function jobWire({ job, agent, retrySourceId }: JobView, urls: BuildUrls, ctx: C
     parallel_group_total: job.parallelGroupTotal,
     matrix: job.matrix,
     ...jobPlace(job, urls.organizationSlug, ctx.urls.api),
+    ...(job.type === 'trigger' ? triggerFields(job, triggeredBuild, urls.organizationSlug, ctx) : undefined),
+  };
+}
+
+/** What only a trigger job shows: `async` and the build it made (the public API's trigger job). */
+function triggerFields(
+  job: Job,
+  triggered: JobView['triggeredBuild'],
+  organizationSlug: string,
+  ctx: Context,
+): Pick<JobWire, 'async' | 'triggered_build'> {
+  return {
+    async: job.trigger?.async ?? false,
+    triggered_build: triggered
+      ? {
+          id: triggered.id,
+          number: triggered.number,
+          url: apiAddresses.build(ctx.urls.api, organizationSlug, triggered.pipelineSlug, triggered.number),
+          web_url: webAddresses.build(
+            ctx.urls.web,
+            organizationSlug,
+            triggered.pipelineSlug,
+            triggered.number,
+          ),
+        }
+      : null,
   };
 }
 

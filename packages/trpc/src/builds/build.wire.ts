@@ -84,6 +84,15 @@ export const JobWire = z
       .nullable()
       .meta({ description: 'the queue the job waits in; null: unclustered, or no queue of its cluster' }),
     cluster_queue_url: z.string().nullable(),
+    async: z
+      .boolean()
+      .optional()
+      .meta({ description: 'trigger jobs only: whether it passes once its build is made' }),
+    triggered_build: z
+      .strictObject({ id: z.uuid(), number: z.number().int(), url: z.string(), web_url: z.string() })
+      .nullable()
+      .optional()
+      .meta({ description: 'trigger jobs only: the build it made; null until then' }),
   })
   .meta({ id: 'Job' });
 
@@ -133,6 +142,14 @@ export const BuildWire = z
       .meta({ description: 'null on a build without a pull request' }),
     merge_queue: z.null(),
     rebuilt_from: z.strictObject({ id: z.uuid(), number: z.number().int(), url: z.string() }).nullable(),
+    triggered_from: z
+      .strictObject({
+        build_id: z.uuid(),
+        build_number: z.number().int(),
+        build_pipeline_slug: z.string(),
+      })
+      .nullable()
+      .meta({ description: 'the build whose trigger step made this one; null for other builds' }),
     pipeline: PipelineWire.optional().meta({ description: 'absent with `exclude_pipeline=true`' }),
   })
   .meta({ id: 'Build' });

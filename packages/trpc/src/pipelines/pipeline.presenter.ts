@@ -118,8 +118,9 @@ export function presentPipelines(results: readonly PipelineResult[], urls: Publi
 }
 
 /**
- * A step in the public API's legacy step shape: command steps as `script` (`concurrency`, which this
- * service does not keep, is null), wait steps as `waiter`, block steps as `manual`.
+ * A step in the public API's legacy step shape: command steps as `script` (`concurrency` the step's limit,
+ * null for none), wait steps as `waiter`, block steps as `manual`, trigger steps as
+ * `trigger`.
  */
 export function legacyStep(step: StepDefinition): PipelineStepWire {
   switch (step.type) {
@@ -133,12 +134,21 @@ export function legacyStep(step: StepDefinition): PipelineStepWire {
         env: step.env,
         timeout_in_minutes: step.timeoutInMinutes ?? null,
         agent_query_rules: step.agentQueryRules,
-        concurrency: null,
+        concurrency: step.concurrency?.limit ?? null,
         parallelism: step.parallelism,
       };
     case 'wait':
       return { type: 'waiter' };
     case 'block':
       return { type: 'manual', label: step.label };
+    case 'trigger':
+      return {
+        type: 'trigger',
+        label: step.label,
+        trigger_project_slug: step.pipeline,
+        trigger_commit: step.build.commit,
+        trigger_branch: step.build.branch,
+        trigger_async: step.async,
+      };
   }
 }

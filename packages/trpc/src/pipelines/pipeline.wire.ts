@@ -36,7 +36,7 @@ export const PipelineScriptStepWire = z
       .nullable()
       .meta({ description: "the step's own timeout; null for none" }),
     agent_query_rules: z.array(z.string()),
-    concurrency: z.null(),
+    concurrency: z.number().int().nullable().meta({ description: "the step's `concurrency`; null for none" }),
     parallelism: z.number().int().nullable(),
   })
   .meta({ id: 'PipelineScriptStep' });
@@ -51,10 +51,23 @@ export const PipelineManualStepWire = z
   .strictObject({ type: z.literal('manual'), label: z.string().nullable() })
   .meta({ id: 'PipelineManualStep' });
 
+/** A trigger step, in the public API's legacy step shape (`trigger_project_slug` names the target). */
+export const PipelineTriggerStepWire = z
+  .strictObject({
+    type: z.literal('trigger'),
+    label: z.string().nullable(),
+    trigger_project_slug: z.string(),
+    trigger_commit: z.string().nullable().meta({ description: 'null: HEAD' }),
+    trigger_branch: z.string().nullable().meta({ description: "null: the target pipeline's default branch" }),
+    trigger_async: z.boolean(),
+  })
+  .meta({ id: 'PipelineTriggerStep' });
+
 export const PipelineStepWire = z.discriminatedUnion('type', [
   PipelineScriptStepWire,
   PipelineWaiterStepWire,
   PipelineManualStepWire,
+  PipelineTriggerStepWire,
 ]);
 
 const setOnly = { description: 'present once set' };
