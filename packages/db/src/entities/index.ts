@@ -11,7 +11,10 @@ import {
   OrganizationMemberEntity,
   UserEntity,
 } from './organization.entity';
+import { BackgroundWorkerEntity } from './background-worker.entity';
+import { NotificationDeliveryEntity, NotificationServiceEntity } from './notification.entity';
 import { CatalogRevisionEntity, PipelineCountsEntity, PipelineEntity } from './pipeline.entity';
+import { PipelineScheduleBuildEntity, PipelineScheduleEntity } from './pipeline-schedule.entity';
 import { PipelineTemplateEntity } from './pipeline-template.entity';
 import { RateLimitWindowEntity } from './rate-limit.entity';
 import { RegistryEntity } from './registry.entity';
@@ -21,6 +24,11 @@ import { TeamEntity, TeamMemberEntity, TeamPipelineEntity } from './team.entity'
 
 export {
   AccessTokenEntity,
+  BackgroundWorkerEntity,
+  NotificationDeliveryEntity,
+  NotificationServiceEntity,
+  PipelineScheduleBuildEntity,
+  PipelineScheduleEntity,
   AgentEntity,
   AgentRegistrationTokenEntity,
   AnnotationEntity,
@@ -80,4 +88,9 @@ export const entities = [
   OrganizationInvitationEntity,
   AnnotationEntity,
   ArtifactEntity,
+  NotificationServiceEntity,
+  NotificationDeliveryEntity,
+  PipelineScheduleEntity,
+  PipelineScheduleBuildEntity,
+  BackgroundWorkerEntity,
 ];

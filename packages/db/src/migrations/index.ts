@@ -26,6 +26,7 @@ import { Migration20261127033020 } from './Migration20261127033020';
 import { Migration20261127033030 } from './Migration20261127033030';
 import { Migration20261127034000 } from './Migration20261127034000';
 import { Migration20261127042500 } from './Migration20261127042500';
+import { Migration20261127170000 } from './Migration20261127170000';
 import { Migration20261127100000 } from './Migration20261127100000';
 import { Migration20261127130000 } from './Migration20261127130000';
 import { Migration20261127140000 } from './Migration20261127140000';
@@ -64,4 +65,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261127130000', class: Migration20261127130000 },
   { name: 'Migration20261127140000', class: Migration20261127140000 },
   { name: 'Migration20261127150000', class: Migration20261127150000 },
+  { name: 'Migration20261127170000', class: Migration20261127170000 },
 ];
