@@ -110,6 +110,17 @@ import {
 import { deleteJobLog, getJobEnv, getJobLog, retryJob, unblockJob } from './jobs/job-actions';
 import { cancelJobById, getRetrySourcesOf, retryJobById, unblockJobById } from './jobs/jobs-by-id';
 import { listOrganizationJobs } from './jobs/list-organization-jobs';
+import { attemptDelivery } from './notifications/notification-delivery';
+import { notificationsFor, queueNotifications } from './notifications/notification-fan-out';
+import {
+  createNotificationService,
+  deleteNotificationService,
+  getNotificationService,
+  listNotificationDeliveries,
+  listNotificationServices,
+  pingNotificationService,
+  updateNotificationService,
+} from './notifications/notification-services';
 import { getOrganization } from './organizations/get-organization';
 import { listOrganizationMembers } from './organizations/list-organization-members';
 import { listOrganizations } from './organizations/list-organizations';
@@ -275,6 +286,21 @@ export function createUseCases(deps: Deps) {
     listOrganizations: listOrganizations(deps),
     getOrganization: getOrganization(deps),
     listOrganizationMembers: listOrganizationMembers(deps),
+    notificationServices: {
+      create: createNotificationService(deps),
+      list: listNotificationServices(deps),
+      get: getNotificationService(deps),
+      update: updateNotificationService(deps),
+      delete: deleteNotificationService(deps),
+      deliveries: listNotificationDeliveries(deps),
+      ping: pingNotificationService(deps),
+    },
+    /** Background work (no actor): the notifications' fan-out and deliveries, the schedules' tick. */
+    background: {
+      notificationsFor: notificationsFor(deps),
+      queueNotifications: queueNotifications(deps),
+      attemptDelivery: attemptDelivery(deps),
+    },
     /** The same use cases addressed by UUID, for GraphQL. */
     byId: {
       organizations: organizationsById(deps),

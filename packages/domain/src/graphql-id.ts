@@ -20,6 +20,8 @@ export const GRAPHQL_TYPES = [
   'ClusterQueue',
   'ClusterToken',
   'Artifact',
+  'NotificationService',
+  'PipelineSchedule',
   // GraphQL's own objects: memberships and the session, which REST shows no graphql_id of.
   'OrganizationMember',
   'TeamMember',

@@ -30,6 +30,8 @@ export const SCOPES = [
   'write_suites',
   'read_clusters',
   'write_clusters',
+  'read_notification_services',
+  'write_notification_services',
   'graphql',
 ] as const;
 export type Scope = (typeof SCOPES)[number];
@@ -148,6 +150,19 @@ export const OPERATIONS = {
   getArtifact: 'read_artifacts',
   downloadArtifact: 'read_artifacts',
   deleteArtifact: 'write_artifacts',
+
+  listNotificationServices: 'read_notification_services',
+  getNotificationService: 'read_notification_services',
+  createNotificationService: 'write_notification_services',
+  updateNotificationService: 'write_notification_services',
+  deleteNotificationService: 'write_notification_services',
+  pingNotificationService: 'write_notification_services',
+
+  listPipelineSchedules: 'read_pipelines',
+  getPipelineSchedule: 'read_pipelines',
+  createPipelineSchedule: 'write_pipelines',
+  updatePipelineSchedule: 'write_pipelines',
+  deletePipelineSchedule: 'write_pipelines',
 } as const satisfies Record<string, Scope | null>;
 export type Operation = keyof typeof OPERATIONS;
 

@@ -1,8 +1,10 @@
 import { AgentEntity, AgentRegistrationTokenEntity } from './agent.entity';
 import { AnnotationEntity } from './annotation.entity';
 import { ArtifactEntity } from './artifact.entity';
+import { BackgroundWorkerEntity } from './background-worker.entity';
 import { BuildEntity, JobEntity, JobLogChunkEntity } from './build.entity';
 import { ClusterEntity, ClusterQueueEntity, ClusterTokenEntity } from './cluster.entity';
+import { NotificationDeliveryEntity, NotificationServiceEntity } from './notification.entity';
 import {
   AccessTokenEntity,
   OrganizationBannerEntity,
@@ -11,8 +13,6 @@ import {
   OrganizationMemberEntity,
   UserEntity,
 } from './organization.entity';
-import { BackgroundWorkerEntity } from './background-worker.entity';
-import { NotificationDeliveryEntity, NotificationServiceEntity } from './notification.entity';
 import { CatalogRevisionEntity, PipelineCountsEntity, PipelineEntity } from './pipeline.entity';
 import { PipelineScheduleBuildEntity, PipelineScheduleEntity } from './pipeline-schedule.entity';
 import { PipelineTemplateEntity } from './pipeline-template.entity';
@@ -24,15 +24,11 @@ import { TeamEntity, TeamMemberEntity, TeamPipelineEntity } from './team.entity'
 
 export {
   AccessTokenEntity,
-  BackgroundWorkerEntity,
-  NotificationDeliveryEntity,
-  NotificationServiceEntity,
-  PipelineScheduleBuildEntity,
-  PipelineScheduleEntity,
   AgentEntity,
   AgentRegistrationTokenEntity,
   AnnotationEntity,
   ArtifactEntity,
+  BackgroundWorkerEntity,
   BuildEntity,
   CatalogRevisionEntity,
   ClusterEntity,
@@ -40,12 +36,16 @@ export {
   ClusterTokenEntity,
   JobEntity,
   JobLogChunkEntity,
+  NotificationDeliveryEntity,
+  NotificationServiceEntity,
   OrganizationBannerEntity,
   OrganizationEntity,
   OrganizationInvitationEntity,
   OrganizationMemberEntity,
   PipelineCountsEntity,
   PipelineEntity,
+  PipelineScheduleBuildEntity,
+  PipelineScheduleEntity,
   PipelineTemplateEntity,
   RateLimitWindowEntity,
   RegistryEntity,

@@ -1,4 +1,5 @@
-import { defineEntity, p } from '@mikro-orm/core';
+import type { NotificationEvent, NotificationService, TokenMode } from '@ci/domain';
+import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
 import { OrganizationEntity, UserEntity } from './organization.entity';
 import { PipelineEntity } from './pipeline.entity';
 
@@ -56,3 +57,22 @@ export const NotificationDeliveryEntity = defineEntity({
     lastAttemptAt: p.datetime(3).nullable(),
   },
 });
+
+export function toNotificationService(
+  service: InferEntity<typeof NotificationServiceEntity>,
+): NotificationService {
+  return {
+    id: service.id,
+    organizationId: service.organization.id,
+    description: service.description,
+    url: service.url,
+    events: service.events as NotificationEvent[],
+    pipelineId: service.pipeline?.id ?? null,
+    branchFilter: service.branchFilter ?? null,
+    token: service.token,
+    tokenMode: service.tokenMode as TokenMode,
+    enabled: service.enabled,
+    creatorId: service.creator?.id ?? null,
+    createdAt: service.createdAt,
+  };
+}

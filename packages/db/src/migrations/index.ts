@@ -26,11 +26,11 @@ import { Migration20261127033020 } from './Migration20261127033020';
 import { Migration20261127033030 } from './Migration20261127033030';
 import { Migration20261127034000 } from './Migration20261127034000';
 import { Migration20261127042500 } from './Migration20261127042500';
-import { Migration20261127170000 } from './Migration20261127170000';
 import { Migration20261127100000 } from './Migration20261127100000';
 import { Migration20261127130000 } from './Migration20261127130000';
 import { Migration20261127140000 } from './Migration20261127140000';
 import { Migration20261127150000 } from './Migration20261127150000';
+import { Migration20261127170000 } from './Migration20261127170000';
 
 /** Every committed migration, in order. `pnpm --filter @ci/db migration:create` appends new ones. */
 export const migrationsList: MigrationObject[] = [
