@@ -74,6 +74,8 @@ export async function startBackgroundWork(input: {
 
   const workerIds = new Set<string>();
   const events: WorkerEvents = new EventEmitter();
+  // Jobs are locked in the name of the pool (graphile-worker 0.18), a job queue's by a worker: both kept.
+  events.on('pool:create', ({ workerPool }) => workerIds.add(workerPool.id));
   events.on('worker:create', ({ worker }) => workerIds.add(worker.workerId));
   events.on('job:error', ({ job, error }) =>
     log.error({ err: error, task: job.task_identifier, jobId: job.id }, 'background job failed'),
