@@ -337,6 +337,47 @@ describe('deliveries', () => {
   });
 });
 
+describe('notification services over GraphQL', () => {
+  it('finds a webhook by UUID with its last deliveries, never its token, for admins only', async () => {
+    const created = await createService({ events: ['ping'], description: 'GraphQL feed' });
+    await world.call('POST', `${services}/${created.id}/ping`);
+    await waitFor('the delivery', async () => {
+      const listed = await world.call('GET', `${services}/${created.id}/deliveries`);
+      return listed.body[0]?.state === 'succeeded';
+    });
+    const query = `query ($uuid: ID!) { notificationService(uuid: $uuid) {
+      __typename id name description
+      ... on NotificationServiceWebhook { uuid url events enabled tokenMode organization { slug }
+        deliveries { event state attempts responseStatus } }
+    } }`;
+    const asAdmin = await world.call('POST', '/graphql', { body: { query, variables: { uuid: created.id } } });
+    expect(asAdmin.body).toEqual({
+      data: {
+        notificationService: {
+          __typename: 'NotificationServiceWebhook',
+          id: created.id,
+          name: 'Webhook',
+          description: 'GraphQL feed',
+          uuid: created.id,
+          url: receiver.url,
+          events: ['ping'],
+          enabled: true,
+          tokenMode: 'token',
+          organization: { slug: 'acme' },
+          deliveries: [{ event: 'ping', state: 'succeeded', attempts: 1, responseStatus: 200 }],
+        },
+      },
+    });
+    expect(asAdmin.text).not.toContain(created.token);
+    const asMember = await world.call('POST', '/graphql', {
+      token: world.tokens.member,
+      body: { query, variables: { uuid: created.id } },
+    });
+    expect(asMember.body.data.notificationService).toBeNull();
+    expect(asMember.body.errors[0].message).toBe('Forbidden');
+  });
+});
+
 describe('where webhooks may go', () => {
   it('refuses loopback receivers unless the server allows private addresses', async () => {
     const guarded = await start({ WEBHOOK_ALLOW_PRIVATE_ADDRESSES: 'false' });
