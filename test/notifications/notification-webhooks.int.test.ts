@@ -350,7 +350,9 @@ describe('notification services over GraphQL', () => {
       ... on NotificationServiceWebhook { uuid url events enabled tokenMode organization { slug }
         deliveries { event state attempts responseStatus } }
     } }`;
-    const asAdmin = await world.call('POST', '/graphql', { body: { query, variables: { uuid: created.id } } });
+    const asAdmin = await world.call('POST', '/graphql', {
+      body: { query, variables: { uuid: created.id } },
+    });
     expect(asAdmin.body).toEqual({
       data: {
         notificationService: {

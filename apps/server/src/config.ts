@@ -179,7 +179,7 @@ export function readServerConfig(env: NodeJS.ProcessEnv) {
         : null,
     },
     /**
-     * graphile-worker in this process (ADR 0019): notification fan-out and deliveries, schedules. Every
+     * graphile-worker in this process (ADR 0019): notification fan-out and deliveries. Every
      * process runs it; a process silent for `staleAfterMs` has its locked jobs freed for the others.
      */
     backgroundWork: {

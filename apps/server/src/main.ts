@@ -36,7 +36,7 @@ if (config.seedDemo && (await useCases.admin.isEmpty())) {
 }
 
 await app.listen({ port: config.port, host: config.host });
-// Notifications and schedules (ADR 0019): every process takes its share of the queue.
+// Notifications (ADR 0019): every process takes its share of the queue.
 const background = config.backgroundWork.enabled
   ? await startBackgroundWork({
       databaseUrl: database.url,

@@ -47,8 +47,7 @@ export type NotFoundResource =
   | 'cluster_token'
   | 'annotation'
   | 'artifact'
-  | 'notification_service'
-  | 'pipeline_schedule';
+  | 'notification_service';
 
 /** An expected failure: `kind` picks the transport status, `code` is stable for machines, `message` is shown. */
 export class DomainError extends Error {

@@ -157,12 +157,6 @@ export const OPERATIONS = {
   updateNotificationService: 'write_notification_services',
   deleteNotificationService: 'write_notification_services',
   pingNotificationService: 'write_notification_services',
-
-  listPipelineSchedules: 'read_pipelines',
-  getPipelineSchedule: 'read_pipelines',
-  createPipelineSchedule: 'write_pipelines',
-  updatePipelineSchedule: 'write_pipelines',
-  deletePipelineSchedule: 'write_pipelines',
 } as const satisfies Record<string, Scope | null>;
 export type Operation = keyof typeof OPERATIONS;
 

@@ -37,7 +37,6 @@ const NODES: Record<GraphqlType, NodeLoad> = {
   Artifact: () => null,
   // Not a Node in the public schema: read through `notificationService(uuid:)`.
   NotificationService: () => null,
-  PipelineSchedule: () => null,
 };
 
 /**

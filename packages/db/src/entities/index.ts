@@ -14,7 +14,6 @@ import {
   UserEntity,
 } from './organization.entity';
 import { CatalogRevisionEntity, PipelineCountsEntity, PipelineEntity } from './pipeline.entity';
-import { PipelineScheduleBuildEntity, PipelineScheduleEntity } from './pipeline-schedule.entity';
 import { PipelineTemplateEntity } from './pipeline-template.entity';
 import { RateLimitWindowEntity } from './rate-limit.entity';
 import { RegistryEntity } from './registry.entity';
@@ -44,8 +43,6 @@ export {
   OrganizationMemberEntity,
   PipelineCountsEntity,
   PipelineEntity,
-  PipelineScheduleBuildEntity,
-  PipelineScheduleEntity,
   PipelineTemplateEntity,
   RateLimitWindowEntity,
   RegistryEntity,
@@ -90,7 +87,5 @@ export const entities = [
   ArtifactEntity,
   NotificationServiceEntity,
   NotificationDeliveryEntity,
-  PipelineScheduleEntity,
-  PipelineScheduleBuildEntity,
   BackgroundWorkerEntity,
 ];

@@ -1,9 +1,9 @@
 import { Migration } from '@mikro-orm/migrations';
 
 /**
- * Notification services and their deliveries, pipeline schedules and the builds they made (one per
- * tick), the processes doing background work; and the triggers that enqueue, in the transaction of the
- * change, the transitions of builds, jobs and agents that a notification may be about (ADR 0019). Each
+ * Notification services and their deliveries, the processes doing background work, and the triggers that
+ * enqueue, in the transaction of the change, the transitions of builds, jobs and agents that a notification
+ * may be about (ADR 0019). Each
  * first asks whether any enabled service exists, then only for rows of organizations that have one, so a
  * database without services pays one probe of an empty table per statement.
  */
@@ -92,16 +92,6 @@ export class Migration20261127170000 extends Migration {
     );
 
     this.addSql(
-      `create table "pipeline_schedules" ("id" uuid not null, "pipeline_id" uuid not null, "label" varchar(255) not null, "cronline" varchar(255) not null, "branch" varchar(255) null, "commit" varchar(255) null, "message" text null, "env" jsonb not null, "enabled" boolean not null default true, "next_build_at" timestamptz(3) null, "failed_at" timestamptz(3) null, "failed_message" text null, "creator_id" uuid null, "created_at" timestamptz(3) not null, primary key ("id"));`,
-    );
-    this.addSql(
-      `create index "pipeline_schedules_pipeline_id_index" on "pipeline_schedules" ("pipeline_id");`,
-    );
-    this.addSql(
-      `create index "pipeline_schedules_due_idx" on "pipeline_schedules" ("next_build_at") where "enabled";`,
-    );
-
-    this.addSql(
       `create table "notification_services" ("id" uuid not null, "organization_id" uuid not null, "description" varchar(255) not null, "url" text not null, "events" text[] not null, "pipeline_id" uuid null, "branch_filter" varchar(255) null, "token" varchar(255) not null, "token_mode" varchar(16) not null, "enabled" boolean not null default true, "creator_id" uuid null, "created_at" timestamptz(3) not null, primary key ("id"));`,
     );
     this.addSql(
@@ -122,20 +112,6 @@ export class Migration20261127170000 extends Migration {
     );
 
     this.addSql(
-      `create table "pipeline_schedule_builds" ("schedule_id" uuid not null, "tick_at" timestamptz(3) not null, "build_id" uuid null, primary key ("schedule_id", "tick_at"));`,
-    );
-    this.addSql(
-      `create index "pipeline_schedule_builds_build_id_index" on "pipeline_schedule_builds" ("build_id");`,
-    );
-
-    this.addSql(
-      `alter table "pipeline_schedules" add constraint "pipeline_schedules_pipeline_id_foreign" foreign key ("pipeline_id") references "pipelines" ("id") on delete cascade;`,
-    );
-    this.addSql(
-      `alter table "pipeline_schedules" add constraint "pipeline_schedules_creator_id_foreign" foreign key ("creator_id") references "users" ("id") on delete set null;`,
-    );
-
-    this.addSql(
       `alter table "notification_services" add constraint "notification_services_organization_id_foreign" foreign key ("organization_id") references "organizations" ("id") on delete cascade;`,
     );
     this.addSql(
@@ -147,13 +123,6 @@ export class Migration20261127170000 extends Migration {
 
     this.addSql(
       `alter table "notification_deliveries" add constraint "notification_deliveries_service_id_foreign" foreign key ("service_id") references "notification_services" ("id") on delete cascade;`,
-    );
-
-    this.addSql(
-      `alter table "pipeline_schedule_builds" add constraint "pipeline_schedule_builds_schedule_id_foreign" foreign key ("schedule_id") references "pipeline_schedules" ("id") on delete cascade;`,
-    );
-    this.addSql(
-      `alter table "pipeline_schedule_builds" add constraint "pipeline_schedule_builds_build_id_foreign" foreign key ("build_id") references "builds" ("id") on delete set null;`,
     );
 
     this.addSql(NOTIFICATION_TRIGGERS);
@@ -172,7 +141,6 @@ export class Migration20261127170000 extends Migration {
        drop function "notification_enqueue"(jsonb);`,
     );
     this.addSql('drop table "notification_deliveries", "notification_services";');
-    this.addSql('drop table "pipeline_schedule_builds", "pipeline_schedules";');
     this.addSql('drop table "background_workers";');
   }
 }
