@@ -31,10 +31,11 @@ for (const [network, prefix] of [
 ] as const) {
   PRIVATE_ADDRESSES.addSubnet(network, prefix, 'ipv4');
 }
+// IPv4-mapped IPv6 addresses (`::ffff:127.0.0.1`) are checked against the IPv4 rules by BlockList itself
+// (a `::ffff:0:0/96` rule would refuse every IPv4 address).
 for (const [network, prefix] of [
   ['::', 128],
   ['::1', 128],
-  ['::ffff:0:0', 96],
   ['64:ff9b::', 96],
   ['fc00::', 7],
   ['fe80::', 10],
