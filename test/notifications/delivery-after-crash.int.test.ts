@@ -36,7 +36,7 @@ afterAll(async () => {
 });
 
 describe('a server killed mid-delivery', () => {
-  it('has the delivery sent again by another process', async () => {
+  it('has the delivery sent again by another process', { timeout: 180_000 }, async () => {
     const admin = db.useCases.admin;
     await admin.createOrganization({ name: 'Acme', slug: 'acme' });
     const user = await admin.createUser({ name: 'Ada Admin', email: 'admin@acme.test' });
@@ -54,26 +54,31 @@ describe('a server killed mid-delivery', () => {
     expect(service.status).toBe(201);
     const ping = await call('POST', `/v2/organizations/acme/services/${service.body.id}/ping`);
     expect(ping.status).toBe(201);
-    await receiver.arrived('ping');
+    await receiver.arrived('ping', 1, 60_000);
     process.kill(-first.pid, 'SIGKILL');
     await first.stop();
 
     receiver.answerWith((_request, response) => response.end('ok'));
     const second = await startServerProcess(env({ WORKER_STALE_AFTER_MS: '1000' }));
     servers.push(second);
-    const attempts = await receiver.arrived('ping', 2);
+    // Server processes start slowly on a loaded machine: the waits are generous, the test is not timed.
+    const attempts = await receiver.arrived('ping', 2, 60_000);
     expect(attempts.map((attempt) => attempt.headers['x-buildkite-delivery-id'])).toEqual([
       ping.body.id,
       ping.body.id,
     ]);
     expect(attempts[1]?.body).toBe(attempts[0]?.body);
-    const deliveries = await waitFor('the delivery recorded', async () => {
-      const listed = await callerOf(second, secret)(
-        'GET',
-        `/v2/organizations/acme/services/${service.body.id}/deliveries`,
-      );
-      return listed.body[0]?.state === 'succeeded' && listed.body;
-    });
+    const deliveries = await waitFor(
+      'the delivery recorded',
+      async () => {
+        const listed = await callerOf(second, secret)(
+          'GET',
+          `/v2/organizations/acme/services/${service.body.id}/deliveries`,
+        );
+        return listed.body[0]?.state === 'succeeded' && listed.body;
+      },
+      60_000,
+    );
     expect(deliveries[0]).toMatchObject({ id: ping.body.id, attempts: 1, response_status: 200 });
   });
 });

@@ -48,11 +48,15 @@ export async function startWebhookReceiver() {
     /** The requests of one event so far. */
     of: (event: string) => received.filter((webhook) => webhook.headers['x-buildkite-event'] === event),
     /** The requests of one event, once there are `count` of them. */
-    arrived: (event: string, count = 1) =>
-      waitFor(`${count} ${event}`, async () => {
-        const matching = received.filter((webhook) => webhook.headers['x-buildkite-event'] === event);
-        return matching.length >= count && matching;
-      }),
+    arrived: (event: string, count = 1, timeoutMs = 20_000) =>
+      waitFor(
+        `${count} ${event}`,
+        async () => {
+          const matching = received.filter((webhook) => webhook.headers['x-buildkite-event'] === event);
+          return matching.length >= count && matching;
+        },
+        timeoutMs,
+      ),
     close: async () => {
       for (const response of open) response.destroy();
       server.closeAllConnections();
