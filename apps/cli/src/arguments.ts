@@ -38,6 +38,11 @@ const OPTIONS = {
   state: { type: 'string' },
   page: { type: 'string' },
   'per-page': { type: 'string' },
+  url: { type: 'string' },
+  events: { type: 'string' },
+  service: { type: 'string' },
+  'token-mode': { type: 'string' },
+  disabled: { type: 'boolean' },
 } as const;
 
 export function parseCommand(argv: string[]): ParsedCommand {

@@ -170,4 +170,44 @@ describe('the CLI with --remote', () => {
     expect(local.code).toBe(2);
     expect(local.stderr).toContain('has no API endpoint');
   });
+
+  it('manages a notification webhook: create (token shown once), change, ping, deliveries, delete', async () => {
+    const org = ['--org', 'acme'];
+    const created = await remote(
+      world.tokens.admin,
+      'service',
+      'create',
+      ...org,
+      '--url',
+      'https://hooks.example.com/ci',
+      '--events',
+      'build.finished,ping',
+      '--token-mode',
+      'signature',
+    );
+    expect(created.code).toBe(0);
+    expect(created.body).toMatchObject({
+      provider: 'webhook',
+      settings: {
+        url: 'https://hooks.example.com/ci',
+        events: ['build.finished', 'ping'],
+        token_mode: 'signature',
+      },
+    });
+    expect(created.body.token).toEqual(expect.any(String));
+    const service = ['--service', created.body.id];
+    const changed = await remote(world.tokens.admin, 'service', 'update', ...org, ...service, '--disabled');
+    expect(changed.body).toMatchObject({ enabled: false });
+    expect(changed.body.token).toBeUndefined();
+    const listed = await remote(world.tokens.admin, 'service', 'list', ...org);
+    expect(listed.body.services.map((item: { id: string }) => item.id)).toContain(created.body.id);
+    const ping = await remote(world.tokens.admin, 'service', 'ping', ...org, ...service);
+    expect(ping.body).toMatchObject({ event: 'ping', state: 'pending', attempts: 0 });
+    const deliveries = await remote(world.tokens.admin, 'service', 'deliveries', ...org, ...service);
+    expect(deliveries.body.deliveries.map((delivery: { id: string }) => delivery.id)).toEqual([ping.body.id]);
+    const refused = await remote(world.tokens.member, 'service', 'list', ...org);
+    expect(refused.code).toBe(1);
+    const deleted = await remote(world.tokens.admin, 'service', 'delete', ...org, ...service);
+    expect(deleted.body).toMatchObject({ deleted: true });
+  });
 });

@@ -79,6 +79,25 @@ function teamAccessLevels(text: string | undefined): Record<string, string> | un
   );
 }
 
+function serviceKey(options: Options) {
+  return { organization: required(options, 'org'), service: required(options, 'service') };
+}
+
+/** The notification service fields the options give, as the REST body names them. */
+function serviceFields(options: Options) {
+  const events = list(optional(options, 'events'));
+  const fields = {
+    url: optional(options, 'url'),
+    description: optional(options, 'description'),
+    events,
+    pipeline: optional(options, 'pipeline'),
+    branch_filter: optional(options, 'branch-filter'),
+    token_mode: optional(options, 'token-mode'),
+    ...(options.disabled ? { enabled: false } : {}),
+  };
+  return Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined));
+}
+
 export const REMOTE_COMMANDS: Record<string, RemoteCommand> = {
   whoami: {
     usage: 'whoami',
@@ -142,6 +161,45 @@ export const REMOTE_COMMANDS: Record<string, RemoteCommand> = {
       await client.pipelines.delete.mutate(key);
       return { ...key, deleted: true };
     },
+  },
+  'service list': {
+    usage: 'service list --org S [--page N] [--per-page N]   (notification webhooks; admins)',
+    run: async (client, options) => ({
+      services: await client.notificationServices.list.query(organizationPage(options)),
+    }),
+  },
+  'service create': {
+    usage:
+      'service create --org S --url URL [--events e1,e2] [--description D] [--pipeline SLUG] [--branch-filter F] [--token-mode token|signature] [--disabled]   (prints the token once)',
+    run: async (client, options) =>
+      client.notificationServices.create.mutate({
+        organization: required(options, 'org'),
+        ...serviceFields(options),
+      } as Parameters<RemoteClient['notificationServices']['create']['mutate']>[0]),
+  },
+  'service update': {
+    usage:
+      'service update --org S --service UUID [--url URL] [--events e1,e2] [--description D] [--pipeline SLUG] [--branch-filter F] [--token-mode M] [--disabled]',
+    run: async (client, options) =>
+      client.notificationServices.update.mutate({ ...serviceKey(options), ...serviceFields(options) }),
+  },
+  'service delete': {
+    usage: 'service delete --org S --service UUID',
+    run: async (client, options) => {
+      const key = serviceKey(options);
+      await client.notificationServices.delete.mutate(key);
+      return { ...key, deleted: true };
+    },
+  },
+  'service ping': {
+    usage: 'service ping --org S --service UUID   (queues a ping event)',
+    run: async (client, options) => client.notificationServices.ping.mutate(serviceKey(options)),
+  },
+  'service deliveries': {
+    usage: 'service deliveries --org S --service UUID   (the last 20, newest first)',
+    run: async (client, options) => ({
+      deliveries: await client.notificationServices.deliveries.query(serviceKey(options)),
+    }),
   },
   'team list': {
     usage: 'team list --org S [--page N] [--per-page N]',

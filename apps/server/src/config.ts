@@ -57,6 +57,15 @@ const ServerEnv = DatabaseEnv.extend({
   ARTIFACTS_S3_REGION: z.string().min(1).default('us-east-1'),
   ARTIFACTS_S3_PREFIX: z.string().default(''),
   ARTIFACTS_S3_FORCE_PATH_STYLE: flag.optional(),
+  BACKGROUND_WORK: flag.default(true),
+  WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(100).default(4),
+  WORKER_POLL_MS: z.coerce.number().int().min(100).max(60_000).default(2000),
+  WORKER_HEARTBEAT_MS: z.coerce.number().int().min(100).max(600_000).default(10_000),
+  WORKER_STALE_AFTER_MS: z.coerce.number().int().min(300).max(86_400_000).default(60_000),
+  WEBHOOK_ALLOW_PRIVATE_ADDRESSES: flag.default(false),
+  WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(10).max(300_000).default(10_000),
+  WEBHOOK_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(25).default(5),
+  WEBHOOK_RETRY_BASE_MS: z.coerce.number().int().min(1).max(3_600_000).default(10_000),
   CORS_ORIGINS: z
     .string()
     .default('')
@@ -172,6 +181,27 @@ export function readServerConfig(env: NodeJS.ProcessEnv) {
     },
     /** how often each process passes over the trigger jobs with something to do (trigger-jobs.ts) */
     triggerPassMs: parsed.TRIGGER_PASS_SECONDS * 1000,
+    /**
+     * graphile-worker in this process (ADR 0019): notification fan-out and deliveries. Every
+     * process runs it; a process silent for `staleAfterMs` has its locked jobs freed for the others.
+     */
+    backgroundWork: {
+      enabled: parsed.BACKGROUND_WORK,
+      concurrency: parsed.WORKER_CONCURRENCY,
+      pollMs: parsed.WORKER_POLL_MS,
+      heartbeatMs: parsed.WORKER_HEARTBEAT_MS,
+      staleAfterMs: parsed.WORKER_STALE_AFTER_MS,
+    },
+    /**
+     * outbound webhooks: `allowPrivateAddresses` lets them reach loopback, private and link-local addresses
+     * (local development and tests; off by default against SSRF), each attempt cut after `timeoutMs`
+     */
+    webhooks: {
+      allowPrivateAddresses: parsed.WEBHOOK_ALLOW_PRIVATE_ADDRESSES,
+      timeoutMs: parsed.WEBHOOK_TIMEOUT_MS,
+      maxAttempts: parsed.WEBHOOK_MAX_ATTEMPTS,
+      retryBaseMs: parsed.WEBHOOK_RETRY_BASE_MS,
+    },
     /** what agents are told at registration, and the silence after which their job is lost */
     agentTimings: {
       pingInterval: parsed.AGENT_PING_INTERVAL_SECONDS,

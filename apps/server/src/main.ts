@@ -5,6 +5,7 @@ import { newId } from '@ci/domain';
 import { runAgent } from '../../agent/src/agent';
 import { buildApp } from './app';
 import { artifactSettings } from './artifact-settings';
+import { startBackgroundWork } from './background/background-work';
 import { readServerConfig } from './config';
 
 const { values: flags } = parseArgs({ options: { 'with-agent': { type: 'boolean' } }, strict: false });
@@ -35,6 +36,16 @@ if (config.seedDemo && (await useCases.admin.isEmpty())) {
 }
 
 await app.listen({ port: config.port, host: config.host });
+// Notifications (ADR 0019): every process takes its share of the queue.
+const background = config.backgroundWork.enabled
+  ? await startBackgroundWork({
+      databaseUrl: database.url,
+      sql: database.sql,
+      useCases,
+      config,
+      log: app.log,
+    })
+  : null;
 app.log.info(
   { migrations: database.migrated, readyInMs: Date.now() - startedAt, embedded: !config.database.url },
   'ready',
@@ -110,6 +121,7 @@ async function shutdown(signal: string) {
     clearInterval(sweeper);
     clearInterval(triggerPass);
     await app.close(); // stops accepting, lets in-flight requests finish
+    await background?.stop(); // lets running jobs finish (deliveries are bounded by their timeout)
     await database.close(); // closes MikroORM and its pool, stops the embedded PostgreSQL if we started it
     process.exit(0);
   } catch (error) {

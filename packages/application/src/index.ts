@@ -38,6 +38,14 @@ export type {
 } from './clusters/cluster-views';
 export type { JobInBuild, JobLog, JobRef } from './jobs/job-actions';
 export type { OrganizationJobQuery } from './jobs/list-organization-jobs';
+export type { DeliveryPolicy, SendOutcome } from './notifications/notification-delivery';
+export type { Notification, NotificationSubject } from './notifications/notification-fan-out';
+export type * from './notifications/notification-ports';
+export type {
+  NotificationServiceInputWithPipeline,
+  NotificationServiceView,
+  PingSubject,
+} from './notifications/notification-services';
 export type { OrganizationMemberPage } from './organizations/list-organization-members';
 export type { OrganizationPage } from './organizations/list-organizations';
 export type { ListPart, Page, PartRequest, RowWindow } from './page';

@@ -34,6 +34,7 @@ import type { AgentRepository, BuildMetaDataRepository, JobRepository } from './
 import type { AgentTimings } from './agents/agent-protocol';
 import type { AnnotationRepository } from './annotations/annotation-ports';
 import type { ArtifactRepository, ArtifactSettings } from './artifacts/artifact-ports';
+import type { NotificationServiceRepository } from './notifications/notification-ports';
 import type { PipelineTemplateRepository } from './pipeline-templates/pipeline-template-ports';
 import type { RuleRepository } from './rules/rule-ports';
 import type { SuiteRepository } from './suites/suite-ports';
@@ -744,6 +745,7 @@ export interface Repositories {
   pipelineTemplates: PipelineTemplateRepository;
   suites: SuiteRepository;
   artifacts: ArtifactRepository;
+  notificationServices: NotificationServiceRepository;
 }
 
 export interface Deps {

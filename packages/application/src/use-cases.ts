@@ -111,6 +111,17 @@ import { deleteJobLog, getJobEnv, getJobLog, retryJob, unblockJob } from './jobs
 import { cancelJobById, getRetrySourcesOf, retryJobById, unblockJobById } from './jobs/jobs-by-id';
 import { listOrganizationJobs } from './jobs/list-organization-jobs';
 import { runTriggerJobs } from './jobs/trigger-jobs';
+import { attemptDelivery } from './notifications/notification-delivery';
+import { notificationsFor, queueNotifications } from './notifications/notification-fan-out';
+import {
+  createNotificationService,
+  deleteNotificationService,
+  getNotificationService,
+  listNotificationDeliveries,
+  listNotificationServices,
+  pingNotificationService,
+  updateNotificationService,
+} from './notifications/notification-services';
 import { getOrganization } from './organizations/get-organization';
 import { listOrganizationMembers } from './organizations/list-organization-members';
 import { listOrganizations } from './organizations/list-organizations';
@@ -276,6 +287,21 @@ export function createUseCases(deps: Deps) {
     listOrganizations: listOrganizations(deps),
     getOrganization: getOrganization(deps),
     listOrganizationMembers: listOrganizationMembers(deps),
+    notificationServices: {
+      create: createNotificationService(deps),
+      list: listNotificationServices(deps),
+      get: getNotificationService(deps),
+      update: updateNotificationService(deps),
+      delete: deleteNotificationService(deps),
+      deliveries: listNotificationDeliveries(deps),
+      ping: pingNotificationService(deps),
+    },
+    /** Background work (no actor): the notifications' fan-out and deliveries, the schedules' tick. */
+    background: {
+      notificationsFor: notificationsFor(deps),
+      queueNotifications: queueNotifications(deps),
+      attemptDelivery: attemptDelivery(deps),
+    },
     /** The same use cases addressed by UUID, for GraphQL. */
     byId: {
       organizations: organizationsById(deps),

@@ -12,6 +12,7 @@ import { clusterRepository } from './repositories/cluster.repository';
 import { organizationRepository, userRepository } from './repositories/identity.repository';
 import { jobRepository } from './repositories/job.repository';
 import { lookupRepository } from './repositories/lookup.repository';
+import { notificationServiceRepository } from './repositories/notification-service.repository';
 import { organizationJobRepository } from './repositories/organization-job.repository';
 import { organizationMemberRepository } from './repositories/organization-member.repository';
 import { organizationSettingsRepository } from './repositories/organization-settings.repository';
@@ -37,6 +38,8 @@ export interface DatabaseOptions {
 }
 
 export interface Database {
+  /** where the database is (the embedded one's address when it was started here) */
+  url: string;
   sql: Sql;
   repos: Repositories;
   /** Applied migration names. */
@@ -75,6 +78,7 @@ function createRepositories(em: EntityManagerSource, sql: Sql): Repositories {
     suites: suiteRepository(em),
     annotations: annotationRepository(sql),
     artifacts: artifactRepository(sql),
+    notificationServices: notificationServiceRepository(em, sql),
   };
 }
 
@@ -111,6 +115,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     const sql = createSql(pool, options.onQuery);
     const units = unitsOfWork(orm);
     return {
+      url: server.url,
       sql,
       repos: createRepositories(units.entityManager, sql),
       migrated,

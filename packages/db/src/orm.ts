@@ -16,6 +16,7 @@ import {
   type QBFilterQuery,
   type UniqueConstraintViolationException,
 } from '@mikro-orm/postgresql';
+import { Logger, runMigrations } from 'graphile-worker';
 import pg from 'pg';
 import { entities } from './entities';
 import { migrationsList } from './migrations';
@@ -44,7 +45,8 @@ export function ormConfig(options: OrmOptions): Options {
     },
     // Triggers and routines are the migrations' own (the pipeline counts' triggers, Migration20261121160000),
     // not declared on entities: the schema diff must not propose dropping them.
-    schemaGenerator: { ignoreTriggers: true, ignoreRoutines: true },
+    // graphile-worker's schema is its own migrations' (migrate, below).
+    schemaGenerator: { ignoreTriggers: true, ignoreRoutines: true, ignoreSchema: ['graphile_worker'] },
     pool: { min: 0, max: options.poolMax ?? 10 },
     // Sees each statement as sent, without the logger's decoration.
     ...(onQuery
@@ -75,6 +77,13 @@ export async function migrate(orm: Orm): Promise<string[]> {
   await lock.connect();
   try {
     await lock.query('select pg_advisory_lock(727274)');
+    // The job queue's schema first (graphile-worker's own migrations): the notification triggers call its
+    // `add_job` in the transactions that change builds, jobs and agents (ADR 0019).
+    await runMigrations({
+      connectionString: orm.config.get('clientUrl'),
+      maxPoolSize: 1,
+      logger: new Logger(() => () => {}),
+    });
     const applied = await orm.migrator.up();
     return applied.map((migration) => migration.name);
   } finally {

@@ -46,7 +46,8 @@ export type NotFoundResource =
   | 'cluster_queue'
   | 'cluster_token'
   | 'annotation'
-  | 'artifact';
+  | 'artifact'
+  | 'notification_service';
 
 /** An expected failure: `kind` picks the transport status, `code` is stable for machines, `message` is shown. */
 export class DomainError extends Error {

@@ -20,6 +20,7 @@ export const GRAPHQL_TYPES = [
   'ClusterQueue',
   'ClusterToken',
   'Artifact',
+  'NotificationService',
   // GraphQL's own objects: memberships and the session, which REST shows no graphql_id of.
   'OrganizationMember',
   'TeamMember',

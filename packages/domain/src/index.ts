@@ -23,6 +23,7 @@ export * from './job-environment';
 export * from './job-state';
 export * from './json-object';
 export * from './new-build-jobs';
+export * from './notification-service';
 export * from './organization-settings';
 export * from './pipeline';
 export * from './pipeline-template';

@@ -30,6 +30,8 @@ export const SCOPES = [
   'write_suites',
   'read_clusters',
   'write_clusters',
+  'read_notification_services',
+  'write_notification_services',
   'graphql',
 ] as const;
 export type Scope = (typeof SCOPES)[number];
@@ -148,6 +150,13 @@ export const OPERATIONS = {
   getArtifact: 'read_artifacts',
   downloadArtifact: 'read_artifacts',
   deleteArtifact: 'write_artifacts',
+
+  listNotificationServices: 'read_notification_services',
+  getNotificationService: 'read_notification_services',
+  createNotificationService: 'write_notification_services',
+  updateNotificationService: 'write_notification_services',
+  deleteNotificationService: 'write_notification_services',
+  pingNotificationService: 'write_notification_services',
 } as const satisfies Record<string, Scope | null>;
 export type Operation = keyof typeof OPERATIONS;
 

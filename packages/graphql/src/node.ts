@@ -35,6 +35,8 @@ const NODES: Record<GraphqlType, NodeLoad> = {
   OrganizationInvitation: (id, ctx) => ctx.loaders.invitations.load(id),
   // Read through their job or build (`artifacts`), not by id.
   Artifact: () => null,
+  // Not a Node in the public schema: read through `notificationService(uuid:)`.
+  NotificationService: () => null,
 };
 
 /**

@@ -46,6 +46,17 @@ const EXTENSIONS = [
   'RegistryUpdatePayload',
   'RegistryDeleteInput',
   'RegistryDeletePayload',
+  // A webhook's settings and last deliveries (issue 30): the public type shows only its name.
+  'NotificationDelivery',
+  'NotificationServiceWebhook.uuid',
+  'NotificationServiceWebhook.url',
+  'NotificationServiceWebhook.events',
+  'NotificationServiceWebhook.enabled',
+  'NotificationServiceWebhook.branchFilter',
+  'NotificationServiceWebhook.pipelineSlug',
+  'NotificationServiceWebhook.tokenMode',
+  'NotificationServiceWebhook.organization',
+  'NotificationServiceWebhook.deliveries',
 ].sort();
 
 const ours = Object.values(schema.getTypeMap()).filter(

@@ -21,6 +21,7 @@ import './types/artifact';
 import './types/organization-jobs';
 import './types/annotation';
 import './types/rule';
+import './types/notification-service';
 import './types/pipeline-template';
 import './types/suite';
 import './types/team';

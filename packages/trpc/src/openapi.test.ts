@@ -121,6 +121,19 @@ const CLUSTER_OPERATIONS = [
   ['DELETE', CLUSTER_TOKEN, '204', null, 'write_clusters'],
 ] as const;
 
+const SERVICES = '/organizations/{organization}/services';
+const SERVICE = `${SERVICES}/{service}`;
+const SERVICE_OPERATIONS = [
+  ['GET', SERVICES, '200', 'NotificationService[]', 'read_notification_services'],
+  ['POST', SERVICES, '201', 'NotificationService', 'write_notification_services'],
+  ['GET', SERVICE, '200', 'NotificationService', 'read_notification_services'],
+  ['PATCH', SERVICE, '200', 'NotificationService', 'write_notification_services'],
+  ['PUT', SERVICE, '200', 'NotificationService', 'write_notification_services'],
+  ['DELETE', SERVICE, '204', null, 'write_notification_services'],
+  ['GET', `${SERVICE}/deliveries`, '200', 'NotificationDelivery[]', 'read_notification_services'],
+  ['POST', `${SERVICE}/ping`, '201', 'NotificationDelivery', 'write_notification_services'],
+] as const;
+
 describe('the OpenAPI document', () => {
   it('is OpenAPI 3.1 with one server at the given base URL', () => {
     expect(document.openapi).toBe('3.1.0');
@@ -137,6 +150,7 @@ describe('the OpenAPI document', () => {
         .filter(({ method, path }) => !isIdentity(method, path))
         .filter(({ path }) => !path.startsWith(CLUSTERS))
         .filter(({ path }) => !path.endsWith('/artifacts'))
+        .filter(({ path }) => !path.startsWith(SERVICES))
         .map(({ method, path }) => `${method} ${path}`)
         .sort(),
     ).toEqual(BUILD_OPERATIONS.map(([method, path]) => `${method} ${path}`).sort());
@@ -522,6 +536,8 @@ describe('the OpenAPI document', () => {
         `GET ${CLUSTER}/tokens`,
         `GET ${BUILD}/artifacts`,
         `GET ${BUILD}/jobs/{job}/artifacts`,
+        `GET ${SERVICES}`,
+        `GET ${SERVICE}/deliveries`,
       ].sort(),
     );
   });
@@ -550,6 +566,22 @@ describe('the OpenAPI document', () => {
         .sort(),
     ).toEqual(CLUSTER_OPERATIONS.map(([method, path]) => `${method} ${path}`).sort());
     for (const [method, path, status, component, scope] of CLUSTER_OPERATIONS) {
+      const { responses, security } = operation(method, path);
+      const success = JSON.stringify(responses[status]);
+      if (component) expect(success).toContain(`#/components/schemas/${component.replace('[]', '')}`);
+      else expect(success).not.toContain('content');
+      expect(JSON.stringify(security)).toContain(scope);
+    }
+  });
+
+  it('documents exactly the notification service operations, with their statuses, bodies and scopes', () => {
+    expect(
+      operations
+        .filter(({ path }) => path.startsWith(SERVICES))
+        .map(({ method, path }) => `${method} ${path}`)
+        .sort(),
+    ).toEqual(SERVICE_OPERATIONS.map(([method, path]) => `${method} ${path}`).sort());
+    for (const [method, path, status, component, scope] of SERVICE_OPERATIONS) {
       const { responses, security } = operation(method, path);
       const success = JSON.stringify(responses[status]);
       if (component) expect(success).toContain(`#/components/schemas/${component.replace('[]', '')}`);

@@ -20,6 +20,12 @@ import {
 } from './clusters/cluster.wire';
 import { ErrorWire, RateLimitErrorWire } from './error.wire';
 import { JobEnvWire, JobLogWire, UnblockedJobWire } from './jobs/job.wire';
+import {
+  CreateNotificationServiceRequest,
+  NotificationDeliveryWire,
+  NotificationServiceWire,
+  UpdateNotificationServiceRequest,
+} from './notifications/notification-service.wire';
 import { OrganizationMemberWire, OrganizationWire } from './organizations/organization.wire';
 import { CreatePipelineRequest, PipelineWire, UpdatePipelineRequest } from './pipelines/pipeline.wire';
 import { CreateRegistryRequest, RegistryWire, UpdateRegistryRequest } from './registries/registry.wire';
@@ -56,6 +62,10 @@ const COMPONENTS = {
   Registry: RegistryWire,
   CreateRegistryRequest,
   UpdateRegistryRequest,
+  NotificationService: NotificationServiceWire,
+  NotificationDelivery: NotificationDeliveryWire,
+  CreateNotificationServiceRequest,
+  UpdateNotificationServiceRequest,
   Cluster: ClusterWire,
   CreateClusterRequest,
   UpdateClusterRequest,

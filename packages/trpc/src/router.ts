@@ -5,6 +5,7 @@ import { artifactsRouter } from './artifacts/artifacts.router';
 import { buildsRouter } from './builds/builds.router';
 import { clusterQueuesRouter, clustersRouter, clusterTokensRouter } from './clusters/clusters.router';
 import { jobsRouter } from './jobs/jobs.router';
+import { notificationServicesRouter } from './notifications/notification-services.router';
 import { organizationsRouter } from './organizations/organizations.router';
 import { pipelinesRouter } from './pipelines/pipelines.router';
 import { registriesRouter } from './registries/registries.router';
@@ -31,6 +32,7 @@ export const appRouter = router({
   annotations: annotationsRouter,
   agents: agentsRouter,
   artifacts: artifactsRouter,
+  notificationServices: notificationServicesRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -1,8 +1,10 @@
 import { AgentEntity, AgentRegistrationTokenEntity } from './agent.entity';
 import { AnnotationEntity } from './annotation.entity';
 import { ArtifactEntity } from './artifact.entity';
+import { BackgroundWorkerEntity } from './background-worker.entity';
 import { BuildEntity, JobEntity, JobLogChunkEntity } from './build.entity';
 import { ClusterEntity, ClusterQueueEntity, ClusterTokenEntity } from './cluster.entity';
+import { NotificationDeliveryEntity, NotificationServiceEntity } from './notification.entity';
 import {
   AccessTokenEntity,
   OrganizationBannerEntity,
@@ -25,6 +27,7 @@ export {
   AgentRegistrationTokenEntity,
   AnnotationEntity,
   ArtifactEntity,
+  BackgroundWorkerEntity,
   BuildEntity,
   CatalogRevisionEntity,
   ClusterEntity,
@@ -32,6 +35,8 @@ export {
   ClusterTokenEntity,
   JobEntity,
   JobLogChunkEntity,
+  NotificationDeliveryEntity,
+  NotificationServiceEntity,
   OrganizationBannerEntity,
   OrganizationEntity,
   OrganizationInvitationEntity,
@@ -80,4 +85,7 @@ export const entities = [
   OrganizationInvitationEntity,
   AnnotationEntity,
   ArtifactEntity,
+  NotificationServiceEntity,
+  NotificationDeliveryEntity,
+  BackgroundWorkerEntity,
 ];

@@ -32,6 +32,7 @@ import { Migration20261127140000 } from './Migration20261127140000';
 import { Migration20261127150000 } from './Migration20261127150000';
 import { Migration20261127160000 } from './Migration20261127160000';
 import { Migration20261127161000 } from './Migration20261127161000';
+import { Migration20261127170000 } from './Migration20261127170000';
 
 /** Every committed migration, in order. `pnpm --filter @ci/db migration:create` appends new ones. */
 export const migrationsList: MigrationObject[] = [
@@ -68,4 +69,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261127150000', class: Migration20261127150000 },
   { name: 'Migration20261127160000', class: Migration20261127160000 },
   { name: 'Migration20261127161000', class: Migration20261127161000 },
+  { name: 'Migration20261127170000', class: Migration20261127170000 },
 ];
