@@ -55,6 +55,7 @@ import {
   listJobArtifacts,
 } from './artifacts/artifacts';
 import { authenticate } from './auth/authenticate';
+import { authenticateSession, signIn, signOut } from './auth/web-sessions';
 import { organizationsById, pipelineAccessFor } from './auth/usable-memberships';
 import {
   cancelBuildById,
@@ -107,7 +108,7 @@ import {
   updateClusterQueueById,
   updateClusterTokenById,
 } from './clusters/clusters-by-id';
-import { deleteJobLog, getJobEnv, getJobLog, retryJob, unblockJob } from './jobs/job-actions';
+import { deleteJobLog, followJobLog, getJobEnv, getJobLog, retryJob, unblockJob } from './jobs/job-actions';
 import { cancelJobById, getRetrySourcesOf, retryJobById, unblockJobById } from './jobs/jobs-by-id';
 import { listOrganizationJobs } from './jobs/list-organization-jobs';
 import { getOrganization } from './organizations/get-organization';
@@ -218,6 +219,9 @@ import { getPeopleById, getUsersById } from './users/users-by-id';
 export function createUseCases(deps: Deps) {
   return {
     authenticate: authenticate(deps),
+    signIn: signIn(deps),
+    authenticateSession: authenticateSession(deps),
+    signOut: signOut(deps),
     countRequest: countRequest(deps),
     listBuilds: listBuilds(deps),
     pipelineRevision: pipelineRevision(deps),
@@ -379,6 +383,7 @@ export function createUseCases(deps: Deps) {
       artifactDownloadUrl: getArtifactDownloadUrl(deps),
     },
     getJobLog: getJobLog(deps),
+    followJobLog: followJobLog(deps),
     listAnnotations: listAnnotations(deps),
     createAnnotation: createAnnotation(deps),
     deleteAnnotation: deleteAnnotation(deps),

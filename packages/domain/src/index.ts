@@ -43,3 +43,4 @@ export * from './team';
 export * from './team-pipeline';
 export * from './timestamps';
 export * from './web-addresses';
+export * from './web-session';

@@ -18,6 +18,7 @@ import { RegistryEntity } from './registry.entity';
 import { RuleEntity } from './rule.entity';
 import { SuiteEntity, TeamSuiteEntity } from './suite.entity';
 import { TeamEntity, TeamMemberEntity, TeamPipelineEntity } from './team.entity';
+import { WebSessionEntity } from './web-session.entity';
 
 export {
   AccessTokenEntity,
@@ -48,6 +49,7 @@ export {
   TeamPipelineEntity,
   TeamSuiteEntity,
   UserEntity,
+  WebSessionEntity,
 };
 
 /** Every entity, listed explicitly (no folder scanning). */
@@ -80,4 +82,5 @@ export const entities = [
   OrganizationInvitationEntity,
   AnnotationEntity,
   ArtifactEntity,
+  WebSessionEntity,
 ];
