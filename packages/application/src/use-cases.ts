@@ -55,8 +55,8 @@ import {
   listJobArtifacts,
 } from './artifacts/artifacts';
 import { authenticate } from './auth/authenticate';
-import { authenticateSession, signIn, signOut } from './auth/web-sessions';
 import { organizationsById, pipelineAccessFor } from './auth/usable-memberships';
+import { authenticateSession, signIn, signOut } from './auth/web-sessions';
 import {
   cancelBuildById,
   createBuildOnPipelineId,

@@ -5,7 +5,13 @@ import { hashAccessTokenSecret } from './access-token-secret';
 import { authenticateSession, csrfTokenFor, signIn, signOut } from './web-sessions';
 
 const SECRET = `bkua_${'b'.repeat(40)}`;
-const user: User = { id: 'u-1', name: 'Ada', email: 'ada@example.com', avatarUrl: null, createdAt: new Date(0) };
+const user: User = {
+  id: 'u-1',
+  name: 'Ada',
+  email: 'ada@example.com',
+  avatarUrl: null,
+  createdAt: new Date(0),
+};
 
 /** One token and a session store in memory; the clock is moved by the test. */
 function world(token: Partial<AccessToken> = {}) {
@@ -79,7 +85,9 @@ describe('web sessions', () => {
 
   it('refuse an unknown or malformed session secret', async () => {
     const { deps } = world();
-    await expect(authenticateSession(deps)('x'.repeat(43))).rejects.toMatchObject({ kind: 'unauthenticated' });
+    await expect(authenticateSession(deps)('x'.repeat(43))).rejects.toMatchObject({
+      kind: 'unauthenticated',
+    });
     await expect(authenticateSession(deps)('short')).rejects.toMatchObject({ kind: 'unauthenticated' });
   });
 

@@ -1,5 +1,10 @@
 import { hash, randomBytes } from 'node:crypto';
-import { isAccessTokenUsable, isWebSessionUsable, unauthenticated, WEB_SESSION_LIFETIME_MS } from '@ci/domain';
+import {
+  isAccessTokenUsable,
+  isWebSessionUsable,
+  unauthenticated,
+  WEB_SESSION_LIFETIME_MS,
+} from '@ci/domain';
 import type { Deps } from '../ports';
 import { sameHash } from './access-token-secret';
 import type { Actor } from './actor';
