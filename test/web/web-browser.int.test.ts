@@ -112,6 +112,7 @@ describe('the web app in a browser', () => {
     expect(session?.httpOnly).toBe(true);
     expect(session?.sameSite).toBe('Lax');
     expect(await page.evaluate(() => document.cookie)).not.toContain('ci_session');
+    await page.getByText('No builds yet').first().waitFor();
     await shot('organization');
   });
 
