@@ -189,15 +189,14 @@ describe('a job’s live log', () => {
     const response = await fetchPath(path, { headers: { Cookie: cookie }, signal: controller.signal });
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toMatch(/^text\/event-stream/);
-    const reader = (response.body as ReadableStream<Uint8Array>)
-      .pipeThrough(new TextDecoderStream())
-      .getReader();
+    const reader = (response.body as ReadableStream<Uint8Array>).getReader();
+    const decoder = new TextDecoder();
     let received = '';
     const readUntil = async (text: string) => {
       while (!received.includes(text)) {
         const { value, done } = await reader.read();
         if (done) throw new Error(`stream ended before ${text}: ${received}`);
-        received += value;
+        received += decoder.decode(value, { stream: true });
       }
     };
     await readUntil('id: 0\n');
