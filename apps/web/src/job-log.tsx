@@ -10,6 +10,15 @@ function Ansi(props: { text: string }) {
   return <span dangerouslySetInnerHTML={{ __html: ansi.toHtml(props.text) }} />;
 }
 
+/** The most log text a page keeps (characters): past it, the oldest lines go, so a huge log never fills memory. */
+const MAX_SHOWN = 2_000_000;
+
+function keepTail(text: string): string {
+  if (text.length <= MAX_SHOWN) return text;
+  const cut = text.indexOf('\n', text.length - MAX_SHOWN);
+  return cut === -1 ? text.slice(-MAX_SHOWN) : text.slice(cut + 1);
+}
+
 type Status = 'streaming' | 'done' | 'failed';
 
 /**
@@ -18,16 +27,22 @@ type Status = 'streaming' | 'done' | 'failed';
  */
 export function JobLog(props: { organization: string; pipeline: string; number: number; job: string }) {
   const [text, setText] = useState('');
+  const [trimmed, setTrimmed] = useState(false);
   const [status, setStatus] = useState<Status>('streaming');
   const path = `/live/jobs/${encodeURIComponent(props.organization)}/${encodeURIComponent(props.pipeline)}/${props.number}/${props.job}/log`;
 
   useEffect(() => {
     setText('');
+    setTrimmed(false);
     setStatus('streaming');
     const source = new EventSource(path);
     source.addEventListener('chunk', (event) => {
       const content = JSON.parse((event as MessageEvent<string>).data) as string;
-      setText((before) => before + content);
+      setText((before) => {
+        const next = keepTail(before + content);
+        if (next.length < before.length + content.length) setTrimmed(true);
+        return next;
+      });
     });
     source.addEventListener('end', () => {
       source.close();
@@ -54,6 +69,7 @@ export function JobLog(props: { organization: string; pipeline: string; number: 
             ? 'End of log'
             : 'The log could not be read'}
       </p>
+      {trimmed ? <p className="muted">The beginning of this long log is not shown here.</p> : null}
       {sections.length === 0 && status !== 'streaming' ? <p className="muted">No output.</p> : null}
       <div className="log-lines">
         {sections.map((section, index) => {
