@@ -152,9 +152,9 @@ describe('the web app in a browser', () => {
   it('lists builds with filters and pages, and the agents, teams and registries pages', async () => {
     await page.goto(`/acme/${pipelines.logs}/builds?state=passed`);
     await page.getByRole('link', { name: /#1 From the browser/ }).waitFor();
+    await shot('pipeline');
     await page.goto(`/acme/${pipelines.logs}/builds?state=failed`);
     await page.getByText('No builds match.').waitFor();
-    await shot('pipeline');
     await page.goto('/organizations/acme/agents');
     await page.getByRole('link', { name: 'browser-agent' }).waitFor();
     await shot('agents');
