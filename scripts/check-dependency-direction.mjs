@@ -2,11 +2,15 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { violations } from './dependency-rules.mjs';
 
-const files = execFileSync('git', ['ls-files', '--cached', '--others', '--exclude-standard', 'packages'], {
-  encoding: 'utf8',
-})
+const files = execFileSync(
+  'git',
+  ['ls-files', '--cached', '--others', '--exclude-standard', 'packages', 'apps/web/src'],
+  {
+    encoding: 'utf8',
+  },
+)
   .split('\n')
-  .filter((file) => file.endsWith('.ts'));
+  .filter((file) => file.endsWith('.ts') || file.endsWith('.tsx'));
 const problems = files.flatMap((file) => violations(file, readFileSync(file, 'utf8')));
 if (problems.length) {
   console.error(`Dependency direction violated:\n${problems.map((p) => `  ${p}`).join('\n')}`);

@@ -19,8 +19,33 @@ export function importsOf(source) {
   return [...source.matchAll(IMPORT)].map((match) => match[1] ?? match[2]);
 }
 
+const TYPE_IMPORT_OF_OURS = /(?:^|\n)\s*import\s+type\s[^'"]*?from\s*['"](@ci\/[^'"]+)['"]/g;
+
+/**
+ * The browser's app (apps/web) runs none of our server code: it may take the router's types from
+ * `@ci/trpc` (`import type`, erased from the bundle) and nothing else of ours, nor a relative path out of it.
+ */
+function webViolations(file, source) {
+  const typeOnly = new Set([...source.matchAll(TYPE_IMPORT_OF_OURS)].map((match) => match[1]));
+  const problems = [];
+  for (const specifier of importsOf(source)) {
+    if (specifier.startsWith('.')) {
+      const depth = file.split('/').length - 4; // folders below apps/web/src
+      const ups = specifier.split('/').filter((part) => part === '..').length;
+      if (ups > depth) problems.push(`${file}: relative import '${specifier}' leaves apps/web/src`);
+      continue;
+    }
+    if (!specifier.startsWith('@ci/')) continue;
+    if (specifier !== '@ci/trpc' || !typeOnly.has(specifier)) {
+      problems.push(`${file}: apps/web may only import types from @ci/trpc, not '${specifier}' at run time`);
+    }
+  }
+  return problems;
+}
+
 /** `file` is a repository-relative path; returns a list of human-readable violations. */
 export function violations(file, source) {
+  if (file.startsWith('apps/web/src/')) return webViolations(file, source);
   const match = /^packages\/([^/]+)\/src\//.exec(file);
   if (!match) return [];
   const pkg = match[1];

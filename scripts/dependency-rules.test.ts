@@ -27,6 +27,18 @@ describe('the dependency direction rules', () => {
     expect(violations('packages/db/src/x/a.ts', "import { y } from '../y';")).toEqual([]);
   });
 
+  it('let the web app take only types from @ci/trpc, and nothing else of ours', () => {
+    expect(violations('apps/web/src/api.ts', "import type { AppRouter } from '@ci/trpc';")).toEqual([]);
+    expect(violations('apps/web/src/api.ts', "import { appRouter } from '@ci/trpc';")).toHaveLength(1);
+    expect(violations('apps/web/src/api.ts', "import type { Actor } from '@ci/application';")).toHaveLength(
+      1,
+    );
+    expect(violations('apps/web/src/api.ts', "import { x } from '@ci/db';")).toHaveLength(1);
+    expect(violations('apps/web/src/pages/a.tsx', "import { api } from '../api';")).toEqual([]);
+    expect(violations('apps/web/src/a.tsx', "import { x } from '../../server/src/app';")).toHaveLength(1);
+    expect(violations('apps/web/src/a.tsx', "import { useQuery } from '@tanstack/react-query';")).toEqual([]);
+  });
+
   it('leave apps free to wire everything', () => {
     expect(violations('apps/server/src/main.ts', "import { x } from '@ci/db';")).toEqual([]);
   });

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { startEmbeddedPostgres } from '@ci/db';
 import { migrate, openOrm } from '@ci/db/orm';
 import type { TestProject } from 'vitest/node';
+import { buildWeb } from '../scripts/build-web.mjs';
 import { freePort } from './support/free-port';
 
 /**
@@ -11,6 +12,8 @@ import { freePort } from './support/free-port';
  * template database that every test file clones into a fresh database of its own.
  */
 export default async function setup(project: TestProject) {
+  // The pages the server answers at every web_url are the built web app (skipped when it is up to date).
+  await buildWeb();
   const dataDir = mkdtempSync(join(tmpdir(), 'ci-test-'));
   const server = process.env.TEST_DATABASE_URL
     ? { url: process.env.TEST_DATABASE_URL, stop: async () => {} }

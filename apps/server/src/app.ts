@@ -18,6 +18,7 @@ import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest }
 import { isApiPath } from './api-path';
 import type { ServerConfig } from './config';
 import { applyCors, registerCors } from './cors';
+import { registerWebApp, webSessionOf } from './web-app';
 
 export interface AppDeps {
   config: ServerConfig;
@@ -138,6 +139,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     useCases: deps.useCases,
     urls,
     authorization: request.headers.authorization,
+    session: rest ? null : webSessionOf(request),
     clientAddress: request.ip,
     rest: rest ? { target: request.originalUrl, body: request.body, accept: request.headers.accept } : null,
     response: { headers: {} },
@@ -213,6 +215,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     message: 'CI control API: REST under /v2, typed tRPC under /trpc, GraphQL at /graphql',
     timestamp: Math.floor(Date.now() / 1000),
   }));
+
+  await registerWebApp(app, { useCases: deps.useCases, urls });
 
   app.get('/healthz', async (request, reply) => {
     try {

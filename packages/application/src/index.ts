@@ -22,6 +22,7 @@ export * from './auth/access-token-secret';
 export type { Actor } from './auth/actor';
 export { slugParts } from './auth/authorize';
 export type { EstablishedAccess } from './auth/established-access';
+export { csrfTokenFor, type SignedIn } from './auth/web-sessions';
 export type { BuildResult } from './builds/build-result';
 export type { JobResult } from './builds/builds-by-id';
 export type { PipelineRef } from './builds/create-build';
@@ -36,7 +37,7 @@ export type {
   ClusterTokenView,
   ClusterView,
 } from './clusters/cluster-views';
-export type { JobInBuild, JobLog, JobRef } from './jobs/job-actions';
+export type { JobInBuild, JobLog, JobLogPage, JobRef } from './jobs/job-actions';
 export type { OrganizationJobQuery } from './jobs/list-organization-jobs';
 export type { DeliveryPolicy, SendOutcome } from './notifications/notification-delivery';
 export type { Notification, NotificationSubject } from './notifications/notification-fan-out';

@@ -29,6 +29,7 @@ import type {
   TeamPipeline,
   TeamPrivacy,
   User,
+  WebSession,
 } from '@ci/domain';
 import type { AgentRepository, BuildMetaDataRepository, JobRepository } from './agents/agent-ports';
 import type { AgentTimings } from './agents/agent-protocol';
@@ -53,6 +54,16 @@ export interface AccessTokenRepository {
   insert(token: AccessToken): Promise<void>;
   /** false when no such unrevoked token exists */
   revoke(id: string, at: Date): Promise<boolean>;
+}
+
+export interface WebSessionRepository {
+  insert(session: WebSession): Promise<void>;
+  /** The session with this hash, its token and the token's user; expired ones included (the caller decides). */
+  findByHash(sessionHash: string): Promise<{ session: WebSession; token: AccessToken; user: User } | null>;
+  /** Removes the sessions that expired before `at`. */
+  deleteExpired(at: Date): Promise<void>;
+  /** Ends the session with this hash; nothing when there is none. */
+  deleteByHash(sessionHash: string): Promise<void>;
 }
 
 export interface UserRepository {
@@ -724,6 +735,7 @@ export interface OrganizationSettingsRepository {
 export interface Repositories {
   organizationSettings: OrganizationSettingsRepository;
   accessTokens: AccessTokenRepository;
+  webSessions: WebSessionRepository;
   users: UserRepository;
   organizations: OrganizationRepository;
   teams: TeamRepository;

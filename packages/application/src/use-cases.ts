@@ -56,6 +56,7 @@ import {
 } from './artifacts/artifacts';
 import { authenticate } from './auth/authenticate';
 import { organizationsById, pipelineAccessFor } from './auth/usable-memberships';
+import { authenticateSession, signIn, signOut } from './auth/web-sessions';
 import {
   cancelBuildById,
   createBuildOnPipelineId,
@@ -107,7 +108,7 @@ import {
   updateClusterQueueById,
   updateClusterTokenById,
 } from './clusters/clusters-by-id';
-import { deleteJobLog, getJobEnv, getJobLog, retryJob, unblockJob } from './jobs/job-actions';
+import { deleteJobLog, followJobLog, getJobEnv, getJobLog, retryJob, unblockJob } from './jobs/job-actions';
 import { cancelJobById, getRetrySourcesOf, retryJobById, unblockJobById } from './jobs/jobs-by-id';
 import { listOrganizationJobs } from './jobs/list-organization-jobs';
 import { runTriggerJobs } from './jobs/trigger-jobs';
@@ -230,6 +231,9 @@ import { getPeopleById, getUsersById } from './users/users-by-id';
 export function createUseCases(deps: Deps) {
   return {
     authenticate: authenticate(deps),
+    signIn: signIn(deps),
+    authenticateSession: authenticateSession(deps),
+    signOut: signOut(deps),
     countRequest: countRequest(deps),
     listBuilds: listBuilds(deps),
     pipelineRevision: pipelineRevision(deps),
@@ -406,6 +410,7 @@ export function createUseCases(deps: Deps) {
       artifactDownloadUrl: getArtifactDownloadUrl(deps),
     },
     getJobLog: getJobLog(deps),
+    followJobLog: followJobLog(deps),
     listAnnotations: listAnnotations(deps),
     createAnnotation: createAnnotation(deps),
     deleteAnnotation: deleteAnnotation(deps),

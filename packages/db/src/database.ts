@@ -24,6 +24,7 @@ import { ruleRepository } from './repositories/rule.repository';
 import { suiteRepository } from './repositories/suite.repository';
 import { teamRepository } from './repositories/team.repository';
 import { teamPipelineRepository } from './repositories/team-pipeline.repository';
+import { webSessionRepository } from './repositories/web-session.repository';
 import { createSql, type Sql } from './sql';
 
 export interface DatabaseOptions {
@@ -56,6 +57,7 @@ export interface Database {
 function createRepositories(em: EntityManagerSource, sql: Sql): Repositories {
   return {
     accessTokens: accessTokenRepository(sql),
+    webSessions: webSessionRepository(sql),
     users: userRepository(em),
     organizations: organizationRepository(em),
     teams: teamRepository(em),

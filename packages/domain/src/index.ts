@@ -45,3 +45,4 @@ export * from './team-pipeline';
 export * from './timestamps';
 export * from './trigger';
 export * from './web-addresses';
+export * from './web-session';

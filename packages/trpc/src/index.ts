@@ -15,6 +15,6 @@ export { registerRestApi } from './rest-api';
 export { type AppRouter, appRouter } from './router';
 export { TeamPipelineWire } from './team-pipelines/team-pipeline.wire';
 export { TeamMemberWire, TeamWire } from './teams/team.wire';
-export type { TrpcContext } from './trpc';
+export type { PublicUrls, TrpcContext } from './trpc';
 export { registerTrpcApi } from './trpc-api';
 export { UserWire } from './users/user.wire';

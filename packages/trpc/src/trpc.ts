@@ -23,6 +23,11 @@ export interface TrpcContext {
   useCases: UseCases;
   urls: PublicUrls;
   authorization: string | undefined;
+  /**
+   * The web app's session (its cookie's secret), over tRPC only: the way a signed-in browser authenticates
+   * when it sends no `Authorization`; the server leaves it out of a change that lacks the session's CSRF token.
+   */
+  session?: string | null;
   /** the request's network address, which organizations' API IP allowlists judge; absent: none */
   clientAddress?: string | null;
   /**
@@ -178,7 +183,10 @@ async function admit(
   ctx.response.headers['X-Accepted-OAuth-Scopes'] = accepted ?? '';
   ctx.response.headers['X-OAuth-Scopes'] = '';
   const named = await namedBy(getRawInput);
-  const actor = await ctx.useCases.authenticate(ctx.authorization, ctx.clientAddress ?? null);
+  const actor =
+    ctx.authorization === undefined && ctx.session
+      ? await ctx.useCases.authenticateSession(ctx.session, ctx.clientAddress ?? null)
+      : await ctx.useCases.authenticate(ctx.authorization, ctx.clientAddress ?? null);
   ctx.response.headers['X-OAuth-Scopes'] = actor.scopes.join(', ');
   if (ctx.rateLimits) {
     const status = await ctx.useCases.countRequest(actor, {

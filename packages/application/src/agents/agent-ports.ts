@@ -99,6 +99,8 @@ export interface JobRepository {
   /** Stores a chunk; the same sequence sent again is ignored. */
   appendLogChunk(jobId: string, chunk: LogChunk): Promise<void>;
   logChunks(jobId: string): Promise<LogChunk[]>;
+  /** At most `limit` chunks after `afterSequence`, in order: a page of a log that is never read whole. */
+  logChunksAfter(input: { jobId: string; afterSequence: number; limit: number }): Promise<LogChunk[]>;
   /** Removes every chunk of the job's log (REST `DELETE …/log`). */
   deleteLog(jobId: string): Promise<void>;
 }

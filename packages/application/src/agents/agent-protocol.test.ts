@@ -112,6 +112,9 @@ function world(steps: { label: string; rules?: string[] }[]) {
     async logChunks() {
       return [];
     },
+    async logChunksAfter() {
+      return [];
+    },
     async deleteLog() {},
   };
   const deps = {

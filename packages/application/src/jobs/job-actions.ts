@@ -1,5 +1,6 @@
 import {
   countLogHeaders,
+  isFinishedJob,
   isUuid,
   type Job,
   notFound,
@@ -87,6 +88,34 @@ export const getJobLog =
   };
 
 /** Deletes the job's log, as the public API's `DELETE …/log`: whoever may build the pipeline may. */
+/** A page of a job's log after a chunk, and whether the job had finished before the page was read. */
+export interface JobLogPage {
+  chunks: LogChunk[];
+  finished: boolean;
+}
+
+/**
+ * Follows a job's log a page at a time (the web's live log): access is decided once, as for `getJobLog`;
+ * each read then costs one look at the job's state and one page of chunks, never the whole log.
+ */
+export const followJobLog =
+  (deps: Deps) =>
+  async (
+    actor: Actor,
+    ref: JobRef,
+  ): Promise<{ job: JobInBuild; read: (afterSequence: number, limit: number) => Promise<JobLogPage> }> => {
+    const job = await loadJob(deps)(actor, ref, 'getJobLog', 'read');
+    const jobId = job.job.job.id;
+    const read = async (afterSequence: number, limit: number): Promise<JobLogPage> => {
+      // The state first: a job seen finished has sent its last chunk, so the page read after it is the end.
+      const location = await deps.repos.jobs.find(jobId);
+      const finished = !location || isFinishedJob(location.job.state);
+      const chunks = await deps.repos.jobs.logChunksAfter({ jobId, afterSequence, limit });
+      return { chunks, finished: finished && chunks.length < limit };
+    };
+    return { job, read };
+  };
+
 export const deleteJobLog =
   (deps: Deps) =>
   async (actor: Actor, ref: JobRef): Promise<void> => {

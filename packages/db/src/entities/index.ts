@@ -20,6 +20,7 @@ import { RegistryEntity } from './registry.entity';
 import { RuleEntity } from './rule.entity';
 import { SuiteEntity, TeamSuiteEntity } from './suite.entity';
 import { TeamEntity, TeamMemberEntity, TeamPipelineEntity } from './team.entity';
+import { WebSessionEntity } from './web-session.entity';
 
 export {
   AccessTokenEntity,
@@ -53,6 +54,7 @@ export {
   TeamPipelineEntity,
   TeamSuiteEntity,
   UserEntity,
+  WebSessionEntity,
 };
 
 /** Every entity, listed explicitly (no folder scanning). */
@@ -88,4 +90,5 @@ export const entities = [
   NotificationServiceEntity,
   NotificationDeliveryEntity,
   BackgroundWorkerEntity,
+  WebSessionEntity,
 ];

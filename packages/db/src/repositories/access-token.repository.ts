@@ -10,7 +10,7 @@ const ACCESS_TOKEN_WITH_USER = `select t.id as t_id, t.user_id, t.token_hash, t.
          t.created_at as t_created_at, t.expires_at, t.revoked_at, ${USER_COLUMNS}
   from access_tokens t join users u on u.id = t.user_id`;
 
-function accessTokenWithUserFromRow(row: Row): { token: AccessToken; user: User } {
+export function accessTokenWithUserFromRow(row: Row): { token: AccessToken; user: User } {
   const token: AccessToken = {
     id: row.t_id as string,
     userId: row.user_id as string,

@@ -410,6 +410,21 @@ export function jobRepository(sql: Sql): JobRepository {
       await sql.query('delete from job_log_chunks where job_id = $1', [jobId]);
     },
 
+    async logChunksAfter({ jobId, afterSequence, limit }) {
+      const rows = await sql.query(
+        `select sequence, byte_offset, content, received_at from job_log_chunks
+         where job_id = $1 and sequence > $2 order by sequence limit $3`,
+        [jobId, afterSequence, limit],
+      );
+      return rows.map(
+        (row): LogChunk => ({
+          sequence: row.sequence as number,
+          offset: Number(row.byte_offset),
+          content: row.content as string,
+          receivedAt: toDate(row.received_at),
+        }),
+      );
+    },
     async logChunks(jobId) {
       const rows = await sql.query(
         'select sequence, byte_offset, content, received_at from job_log_chunks where job_id = $1 order by sequence',
