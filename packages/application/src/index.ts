@@ -36,6 +36,9 @@ export type {
   ClusterTokenView,
   ClusterView,
 } from './clusters/cluster-views';
+export type * from './inbound/inbound-ports';
+export type { PipelineTriggerRef, PipelineTriggerView } from './inbound/pipeline-triggers';
+export type { WebhookDelivery, WebhookOutcome } from './inbound/source-webhooks';
 export type { JobInBuild, JobLog, JobRef } from './jobs/job-actions';
 export type { OrganizationJobQuery } from './jobs/list-organization-jobs';
 export type { OrganizationMemberPage } from './organizations/list-organization-members';

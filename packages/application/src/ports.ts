@@ -34,6 +34,11 @@ import type { AgentRepository, BuildMetaDataRepository, JobRepository } from './
 import type { AgentTimings } from './agents/agent-protocol';
 import type { AnnotationRepository } from './annotations/annotation-ports';
 import type { ArtifactRepository, ArtifactSettings } from './artifacts/artifact-ports';
+import type {
+  BadgeRepository,
+  PipelineTriggerRepository,
+  SourceWebhookRepository,
+} from './inbound/inbound-ports';
 import type { PipelineTemplateRepository } from './pipeline-templates/pipeline-template-ports';
 import type { RuleRepository } from './rules/rule-ports';
 import type { SuiteRepository } from './suites/suite-ports';
@@ -733,6 +738,9 @@ export interface Repositories {
   pipelineTemplates: PipelineTemplateRepository;
   suites: SuiteRepository;
   artifacts: ArtifactRepository;
+  sourceWebhooks: SourceWebhookRepository;
+  pipelineTriggers: PipelineTriggerRepository;
+  badges: BadgeRepository;
 }
 
 export interface Deps {

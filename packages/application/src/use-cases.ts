@@ -107,6 +107,21 @@ import {
   updateClusterQueueById,
   updateClusterTokenById,
 } from './clusters/clusters-by-id';
+import { getPipelineBadge } from './inbound/pipeline-badge';
+import {
+  createPipelineTrigger,
+  deletePipelineTrigger,
+  getPipelineTrigger,
+  listPipelineTriggers,
+  updatePipelineTrigger,
+} from './inbound/pipeline-triggers';
+import {
+  createPipelineWebhook,
+  createPipelineWebhookById,
+  deletePipelineWebhook,
+  deletePipelineWebhookById,
+} from './inbound/pipeline-webhook';
+import { deliverWebhook } from './inbound/source-webhooks';
 import { deleteJobLog, getJobEnv, getJobLog, retryJob, unblockJob } from './jobs/job-actions';
 import { cancelJobById, getRetrySourcesOf, retryJobById, unblockJobById } from './jobs/jobs-by-id';
 import { listOrganizationJobs } from './jobs/list-organization-jobs';
@@ -225,6 +240,15 @@ export function createUseCases(deps: Deps) {
     createBuild: createBuild(deps),
     cancelBuild: cancelBuild(deps),
     rebuildBuild: rebuildBuild(deps),
+    deliverWebhook: deliverWebhook(deps),
+    getPipelineBadge: getPipelineBadge(deps),
+    listPipelineTriggers: listPipelineTriggers(deps),
+    getPipelineTrigger: getPipelineTrigger(deps),
+    createPipelineTrigger: createPipelineTrigger(deps),
+    updatePipelineTrigger: updatePipelineTrigger(deps),
+    deletePipelineTrigger: deletePipelineTrigger(deps),
+    createPipelineWebhook: createPipelineWebhook(deps),
+    deletePipelineWebhook: deletePipelineWebhook(deps),
     listTeamPipelines: listTeamPipelines(deps),
     getTeamPipeline: getTeamPipeline(deps),
     createTeamPipeline: createTeamPipeline(deps),
@@ -283,6 +307,8 @@ export function createUseCases(deps: Deps) {
       annotationsOfBuilds: listAnnotationsOfBuilds(deps),
       findBuild: findBuild(deps),
       createBuild: createBuildOnPipelineId(deps),
+      createPipelineWebhook: createPipelineWebhookById(deps),
+      deletePipelineWebhook: deletePipelineWebhookById(deps),
       cancelBuild: cancelBuildById(deps),
       rebuildBuild: rebuildBuildById(deps),
       registries: getRegistriesById(deps),

@@ -11,6 +11,11 @@ import { buildRepository } from './repositories/build.repository';
 import { buildMetaDataRepository } from './repositories/build-meta-data.repository';
 import { clusterRepository } from './repositories/cluster.repository';
 import { organizationRepository, userRepository } from './repositories/identity.repository';
+import {
+  badgeRepository,
+  pipelineTriggerRepository,
+  sourceWebhookRepository,
+} from './repositories/inbound.repository';
 import { jobRepository } from './repositories/job.repository';
 import { lookupRepository } from './repositories/lookup.repository';
 import { organizationJobRepository } from './repositories/organization-job.repository';
@@ -76,6 +81,9 @@ function createRepositories(em: EntityManagerSource, sql: Sql): Repositories {
     suites: suiteRepository(em),
     annotations: annotationRepository(sql),
     artifacts: artifactRepository(sql),
+    sourceWebhooks: sourceWebhookRepository(sql),
+    pipelineTriggers: pipelineTriggerRepository(sql),
+    badges: badgeRepository(sql),
   };
 }
 

@@ -1,6 +1,6 @@
 import type { BuildRequest } from './build-input';
 import type { Pipeline } from './entities';
-import { type FieldError, validationFailed } from './errors';
+import { DomainError, type FieldError, validationFailed } from './errors';
 import { isJsonObject } from './json-object';
 import { err, ok, type Result } from './result';
 import { isStorableText, UNSTORABLE_TEXT } from './storable-text';
@@ -120,3 +120,25 @@ export function triggeredBuildRequest(
     pullRequest: null,
   };
 }
+
+/** The public service's answers to a trigger URL that names no usable trigger. */
+export const pipelineTriggerErrors = {
+  invalidToken: () =>
+    new DomainError({
+      kind: 'bad_request',
+      code: 'pipeline_trigger_token_invalid',
+      message: 'Invalid pipeline trigger token',
+    }),
+  notFound: () =>
+    new DomainError({
+      kind: 'not_found',
+      code: 'pipeline_trigger_not_found',
+      message: 'Pipeline trigger not found',
+    }),
+  disabled: () =>
+    new DomainError({
+      kind: 'forbidden',
+      code: 'pipeline_trigger_disabled',
+      message: 'Pipeline trigger is disabled',
+    }),
+} as const;

@@ -1,6 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { Pipeline } from './entities';
+import { newBuildSnapshot } from './build-state';
+import type { Job, Pipeline } from './entities';
+import { jobIn } from './job.fixture';
 import { pipelineWith } from './pipeline.fixture';
 import {
   genericWebhookFields,
@@ -8,6 +10,7 @@ import {
   readSourceEvent,
   type SourceEvent,
   sourceHostOf,
+  supersede,
   supersededBuildRules,
   webhookDecision,
 } from './source-webhook';
@@ -105,7 +108,7 @@ describe('readSourceEvent', () => {
       base: 'main',
       commit: SHA,
       message: 'Add a thing',
-      author: { name: 'ada', email: '' },
+      author: null,
       repository: 'https://github.com/acme/app.git',
       forkOwner: null,
     });
@@ -445,5 +448,49 @@ describe('supersededBuildRules', () => {
     [{ skipQueuedBranchBuildsFilter: 'main' }, 'main', { skipQueued: false, cancelRunning: false }],
   ])('with %j on %s: %j', (fields, branch, expected) => {
     expect(rules(fields, branch)).toEqual(expected);
+  });
+});
+
+describe('supersede', () => {
+  const at = new Date('2026-11-27T10:00:00.000Z');
+  const job = (id: string, state: Job['state'], retried = false) => jobIn(state, 'script', { id, retried });
+
+  it('skips a scheduled build and cancels its jobs', () => {
+    const result = supersede(
+      {
+        build: { ...newBuildSnapshot(), state: 'scheduled' },
+        jobs: [job('a', 'scheduled'), job('b', 'waiting')],
+      },
+      'skip',
+      at,
+    );
+    expect(result?.build).toMatchObject({ state: 'skipped', finishedAt: at });
+    expect(result?.jobs.map((entry) => entry.state)).toEqual(['canceled', 'canceled']);
+    expect([...(result?.changed ?? [])]).toEqual(['a', 'b']);
+  });
+
+  it('cancels a running build, saying why, and leaves finished and retried jobs', () => {
+    const result = supersede(
+      {
+        build: { ...newBuildSnapshot(), state: 'running' },
+        jobs: [job('a', 'passed'), job('b', 'scheduled'), job('c', 'failed', true)],
+      },
+      'cancel',
+      at,
+    );
+    expect(result?.build).toMatchObject({
+      state: 'canceled',
+      cancelReason: 'superseded by a newer build of its branch',
+    });
+    expect([...(result?.changed ?? [])]).toEqual(['b']);
+  });
+
+  it.each([
+    ['skip', 'running'],
+    ['skip', 'passed'],
+    ['cancel', 'passed'],
+    ['cancel', 'canceled'],
+  ] as const)('does nothing (%s) to a %s build', (how, state) => {
+    expect(supersede({ build: { ...newBuildSnapshot(), state }, jobs: [] }, how, at)).toBeNull();
   });
 });

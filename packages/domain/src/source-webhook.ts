@@ -1,7 +1,9 @@
 import { matchesBranchFilter } from './branch-filter';
 import type { BuildRequest } from './build-input';
-import type { Pipeline } from './entities';
-import { badRequest, type DomainError } from './errors';
+import { type BuildSnapshot, transition } from './build-state';
+import type { Job, Pipeline } from './entities';
+import { badRequest, DomainError } from './errors';
+import { jobTransition } from './job-state';
 import { isJsonObject } from './json-object';
 import { presentableProviderSettings } from './pipeline';
 import { err, ok, type Result } from './result';
@@ -96,8 +98,9 @@ function integer(value: unknown, ...path: string[]): number | undefined {
   return typeof current === 'number' && Number.isSafeInteger(current) && current > 0 ? current : undefined;
 }
 
+/** A build's author needs a name and an email (as the create body's); a host that sends less gives none. */
 function author(name: string | undefined, email: string | undefined): SourceAuthor | null {
-  return name || email ? { name: name ?? '', email: email ?? '' } : null;
+  return name && email ? { name, email } : null;
 }
 
 /** `refs/heads/x` is branch x, `refs/tags/v1` tag v1; anything else is no ref this service builds. */
@@ -438,4 +441,38 @@ export function supersededBuildRules(
       pipeline.cancelRunningBranchBuilds &&
       matchesBranchFilter(pipeline.cancelRunningBranchBuildsFilter, branch),
   };
+}
+
+/** A delivery whose signature (GitHub, Bitbucket, generic) or token (GitLab) is missing or wrong: 401. */
+export function webhookSignatureInvalid(): DomainError {
+  return new DomainError({
+    kind: 'unauthenticated',
+    code: 'webhook_signature_invalid',
+    message: 'Webhook signature does not match',
+  });
+}
+
+/**
+ * An earlier build of the branch, superseded by a new one: a scheduled build is skipped, a running one
+ * canceled, with the jobs no agent finished canceled; null when the build moved on meanwhile.
+ */
+export function supersede(
+  work: { build: BuildSnapshot; jobs: readonly Job[] },
+  how: 'skip' | 'cancel',
+  at: Date,
+): { build: BuildSnapshot; jobs: Job[]; changed: Set<string> } | null {
+  const next =
+    how === 'skip'
+      ? transition(work.build, { type: 'skip' }, at)
+      : transition(work.build, { type: 'cancel', reason: 'superseded by a newer build of its branch' }, at);
+  if (!next.ok) return null;
+  const changed = new Set<string>();
+  const jobs = work.jobs.map((job): Job => {
+    if (job.retried) return job;
+    const canceled = jobTransition(job, { type: 'cancel' }, at);
+    if (!canceled.ok) return job;
+    changed.add(job.id);
+    return canceled.value;
+  });
+  return { build: next.value, jobs, changed };
 }

@@ -21,6 +21,12 @@ import {
 import { ErrorWire, RateLimitErrorWire } from './error.wire';
 import { JobEnvWire, JobLogWire, UnblockedJobWire } from './jobs/job.wire';
 import { OrganizationMemberWire, OrganizationWire } from './organizations/organization.wire';
+import {
+  CreatePipelineTriggerRequest,
+  CreatePipelineWebhookRequest,
+  PipelineTriggerWire,
+  UpdatePipelineTriggerRequest,
+} from './pipeline-triggers/pipeline-trigger.wire';
 import { CreatePipelineRequest, PipelineWire, UpdatePipelineRequest } from './pipelines/pipeline.wire';
 import { CreateRegistryRequest, RegistryWire, UpdateRegistryRequest } from './registries/registry.wire';
 import {
@@ -78,6 +84,10 @@ const COMPONENTS = {
   Pipeline: PipelineWire,
   CreatePipelineRequest,
   UpdatePipelineRequest,
+  CreatePipelineWebhookRequest,
+  PipelineTrigger: PipelineTriggerWire,
+  CreatePipelineTriggerRequest,
+  UpdatePipelineTriggerRequest,
   AccessToken: AccessTokenWire,
   User: UserWire,
   Organization: OrganizationWire,

@@ -6,6 +6,7 @@ import { buildsRouter } from './builds/builds.router';
 import { clusterQueuesRouter, clustersRouter, clusterTokensRouter } from './clusters/clusters.router';
 import { jobsRouter } from './jobs/jobs.router';
 import { organizationsRouter } from './organizations/organizations.router';
+import { pipelineTriggersRouter } from './pipeline-triggers/pipeline-triggers.router';
 import { pipelinesRouter } from './pipelines/pipelines.router';
 import { registriesRouter } from './registries/registries.router';
 import { teamPipelinesRouter } from './team-pipelines/team-pipelines.router';
@@ -17,6 +18,7 @@ import { userRouter } from './users/user.router';
 export const appRouter = router({
   builds: buildsRouter,
   pipelines: pipelinesRouter,
+  pipelineTriggers: pipelineTriggersRouter,
   registries: registriesRouter,
   clusters: clustersRouter,
   clusterQueues: clusterQueuesRouter,

@@ -1,12 +1,14 @@
 import {
   type Build,
   type BuildRequest,
+  type BuildSource,
   conditionFacts,
   jobsForSteps,
   newBuildRefusal,
   newBuildSnapshot,
   parseBuildRequest,
   progressBuild,
+  type User,
 } from '@ci/domain';
 import type { Actor } from '../auth/actor';
 import { type AuthorizedPipeline, requirePipeline } from '../auth/authorize';
@@ -18,14 +20,25 @@ export interface PipelineRef {
   pipeline: string;
 }
 
-/** Inserts a scheduled build with jobs from the pipeline's steps, numbered by the pipeline's counter. */
+/** The pipeline a build is scheduled on, as the access check (or a webhook's token) found it. */
+export type BuildTarget = Pick<
+  AuthorizedPipeline,
+  'pipeline' | 'organization' | 'access' | 'pipelineCreator'
+>;
+
+/**
+ * Inserts a scheduled build with jobs from the pipeline's steps, numbered by the pipeline's counter; its
+ * creator is the actor's user, or none for a webhook's build.
+ */
 export const scheduleBuild =
   (deps: Deps) =>
   async (
-    target: AuthorizedPipeline,
-    actor: Actor,
+    target: BuildTarget,
+    creator: User | null,
     fields: Omit<BuildRequest, 'ignorePipelineBranchFilters'> & {
       rebuiltFrom: { id: string; number: number } | null;
+      /** `api` unless said */
+      source?: BuildSource;
     },
   ): Promise<BuildResult> => {
     const now = deps.clock.now();
@@ -38,9 +51,9 @@ export const scheduleBuild =
       branch: fields.branch,
       env: fields.env,
       metaData: fields.metaData,
-      source: 'api',
+      source: fields.source ?? 'api',
       author: fields.author,
-      creatorId: actor.user.id,
+      creatorId: creator?.id ?? null,
       rebuiltFromId: fields.rebuiltFrom?.id ?? null,
       pullRequest: fields.pullRequest,
       cleanCheckout: fields.cleanCheckout,
@@ -91,7 +104,7 @@ export const scheduleBuild =
         counts: created.counts,
         createdBy: target.pipelineCreator,
       },
-      creator: actor.user,
+      creator,
       jobs: progress.jobs.map((job) => ({ job, agent: null, retrySourceId: null })),
       rebuiltFrom: fields.rebuiltFrom,
     });
@@ -105,5 +118,5 @@ export const createBuild =
     if (!request.ok) throw request.error;
     const refusal = newBuildRefusal(target.pipeline, request.value);
     if (refusal) throw refusal;
-    return scheduleBuild(deps)(target, actor, { ...request.value, rebuiltFrom: null });
+    return scheduleBuild(deps)(target, actor.user, { ...request.value, rebuiltFrom: null });
   };
