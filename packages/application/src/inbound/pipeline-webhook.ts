@@ -1,4 +1,4 @@
-import { badRequest, isJsonObject, isStorableText, notFound } from '@ci/domain';
+import { badRequest, isJsonObject, isStorableText, notFound, unprocessable } from '@ci/domain';
 import type { Actor } from '../auth/actor';
 import { requirePipeline, requireScope } from '../auth/authorize';
 import type { PipelineRef } from '../builds/create-build';
@@ -47,12 +47,10 @@ export const createPipelineWebhook =
 /** Drops the pipeline's inbound webhook: its URL answers 404 until one is made again. */
 export const deletePipelineWebhook =
   (deps: Deps) =>
-  async (
-    actor: Actor,
-    ref: PipelineRef,
-  ): Promise<{ pipeline: PipelineResult; deletedToken: string | null }> => {
+  async (actor: Actor, ref: PipelineRef): Promise<{ pipeline: PipelineResult; deletedToken: string }> => {
     const target = await requirePipeline(deps)(actor, 'deletePipelineWebhook', ref, 'manage');
     const deletedToken = target.pipeline.webhookToken;
+    if (deletedToken === null) throw unprocessable('webhook_not_found', 'The pipeline has no webhook');
     await deps.repos.sourceWebhooks.setToken(target.pipeline.id, null);
     await deps.repos.sourceWebhooks.setSecret(target.pipeline.id, null);
     const pipeline = await loadPipeline(deps)({
