@@ -24,6 +24,7 @@ import { OrganizationMemberWire, OrganizationWire } from './organizations/organi
 import {
   CreatePipelineTriggerRequest,
   CreatePipelineWebhookRequest,
+  PipelineTriggerListWire,
   PipelineTriggerWire,
   UpdatePipelineTriggerRequest,
 } from './pipeline-triggers/pipeline-trigger.wire';
@@ -86,6 +87,7 @@ const COMPONENTS = {
   UpdatePipelineRequest,
   CreatePipelineWebhookRequest,
   PipelineTrigger: PipelineTriggerWire,
+  PipelineTriggerList: PipelineTriggerListWire,
   CreatePipelineTriggerRequest,
   UpdatePipelineTriggerRequest,
   AccessToken: AccessTokenWire,

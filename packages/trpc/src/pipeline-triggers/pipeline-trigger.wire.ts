@@ -28,6 +28,9 @@ export const PipelineTriggerWire = z
   .meta({ id: 'PipelineTrigger' });
 export type PipelineTriggerWire = z.infer<typeof PipelineTriggerWire>;
 
+/** Every trigger of a pipeline, in one answer: the list is not paged. */
+export const PipelineTriggerListWire = z.array(PipelineTriggerWire).meta({ id: 'PipelineTriggerList' });
+
 const text = (max: number) => z.string().max(max).nullable().optional();
 
 /** Documented as inputs: the domain validates the bodies (422), keys it does not know are ignored. */

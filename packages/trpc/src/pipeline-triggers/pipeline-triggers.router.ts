@@ -1,11 +1,12 @@
 import type { PipelineRef, PipelineTriggerRef } from '@ci/application';
 import { z } from 'zod';
-import { documented, documentedList } from '../documented';
+import { documented } from '../documented';
 import { organizationSlug } from '../parameters';
 import { authed, router } from '../trpc';
 import { presentPipelineTrigger } from './pipeline-trigger.presenter';
 import {
   type CreatePipelineTriggerRequest,
+  PipelineTriggerListWire,
   PipelineTriggerWire,
   type UpdatePipelineTriggerRequest,
 } from './pipeline-trigger.wire';
@@ -31,7 +32,7 @@ export const pipelineTriggersRouter = router({
       operation: 'listPipelineTriggers',
     })
     .input(PipelineKey)
-    .output(documentedList(PipelineTriggerWire))
+    .output(documented(PipelineTriggerListWire))
     .query(async ({ ctx, input }) =>
       (await ctx.useCases.listPipelineTriggers(ctx.actor, input)).map((view) =>
         presentPipelineTrigger(view, ctx.urls),
