@@ -3,9 +3,9 @@ import {
   type BuildState,
   badRequest,
   genericWebhookFields,
-  isPipelineTriggerToken,
   newBuildRefusal,
   notFound,
+  PIPELINE_TRIGGER_TOKEN_PREFIX,
   parseBuildRequest,
   readSourceEvent,
   type SourceHost,
@@ -43,7 +43,8 @@ const WEBHOOK_TOKEN = /^[0-9a-f]{50}$/;
 export const deliverWebhook =
   (deps: Deps) =>
   async (delivery: WebhookDelivery): Promise<WebhookOutcome> => {
-    if (delivery.token.startsWith('bktr_') || isPipelineTriggerToken(delivery.token)) {
+    // Any `bktr_` token is a trigger's: a malformed one answers the trigger's 400, not a 404.
+    if (delivery.token.startsWith(PIPELINE_TRIGGER_TOKEN_PREFIX)) {
       return receivePipelineTrigger(deps)(delivery);
     }
     return receiveSourceWebhook(deps)(delivery);
