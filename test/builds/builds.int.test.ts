@@ -414,7 +414,9 @@ describe('rule B2 and key sets', () => {
   it('shows webhook_url to admins and manage_build_and_read members only', async () => {
     const build = await world.createBuild('web', { branch: 'b2' });
     const asAdmin = await world.call('GET', path('web', `/${build.number}`));
-    expect(asAdmin.body.pipeline.provider.webhook_url).toMatch(/^https:\/\/ci\.test\/webhooks\/deliver\//);
+    expect(asAdmin.body.pipeline.provider.webhook_url).toMatch(
+      /^https:\/\/api\.ci\.test\/webhooks\/deliver\//,
+    );
     const asManager = await world.call('GET', path('web', `/${build.number}`), {
       token: world.tokens.member,
     });

@@ -235,7 +235,7 @@ describe('rule B2: the webhook URL only for users who may edit', () => {
     ['a member on a team-less pipeline', 'bystander', 'public', false],
   ])('%s: %s on %s', async (_case, user, slug, shown) => {
     const url = await webhookOf(world.tokens[user], slug);
-    if (shown) expect(url).toMatch(/^https:\/\/ci\.test\/webhooks\/deliver\/[0-9a-f]{50}$/);
+    if (shown) expect(url).toMatch(/^https:\/\/api\.ci\.test\/webhooks\/deliver\/[0-9a-f]{50}$/);
     else expect(url).toBe('');
   });
 });

@@ -7,6 +7,7 @@ import {
   ResponseCache,
   registerAgentApi,
   registerArtifactApi,
+  registerInboundApi,
   registerRestApi,
   registerTrpcApi,
   replyWithError,
@@ -160,6 +161,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerTrpcApi(app, { prefix: '/trpc', createContext: (request) => createContext(request, false) });
   registerAgentApi(app, { prefix: '/v3', useCases: deps.useCases, urls });
   registerArtifactApi(app, { prefix: '/v3', useCases: deps.useCases, urls });
+  registerInboundApi(app, { useCases: deps.useCases, urls });
 
   // GraphQL's modules and schema (~10 MB of heap, and the heap grows in proportion to what it holds)
   // are loaded on the first /graphql request, not by a server that only answers REST and tRPC.

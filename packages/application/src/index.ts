@@ -37,6 +37,9 @@ export type {
   ClusterTokenView,
   ClusterView,
 } from './clusters/cluster-views';
+export type * from './inbound/inbound-ports';
+export type { PipelineTriggerRef, PipelineTriggerView } from './inbound/pipeline-triggers';
+export type { WebhookDelivery, WebhookOutcome } from './inbound/source-webhooks';
 export type { JobInBuild, JobLog, JobLogPage, JobRef } from './jobs/job-actions';
 export type { OrganizationJobQuery } from './jobs/list-organization-jobs';
 export type { DeliveryPolicy, SendOutcome } from './notifications/notification-delivery';

@@ -35,6 +35,11 @@ import type { AgentRepository, BuildMetaDataRepository, JobRepository } from './
 import type { AgentTimings } from './agents/agent-protocol';
 import type { AnnotationRepository } from './annotations/annotation-ports';
 import type { ArtifactRepository, ArtifactSettings } from './artifacts/artifact-ports';
+import type {
+  BadgeRepository,
+  PipelineTriggerRepository,
+  SourceWebhookRepository,
+} from './inbound/inbound-ports';
 import type { NotificationServiceRepository } from './notifications/notification-ports';
 import type { PipelineTemplateRepository } from './pipeline-templates/pipeline-template-ports';
 import type { RuleRepository } from './rules/rule-ports';
@@ -758,6 +763,9 @@ export interface Repositories {
   suites: SuiteRepository;
   artifacts: ArtifactRepository;
   notificationServices: NotificationServiceRepository;
+  sourceWebhooks: SourceWebhookRepository;
+  pipelineTriggers: PipelineTriggerRepository;
+  badges: BadgeRepository;
 }
 
 export interface Deps {

@@ -108,6 +108,21 @@ import {
   updateClusterQueueById,
   updateClusterTokenById,
 } from './clusters/clusters-by-id';
+import { getPipelineBadge } from './inbound/pipeline-badge';
+import {
+  createPipelineTrigger,
+  deletePipelineTrigger,
+  getPipelineTrigger,
+  listPipelineTriggers,
+  updatePipelineTrigger,
+} from './inbound/pipeline-triggers';
+import {
+  createPipelineWebhook,
+  createPipelineWebhookById,
+  deletePipelineWebhook,
+  deletePipelineWebhookById,
+} from './inbound/pipeline-webhook';
+import { deliverWebhook } from './inbound/source-webhooks';
 import { deleteJobLog, followJobLog, getJobEnv, getJobLog, retryJob, unblockJob } from './jobs/job-actions';
 import { cancelJobById, getRetrySourcesOf, retryJobById, unblockJobById } from './jobs/jobs-by-id';
 import { listOrganizationJobs } from './jobs/list-organization-jobs';
@@ -241,6 +256,15 @@ export function createUseCases(deps: Deps) {
     createBuild: createBuild(deps),
     cancelBuild: cancelBuild(deps),
     rebuildBuild: rebuildBuild(deps),
+    deliverWebhook: deliverWebhook(deps),
+    getPipelineBadge: getPipelineBadge(deps),
+    listPipelineTriggers: listPipelineTriggers(deps),
+    getPipelineTrigger: getPipelineTrigger(deps),
+    createPipelineTrigger: createPipelineTrigger(deps),
+    updatePipelineTrigger: updatePipelineTrigger(deps),
+    deletePipelineTrigger: deletePipelineTrigger(deps),
+    createPipelineWebhook: createPipelineWebhook(deps),
+    deletePipelineWebhook: deletePipelineWebhook(deps),
     listTeamPipelines: listTeamPipelines(deps),
     getTeamPipeline: getTeamPipeline(deps),
     createTeamPipeline: createTeamPipeline(deps),
@@ -314,6 +338,8 @@ export function createUseCases(deps: Deps) {
       annotationsOfBuilds: listAnnotationsOfBuilds(deps),
       findBuild: findBuild(deps),
       createBuild: createBuildOnPipelineId(deps),
+      createPipelineWebhook: createPipelineWebhookById(deps),
+      deletePipelineWebhook: deletePipelineWebhookById(deps),
       cancelBuild: cancelBuildById(deps),
       rebuildBuild: rebuildBuildById(deps),
       registries: getRegistriesById(deps),

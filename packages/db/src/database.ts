@@ -10,6 +10,11 @@ import { buildRepository } from './repositories/build.repository';
 import { buildMetaDataRepository } from './repositories/build-meta-data.repository';
 import { clusterRepository } from './repositories/cluster.repository';
 import { organizationRepository, userRepository } from './repositories/identity.repository';
+import {
+  badgeRepository,
+  pipelineTriggerRepository,
+  sourceWebhookRepository,
+} from './repositories/inbound.repository';
 import { jobRepository } from './repositories/job.repository';
 import { lookupRepository } from './repositories/lookup.repository';
 import { notificationServiceRepository } from './repositories/notification-service.repository';
@@ -81,6 +86,9 @@ function createRepositories(em: EntityManagerSource, sql: Sql): Repositories {
     annotations: annotationRepository(sql),
     artifacts: artifactRepository(sql),
     notificationServices: notificationServiceRepository(em, sql),
+    sourceWebhooks: sourceWebhookRepository(sql),
+    pipelineTriggers: pipelineTriggerRepository(sql),
+    badges: badgeRepository(sql),
   };
 }
 

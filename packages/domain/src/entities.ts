@@ -144,7 +144,8 @@ export interface Pipeline {
   branchConfiguration: string | null;
   steps: StepDefinition[];
   provider: { id: string; settings: Record<string, unknown> };
-  webhookToken: string;
+  /** the secret of its inbound webhook URL; null: the webhook was deleted (`pipelineDeleteWebhook`) */
+  webhookToken: string | null;
   skipQueuedBranchBuilds: boolean;
   skipQueuedBranchBuildsFilter: string | null;
   cancelRunningBranchBuilds: boolean;

@@ -20,8 +20,9 @@ describe('webAddresses', () => {
       webAddresses.registry(WEB, 'acme', 'gems'),
       'https://ci.test/organizations/acme/packages/registries/gems',
     ],
-    ['webhook', webAddresses.webhook(WEB, 'tok'), 'https://ci.test/webhooks/deliver/tok'],
-    ['badge', webAddresses.badge(API, 'tok'), 'https://api.ci.test/badges/tok.svg'],
+    ['webhook', webAddresses.webhook(API, 'tok'), 'https://api.ci.test/webhooks/deliver/tok'],
+    ['deleted webhook', webAddresses.webhook(API, null), ''],
+    ['badge', webAddresses.badge(API, 'p-1'), 'https://api.ci.test/badges/p-1.svg'],
   ])("builds the %s address in the examples' pattern", (_name, actual, expected) => {
     expect(actual).toBe(expected);
   });

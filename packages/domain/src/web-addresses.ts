@@ -15,8 +15,11 @@ export const webAddresses = {
     `${web}/organizations/${organization}/clusters/${clusterId}`,
   registry: (web: string, organization: string, registry: string) =>
     `${web}/organizations/${organization}/packages/registries/${registry}`,
-  /** Where the pipeline's webhook delivers (rule B2 decides who sees it). */
-  webhook: (web: string, webhookToken: string) => `${web}/webhooks/deliver/${webhookToken}`,
-  /** The pipeline's build badge, served by the API. */
-  badge: (api: string, webhookToken: string) => `${api}/badges/${webhookToken}.svg`,
+  /**
+   * Where source hosts and pipeline triggers deliver, served by this API (rule B2 decides who sees a
+   * pipeline's); '' when the pipeline's webhook was deleted.
+   */
+  webhook: (api: string, token: string | null) => (token === null ? '' : `${api}/webhooks/deliver/${token}`),
+  /** The pipeline's build badge, served by the API; its pipeline's visibility decides who may see it. */
+  badge: (api: string, pipelineId: string) => `${api}/badges/${pipelineId}.svg`,
 } as const;

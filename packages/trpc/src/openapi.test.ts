@@ -71,6 +71,8 @@ const PIPELINE_OPERATIONS = [
   ['DELETE', PIPELINE, '204', 'none', 'write_pipelines'],
   ['POST', `${PIPELINE}/archive`, '200', 'one', 'write_pipelines'],
   ['POST', `${PIPELINE}/unarchive`, '200', 'one', 'write_pipelines'],
+  ['POST', `${PIPELINE}/webhook`, '200', 'one', 'write_pipelines'],
+  ['DELETE', `${PIPELINE}/webhook`, '204', 'none', 'write_pipelines'],
 ] as const;
 const isPipelineOperation = (method: string, path: string) =>
   PIPELINE_OPERATIONS.some(([m, p]) => m === method && p === path);
@@ -151,6 +153,7 @@ describe('the OpenAPI document', () => {
         .filter(({ path }) => !path.startsWith(CLUSTERS))
         .filter(({ path }) => !path.endsWith('/artifacts'))
         .filter(({ path }) => !path.startsWith(SERVICES))
+        .filter(({ path }) => !path.includes('/triggers'))
         .map(({ method, path }) => `${method} ${path}`)
         .sort(),
     ).toEqual(BUILD_OPERATIONS.map(([method, path]) => `${method} ${path}`).sort());
@@ -229,12 +232,32 @@ describe('the OpenAPI document', () => {
     expect(
       operations
         .filter(
-          ({ path }) => path === PIPELINES || (path.startsWith(`${PIPELINE}`) && !path.includes('/builds')),
+          ({ path }) =>
+            path === PIPELINES ||
+            (path.startsWith(`${PIPELINE}`) && !path.includes('/builds') && !path.includes('/triggers')),
         )
         .map(({ method, path }) => `${method} ${path}`)
         .sort(),
     ).toEqual(PIPELINE_OPERATIONS.map(([method, path]) => `${method} ${path}`).sort());
   });
+
+  it.each([
+    ['GET', `${PIPELINE}/triggers`, '200', 'PipelineTriggerList', 'read_pipelines'],
+    ['POST', `${PIPELINE}/triggers`, '201', 'PipelineTrigger', 'write_pipelines'],
+    ['GET', `${PIPELINE}/triggers/{trigger}`, '200', 'PipelineTrigger', 'read_pipelines'],
+    ['PATCH', `${PIPELINE}/triggers/{trigger}`, '200', 'PipelineTrigger', 'write_pipelines'],
+    ['DELETE', `${PIPELINE}/triggers/{trigger}`, '204', null, 'write_pipelines'],
+  ] as const)(
+    'documents the pipeline trigger operation %s %s (%s, %s)',
+    (method, path, status, shape, scope) => {
+      const { responses, security } = operation(method, path);
+      expect(Object.keys(responses).filter((code) => code.startsWith('2'))).toEqual([status]);
+      expect(responses[status]?.content?.['application/json']?.schema).toEqual(
+        shape ? { $ref: `#/components/schemas/${shape}` } : undefined,
+      );
+      expect(security).toEqual([{ AccessToken: [scope] }]);
+    },
+  );
 
   it.each(PIPELINE_OPERATIONS)('answers %s %s with %s and %s', (method, path, status, shape, scope) => {
     const { responses, security, requestBody } = operation(method, path);
@@ -251,6 +274,8 @@ describe('the OpenAPI document', () => {
       expect(body).toEqual({ $ref: '#/components/schemas/CreatePipelineRequest' });
     } else if (method === 'PATCH') {
       expect(body).toEqual({ $ref: '#/components/schemas/UpdatePipelineRequest' });
+    } else if (method === 'POST' && path.endsWith('/webhook')) {
+      expect(body).toEqual({ $ref: '#/components/schemas/CreatePipelineWebhookRequest' });
     } else expect(body).toBeUndefined();
   });
 

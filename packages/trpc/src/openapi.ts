@@ -27,6 +27,13 @@ import {
   UpdateNotificationServiceRequest,
 } from './notifications/notification-service.wire';
 import { OrganizationMemberWire, OrganizationWire } from './organizations/organization.wire';
+import {
+  CreatePipelineTriggerRequest,
+  CreatePipelineWebhookRequest,
+  PipelineTriggerListWire,
+  PipelineTriggerWire,
+  UpdatePipelineTriggerRequest,
+} from './pipeline-triggers/pipeline-trigger.wire';
 import { CreatePipelineRequest, PipelineWire, UpdatePipelineRequest } from './pipelines/pipeline.wire';
 import { CreateRegistryRequest, RegistryWire, UpdateRegistryRequest } from './registries/registry.wire';
 import {
@@ -88,6 +95,11 @@ const COMPONENTS = {
   Pipeline: PipelineWire,
   CreatePipelineRequest,
   UpdatePipelineRequest,
+  CreatePipelineWebhookRequest,
+  PipelineTrigger: PipelineTriggerWire,
+  PipelineTriggerList: PipelineTriggerListWire,
+  CreatePipelineTriggerRequest,
+  UpdatePipelineTriggerRequest,
   AccessToken: AccessTokenWire,
   User: UserWire,
   Organization: OrganizationWire,
@@ -134,7 +146,10 @@ const ERROR_STATUSES: Record<string, string> = {
 /** What each group of operations is about, shown beside the tag's name. */
 const TAG_DESCRIPTIONS: Record<string, string> = {
   Builds: 'Builds of pipelines: list, get, create, cancel and rebuild',
-  Pipelines: "An organization's pipelines: list, get, create, update, delete, archive and unarchive",
+  Pipelines:
+    "An organization's pipelines: list, get, create, update, delete, archive and unarchive, and their inbound webhook",
+  'Pipeline triggers':
+    "A pipeline's triggers: URLs ending in a `bktr_` token that create a build from a JSON POST",
   Registries: "An organization's package registries",
   Clusters: "An organization's clusters of agents (stored; dispatch does not use them yet)",
   'Cluster queues': "A cluster's queues, and pausing their dispatch",

@@ -7,6 +7,7 @@ import { clusterQueuesRouter, clustersRouter, clusterTokensRouter } from './clus
 import { jobsRouter } from './jobs/jobs.router';
 import { notificationServicesRouter } from './notifications/notification-services.router';
 import { organizationsRouter } from './organizations/organizations.router';
+import { pipelineTriggersRouter } from './pipeline-triggers/pipeline-triggers.router';
 import { pipelinesRouter } from './pipelines/pipelines.router';
 import { registriesRouter } from './registries/registries.router';
 import { teamPipelinesRouter } from './team-pipelines/team-pipelines.router';
@@ -18,6 +19,7 @@ import { userRouter } from './users/user.router';
 export const appRouter = router({
   builds: buildsRouter,
   pipelines: pipelinesRouter,
+  pipelineTriggers: pipelineTriggersRouter,
   registries: registriesRouter,
   clusters: clustersRouter,
   clusterQueues: clusterQueuesRouter,

@@ -2,6 +2,7 @@ import {
   type Build,
   type BuildRequest,
   type BuildSnapshot,
+  type BuildSource,
   conditionFacts,
   jobsForSteps,
   newBuildRefusal,
@@ -10,6 +11,7 @@ import {
   type Pipeline,
   parseBuildRequest,
   progressBuild,
+  type User,
 } from '@ci/domain';
 import type { Actor } from '../auth/actor';
 import { type AuthorizedPipeline, requirePipeline } from '../auth/authorize';
@@ -70,14 +72,25 @@ export const insertBuild =
     return { scheduled, jobs: progress.jobs, created };
   };
 
-/** Inserts a scheduled build with jobs from the pipeline's steps, numbered by the pipeline's counter. */
+/** The pipeline a build is scheduled on, as the access check (or a webhook's token) found it. */
+export type BuildTarget = Pick<
+  AuthorizedPipeline,
+  'pipeline' | 'organization' | 'access' | 'pipelineCreator'
+>;
+
+/**
+ * Inserts a scheduled build with jobs from the pipeline's steps, numbered by the pipeline's counter; its
+ * creator is the actor's user, or none for a webhook's build.
+ */
 export const scheduleBuild =
   (deps: Deps) =>
   async (
-    target: AuthorizedPipeline,
-    actor: Actor,
+    target: BuildTarget,
+    creator: User | null,
     fields: Omit<BuildRequest, 'ignorePipelineBranchFilters'> & {
       rebuiltFrom: { id: string; number: number } | null;
+      /** `api` unless said */
+      source?: BuildSource;
     },
   ): Promise<BuildResult> => {
     const now = deps.clock.now();
@@ -92,9 +105,9 @@ export const scheduleBuild =
         branch: fields.branch,
         env: fields.env,
         metaData: fields.metaData,
-        source: 'api',
+        source: fields.source ?? 'api',
         author: fields.author,
-        creatorId: actor.user.id,
+        creatorId: creator?.id ?? null,
         rebuiltFromId: fields.rebuiltFrom?.id ?? null,
         pullRequest: fields.pullRequest,
         cleanCheckout: fields.cleanCheckout,
@@ -114,7 +127,7 @@ export const scheduleBuild =
         counts: created.counts,
         createdBy: target.pipelineCreator,
       },
-      creator: actor.user,
+      creator,
       jobs: jobs.map((job) => ({ job, agent: null, retrySourceId: null })),
       rebuiltFrom: fields.rebuiltFrom,
       triggeredFrom: null,
@@ -129,5 +142,5 @@ export const createBuild =
     if (!request.ok) throw request.error;
     const refusal = newBuildRefusal(target.pipeline, request.value);
     if (refusal) throw refusal;
-    return scheduleBuild(deps)(target, actor, { ...request.value, rebuiltFrom: null });
+    return scheduleBuild(deps)(target, actor.user, { ...request.value, rebuiltFrom: null });
   };

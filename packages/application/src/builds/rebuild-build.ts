@@ -19,7 +19,7 @@ export const rebuildBuild =
     const original = view.build;
     const refusal = rebuildRefusal(target.pipeline);
     if (refusal) throw refusal;
-    return scheduleBuild(deps)(target, actor, {
+    return scheduleBuild(deps)(target, actor.user, {
       commit: original.commit,
       branch: original.branch,
       message: original.message,

@@ -110,7 +110,7 @@ export const createPipelineInOrganizationId =
   };
 
 /** The REST address of a pipeline the actor's organizations hold; any other answers `No pipeline found`. */
-async function addressPipeline(
+export async function addressPipeline(
   deps: Deps,
   actor: Actor,
   pipelineId: string | null,

@@ -15,6 +15,7 @@ import {
 } from './organization.entity';
 import { CatalogRevisionEntity, PipelineCountsEntity, PipelineEntity } from './pipeline.entity';
 import { PipelineTemplateEntity } from './pipeline-template.entity';
+import { PipelineTriggerEntity } from './pipeline-trigger.entity';
 import { RateLimitWindowEntity } from './rate-limit.entity';
 import { RegistryEntity } from './registry.entity';
 import { RuleEntity } from './rule.entity';
@@ -45,6 +46,7 @@ export {
   PipelineCountsEntity,
   PipelineEntity,
   PipelineTemplateEntity,
+  PipelineTriggerEntity,
   RateLimitWindowEntity,
   RegistryEntity,
   RuleEntity,
@@ -81,6 +83,7 @@ export const entities = [
   CatalogRevisionEntity,
   RuleEntity,
   PipelineTemplateEntity,
+  PipelineTriggerEntity,
   SuiteEntity,
   TeamSuiteEntity,
   OrganizationBannerEntity,

@@ -20,7 +20,10 @@ export const PipelineEntity = defineEntity({
     branchConfiguration: p.string().length(1024).nullable(),
     steps: p.json<StepDefinition[]>(),
     provider: p.json<{ id: string; settings: Record<string, unknown> }>(),
-    webhookToken: p.string().length(64).unique(),
+    /** The secret of the inbound webhook URL, shown in it, so kept as it is; null: the webhook was deleted. */
+    webhookToken: p.string().length(64).nullable().unique(),
+    /** What GitHub signs deliveries with and GitLab sends; an HMAC needs it as given. */
+    webhookSecret: p.string().length(255).nullable(),
     skipQueuedBranchBuilds: p.boolean().default(false),
     skipQueuedBranchBuildsFilter: p.string().length(1024).nullable(),
     cancelRunningBranchBuilds: p.boolean().default(false),
@@ -66,7 +69,7 @@ export function toPipeline(pipeline: InferEntity<typeof PipelineEntity>): Pipeli
     branchConfiguration: pipeline.branchConfiguration ?? null,
     steps: pipeline.steps,
     provider: pipeline.provider,
-    webhookToken: pipeline.webhookToken,
+    webhookToken: pipeline.webhookToken ?? null,
     skipQueuedBranchBuilds: pipeline.skipQueuedBranchBuilds,
     skipQueuedBranchBuildsFilter: pipeline.skipQueuedBranchBuildsFilter ?? null,
     cancelRunningBranchBuilds: pipeline.cancelRunningBranchBuilds,

@@ -33,6 +33,7 @@ import { Migration20261127150000 } from './Migration20261127150000';
 import { Migration20261127160000 } from './Migration20261127160000';
 import { Migration20261127161000 } from './Migration20261127161000';
 import { Migration20261127170000 } from './Migration20261127170000';
+import { Migration20261127180000 } from './Migration20261127180000';
 import { Migration20261127210000 } from './Migration20261127210000';
 
 /** Every committed migration, in order. `pnpm --filter @ci/db migration:create` appends new ones. */
@@ -71,5 +72,6 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261127160000', class: Migration20261127160000 },
   { name: 'Migration20261127161000', class: Migration20261127161000 },
   { name: 'Migration20261127170000', class: Migration20261127170000 },
+  { name: 'Migration20261127180000', class: Migration20261127180000 },
   { name: 'Migration20261127210000', class: Migration20261127210000 },
 ];

@@ -80,7 +80,7 @@ export function pipelineFromRow(row: Row): Pipeline {
     branchConfiguration: (row.p_branch_configuration as string | null) ?? null,
     steps: row.p_steps as StepDefinition[],
     provider: row.p_provider as Pipeline['provider'],
-    webhookToken: row.p_webhook_token as string,
+    webhookToken: (row.p_webhook_token as string | null) ?? null,
     skipQueuedBranchBuilds: row.p_skip_queued_branch_builds as boolean,
     skipQueuedBranchBuildsFilter: (row.p_skip_queued_branch_builds_filter as string | null) ?? null,
     cancelRunningBranchBuilds: row.p_cancel_running_branch_builds as boolean,

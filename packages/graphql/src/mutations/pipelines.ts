@@ -1,5 +1,5 @@
 import { seenFrom } from '@ci/application';
-import { encodeGraphqlId, isDomainError, isUuid } from '@ci/domain';
+import { encodeGraphqlId, isDomainError, isUuid, webAddresses } from '@ci/domain';
 import { builder, type Types } from '../builder';
 import { cursorFor } from '../connection';
 import { uuidOf } from '../global-id';
@@ -13,6 +13,7 @@ import {
 import { PipelineNode } from '../types/pipeline-node';
 import { PipelineTemplateRef } from '../types/pipeline-template';
 import { PipelineRef } from '../types/refs';
+import { RepositoryProviderWebhook, webhookExternalId } from '../types/repository-provider';
 import { PipelineAccessLevels } from '../types/team';
 import { publicMutation } from './client-mutation-id';
 
@@ -251,6 +252,56 @@ publicMutation('pipelineDelete', {
       type: OrganizationRef,
       nullable: false,
       resolve: (payload) => payload.organization,
+    }),
+  }),
+});
+
+publicMutation('pipelineCreateWebhook', {
+  description:
+    'Give the pipeline an inbound webhook URL where source hosts deliver events (its `webhookURL`); a pipeline that has one keeps it.',
+  inputFields: (t) => ({ id: t.id({ required: true }) }),
+  resolve: async (input, ctx) => {
+    const result = await ctx.useCases.byId.createPipelineWebhook(ctx.actor, uuidOf(input.id, 'Pipeline'));
+    return { pipeline: new PipelineNode(seenFrom(result)) };
+  },
+  payloadFields: (t) => ({
+    ...pipelinePayloadFields(t),
+    pipelineID: t.id({
+      nullable: false,
+      deprecationReason: 'Use `pipeline { id }` instead',
+      resolve: (payload) => encodeGraphqlId('Pipeline', payload.pipeline.pipeline.id),
+    }),
+    webhook: t.field({
+      type: RepositoryProviderWebhook,
+      nullable: false,
+      resolve: ({ pipeline }, _args, ctx) => {
+        const token = pipeline.pipeline.webhookToken;
+        // The use case made one, and its answer was read after.
+        if (token === null) throw new Error('the pipeline has no webhook');
+        return { pipeline, token, url: webAddresses.webhook(ctx.urls.api, token) };
+      },
+    }),
+  }),
+});
+
+publicMutation('pipelineDeleteWebhook', {
+  description: "Drop the pipeline's inbound webhook: its URL answers 404 until one is made again.",
+  inputFields: (t) => ({
+    id: t.id({ required: true }),
+    repository: t.string({ description: 'Accepted for compatibility; the pipeline has one webhook' }),
+  }),
+  resolve: async (input, ctx) => {
+    const { pipeline, deletedToken } = await ctx.useCases.byId.deletePipelineWebhook(
+      ctx.actor,
+      uuidOf(input.id, 'Pipeline'),
+    );
+    return { pipeline: new PipelineNode(seenFrom(pipeline)), deletedToken };
+  },
+  payloadFields: (t) => ({
+    ...pipelinePayloadFields(t),
+    deletedWebhookExternalId: t.string({
+      nullable: false,
+      resolve: (payload) => webhookExternalId(payload.deletedToken),
     }),
   }),
 });

@@ -7,7 +7,9 @@ import type { RepositoryShape } from './repository-provider';
 /** The pipeline's webhook URL for users who may edit it (rule B2), otherwise null. */
 export async function webhookUrlOf(node: PipelineShape, ctx: GraphqlContext): Promise<string | null> {
   const shows = node.showWebhookUrl ?? canSeeWebhookUrl(await ctx.loaders.pipelineAccess.load(node.pipeline));
-  return shows ? webAddresses.webhook(ctx.urls.web, node.pipeline.webhookToken) : null;
+  return shows && node.pipeline.webhookToken !== null
+    ? webAddresses.webhook(ctx.urls.api, node.pipeline.webhookToken)
+    : null;
 }
 
 /**

@@ -70,7 +70,7 @@ builder.node(PipelineRef, {
     }),
     badgeURL: t.string({
       nullable: false,
-      resolve: ({ pipeline }, _args, ctx) => webAddresses.badge(ctx.urls.api, pipeline.webhookToken),
+      resolve: ({ pipeline }, _args, ctx) => webAddresses.badge(ctx.urls.api, pipeline.id),
     }),
     webhookURL: t.string({
       nullable: true,

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { type ProviderSettings, presentableProviderSettings, repositoryWebUrl } from '@ci/domain';
 import { builder } from '../builder';
 import { type PipelineNode, webhookUrlOf } from './pipeline-node';
@@ -213,13 +214,80 @@ function providerKind(pipeline: PipelineNode) {
   return id in PROVIDERS ? PROVIDERS[id as keyof typeof PROVIDERS] : PROVIDERS.git;
 }
 
+/** A pipeline's inbound webhook (its `webhookURL`), as GitHub's hook is in the public schema. */
+export interface WebhookShape {
+  pipeline: PipelineNode;
+  url: string;
+  token: string;
+}
+
+/** A webhook's stable public name: not its secret token, but derived from it (a new token, a new id). */
+export function webhookExternalId(token: string): string {
+  return createHash('sha256').update(token).digest('hex').slice(0, 20);
+}
+
+export const RepositoryProviderWebhook = builder
+  .interfaceRef<WebhookShape>('RepositoryProviderWebhook')
+  .implement({
+    description: "A pipeline's inbound webhook: where source hosts deliver events",
+    // Only GitHub's kinds are in the public schema; every provider's hook is shown as GitHub's.
+    resolveType: () => 'RepositoryProviderGithubWebhook',
+    fields: (t) => ({
+      externalId: t.string({
+        nullable: false,
+        description: 'A stable id of the webhook, derived from (not revealing) its token',
+        resolve: (hook) => webhookExternalId(hook.token),
+      }),
+      url: t.exposeString('url', { nullable: false }),
+      provider: t.field({
+        type: RepositoryProvider,
+        nullable: false,
+        resolve: ({ pipeline }) => providerOf(pipeline),
+      }),
+    }),
+  });
+
+const WEBHOOK_TYPES = {
+  RepositoryProviderGithub: 'RepositoryProviderGithubWebhook',
+  RepositoryProviderGithubEnterprise: 'RepositoryProviderGithubEnterpriseWebhook',
+} as const;
+const webhookTypes = Object.fromEntries(
+  Object.entries(WEBHOOK_TYPES).map(([provider, name]) => [
+    provider,
+    builder.objectRef<WebhookShape>(name).implement({ interfaces: [RepositoryProviderWebhook] }),
+  ]),
+);
+
+/** The pipeline's webhook for who may see its URL (rule B2); null otherwise, or when it has none. */
+async function webhookOf(pipeline: PipelineNode, ctx: Parameters<typeof webhookUrlOf>[1]) {
+  const url = await webhookUrlOf(pipeline, ctx);
+  const token = pipeline.pipeline.webhookToken;
+  return url && token ? { pipeline, url, token } : null;
+}
+
 for (const { type, settings } of [...Object.values(PROVIDERS), ...OTHER_PROVIDERS]) {
+  const webhookType = webhookTypes[type];
   builder.objectRef<ProviderShape>(type).implement({
     interfaces: [RepositoryProvider],
     fields: (t) => ({
       settings: t.field({ type: settings, nullable: true, resolve: (shape) => shape.settings }),
+      ...(webhookType && {
+        webhook: t.field({
+          type: webhookType,
+          nullable: true,
+          description: "The pipeline's inbound webhook, for who may edit the pipeline (rule B2)",
+          resolve: ({ pipeline }, _args, ctx) => webhookOf(pipeline, ctx),
+        }),
+      }),
     }),
   });
+}
+
+function providerOf(pipeline: PipelineNode): ProviderShape {
+  return {
+    pipeline,
+    settings: presentableProviderSettings(pipeline.pipeline.provider.settings, pipeline.pipeline.repository),
+  };
 }
 
 export const Repository = builder.objectRef<RepositoryShape>('Repository').implement({
@@ -229,10 +297,7 @@ export const Repository = builder.objectRef<RepositoryShape>('Repository').imple
     provider: t.field({
       type: RepositoryProvider,
       nullable: true,
-      resolve: ({ url, pipeline }) => ({
-        pipeline,
-        settings: presentableProviderSettings(pipeline.pipeline.provider.settings, url),
-      }),
+      resolve: ({ pipeline }) => providerOf(pipeline),
     }),
   }),
 });

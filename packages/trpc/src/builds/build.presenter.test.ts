@@ -309,7 +309,7 @@ describe('rule B2', () => {
 
   it('shows it, absolute, to those who may', () => {
     expect(present('single', result(viewWith(), true)).pipeline.provider.webhook_url).toBe(
-      `${WEB}/webhooks/deliver/whtoken123`,
+      `${API}/webhooks/deliver/whtoken123`,
     );
   });
 });
@@ -411,7 +411,7 @@ describe('urls', () => {
     });
     expect(ours.pipeline.url).toBe(`${API}/v2/organizations/acme/pipelines/web-app`);
     expect(ours.pipeline.builds_url).toBe(`${API}/v2/organizations/acme/pipelines/web-app/builds`);
-    expect(ours.pipeline.badge_url).toBe(`${API}/badges/whtoken123.svg`);
+    expect(ours.pipeline.badge_url).toBe(`${API}/badges/${ids.pipeline}.svg`);
     expect(ours.pipeline.web_url).toBe(`${WEB}/acme/web-app`);
     expect(job.build_url).toBe(buildUrl);
     expect(job.artifacts_url).toBe(`${buildUrl}/jobs/${ids.scriptJob}/artifacts`);

@@ -133,8 +133,8 @@ describe('presentPipeline', () => {
     expect(presented.url).toBe(swap(CREATE.url));
     expect(presented.web_url).toBe(swap(CREATE.web_url));
     expect(presented.builds_url).toBe(swap(CREATE.builds_url));
-    expect(presented.badge_url).toBe(`${URLS.api}/badges/${pipeline.webhookToken}.svg`);
-    expect(presented.provider.webhook_url).toBe(`${URLS.web}/webhooks/deliver/${pipeline.webhookToken}`);
+    expect(presented.badge_url).toBe(`${URLS.api}/badges/${pipeline.id}.svg`);
+    expect(presented.provider.webhook_url).toBe(`${URLS.api}/webhooks/deliver/${pipeline.webhookToken}`);
   });
 
   it('encodes graphql_id as the example does', () => {
@@ -144,7 +144,8 @@ describe('presentPipeline', () => {
   it('hides the webhook URL from viewers who may not edit the pipeline (rule B2)', () => {
     const presented = presentPipeline({ ...result, showWebhookUrl: false }, URLS);
     expect(presented.provider.webhook_url).toBe('');
-    expect(presented.badge_url).toContain(pipeline.webhookToken);
+    // The badge names the pipeline, never the webhook's secret token.
+    expect(presented.badge_url).not.toContain(pipeline.webhookToken);
   });
 
   it('leaves configuration out for a pipeline defined by steps, as the real archive recording does', () => {

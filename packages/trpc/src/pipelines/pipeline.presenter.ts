@@ -85,10 +85,10 @@ export function pipelineWire(
         pipeline.repository,
       ) as PipelineProviderSettingsWire,
       // Rule B2: only viewers who may edit the pipeline see where its webhook delivers.
-      webhook_url: ctx.showWebhookUrl ? webAddresses.webhook(urls.web, pipeline.webhookToken) : '',
+      webhook_url: ctx.showWebhookUrl ? webAddresses.webhook(urls.api, pipeline.webhookToken) : '',
     },
     builds_url: `${url}/builds`,
-    badge_url: webAddresses.badge(urls.api, pipeline.webhookToken),
+    badge_url: webAddresses.badge(urls.api, pipeline.id),
     created_by: ctx.createdBy ? presentUser(ctx.createdBy, ctx.avatars) : null,
     created_at:
       ctx.embedded === 'single'

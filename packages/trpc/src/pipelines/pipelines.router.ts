@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { documented, documentedList } from '../documented';
 import { listPage } from '../pagination';
 import { organizationSlug, pageParameters } from '../parameters';
+import type { CreatePipelineWebhookRequest } from '../pipeline-triggers/pipeline-trigger.wire';
 import { authed, router } from '../trpc';
 import { presentPipeline, presentPipelines } from './pipeline.presenter';
 import { type CreatePipelineRequest, PipelineWire, type UpdatePipelineRequest } from './pipeline.wire';
@@ -29,6 +30,9 @@ const PipelineKey = z.object({ organization, pipeline });
  */
 const CreatePipelineInput = z.looseObject({ organization }) as unknown as z.ZodType<
   { organization: string } & CreatePipelineRequest
+>;
+const CreateWebhookInput = z.looseObject({ organization, pipeline }) as unknown as z.ZodType<
+  PipelineRef & CreatePipelineWebhookRequest
 >;
 const UpdatePipelineInput = z.looseObject({ organization, pipeline }) as unknown as z.ZodType<
   PipelineRef & UpdatePipelineRequest
@@ -135,4 +139,45 @@ export const pipelinesRouter = router({
     .mutation(async ({ ctx, input }) =>
       presentPipeline(await ctx.useCases.unarchivePipeline(ctx.actor, input), ctx.urls),
     ),
+
+  createWebhook: authed
+    .meta({
+      openapi: {
+        method: 'POST',
+        path: `${PIPELINE}/webhook`,
+        tags: TAGS,
+        summary: "Create the pipeline's inbound webhook",
+        description:
+          'Gives the pipeline a `provider.webhook_url` when it has none (keeps the one it has), and sets the ' +
+          'secret GitHub signs deliveries with (`X-Hub-Signature-256`) and GitLab sends (`X-Gitlab-Token`).',
+      },
+      operation: 'createPipelineWebhook',
+      requestBody: 'CreatePipelineWebhookRequest',
+    })
+    .input(CreateWebhookInput)
+    .output(documented(PipelineWire))
+    .mutation(async ({ ctx, input }) => {
+      const { organization, pipeline, ...body } = input;
+      const result = await ctx.useCases.createPipelineWebhook(ctx.actor, { organization, pipeline }, body);
+      return presentPipeline(result, ctx.urls);
+    }),
+
+  deleteWebhook: authed
+    .meta({
+      openapi: {
+        method: 'DELETE',
+        path: `${PIPELINE}/webhook`,
+        tags: TAGS,
+        summary: "Delete the pipeline's inbound webhook",
+        description:
+          'Its `webhook_url` answers 404 from now on and the pipeline shows `""` until one is made again.',
+      },
+      operation: 'deletePipelineWebhook',
+      successStatus: 204,
+    })
+    .input(PipelineKey)
+    .output(z.void())
+    .mutation(async ({ ctx, input }) => {
+      await ctx.useCases.deletePipelineWebhook(ctx.actor, input);
+    }),
 });
