@@ -267,6 +267,6 @@ describe('the CLI for people', { timeout: 240_000 }, () => {
     const agents = await cli(['agent', 'list', ...server(), '--org', 'acme']);
     expect(agents.code).toBe(0);
     expect(agents.stdout).toMatch(/^NAME\s+STATE\s+HOSTNAME\s+VERSION\s+TAGS\s+JOB\s+PAUSED$/m);
-    expect(agents.stdout).toMatch(/^cli-agent\s+connected\s+\S+\s+\S+\s+queue=default/m);
+    expect(agents.stdout).toMatch(/^cli-agent\s+connected\s+\S+\s+0\.1\s+-\s+-$/m); // no tags, no job
   });
 });

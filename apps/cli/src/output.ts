@@ -174,7 +174,7 @@ const VIEWS = {
       ['state', (agent) => text(agent.connection_state), paintState],
       ['hostname', (agent) => text(agent.hostname)],
       ['version', (agent) => text(agent.version)],
-      ['tags', (agent) => (agent.meta_data as string[]).join(',')],
+      ['tags', (agent) => text((agent.meta_data as string[]).join(','))],
       ['job', (agent) => text(field(agent, 'job', 'id'))],
       ['paused', (agent) => (agent.paused ? 'yes' : '')],
     ]),

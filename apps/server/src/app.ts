@@ -18,6 +18,7 @@ import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest }
 import { isApiPath } from './api-path';
 import type { ServerConfig } from './config';
 import { applyCors, registerCors } from './cors';
+import { registerDocsPages } from './docs-pages';
 
 export interface AppDeps {
   config: ServerConfig;
@@ -209,10 +210,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     });
   });
 
-  app.get('/', async () => ({
-    message: 'CI control API: REST under /v2, typed tRPC under /trpc, GraphQL at /graphql',
-    timestamp: Math.floor(Date.now() / 1000),
-  }));
+  registerDocsPages(app);
 
   app.get('/healthz', async (request, reply) => {
     try {
