@@ -3,6 +3,7 @@ import { chmod, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { hostname, tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import pRetry from 'p-retry';
 import { type CheckoutOptions, checkout, checkoutFolder } from './checkout';
 import { jobApiFromEnv } from './job-api';
 import { uploadArtifacts } from './job-commands/artifact';
@@ -17,6 +18,10 @@ export interface AgentOptions {
   log?: (message: string) => void;
   /** how jobs' repositories are checked out; by default only local ones, under the temporary folder */
   checkout?: Partial<CheckoutOptions>;
+  /** how often registering and connecting are tried again when the server is away or failing (10) */
+  retries?: number;
+  /** the first wait between those tries, doubled each time up to 30 s (1 s) */
+  retryDelayMs?: number;
 }
 
 interface AgentJob {
@@ -53,6 +58,21 @@ class AgentApiError extends Error {
   }
 }
 
+/** The server could not be reached at all: named with the URL and the socket's own reason. */
+class ServerUnreachable extends Error {}
+
+function unreachable(url: string, error: Error): ServerUnreachable {
+  let cause: Error & { code?: string } = error;
+  while (cause.cause instanceof Error) cause = cause.cause;
+  // An AggregateError (every address of a name refused) has only a code.
+  return new ServerUnreachable(`cannot reach ${url}: ${cause.message || cause.code || cause.name}`);
+}
+
+/** Worth trying again: the server is away, overloaded or failing, not refusing us. */
+const isPassing = (error: unknown) =>
+  error instanceof ServerUnreachable ||
+  (error instanceof AgentApiError && (error.status >= 500 || error.status === 429));
+
 const sleep = (ms: number, signal: AbortSignal) =>
   new Promise<void>((resolve) => {
     if (signal.aborted) return resolve();
@@ -85,7 +105,8 @@ export async function runAgent(options: AgentOptions, stop: AbortSignal): Promis
     body?: unknown,
     headers: Record<string, string> = {},
   ): Promise<T> => {
-    const response = await fetch(`${endpoint}${path}`, {
+    const url = `${endpoint}${path}`;
+    const response = await fetch(url, {
       method,
       headers: {
         Authorization: `Token ${token}`,
@@ -98,6 +119,8 @@ export async function runAgent(options: AgentOptions, stop: AbortSignal): Promis
       ...(body !== undefined
         ? { body: body instanceof Uint8Array ? (body as Uint8Array<ArrayBuffer>) : JSON.stringify(body) }
         : {}),
+    }).catch((error: Error) => {
+      throw unreachable(url, error);
     });
     const text = await response.text();
     if (!response.ok)
@@ -105,18 +128,33 @@ export async function runAgent(options: AgentOptions, stop: AbortSignal): Promis
     return (text ? JSON.parse(text) : undefined) as T;
   };
 
-  const registration = await call<Registration>('POST', '/register', options.token, {
-    name: options.name ?? `${hostname()}-${process.pid}`,
-    hostname: hostname(),
-    meta_data: options.tags,
-    os: process.platform,
-    arch: process.arch,
-    pid: process.pid,
-    version: AGENT_VERSION,
-  });
+  // A server that is starting, restarting or briefly away is waited for, with backoff; a refusal is not.
+  const withRetries = <T>(what: string, attempt: () => Promise<T>) =>
+    pRetry(attempt, {
+      retries: options.retries ?? 10,
+      minTimeout: options.retryDelayMs ?? 1_000,
+      maxTimeout: 30_000,
+      signal: stop,
+      shouldRetry: ({ error }) => isPassing(error),
+      onFailedAttempt: ({ error, retriesLeft, retryDelay }) => {
+        if (isPassing(error) && retriesLeft > 0)
+          log(`${what} failed: ${error.message}; trying again in ${retryDelay} ms (${retriesLeft} left)`);
+      },
+    });
+  const registration = await withRetries('register', () =>
+    call<Registration>('POST', '/register', options.token, {
+      name: options.name ?? `${hostname()}-${process.pid}`,
+      hostname: hostname(),
+      meta_data: options.tags,
+      os: process.platform,
+      arch: process.arch,
+      pid: process.pid,
+      version: AGENT_VERSION,
+    }),
+  );
   const token = registration.access_token;
   const bin = await jobCommandsBin();
-  await call('POST', '/connect', token, {});
+  await withRetries('connect', () => call('POST', '/connect', token, {}));
   log(`registered as ${registration.name}; waiting for jobs`);
 
   const heartbeat = setInterval(() => {

@@ -22,7 +22,8 @@ async function remote(token: string | null, ...args: string[]) {
     resolve(ROOT, 'node_modules/.bin/tsx'),
     ['apps/cli/src/main.ts', '--remote', world.server.baseUrl, ...tokenArgs, ...args, '--json'],
     // No DATABASE_URL: remote commands never touch a database.
-    { cwd: ROOT, env: { PATH: process.env.PATH ?? '' } },
+    // No config file either: only the flags say where to go.
+    { cwd: ROOT, env: { PATH: process.env.PATH ?? '', CI_CONFIG: '/nonexistent/ci-config.json' } },
   ).then(
     ({ stdout, stderr }) => ({ code: 0, stdout, stderr }),
     (error: { code: number; stdout: string; stderr: string }) => error,
@@ -165,10 +166,12 @@ describe('the CLI with --remote', () => {
   it('refuses usage mistakes with status 2: no token, and commands that have no endpoint', async () => {
     const noToken = await remote(null, 'pipeline', 'list', '--org', 'acme');
     expect(noToken.code).toBe(2);
-    expect(noToken.body).toEqual({ error: '--remote needs --token T (or CI_API_TOKEN)' });
+    expect(noToken.body).toEqual({
+      error: `no token for ${world.server.baseUrl}: give --token T, set CI_API_TOKEN, or add it to the profile`,
+    });
     const local = await remote(world.tokens.admin, 'org', 'create', '--name', 'Nope');
     expect(local.code).toBe(2);
-    expect(local.stderr).toContain('has no API endpoint');
+    expect(local.body.error).toContain('has no API endpoint');
   });
 
   it('manages a notification webhook: create (token shown once), change, ping, deliveries, delete', async () => {

@@ -37,7 +37,8 @@ afterAll(async () => {
 const authenticateAt = (now: Date) =>
   createUseCases({ repos: database.repos, clock: { now: () => now }, newId: () => newId() }).authenticate;
 
-describe('the CLI', () => {
+// Each test runs the CLI as a process several times, each opening the database: minutes on a busy machine.
+describe('the CLI', { timeout: 240_000 }, () => {
   it('creates an organization, a member and a token that authenticates until it is revoked', async () => {
     const org = await cli('org', 'create', '--name', 'Widgets Inc');
     expect(org).toMatchObject({ slug: 'widgets-inc', name: 'Widgets Inc' });

@@ -9,19 +9,27 @@ import {
   type OrganizationRole,
   type Scope,
 } from '@ci/domain';
-import { list, type ParsedCommand, parseDuration } from './arguments';
-import { optional, required, UsageError } from './options';
+import { list, parseDuration } from './arguments';
+import { type CommandOptions, optional, required, UsageError } from './options';
 
 type Command = (
   useCases: UseCases,
-  options: ParsedCommand['options'],
+  options: CommandOptions,
   database: { migrated: string[] },
 ) => Promise<Record<string, unknown>>;
 
-/** Each command returns one JSON-able object: what `--json` prints. */
-export const COMMANDS: Record<string, { usage: string; run: Command }> = {
+/** A command on the database; it returns one JSON-able object: what `--json` prints. */
+export interface LocalCommand {
+  description: string;
+  /** names from OPTIONS; `!`: required */
+  options: string[];
+  run: Command;
+}
+
+export const COMMANDS: Record<string, LocalCommand> = {
   'agent-token create': {
-    usage: 'agent-token create --org S [--description D]',
+    description: 'an agent registration token, printed once',
+    options: ['org!', 'description'],
     run: async (useCases, options) => {
       const description = optional(options, 'description');
       const { token, secret } = await useCases.admin.createAgentToken({
@@ -33,7 +41,8 @@ export const COMMANDS: Record<string, { usage: string; run: Command }> = {
     },
   },
   'org create': {
-    usage: 'org create --name N [--slug S]',
+    description: 'an organization',
+    options: ['name!', 'slug'],
     run: async (useCases, options) => {
       const slug = optional(options, 'slug');
       const org = await useCases.admin.createOrganization({
@@ -49,7 +58,8 @@ export const COMMANDS: Record<string, { usage: string; run: Command }> = {
     },
   },
   'user create': {
-    usage: 'user create --name N --email E',
+    description: 'a user',
+    options: ['name!', 'email!'],
     run: async (useCases, options) => {
       const user = await useCases.admin.createUser({
         name: required(options, 'name'),
@@ -64,7 +74,8 @@ export const COMMANDS: Record<string, { usage: string; run: Command }> = {
     },
   },
   'member add': {
-    usage: 'member add --org S --email E [--role admin|member]',
+    description: 'add a user to an organization (--role admin or member)',
+    options: ['org!', 'email!', 'role'],
     run: async (useCases, options) => {
       const role = optional(options, 'role') ?? 'member';
       if (!ORGANIZATION_ROLES.includes(role as OrganizationRole))
@@ -83,7 +94,8 @@ export const COMMANDS: Record<string, { usage: string; run: Command }> = {
     },
   },
   'invitation accept': {
-    usage: 'invitation accept --id UUID [--name N]',
+    description: 'the invited user joins, as invited',
+    options: ['id!', 'name'],
     run: async (useCases, options) => {
       const name = optional(options, 'name');
       const { invitation, user } = await useCases.admin.acceptInvitation({
@@ -101,7 +113,8 @@ export const COMMANDS: Record<string, { usage: string; run: Command }> = {
     },
   },
   'team create': {
-    usage: 'team create --org S --name N [--members e1,e2]',
+    description: 'a team',
+    options: ['org!', 'name!', 'members'],
     run: async (useCases, options) => {
       const members = list(optional(options, 'members'));
       const team = await useCases.admin.createTeam({
@@ -113,8 +126,8 @@ export const COMMANDS: Record<string, { usage: string; run: Command }> = {
     },
   },
   'pipeline create': {
-    usage:
-      'pipeline create --org S --name N --repository URL [--steps FILE] [--branch-filter F] [--default-branch B]',
+    description: 'a pipeline; steps from a pipeline YAML file',
+    options: ['org!', 'name!', 'repository!', 'steps', 'branch-filter', 'default-branch'],
     run: async (useCases, options) => {
       const stepsFile = optional(options, 'steps');
       const pipeline = await useCases.admin.createPipeline({
@@ -135,7 +148,8 @@ export const COMMANDS: Record<string, { usage: string; run: Command }> = {
     },
   },
   'team-pipeline add': {
-    usage: 'team-pipeline add --org S --team SLUG --pipeline SLUG --access-level L',
+    description: 'give a team access to a pipeline',
+    options: ['org!', 'team!', 'pipeline!', 'access-level!'],
     run: async (useCases, options) => {
       const accessLevel = required(options, 'access-level');
       if (!isAccessLevel(accessLevel)) {
@@ -151,7 +165,8 @@ export const COMMANDS: Record<string, { usage: string; run: Command }> = {
     },
   },
   'token create': {
-    usage: 'token create --email E --scopes s1,s2|all [--orgs o1,o2] [--expires-in 30d] [--description D]',
+    description: 'an API access token, printed once',
+    options: ['email!', 'scopes!', 'orgs', 'expires-in', 'description'],
     run: async (useCases, options) => {
       const scopesText = required(options, 'scopes');
       const scopes = scopesText === 'all' ? 'all' : (list(scopesText) ?? []);
@@ -182,16 +197,19 @@ export const COMMANDS: Record<string, { usage: string; run: Command }> = {
     },
   },
   'token revoke': {
-    usage: 'token revoke --id UUID',
+    description: 'revoke a token at once',
+    options: ['id!'],
     run: async (useCases, options) => useCases.admin.revokeAccessToken(required(options, 'id')),
   },
   'db migrate': {
-    usage: 'db migrate',
+    description: 'apply pending migrations',
+    options: [],
     // Opening the database applies pending migrations; this reports which ones ran.
     run: async (_useCases, _options, database) => ({ applied: database.migrated }),
   },
   seed: {
-    usage: 'seed',
+    description: 'the demo organization acme',
+    options: [],
     run: async (useCases) => {
       const demo = await useCases.admin.seedDemo();
       return {

@@ -1,15 +1,27 @@
 import { readFileSync } from 'node:fs';
 import { isAccessLevel, isUuid } from '@ci/domain';
-import { list, type ParsedCommand } from './arguments';
-import { optional, required, UsageError } from './options';
+import { list } from './arguments';
+import { type CommandOptions, optional, required, UsageError } from './options';
+import type { View } from './output';
 import type { RemoteClient } from './remote';
+import { watchBuild } from './watch';
 
-type Options = ParsedCommand['options'];
+type Options = CommandOptions;
 
 /** A command that goes through a running server's API (typed tRPC) with an access token. */
-interface RemoteCommand {
-  usage: string;
-  run: (client: RemoteClient, options: Options) => Promise<Record<string, unknown>>;
+export interface RemoteCommand {
+  description: string;
+  /** names from OPTIONS; `!`: required */
+  options: string[];
+  /** how the result reads to a person; without it, its fields one a line */
+  show?: View;
+  run: (
+    client: RemoteClient,
+    options: Options,
+    context: { json: boolean },
+  ) => Promise<Record<string, unknown>>;
+  /** the exit status the result calls for (0 when left out) */
+  status?: (result: Record<string, unknown>) => number;
 }
 
 const PAGE_SIZE = 100;
@@ -64,6 +76,26 @@ function buildKey(options: Options) {
   return { ...pipelineKey(options), number: required(options, 'number') };
 }
 
+function jobKey(options: Options) {
+  return { ...buildKey(options), job: required(options, 'job') };
+}
+
+/** `--field key=value`, repeated → the unblock body's `fields`. */
+function unblockFields(options: Options): Record<string, string> | undefined {
+  const given = options.field;
+  if (!Array.isArray(given)) return undefined;
+  return Object.fromEntries(
+    given.map((item) => {
+      const at = item.indexOf('=');
+      if (at < 1) throw new UsageError('--field takes key=value');
+      return [item.slice(0, at), item.slice(at + 1)];
+    }),
+  );
+}
+
+/** The build's state as an exit status: 0 when it passed, 1 otherwise. */
+const passed = (build: Record<string, unknown>) => (build.state === 'passed' && !build.blocked ? 0 : 1);
+
 /** `uuid:level,uuid2:level2` → the create-pipeline body's `teams`. */
 function teamAccessLevels(text: string | undefined): Record<string, string> | undefined {
   const entries = list(text);
@@ -100,37 +132,46 @@ function serviceFields(options: Options) {
 
 export const REMOTE_COMMANDS: Record<string, RemoteCommand> = {
   whoami: {
-    usage: 'whoami',
+    description: 'the token and its user',
+    options: [],
     run: async (client) => client.accessToken.get.query(),
   },
   'token revoke': {
-    usage: 'token revoke   (revokes the --token itself, at once)',
+    description: 'revoke the token itself, at once',
+    options: [],
     run: async (client) => {
       await client.accessToken.delete.mutate();
       return { revoked: true };
     },
   },
   'org list': {
-    usage: 'org list [--page N] [--per-page N]',
+    description: 'organizations the token sees',
+    options: ['page', 'per-page'],
+    show: 'organizations',
     run: async (client, options) => ({
       organizations: await client.organizations.list.query(pageOf(options)),
     }),
   },
   'member list': {
-    usage: 'member list --org S [--page N] [--per-page N]',
+    description: "an organization's members",
+    options: ['org!', 'page', 'per-page'],
+    show: 'members',
     run: async (client, options) => ({
       members: await client.organizations.listMembers.query(organizationPage(options)),
     }),
   },
   'pipeline list': {
-    usage: 'pipeline list --org S [--page N] [--per-page N]',
+    description: "an organization's pipelines",
+    options: ['org!', 'page', 'per-page'],
+    show: 'pipelines',
     run: async (client, options) => ({
       pipelines: await client.pipelines.list.query(organizationPage(options)),
     }),
   },
   'pipeline create': {
-    usage:
-      'pipeline create --org S --name N --repository URL [--steps FILE] [--branch-filter F] [--default-branch B] [--teams UUID[:level],…]',
+    description: 'a pipeline; steps from a pipeline YAML file',
+    options: ['org!', 'name!', 'repository!', 'steps', 'branch-filter', 'default-branch', 'teams'],
+    show: 'pipeline',
     run: async (client, options) => {
       const stepsFile = optional(options, 'steps');
       const branchFilter = optional(options, 'branch-filter');
@@ -147,15 +188,20 @@ export const REMOTE_COMMANDS: Record<string, RemoteCommand> = {
     },
   },
   'pipeline archive': {
-    usage: 'pipeline archive --org S --pipeline SLUG',
+    description: 'archive a pipeline',
+    options: ['org!', 'pipeline!'],
+    show: 'pipeline',
     run: async (client, options) => client.pipelines.archive.mutate(pipelineKey(options)),
   },
   'pipeline unarchive': {
-    usage: 'pipeline unarchive --org S --pipeline SLUG',
+    description: 'unarchive a pipeline',
+    options: ['org!', 'pipeline!'],
+    show: 'pipeline',
     run: async (client, options) => client.pipelines.unarchive.mutate(pipelineKey(options)),
   },
   'pipeline delete': {
-    usage: 'pipeline delete --org S --pipeline SLUG',
+    description: 'delete a pipeline',
+    options: ['org!', 'pipeline!'],
     run: async (client, options) => {
       const key = pipelineKey(options);
       await client.pipelines.delete.mutate(key);
@@ -163,14 +209,15 @@ export const REMOTE_COMMANDS: Record<string, RemoteCommand> = {
     },
   },
   'service list': {
-    usage: 'service list --org S [--page N] [--per-page N]   (notification webhooks; admins)',
+    description: "an organization's notification webhooks (admins)",
+    options: ['org!', 'page', 'per-page'],
     run: async (client, options) => ({
       services: await client.notificationServices.list.query(organizationPage(options)),
     }),
   },
   'service create': {
-    usage:
-      'service create --org S --url URL [--events e1,e2] [--description D] [--pipeline SLUG] [--branch-filter F] [--token-mode token|signature] [--disabled]   (prints the token once)',
+    description: 'a notification webhook (prints its token once)',
+    options: ['org!', 'url!', 'events', 'description', 'pipeline', 'branch-filter', 'token-mode', 'disabled'],
     run: async (client, options) =>
       client.notificationServices.create.mutate({
         organization: required(options, 'org'),
@@ -178,13 +225,24 @@ export const REMOTE_COMMANDS: Record<string, RemoteCommand> = {
       } as Parameters<RemoteClient['notificationServices']['create']['mutate']>[0]),
   },
   'service update': {
-    usage:
-      'service update --org S --service UUID [--url URL] [--events e1,e2] [--description D] [--pipeline SLUG] [--branch-filter F] [--token-mode M] [--disabled]',
+    description: 'change a notification webhook',
+    options: [
+      'org!',
+      'service!',
+      'url',
+      'events',
+      'description',
+      'pipeline',
+      'branch-filter',
+      'token-mode',
+      'disabled',
+    ],
     run: async (client, options) =>
       client.notificationServices.update.mutate({ ...serviceKey(options), ...serviceFields(options) }),
   },
   'service delete': {
-    usage: 'service delete --org S --service UUID',
+    description: 'delete a notification webhook',
+    options: ['org!', 'service!'],
     run: async (client, options) => {
       const key = serviceKey(options);
       await client.notificationServices.delete.mutate(key);
@@ -192,23 +250,28 @@ export const REMOTE_COMMANDS: Record<string, RemoteCommand> = {
     },
   },
   'service ping': {
-    usage: 'service ping --org S --service UUID   (queues a ping event)',
+    description: "queue a notification webhook's ping event",
+    options: ['org!', 'service!'],
     run: async (client, options) => client.notificationServices.ping.mutate(serviceKey(options)),
   },
   'service deliveries': {
-    usage: 'service deliveries --org S --service UUID   (the last 20, newest first)',
+    description: "a notification webhook's last 20 deliveries, newest first",
+    options: ['org!', 'service!'],
     run: async (client, options) => ({
       deliveries: await client.notificationServices.deliveries.query(serviceKey(options)),
     }),
   },
   'team list': {
-    usage: 'team list --org S [--page N] [--per-page N]',
+    description: "an organization's teams",
+    options: ['org!', 'page', 'per-page'],
+    show: 'teams',
     run: async (client, options) => ({
       teams: await client.teams.list.query(organizationPage(options)),
     }),
   },
   'team create': {
-    usage: 'team create --org S --name N [--description D] [--privacy visible|secret]',
+    description: 'a team',
+    options: ['org!', 'name!', 'description', 'privacy'],
     run: async (client, options) => {
       const description = optional(options, 'description');
       const privacy = optional(options, 'privacy');
@@ -221,7 +284,8 @@ export const REMOTE_COMMANDS: Record<string, RemoteCommand> = {
     },
   },
   'team-member add': {
-    usage: 'team-member add --org S --team SLUG|UUID --user UUID [--role member|maintainer]',
+    description: 'add a user to a team (--role member or maintainer)',
+    options: ['org!', 'team!', 'user!', 'role'],
     run: async (client, options) => {
       const organization = required(options, 'org');
       return client.teamMembers.create.mutate({
@@ -233,7 +297,8 @@ export const REMOTE_COMMANDS: Record<string, RemoteCommand> = {
     },
   },
   'team-pipeline add': {
-    usage: 'team-pipeline add --org S --team SLUG|UUID --pipeline SLUG --access-level L',
+    description: 'give a team access to a pipeline',
+    options: ['org!', 'team!', 'pipeline!', 'access-level!'],
     run: async (client, options) => {
       const organization = required(options, 'org');
       const team = await teamUuid(client, organization, required(options, 'team'));
@@ -250,7 +315,9 @@ export const REMOTE_COMMANDS: Record<string, RemoteCommand> = {
     },
   },
   'build list': {
-    usage: 'build list [--org S [--pipeline SLUG]] [--branch B] [--state S] [--page N] [--per-page N]',
+    description: "builds: all the token sees, an organization's, or a pipeline's",
+    options: ['org', 'pipeline', 'branch', 'state', 'page', 'per-page'],
+    show: 'builds',
     run: async (client, options) => {
       const organization = optional(options, 'org');
       const pipeline = optional(options, 'pipeline');
@@ -268,7 +335,9 @@ export const REMOTE_COMMANDS: Record<string, RemoteCommand> = {
     },
   },
   'build create': {
-    usage: 'build create --org S --pipeline SLUG --commit SHA --branch B [--message M]',
+    description: 'start a build',
+    options: ['org!', 'pipeline!', 'commit!', 'branch!', 'message'],
+    show: 'build',
     run: async (client, options) => {
       const message = optional(options, 'message');
       return client.builds.create.mutate({
@@ -280,11 +349,70 @@ export const REMOTE_COMMANDS: Record<string, RemoteCommand> = {
     },
   },
   'build cancel': {
-    usage: 'build cancel --org S --pipeline SLUG --number N',
+    description: 'cancel a build',
+    options: ['org!', 'pipeline!', 'number!'],
+    show: 'build',
     run: async (client, options) => client.builds.cancel.mutate(buildKey(options)),
   },
   'build rebuild': {
-    usage: 'build rebuild --org S --pipeline SLUG --number N',
+    description: 'run a build again as a new build',
+    options: ['org!', 'pipeline!', 'number!'],
+    show: 'build',
     run: async (client, options) => client.builds.rebuild.mutate(buildKey(options)),
+  },
+  'build view': {
+    description: 'a build and its jobs',
+    options: ['org!', 'pipeline!', 'number!'],
+    show: 'build',
+    run: async (client, options) => client.builds.get.query(buildKey(options)),
+  },
+  'build watch': {
+    description:
+      "follow a build until it finishes: its state, a progress line and its jobs' logs; exits 0 if it passed",
+    options: ['org!', 'pipeline!', 'number!', 'interval'],
+    show: 'build',
+    run: async (client, options, context) => {
+      const interval = Number(optional(options, 'interval') ?? '2');
+      if (!(interval > 0)) throw new UsageError('--interval takes a number of seconds');
+      return watchBuild(client, buildKey(options), { intervalMs: interval * 1000, quiet: context.json });
+    },
+    status: passed,
+  },
+  'job log': {
+    description: "a job's log output",
+    options: ['org!', 'pipeline!', 'number!', 'job!'],
+    show: 'log',
+    run: async (client, options) => client.jobs.log.query(jobKey(options)),
+  },
+  'job retry': {
+    description: 'run a finished job again',
+    options: ['org!', 'pipeline!', 'number!', 'job!'],
+    show: 'job',
+    run: async (client, options) => client.jobs.retry.mutate(jobKey(options)),
+  },
+  'job unblock': {
+    description: 'unblock a block step, with its fields',
+    options: ['org!', 'pipeline!', 'number!', 'job!', 'field'],
+    show: 'job',
+    run: async (client, options) => {
+      const fields = unblockFields(options);
+      return client.jobs.unblock.mutate({ ...jobKey(options), ...(fields ? { fields } : {}) });
+    },
+  },
+  'agent list': {
+    description: "an organization's connected agents",
+    options: ['org!', 'name', 'hostname', 'page', 'per-page'],
+    show: 'agents',
+    run: async (client, options) => {
+      const name = optional(options, 'name');
+      const hostname = optional(options, 'hostname');
+      return {
+        agents: await client.agents.list.query({
+          ...organizationPage(options),
+          ...(name ? { name } : {}),
+          ...(hostname ? { hostname } : {}),
+        }),
+      };
+    },
   },
 };

@@ -19,6 +19,7 @@ import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest }
 import { isApiPath } from './api-path';
 import type { ServerConfig } from './config';
 import { applyCors, registerCors } from './cors';
+import { registerDocsPages } from './docs-pages';
 import { registerWebApp, webSessionOf } from './web-app';
 
 export interface AppDeps {
@@ -213,10 +214,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     });
   });
 
-  app.get('/', async () => ({
-    message: 'CI control API: REST under /v2, typed tRPC under /trpc, GraphQL at /graphql',
-    timestamp: Math.floor(Date.now() / 1000),
-  }));
+  registerDocsPages(app);
 
   await registerWebApp(app, { useCases: deps.useCases, urls });
 

@@ -26,6 +26,14 @@ const JobKey = z.object({
   job: z.string().meta({ description: 'job id' }),
 });
 
+/** The block step's field values: accepted as the public API does, and (as there) not kept. */
+const UnblockInput = JobKey.extend({
+  fields: z
+    .record(z.string(), z.string())
+    .optional()
+    .meta({ description: "the block step's field values by key (accepted, not kept)" }),
+});
+
 const jobRef = (input: z.infer<typeof JobKey>): JobRef => ({
   organization: input.organization,
   pipeline: input.pipeline,
@@ -144,7 +152,7 @@ export const jobsRouter = router({
       openapi: { method: 'PUT', path: `${JOB}/unblock`, tags: TAGS, summary: 'Unblock a job' },
       operation: 'unblockJob',
     })
-    .input(JobKey)
+    .input(UnblockInput)
     .output(documented(UnblockedJobWire))
     .mutation(async ({ ctx, input }) => {
       const result = await ctx.useCases.unblockJob(ctx.actor, jobRef(input));
