@@ -32,6 +32,8 @@ export interface DatabaseOptions {
   dataDir: string;
   embeddedPort: number;
   embeddedDatabase?: string;
+  /** See `EmbeddedPostgresOptions.whenRunning`: a server refuses, the CLI attaches (the default). */
+  whenEmbeddedRunning?: 'attach' | 'refuse';
   poolMax?: number;
   log?: (message: string) => void;
   onQuery?: (sql: string) => void;
@@ -91,6 +93,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
         dataDir: options.dataDir,
         port: options.embeddedPort,
         database: options.embeddedDatabase ?? 'ci',
+        whenRunning: options.whenEmbeddedRunning ?? 'attach',
         ...(options.log ? { log: options.log } : {}),
       });
   try {
