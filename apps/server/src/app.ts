@@ -20,6 +20,7 @@ import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest }
 import { isApiPath } from './api-path';
 import type { ServerConfig } from './config';
 import { applyCors, registerCors } from './cors';
+import { serializeRequest } from './request-log';
 
 export interface AppDeps {
   config: ServerConfig;
@@ -100,8 +101,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const app = Fastify({
     logger: {
       level: deps.config.logLevel,
-      // Requests are logged by method and URL only: never headers, so tokens stay out of the logs.
+      // Requests are logged by method and URL only: never headers, and a token in the URL's query string
+      // is replaced, so tokens stay out of the logs.
       redact: ['req.headers.authorization'],
+      serializers: { req: serializeRequest },
     },
     bodyLimit: deps.config.bodyLimit,
     // A client that sends slowly, or not at all, loses its connection (408 while its request is incomplete)
