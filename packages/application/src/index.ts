@@ -48,6 +48,7 @@ export type { PipelineResult } from './pipelines/pipeline-result';
 export { type PipelineSeen, seenFrom } from './pipelines/pipelines-by-id';
 export * from './ports';
 export type { CountRequestInput } from './rate-limits/count-request';
+export type { AuthenticationRefusal } from './rate-limits/refuse-authentication';
 export type { RegistryPage } from './registries/list-registries';
 export type { RegistryRef, RegistryView } from './registries/registry-view';
 export type * from './rules/rule-ports';

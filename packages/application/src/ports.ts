@@ -613,6 +613,8 @@ export interface RateLimitRepository {
     organizationSlug: string | null;
     organizationIds: readonly string[] | null;
   }): Promise<{ organization: number | null; user: number }>;
+  /** Counts one refused token from `clientAddress` in the window; the count includes it. */
+  countFailedAuthentication(input: { windowStart: Date; clientAddress: string }): Promise<number>;
   /** Forgets the windows that started before `before`. */
   deleteWindowsBefore(before: Date): Promise<void>;
 }

@@ -154,6 +154,7 @@ import {
 import { updatePipeline } from './pipelines/update-pipeline';
 import type { Deps } from './ports';
 import { countRequest } from './rate-limits/count-request';
+import { refuseAuthentication } from './rate-limits/refuse-authentication';
 import { createRegistry } from './registries/create-registry';
 import { deleteRegistry } from './registries/delete-registry';
 import { getRegistry } from './registries/get-registry';
@@ -219,6 +220,7 @@ export function createUseCases(deps: Deps) {
   return {
     authenticate: authenticate(deps),
     countRequest: countRequest(deps),
+    refuseAuthentication: refuseAuthentication(deps),
     listBuilds: listBuilds(deps),
     pipelineRevision: pipelineRevision(deps),
     getBuild: getBuild(deps),

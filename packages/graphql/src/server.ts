@@ -131,8 +131,20 @@ export function createGraphqlServer(options: GraphqlServerOptions) {
       actor = await options.useCases.authenticate(authorization, clientAddress);
     } catch (error) {
       if (!isDomainError(error)) throw error;
+      // A refused token counts against its client address (REST and tRPC count it alike).
+      const refused =
+        error.kind === 'unauthenticated'
+          ? await options.useCases.refuseAuthentication(error, {
+              clientAddress,
+              policy: options.rateLimits ?? null,
+            })
+          : { error, headers: {} };
       return {
-        refused: refusal(error, { 'X-Accepted-OAuth-Scopes': ACCEPTED_SCOPES, 'X-OAuth-Scopes': '' }),
+        refused: refusal(refused.error, {
+          'X-Accepted-OAuth-Scopes': ACCEPTED_SCOPES,
+          'X-OAuth-Scopes': '',
+          ...refused.headers,
+        }),
       };
     }
     const headers: Record<string, string> = {
