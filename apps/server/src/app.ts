@@ -1,10 +1,17 @@
 import { randomUUID } from 'node:crypto';
 import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
-import type { UseCases } from '@ci/application';
+import {
+  isStoreUnavailable,
+  STORE_RETRY_AFTER_SECONDS,
+  STORE_UNAVAILABLE_MESSAGE,
+  storeOutage,
+  type UseCases,
+} from '@ci/application';
 import type { GraphqlServer } from '@ci/graphql';
 import {
   appRouter,
+  logFailure,
   openApiDocument,
   ResponseCache,
   registerAgentApi,
@@ -245,7 +252,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
           },
           reply.raw,
           {
-            logError: (error) => request.log.error({ err: error }, 'graphql request failed'),
+            logError: (error) => logFailure(request.log, error, isStoreUnavailable(error) ? 503 : 500),
             clientAddress: request.ip,
           },
         );
@@ -261,14 +268,29 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     timestamp: Math.floor(Date.now() / 1000),
   }));
 
-  app.get('/healthz', async (request, reply) => {
+  /** The database's answer to a ping: null when it answers, else the 503 to send (the outage logged once). */
+  const databaseDown = async (request: FastifyRequest, reply: FastifyReply) => {
     try {
       await deps.pingDatabase();
-      return { status: 'ok', database: 'ok' };
+      return null;
     } catch (error) {
-      request.log.error({ err: error }, 'health check failed');
-      return reply.code(503).send({ status: 'unavailable', database: 'unreachable' });
+      storeOutage.report(request.log, error);
+      return reply
+        .code(503)
+        .header('Retry-After', String(STORE_RETRY_AFTER_SECONDS))
+        .send({ message: STORE_UNAVAILABLE_MESSAGE, status: 'unavailable', database: 'unreachable' });
     }
+  };
+
+  // Liveness with the database's state (what the tests and the scripts wait for).
+  app.get('/healthz', async (request, reply) => {
+    return (await databaseDown(request, reply)) ?? { status: 'ok', database: 'ok' };
+  });
+
+  // Readiness: whether to send this process traffic now; not while its database is away, nor once it
+  // shuts down (the onRequest hook answers every request 503 then).
+  app.get('/readyz', async (request, reply) => {
+    return (await databaseDown(request, reply)) ?? { status: 'ready', database: 'ok' };
   });
 
   return app;

@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { createUseCases } from '@ci/application';
+import { createUseCases, storeOutage } from '@ci/application';
 import { type Database, EmbeddedPostgresError, openDatabase } from '@ci/db';
 import { newId } from '@ci/domain';
 import type { FastifyInstance } from 'fastify';
@@ -60,6 +60,8 @@ async function start() {
       agentTimings: settings.agentTimings,
       artifacts: await artifactSettings(settings.artifacts, () => settings.publicUrls.api),
     });
+    // An outage's recovery is known when the database answers a ping again (logged once, as its start).
+    storeOutage.probeWith(database.ping);
     app = await buildApp({
       config: settings,
       useCases,

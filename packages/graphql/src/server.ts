@@ -1,5 +1,5 @@
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
-import type { Actor, UseCases } from '@ci/application';
+import { type Actor, isStoreUnavailable, type UseCases } from '@ci/application';
 import {
   hasScope,
   isDomainError,
@@ -13,7 +13,7 @@ import { maxDepthPlugin } from '@escape.tech/graphql-armor-max-depth';
 import { createYoga, shouldRenderGraphiQL, useErrorHandler } from 'graphql-yoga';
 import type { GraphqlContext, PublicUrls } from './builder';
 import { useCompiledQueries } from './compiled-execution';
-import { isUnexpected, maskError, refusal } from './errors';
+import { isUnexpected, maskError, refusal, storeUnavailable } from './errors';
 import { createLoaders } from './loaders';
 import { useOverlappingFieldsUpToNullability } from './overlapping-fields';
 import { type PostedParams, postedParams } from './posted-params';
@@ -176,11 +176,19 @@ export function createGraphqlServer(options: GraphqlServerOptions) {
       clientAddress: string | null;
       accept: string | undefined;
       params?: PostedParams | undefined;
+      logError: (error: unknown) => void;
     },
     run: (actor: Actor | null) => Response | Promise<Response>,
   ): Promise<GraphqlAnswer> {
     if (request.rendersGraphiql) return answerOf(await run(null));
-    const admission = await admit(request.authorization, request.clientAddress);
+    let admission: Admission;
+    try {
+      admission = await admit(request.authorization, request.clientAddress);
+    } catch (error) {
+      if (!isStoreUnavailable(error)) throw error;
+      request.logError(error);
+      return answerOf(storeUnavailable());
+    }
     if ('refused' in admission) return answerOf(admission.refused);
     const answered = await answerOf(await run(admission.actor));
     for (const [name, value] of Object.entries(admission.headers))
@@ -204,6 +212,7 @@ export function createGraphqlServer(options: GraphqlServerOptions) {
           rendersGraphiql: shouldRenderGraphiQL(request),
           authorization: request.headers.get('authorization') ?? undefined,
           clientAddress: context.clientAddress ?? null,
+          logError: context.logError,
           accept: request.headers.get('accept') ?? undefined,
           params: postedParams(request.headers.get('content-type') ?? undefined, body),
         },
@@ -242,6 +251,7 @@ export function createGraphqlServer(options: GraphqlServerOptions) {
           rendersGraphiql: request.method === 'GET' && request.headers.accept?.includes('text/html') === true,
           authorization: request.headers.authorization,
           clientAddress: context.clientAddress ?? null,
+          logError: context.logError,
           accept: request.headers.accept,
           params,
         },

@@ -3,7 +3,7 @@ export { registerAgentApi } from './agents/agent-api';
 export { registerArtifactApi } from './agents/artifact-api';
 export { BuildWire } from './builds/build.wire';
 export { RateLimitErrorWire } from './error.wire';
-export { replyWithError } from './http-errors';
+export { logFailure, replyWithError } from './http-errors';
 export { openApiDocument } from './openapi';
 export { OrganizationMemberWire, OrganizationWire } from './organizations/organization.wire';
 export { PipelineWire } from './pipelines/pipeline.wire';
