@@ -11,9 +11,11 @@ import type {
   ClusterQueueChanges,
   ClusterToken,
   ClusterTokenChanges,
+  HeldKey,
   Job,
   JobState,
   JobType,
+  KeptResponse,
   Organization,
   OrganizationBanner,
   OrganizationInvitation,
@@ -600,6 +602,24 @@ export interface ClusterRepository {
   tokensById(ids: readonly string[]): Promise<ClusterTokenRecord[]>;
 }
 
+/** Responses kept under their `Idempotency-Key`, by user (domain `idempotency.ts`). */
+export interface IdempotencyKeyRepository {
+  /**
+   * In one statement: takes the key for this request (new, expired, or held past `lockedUntil` by the
+   * same request) and answers `reserved`, or answers what another request holds there.
+   */
+  reserve(input: {
+    userId: string;
+    key: string;
+    requestHash: string;
+    now: Date;
+    lockedUntil: Date;
+    expiresAt: Date;
+  }): Promise<'reserved' | HeldKey>;
+  keep(input: { userId: string; key: string }, response: KeptResponse): Promise<void>;
+  release(input: { userId: string; key: string }): Promise<void>;
+}
+
 /** Request counters of the rate limits, kept in PostgreSQL so that every server process shares them. */
 export interface RateLimitRepository {
   /**
@@ -724,6 +744,7 @@ export interface Repositories {
   registries: RegistryRepository;
   clusters: ClusterRepository;
   rateLimits: RateLimitRepository;
+  idempotencyKeys: IdempotencyKeyRepository;
   organizationMembers: OrganizationMemberRepository;
   lookups: LookupRepository;
   jobs: JobRepository;

@@ -107,6 +107,7 @@ import {
   updateClusterQueueById,
   updateClusterTokenById,
 } from './clusters/clusters-by-id';
+import { idempotentCreate } from './idempotency/idempotent-create';
 import { deleteJobLog, getJobEnv, getJobLog, retryJob, unblockJob } from './jobs/job-actions';
 import { cancelJobById, getRetrySourcesOf, retryJobById, unblockJobById } from './jobs/jobs-by-id';
 import { listOrganizationJobs } from './jobs/list-organization-jobs';
@@ -221,6 +222,7 @@ export function createUseCases(deps: Deps) {
     authenticate: authenticate(deps),
     countRequest: countRequest(deps),
     refuseAuthentication: refuseAuthentication(deps),
+    idempotentCreate: idempotentCreate(deps),
     listBuilds: listBuilds(deps),
     pipelineRevision: pipelineRevision(deps),
     getBuild: getBuild(deps),

@@ -10,6 +10,7 @@ import { artifactRepository } from './repositories/artifact.repository';
 import { buildRepository } from './repositories/build.repository';
 import { buildMetaDataRepository } from './repositories/build-meta-data.repository';
 import { clusterRepository } from './repositories/cluster.repository';
+import { idempotencyKeyRepository } from './repositories/idempotency-key.repository';
 import { organizationRepository, userRepository } from './repositories/identity.repository';
 import { jobRepository } from './repositories/job.repository';
 import { lookupRepository } from './repositories/lookup.repository';
@@ -66,6 +67,7 @@ function createRepositories(em: EntityManagerSource, sql: Sql): Repositories {
     registries: registryRepository(em),
     clusters: clusterRepository(em),
     rateLimits: rateLimitRepository(sql),
+    idempotencyKeys: idempotencyKeyRepository(sql),
     organizationMembers: organizationMemberRepository(em),
     organizationSettings: organizationSettingsRepository(em),
     lookups: lookupRepository(em, sql),

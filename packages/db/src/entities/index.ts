@@ -3,6 +3,7 @@ import { AnnotationEntity } from './annotation.entity';
 import { ArtifactEntity } from './artifact.entity';
 import { BuildEntity, JobEntity, JobLogChunkEntity } from './build.entity';
 import { ClusterEntity, ClusterQueueEntity, ClusterTokenEntity } from './cluster.entity';
+import { IdempotencyKeyEntity } from './idempotency-key.entity';
 import {
   AccessTokenEntity,
   OrganizationBannerEntity,
@@ -30,6 +31,7 @@ export {
   ClusterEntity,
   ClusterQueueEntity,
   ClusterTokenEntity,
+  IdempotencyKeyEntity,
   JobEntity,
   JobLogChunkEntity,
   OrganizationBannerEntity,
@@ -68,6 +70,7 @@ export const entities = [
   JobEntity,
   RegistryEntity,
   RateLimitWindowEntity,
+  IdempotencyKeyEntity,
   AgentRegistrationTokenEntity,
   JobLogChunkEntity,
   PipelineCountsEntity,

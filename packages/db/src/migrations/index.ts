@@ -30,6 +30,7 @@ import { Migration20261127100000 } from './Migration20261127100000';
 import { Migration20261127130000 } from './Migration20261127130000';
 import { Migration20261127140000 } from './Migration20261127140000';
 import { Migration20261127150000 } from './Migration20261127150000';
+import { Migration20261127190000 } from './Migration20261127190000';
 
 /** Every committed migration, in order. `pnpm --filter @ci/db migration:create` appends new ones. */
 export const migrationsList: MigrationObject[] = [
@@ -64,4 +65,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261127130000', class: Migration20261127130000 },
   { name: 'Migration20261127140000', class: Migration20261127140000 },
   { name: 'Migration20261127150000', class: Migration20261127150000 },
+  { name: 'Migration20261127190000', class: Migration20261127190000 },
 ];
