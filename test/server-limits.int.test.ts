@@ -203,3 +203,74 @@ describe('a server with a one-second request timeout', () => {
     expect(JSON.parse(body)).toMatchObject({ message: expect.any(String) });
   });
 });
+
+describe('answers that end a connection', () => {
+  it("answers oversized headers 431 {message} with Connection: close, and a keep-alive client's next requests succeed", async () => {
+    for (let attempt = 0; attempt < 5; attempt++) {
+      const refused = await world.server.fetch(`/v2/user?padding=${'x'.repeat(64 * 1024)}`);
+      expect(refused.status).toBe(431);
+      expect(refused.headers.get('content-type')).toBe('application/json; charset=utf-8');
+      expect(refused.headers.get('connection')).toBe('close');
+      expect(await refused.json()).toEqual({
+        message: 'Request Header Fields Too Large: send a shorter URL or fewer, shorter headers',
+      });
+      // The same client (fetch keeps connections alive) goes on without a failed request.
+      expect(await listWithinASecond()).toBe(200);
+    }
+  });
+
+  it('answers malformed HTTP 400 {message} and closes', async () => {
+    const socket = connection(world.server.baseUrl);
+    const answer = new Promise<string>((resolve) => {
+      let text = '';
+      socket.setEncoding('utf8');
+      socket.on('data', (chunk: string) => {
+        text += chunk;
+      });
+      socket.on('close', () => resolve(text));
+    });
+    socket.write('GET / HTTP/1.1\r\nhost: x\r\nbad header line\r\n\r\n');
+    const [head = '', body = ''] = (await answer).split('\r\n\r\n');
+    expect(head).toMatch(/^HTTP\/1\.1 400 Bad Request\r\n/);
+    expect(head).toContain('Connection: close');
+    expect(head).toContain('Content-Type: application/json; charset=utf-8');
+    expect(JSON.parse(body)).toEqual({ message: 'Bad Request: the request is not well-formed HTTP' });
+  });
+
+  it('answers a request that arrives while the server shuts down 503 {message} with Connection: close', async () => {
+    const server = await startTestServer();
+    try {
+      const socket = connection(server.baseUrl);
+      const answer = new Promise<string>((resolve) => {
+        let text = '';
+        socket.setEncoding('utf8');
+        socket.on('data', (chunk: string) => {
+          text += chunk;
+        });
+        socket.on('close', () => resolve(text));
+      });
+      // A request whose body is still coming keeps its connection busy while the server starts closing;
+      // the request pipelined after it arrives once the server is closing.
+      const first = ['POST /v2/nothing HTTP/1.1', 'host: x', 'content-length: 2', '', '{'].join('\r\n');
+      const arrived = new Promise((resolve) => server.app.server.once('request', resolve));
+      socket.write(first);
+      await arrived;
+      const closed = server.app.close();
+      socket.write(`}GET /v2/user HTTP/1.1\r\nhost: x\r\n\r\n`);
+      const text = await answer;
+      await closed;
+      const answers = text.split(/(?=HTTP\/1\.1 )/);
+      expect(answers[0]).toMatch(/^HTTP\/1\.1 404 /);
+      const [head = '', body = ''] = (answers[1] ?? '').split('\r\n\r\n');
+      expect(head).toMatch(/^HTTP\/1\.1 503 Service Unavailable\r\n/);
+      expect(head.toLowerCase()).toContain('connection: close');
+      expect(head.toLowerCase()).toContain('content-type: application/json; charset=utf-8');
+      expect(head.toLowerCase()).toContain('retry-after: 1');
+      expect(JSON.parse(body)).toEqual({
+        message: 'Service Unavailable: the server is shutting down, try again shortly',
+      });
+    } finally {
+      await server.database.close();
+    }
+  });
+});

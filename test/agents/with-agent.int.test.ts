@@ -19,8 +19,11 @@ afterAll(async () => {
 
 describe('pnpm start --with-agent', () => {
   it('runs a first build with the agent inside the server', async () => {
-    const token = /Authorization: Bearer (bkua_[0-9a-f]+)/.exec(server.output())?.[1];
-    expect(token).toBeDefined();
+    // The demo is seeded, and its token printed, once the server listens: shortly after it answers.
+    const token = await waitFor(
+      'the demo token',
+      async () => /Authorization: Bearer (bkua_[0-9a-f]+)/.exec(server.output())?.[1],
+    );
     const { number } = (await (
       await fetch(`${server.baseUrl}/v2/organizations/acme/pipelines/website/builds`, {
         method: 'POST',

@@ -564,10 +564,10 @@ describe('list query parameters', () => {
     ['creator=0191df84-85e4-77aa-83ba-6579084728eb0', 'creator'],
     [`creator=${encodeURIComponent("'; drop table builds; --")}`, 'creator'],
     ...['page', 'per_page'].flatMap((name) =>
-      ['abc', '-1', '1.5', '1e3', '0x10', '9999999999', '%F0%9F%9A%80'].map((value) => [
-        `${name}=${value}`,
-        name,
-      ]),
+      // A ten-digit per_page is clamped to 100 (decisions.md; build-list-bound.int.test.ts), a page refused.
+      ['abc', '-1', '1.5', '1e3', '0x10', ...(name === 'page' ? ['9999999999'] : []), '%F0%9F%9A%80'].map(
+        (value) => [`${name}=${value}`, name],
+      ),
     ),
   ])('answers 400 naming the parameter for %s', async (query, name) => {
     for (const list of LISTS) {
@@ -609,9 +609,10 @@ describe('list query parameters', () => {
 
   it('refuses a query string past the server limit with a 4xx message', async () => {
     const response = await world.call('GET', `${PIPELINE}?branch=${'x'.repeat(64 * 1024)}`);
-    // Node refuses the request line before Fastify routes it (431), with Fastify's own body (see the report).
-    expectSafe(response, { exactContentType: false });
+    // Node refuses the request line before Fastify routes it (431), answered `{message}` like the rest.
+    expectSafe(response);
     expect(response.status).toBe(431);
+    expect(response.headers.get('connection')).toBe('close');
   });
 });
 

@@ -98,3 +98,19 @@ describe('a build list within the count bound', () => {
     expect(whole.headers.get('link')).toBeNull();
   });
 });
+
+describe('a page size past the largest', () => {
+  it.each(['101', '100000', '99999999999999999999'])(
+    'clamps per_page=%s to 100 (decisions.md), on REST and tRPC',
+    async (perPage) => {
+      const rest = await builds(`per_page=${perPage}`);
+      expect(rest.status).toBe(200);
+      expect(rest.body).toHaveLength(BUILDS);
+      const input = encodeURIComponent(
+        JSON.stringify({ organization: 'acme', pipeline: 'web', per_page: perPage }),
+      );
+      const trpc = await world.call('GET', `/trpc/builds.listForPipeline?input=${input}`);
+      expect(trpc.status).toBe(200);
+    },
+  );
+});

@@ -239,10 +239,14 @@ describe('what counts against an organization', () => {
     expect((await world().call('GET', REGISTRIES)).status).toBe(429);
   });
 
-  it('gives no rate-limit headers to a request without a valid token, and does not count it', async () => {
+  it("counts a request without a valid token against its client address, not a user's or an organization's", async () => {
     const response = await world().call('GET', REGISTRIES, { token: null });
     expect(response.status).toBe(401);
-    expect(rateLimitHeadersOf(response.headers)).toEqual({});
+    expect(rateLimitHeadersOf(response.headers)).toEqual({
+      'ratelimit-limit': '30',
+      'ratelimit-remaining': '29',
+      'ratelimit-reset': expect.any(String),
+    });
   });
 
   it('names no organization when the slug is text PostgreSQL cannot take', async () => {
@@ -306,5 +310,66 @@ describe('GraphQL', () => {
     expect(refused.body).toEqual({
       errors: [{ message: MESSAGE(55), extensions: { scope: 'rest_user', limit: 3, current: 4, reset: 55 } }],
     });
+  });
+});
+
+describe('refused tokens', () => {
+  const time = { at: START, now: () => time.at };
+  let world: World;
+  beforeAll(async () => {
+    world = await startWorld(
+      { RATE_LIMIT_ENABLED: 'true', RATE_LIMIT_FAILED_AUTHENTICATIONS_PER_MINUTE: '3' },
+      { now: time.now },
+    );
+  });
+  afterAll(async () => {
+    await world?.close();
+  });
+
+  it('count down per client address on REST, tRPC and GraphQL, then answer 429 until the window resets', async () => {
+    const attempts = [
+      () => world.call('GET', REGISTRIES, { token: 'bkua_unknown' }),
+      () => world.call('GET', TRPC_REGISTRIES, { token: null }),
+      () =>
+        world.call('POST', '/graphql', {
+          token: `bkua_${'0'.repeat(40)}`,
+          body: { query: '{ viewer { user { name } } }' },
+        }),
+    ];
+    for (const [i, attempt] of attempts.entries()) {
+      const refused = await attempt();
+      expect(refused.status).toBe(401);
+      expect(rateLimitHeadersOf(refused.headers)).toEqual({
+        'ratelimit-limit': '3',
+        'ratelimit-remaining': String(2 - i),
+        'ratelimit-reset': '55',
+      });
+    }
+    for (const attempt of attempts) {
+      const limited = await attempt();
+      expect(limited.status).toBe(429);
+      expect(limited.headers.get('retry-after')).toBe('55');
+      expect(limited.headers.get('ratelimit-remaining')).toBe('0');
+    }
+    const rest = await attempts[0]!();
+    expect(rest.headers.get('content-type')).toBe(JSON_TYPE);
+    expect(rest.body).toEqual({
+      message: MESSAGE(55),
+      scope: 'failed_authentication',
+      limit: 3,
+      current: 7,
+      reset: 55,
+    });
+    expect(RateLimitErrorWire.safeParse(rest.body).success).toBe(true);
+
+    // A good token is counted as ever, with the user's and organization's headers only.
+    const served = await world.call('GET', REGISTRIES);
+    expect(served.status).toBe(200);
+    expect(served.headers.get('ratelimit-user-remaining')).toBeTruthy();
+
+    time.at = new Date(START.getTime() + 60_000);
+    const next = await attempts[0]!();
+    expect(next.status).toBe(401);
+    expect(next.headers.get('ratelimit-remaining')).toBe('2');
   });
 });

@@ -1,8 +1,17 @@
 import { randomUUID } from 'node:crypto';
-import type { UseCases } from '@ci/application';
+import { STATUS_CODES } from 'node:http';
+import type { Socket } from 'node:net';
+import {
+  isStoreUnavailable,
+  STORE_RETRY_AFTER_SECONDS,
+  STORE_UNAVAILABLE_MESSAGE,
+  storeOutage,
+  type UseCases,
+} from '@ci/application';
 import type { GraphqlServer } from '@ci/graphql';
 import {
   appRouter,
+  logFailure,
   openApiDocument,
   ResponseCache,
   registerAgentApi,
@@ -20,6 +29,7 @@ import { isApiPath } from './api-path';
 import type { ServerConfig } from './config';
 import { applyCors, registerCors } from './cors';
 import { registerDocsPages } from './docs-pages';
+import { serializeRequest } from './request-log';
 import { registerWebApp, webSessionOf } from './web-app';
 
 export interface AppDeps {
@@ -34,6 +44,37 @@ export interface AppDeps {
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,128}$/;
 
 const OVERLOADED = 'Service Unavailable: the server is overloaded, try again shortly';
+const SHUTTING_DOWN = 'Service Unavailable: the server is shutting down, try again shortly';
+
+/** What Node refuses before any request exists (Fastify's `clientErrorHandler`): status and message. */
+function clientErrorAnswer(error: { code?: string }): [number, string] {
+  if (error.code === 'HPE_HEADER_OVERFLOW') {
+    return [431, 'Request Header Fields Too Large: send a shorter URL or fewer, shorter headers'];
+  }
+  if (error.code === 'ERR_HTTP_REQUEST_TIMEOUT')
+    return [408, 'Request Timeout: the request took too long to arrive'];
+  return [400, 'Bad Request: the request is not well-formed HTTP'];
+}
+
+/**
+ * Answers what Node's parser refused (a 431, a 408, malformed HTTP) with `{message}` like every other
+ * error, saying `Connection: close` since the connection ends with it: a keep-alive client then opens
+ * a new one for its next request instead of failing on this one.
+ */
+function answerClientError(error: Error & { code?: string }, socket: Socket): void {
+  // A reset connection has nobody to answer (Node's own rule).
+  if (error.code === 'ECONNRESET' || socket.destroyed) return;
+  const [status, message] = clientErrorAnswer(error);
+  const body = JSON.stringify({ message });
+  if (socket.writable) {
+    socket.end(
+      `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
+        `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+    );
+  }
+  // What the client does not read within a second is not waited for.
+  setTimeout(() => socket.destroy(), 1000).unref();
+}
 
 /**
  * under-pressure sends what its handler returns, and serves the request when it returns nothing (its
@@ -70,8 +111,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const app = Fastify({
     logger: {
       level: deps.config.logLevel,
-      // Requests are logged by method and URL only: never headers, so tokens stay out of the logs.
+      // Requests are logged by method and URL only: never headers, and a token in the URL's query string
+      // is replaced, so tokens stay out of the logs.
       redact: ['req.headers.authorization'],
+      serializers: { req: serializeRequest },
     },
     bodyLimit: deps.config.bodyLimit,
     // A client that sends slowly, or not at all, loses its connection (408 while its request is incomplete)
@@ -89,8 +132,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       const given = request.headers['x-request-id'];
       return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
     },
-    return503OnClosing: true,
+    // Requests that arrive while the server closes get our 503 (the onRequest hook below), not Fastify's.
+    return503OnClosing: false,
     forceCloseConnections: 'idle',
+    clientErrorHandler: answerClientError,
     // What the router refuses before any route or hook runs (a path that does not decode as UTF-8, a
     // parameter over the length limit) answers `{message}` like every other error, not Fastify's body.
     frameworkErrors: (error, request, reply) => {
@@ -103,8 +148,17 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // First, so that every later hook and the handler run in the request's unit of work.
   app.addHook('onRequest', (_request, _reply, done) => deps.requestContext(done));
 
+  let closing = false;
+  app.addHook('preClose', (done) => {
+    closing = true;
+    done();
+  });
   app.addHook('onRequest', async (request, reply) => {
     reply.header('X-Request-Id', request.id);
+    if (closing) {
+      // Fastify has set `Connection: close`; the client retries on another server or after the restart.
+      return reply.code(503).header('Retry-After', '1').send({ message: SHUTTING_DOWN });
+    }
   });
 
   registerCors(app, deps.config.corsOrigins);
@@ -203,7 +257,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
           },
           reply.raw,
           {
-            logError: (error) => request.log.error({ err: error }, 'graphql request failed'),
+            logError: (error) => logFailure(request.log, error, isStoreUnavailable(error) ? 503 : 500),
             clientAddress: request.ip,
           },
         );
@@ -218,14 +272,29 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   await registerWebApp(app, { useCases: deps.useCases, urls });
 
-  app.get('/healthz', async (request, reply) => {
+  /** The database's answer to a ping: null when it answers, else the 503 to send (the outage logged once). */
+  const databaseDown = async (request: FastifyRequest, reply: FastifyReply) => {
     try {
       await deps.pingDatabase();
-      return { status: 'ok', database: 'ok' };
+      return null;
     } catch (error) {
-      request.log.error({ err: error }, 'health check failed');
-      return reply.code(503).send({ status: 'unavailable', database: 'unreachable' });
+      storeOutage.report(request.log, error);
+      return reply
+        .code(503)
+        .header('Retry-After', String(STORE_RETRY_AFTER_SECONDS))
+        .send({ message: STORE_UNAVAILABLE_MESSAGE, status: 'unavailable', database: 'unreachable' });
     }
+  };
+
+  // Liveness with the database's state (what the tests and the scripts wait for).
+  app.get('/healthz', async (request, reply) => {
+    return (await databaseDown(request, reply)) ?? { status: 'ok', database: 'ok' };
+  });
+
+  // Readiness: whether to send this process traffic now; not while its database is away, nor once it
+  // shuts down (the onRequest hook answers every request 503 then).
+  app.get('/readyz', async (request, reply) => {
+    return (await databaseDown(request, reply)) ?? { status: 'ready', database: 'ok' };
   });
 
   return app;

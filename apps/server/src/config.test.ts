@@ -120,11 +120,18 @@ describe('readServerConfig', () => {
   });
 
   it('limits requests as the public API does unless told otherwise', () => {
-    expect(readServerConfig({}).rateLimits).toEqual({ organizationPerMinute: 200, userPerMinute: 50 });
+    expect(readServerConfig({}).rateLimits).toEqual({
+      organizationPerMinute: 200,
+      userPerMinute: 50,
+      failedAuthenticationsPerMinute: 30,
+    });
     expect(
-      readServerConfig({ RATE_LIMIT_ORGANIZATION_PER_MINUTE: '1000', RATE_LIMIT_USER_PER_MINUTE: '300' })
-        .rateLimits,
-    ).toEqual({ organizationPerMinute: 1000, userPerMinute: 300 });
+      readServerConfig({
+        RATE_LIMIT_ORGANIZATION_PER_MINUTE: '1000',
+        RATE_LIMIT_USER_PER_MINUTE: '300',
+        RATE_LIMIT_FAILED_AUTHENTICATIONS_PER_MINUTE: '5',
+      }).rateLimits,
+    ).toEqual({ organizationPerMinute: 1000, userPerMinute: 300, failedAuthenticationsPerMinute: 5 });
   });
 
   it.each(['false', '0'])('switches rate limiting off with RATE_LIMIT_ENABLED=%s', (value) => {

@@ -1,6 +1,6 @@
 import { join, resolve } from 'node:path';
 import { DatabaseEnv, readDatabaseConfig } from '@ci/db';
-import { DEFAULT_RATE_LIMIT_POLICY } from '@ci/domain';
+import { DEFAULT_FAILED_AUTHENTICATIONS_PER_MINUTE, DEFAULT_RATE_LIMIT_POLICY } from '@ci/domain';
 import { z } from 'zod';
 
 const flag = z.enum(['true', 'false', '1', '0']).transform((value) => value === 'true' || value === '1');
@@ -27,6 +27,11 @@ const ServerEnv = DatabaseEnv.extend({
     .min(1)
     .default(DEFAULT_RATE_LIMIT_POLICY.organizationPerMinute),
   RATE_LIMIT_USER_PER_MINUTE: z.coerce.number().int().min(1).default(DEFAULT_RATE_LIMIT_POLICY.userPerMinute),
+  RATE_LIMIT_FAILED_AUTHENTICATIONS_PER_MINUTE: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .default(DEFAULT_FAILED_AUTHENTICATIONS_PER_MINUTE),
   AGENT_PING_INTERVAL_SECONDS: z.coerce.number().positive().max(3600).default(5),
   AGENT_JOB_STATUS_INTERVAL_SECONDS: z.coerce.number().positive().max(3600).default(5),
   AGENT_HEARTBEAT_INTERVAL_SECONDS: z.coerce.number().positive().max(3600).default(30),
@@ -129,6 +134,7 @@ export function readServerConfig(env: NodeJS.ProcessEnv) {
       ? {
           organizationPerMinute: parsed.RATE_LIMIT_ORGANIZATION_PER_MINUTE,
           userPerMinute: parsed.RATE_LIMIT_USER_PER_MINUTE,
+          failedAuthenticationsPerMinute: parsed.RATE_LIMIT_FAILED_AUTHENTICATIONS_PER_MINUTE,
         }
       : null,
     /** the response cache's byte budget (ADR 0016); 0: no cache */

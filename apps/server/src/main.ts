@@ -1,41 +1,95 @@
 import { parseArgs } from 'node:util';
-import { createUseCases } from '@ci/application';
-import { openDatabase } from '@ci/db';
+import { createUseCases, storeOutage } from '@ci/application';
+import { type Database, EmbeddedPostgresError, openDatabase } from '@ci/db';
 import { newId } from '@ci/domain';
+import type { FastifyInstance } from 'fastify';
 import { runAgent } from '../../agent/src/agent';
 import { buildApp } from './app';
 import { artifactSettings } from './artifact-settings';
 import { startBackgroundWork } from './background/background-work';
-import { readServerConfig } from './config';
+import { readServerConfig, type ServerConfig } from './config';
 
-const { values: flags } = parseArgs({ options: { 'with-agent': { type: 'boolean' } }, strict: false });
-const config = readServerConfig(process.env);
-const startedAt = Date.now();
-const database = await openDatabase({
-  url: config.database.url,
-  dataDir: config.database.dataDir,
-  embeddedPort: config.database.embeddedPort,
-});
-const useCases = createUseCases({
-  repos: database.repos,
-  clock: { now: () => new Date() },
-  newId: () => newId(),
-  agentTimings: config.agentTimings,
-  artifacts: await artifactSettings(config.artifacts, () => config.publicUrls.api),
-});
-const app = await buildApp({
-  config,
-  useCases,
-  pingDatabase: database.ping,
-  requestContext: database.requestContext,
-});
-
-let demoToken: string | null = null;
-if (config.seedDemo && (await useCases.admin.isEmpty())) {
-  demoToken = (await useCases.admin.seedDemo()).secret;
+/**
+ * What a person reads when the server does not start: what failed and what to do, in a line or two,
+ * without a stack (LOG_LEVEL=debug adds it).
+ */
+function startFailure(error: unknown, config: ServerConfig | null): string {
+  const { code, message } = error as { code?: string; message?: string };
+  if (error instanceof EmbeddedPostgresError) return error.message;
+  if (config && (code === 'EADDRINUSE' || code === 'EACCES')) {
+    const why = code === 'EADDRINUSE' ? 'is already in use' : 'may not be opened by this user';
+    return (
+      `The server could not listen on ${config.host}:${config.port}: the port ${why}.\n` +
+      `Stop what uses it, or pick another port: PORT=${config.port + 1} pnpm start`
+    );
+  }
+  if (config?.database.url && typeof code === 'string' && /^(E[A-Z]+|28\w{3}|3D000)$/.test(code)) {
+    const url = new URL(config.database.url);
+    return (
+      `Could not use the database at ${url.host}${url.pathname} (DATABASE_URL): ${message}\n` +
+      'Check that PostgreSQL runs there and that DATABASE_URL names it, its user and its password.'
+    );
+  }
+  if (message?.startsWith('Invalid configuration')) return `${message}\nFix the variables named above.`;
+  return `The server did not start: ${message ?? String(error)}`;
 }
 
-await app.listen({ port: config.port, host: config.host });
+const { values: flags } = parseArgs({ options: { 'with-agent': { type: 'boolean' } }, strict: false });
+
+/**
+ * Opens the database, builds the HTTP server and listens; on any failure prints `startFailure` and
+ * exits 1, having closed what it opened (the HTTP server, the pool, the embedded PostgreSQL).
+ */
+async function start() {
+  const startedAt = Date.now();
+  let config: ServerConfig | null = null;
+  let database: Database | null = null;
+  let app: FastifyInstance | null = null;
+  try {
+    config = readServerConfig(process.env);
+    const settings = config;
+    database = await openDatabase({
+      url: settings.database.url,
+      dataDir: settings.database.dataDir,
+      embeddedPort: settings.database.embeddedPort,
+      whenEmbeddedRunning: 'refuse',
+    });
+    const useCases = createUseCases({
+      repos: database.repos,
+      clock: { now: () => new Date() },
+      newId: () => newId(),
+      agentTimings: settings.agentTimings,
+      artifacts: await artifactSettings(settings.artifacts, () => settings.publicUrls.api),
+    });
+    // An outage's recovery is known when the database answers a ping again (logged once, as its start).
+    storeOutage.probeWith(database.ping);
+    app = await buildApp({
+      config: settings,
+      useCases,
+      pingDatabase: database.ping,
+      requestContext: database.requestContext,
+    });
+    await app.listen({ port: settings.port, host: settings.host });
+    // Seeded only once the server listens: a start that fails leaves the database as it was.
+    const demoToken =
+      settings.seedDemo && (await useCases.admin.isEmpty()) ? (await useCases.admin.seedDemo()).secret : null;
+    app.log.info(
+      { migrations: database.migrated, readyInMs: Date.now() - startedAt, embedded: !settings.database.url },
+      'ready',
+    );
+    return { config: settings, database, app, useCases, demoToken };
+  } catch (error) {
+    process.stderr.write(`${startFailure(error, config)}\n`);
+    if (config?.logLevel === 'debug' || config?.logLevel === 'trace') {
+      process.stderr.write(`${(error as Error).stack ?? ''}\n`);
+    }
+    await app?.close().catch(() => {});
+    await database?.close().catch(() => {});
+    process.exit(1);
+  }
+}
+
+const { config, database, app, useCases, demoToken } = await start();
 // Notifications (ADR 0019): every process takes its share of the queue.
 const background = config.backgroundWork.enabled
   ? await startBackgroundWork({
@@ -46,14 +100,10 @@ const background = config.backgroundWork.enabled
       log: app.log,
     })
   : null;
-app.log.info(
-  { migrations: database.migrated, readyInMs: Date.now() - startedAt, embedded: !config.database.url },
-  'ready',
-);
 if (demoToken) {
   // Printed once, on the run that seeds the demo: the token is not stored anywhere in clear.
   process.stdout.write(
-    `\nDemo data seeded (organization "acme"). Admin token, shown only now:\n  ${demoToken}\nTry:\n  curl -H "Authorization: Bearer ${demoToken}" ${config.publicUrls.api}/v2/organizations/acme/pipelines/website/builds\n\n`,
+    `\nDemo data seeded (organization "acme"). Admin token, shown only now:\n  ${demoToken}\nTry:\n  curl -H "Authorization: Bearer ${demoToken}" ${config.publicUrls.api}/v2/organizations/acme/pipelines/website/builds\nA new one later: pnpm cli token create --email admin@acme.test --scopes all\n\n`,
   );
 }
 

@@ -60,10 +60,19 @@ export type { PipelineResult } from './pipelines/pipeline-result';
 export { type PipelineSeen, seenFrom } from './pipelines/pipelines-by-id';
 export * from './ports';
 export type { CountRequestInput } from './rate-limits/count-request';
+export type { AuthenticationRefusal } from './rate-limits/refuse-authentication';
 export type { RegistryPage } from './registries/list-registries';
 export type { RegistryRef, RegistryView } from './registries/registry-view';
 export type * from './rules/rule-ports';
 export type { RuleView } from './rules/rules';
+export {
+  isStoreUnavailable,
+  type OutageLog,
+  STORE_RETRY_AFTER_SECONDS,
+  STORE_UNAVAILABLE_MESSAGE,
+  StoreOutage,
+  storeOutage,
+} from './store-outage';
 export type * from './suites/suite-ports';
 export type { SuiteView, TeamSuiteView } from './suites/suites';
 export type { TeamPipelinePage } from './team-pipelines/list-team-pipelines';

@@ -11,9 +11,11 @@ import type {
   ClusterQueueChanges,
   ClusterToken,
   ClusterTokenChanges,
+  HeldKey,
   Job,
   JobState,
   JobType,
+  KeptResponse,
   Organization,
   OrganizationBanner,
   OrganizationInvitation,
@@ -628,6 +630,24 @@ export interface ClusterRepository {
   tokensById(ids: readonly string[]): Promise<ClusterTokenRecord[]>;
 }
 
+/** Responses kept under their `Idempotency-Key`, by user (domain `idempotency.ts`). */
+export interface IdempotencyKeyRepository {
+  /**
+   * In one statement: takes the key for this request (new, expired, or held past `lockedUntil` by the
+   * same request) and answers `reserved`, or answers what another request holds there.
+   */
+  reserve(input: {
+    userId: string;
+    key: string;
+    requestHash: string;
+    now: Date;
+    lockedUntil: Date;
+    expiresAt: Date;
+  }): Promise<'reserved' | HeldKey>;
+  keep(input: { userId: string; key: string }, response: KeptResponse): Promise<void>;
+  release(input: { userId: string; key: string }): Promise<void>;
+}
+
 /** Request counters of the rate limits, kept in PostgreSQL so that every server process shares them. */
 export interface RateLimitRepository {
   /**
@@ -641,6 +661,8 @@ export interface RateLimitRepository {
     organizationSlug: string | null;
     organizationIds: readonly string[] | null;
   }): Promise<{ organization: number | null; user: number }>;
+  /** Counts one refused token from `clientAddress` in the window; the count includes it. */
+  countFailedAuthentication(input: { windowStart: Date; clientAddress: string }): Promise<number>;
   /** Forgets the windows that started before `before`. */
   deleteWindowsBefore(before: Date): Promise<void>;
 }
@@ -751,6 +773,7 @@ export interface Repositories {
   registries: RegistryRepository;
   clusters: ClusterRepository;
   rateLimits: RateLimitRepository;
+  idempotencyKeys: IdempotencyKeyRepository;
   organizationMembers: OrganizationMemberRepository;
   lookups: LookupRepository;
   jobs: JobRepository;

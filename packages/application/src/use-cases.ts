@@ -108,6 +108,7 @@ import {
   updateClusterQueueById,
   updateClusterTokenById,
 } from './clusters/clusters-by-id';
+import { idempotentCreate } from './idempotency/idempotent-create';
 import { getPipelineBadge } from './inbound/pipeline-badge';
 import {
   createPipelineTrigger,
@@ -182,6 +183,7 @@ import {
 import { updatePipeline } from './pipelines/update-pipeline';
 import type { Deps } from './ports';
 import { countRequest } from './rate-limits/count-request';
+import { refuseAuthentication } from './rate-limits/refuse-authentication';
 import { createRegistry } from './registries/create-registry';
 import { deleteRegistry } from './registries/delete-registry';
 import { getRegistry } from './registries/get-registry';
@@ -250,6 +252,8 @@ export function createUseCases(deps: Deps) {
     authenticateSession: authenticateSession(deps),
     signOut: signOut(deps),
     countRequest: countRequest(deps),
+    refuseAuthentication: refuseAuthentication(deps),
+    idempotentCreate: idempotentCreate(deps),
     listBuilds: listBuilds(deps),
     pipelineRevision: pipelineRevision(deps),
     getBuild: getBuild(deps),

@@ -9,6 +9,7 @@ import { artifactRepository } from './repositories/artifact.repository';
 import { buildRepository } from './repositories/build.repository';
 import { buildMetaDataRepository } from './repositories/build-meta-data.repository';
 import { clusterRepository } from './repositories/cluster.repository';
+import { idempotencyKeyRepository } from './repositories/idempotency-key.repository';
 import { organizationRepository, userRepository } from './repositories/identity.repository';
 import {
   badgeRepository,
@@ -38,6 +39,8 @@ export interface DatabaseOptions {
   dataDir: string;
   embeddedPort: number;
   embeddedDatabase?: string;
+  /** See `EmbeddedPostgresOptions.whenRunning`: a server refuses, the CLI attaches (the default). */
+  whenEmbeddedRunning?: 'attach' | 'refuse';
   poolMax?: number;
   log?: (message: string) => void;
   onQuery?: (sql: string) => void;
@@ -73,6 +76,7 @@ function createRepositories(em: EntityManagerSource, sql: Sql): Repositories {
     registries: registryRepository(em),
     clusters: clusterRepository(em),
     rateLimits: rateLimitRepository(sql),
+    idempotencyKeys: idempotencyKeyRepository(sql),
     organizationMembers: organizationMemberRepository(em),
     organizationSettings: organizationSettingsRepository(em),
     lookups: lookupRepository(em, sql),
@@ -104,6 +108,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
         dataDir: options.dataDir,
         port: options.embeddedPort,
         database: options.embeddedDatabase ?? 'ci',
+        whenRunning: options.whenEmbeddedRunning ?? 'attach',
         ...(options.log ? { log: options.log } : {}),
       });
   try {

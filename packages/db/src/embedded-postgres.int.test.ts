@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
@@ -59,6 +59,45 @@ describe('the embedded PostgreSQL', () => {
       expect(await query(again.url, 'select value from kept')).toEqual([{ value: 'still here' }]);
     } finally {
       await again.stop();
+    }
+  });
+});
+
+describe("the superuser's password", () => {
+  it('replaces the former fixed password of an older data directory with a random one, kept 0600', async () => {
+    const olderDir = mkdtempSync(join(tmpdir(), 'ci-embedded-older-'));
+    const olderPort = port + 2;
+    try {
+      // A data directory as the launcher made it before: superuser postgres/postgres, no password file.
+      const EmbeddedPostgres = await loadEmbeddedPostgres();
+      const older = new EmbeddedPostgres({
+        databaseDir: join(olderDir, 'pg'),
+        port: olderPort,
+        user: 'postgres',
+        password: 'postgres',
+        persistent: true,
+        createPostgresUser: process.getuid?.() === 0,
+        onLog: () => {},
+        onError: () => {},
+      });
+      if (process.getuid?.() === 0) chmodSync(olderDir, 0o755);
+      await older.initialise();
+
+      const started = await startEmbeddedPostgres({ dataDir: olderDir, port: olderPort, database: 'app' });
+      try {
+        const password = readFileSync(join(olderDir, 'postgres-password'), 'utf8').trim();
+        expect(statSync(join(olderDir, 'postgres-password')).mode & 0o777).toBe(0o600);
+        expect(decodeURIComponent(new URL(started.url).password)).toBe(password);
+        expect(password).not.toBe('postgres');
+        await expect(
+          query(`postgres://postgres:postgres@127.0.0.1:${olderPort}/app`, 'select 1'),
+        ).rejects.toMatchObject({ code: '28P01' });
+        expect(await query(started.url, 'select 1 as one')).toEqual([{ one: 1 }]);
+      } finally {
+        await started.stop();
+      }
+    } finally {
+      rmSync(olderDir, { recursive: true, force: true });
     }
   });
 });

@@ -1,4 +1,4 @@
 export { DatabaseEnv, readDatabaseConfig } from './config';
 export { type Database, openDatabase } from './database';
-export { type RunningDatabase, startEmbeddedPostgres } from './embedded-postgres';
+export { EmbeddedPostgresError, type RunningDatabase, startEmbeddedPostgres } from './embedded-postgres';
 export type { Sql } from './sql';

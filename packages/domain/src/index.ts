@@ -17,6 +17,7 @@ export * from './cluster';
 export * from './entities';
 export * from './errors';
 export * from './graphql-id';
+export * from './idempotency';
 export * from './ids';
 export * from './interpolation';
 export * from './ip-allowlist';

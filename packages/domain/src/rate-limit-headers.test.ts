@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { rateLimitStatus, rateLimitWindow } from './rate-limit';
-import { RATE_LIMIT_HEADERS, rateLimitHeaders } from './rate-limit-headers';
+import { failedAuthenticationStatus, rateLimitStatus, rateLimitWindow } from './rate-limit';
+import { failedAuthenticationHeaders, RATE_LIMIT_HEADERS, rateLimitHeaders } from './rate-limit-headers';
 
 const policy = { organizationPerMinute: 200, userPerMinute: 50 };
 const window = rateLimitWindow(new Date('2026-11-21T10:04:18.000Z'));
@@ -38,5 +38,25 @@ describe('rateLimitHeaders', () => {
 
   it('lists every header it can send, for CORS', () => {
     expect(Object.keys(headersFor(20, 3)).sort()).toEqual([...RATE_LIMIT_HEADERS].sort());
+  });
+});
+
+describe('failedAuthenticationHeaders', () => {
+  const policy = { organizationPerMinute: 200, userPerMinute: 50, failedAuthenticationsPerMinute: 2 };
+  const headersAfter = (count: number) =>
+    failedAuthenticationHeaders(failedAuthenticationStatus({ policy, window, count }));
+
+  it("counts the client address down in the organization's headers, with Retry-After once past", () => {
+    expect(headersAfter(1)).toEqual({
+      'RateLimit-Remaining': '1',
+      'RateLimit-Limit': '2',
+      'RateLimit-Reset': '42',
+    });
+    expect(headersAfter(3)).toEqual({
+      'RateLimit-Remaining': '0',
+      'RateLimit-Limit': '2',
+      'RateLimit-Reset': '42',
+      'Retry-After': '42',
+    });
   });
 });

@@ -1,4 +1,4 @@
-import type { RateLimitCounter, RateLimitStatus } from './rate-limit';
+import type { FailedAuthenticationStatus, RateLimitCounter, RateLimitStatus } from './rate-limit';
 
 /**
  * The public API's rate-limit headers: `RateLimit-*` for the organization, `RateLimit-User-*` for the
@@ -28,5 +28,16 @@ export function rateLimitHeaders(status: RateLimitStatus): Record<string, string
     ...(status.organization ? counterHeaders('RateLimit', status.organization) : {}),
     ...counterHeaders('RateLimit-User', status.user),
     ...(status.exceeded ? { 'Retry-After': String(status.user.reset) } : {}),
+  };
+}
+
+/**
+ * The headers of a refused token counted against its client address: the organization's names
+ * (`RateLimit-*`), since no user or organization is known; `Retry-After` once past the limit.
+ */
+export function failedAuthenticationHeaders(status: FailedAuthenticationStatus): Record<string, string> {
+  return {
+    ...counterHeaders('RateLimit', status.address),
+    ...(status.exceeded ? { 'Retry-After': String(status.address.reset) } : {}),
   };
 }

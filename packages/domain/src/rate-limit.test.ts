@@ -1,7 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
+  DEFAULT_FAILED_AUTHENTICATIONS_PER_MINUTE,
   DEFAULT_RATE_LIMIT_POLICY,
+  failedAuthenticationStatus,
   RATE_LIMIT_WINDOW_MS,
   rateLimitExceeded,
   rateLimitStatus,
@@ -89,5 +91,33 @@ describe('rateLimitExceeded', () => {
       'You have exceeded your API rate limit. Please wait 1 second before making more requests.',
     );
     expect(error.fields).toEqual({ scope: 'rest', limit: 200, current: 201, reset: 1 });
+  });
+});
+
+describe('failedAuthenticationStatus', () => {
+  const window = rateLimitWindow(new Date('2026-11-21T10:04:18.000Z'));
+  const policy = { organizationPerMinute: 200, userPerMinute: 50, failedAuthenticationsPerMinute: 3 };
+
+  it.each([
+    [1, 2, false],
+    [3, 0, false],
+    [4, 0, true],
+    [9, 0, true],
+  ])('after %i refused tokens has %i remaining, refused: %s', (count, remaining, refused) => {
+    const status = failedAuthenticationStatus({ policy, window, count });
+    expect(status.address).toEqual({ limit: 3, current: count, remaining, reset: 42 });
+    expect(status.exceeded !== null).toBe(refused);
+  });
+
+  it('refuses past the limit with a 429 of scope failed_authentication', () => {
+    const { exceeded } = failedAuthenticationStatus({ policy, window, count: 4 });
+    expect(exceeded?.kind).toBe('rate_limited');
+    expect(exceeded?.code).toBe('authentication_rate_limited');
+    expect(exceeded?.fields).toEqual({ scope: 'failed_authentication', limit: 3, current: 4, reset: 42 });
+  });
+
+  it('takes the default limit when the policy names none', () => {
+    const status = failedAuthenticationStatus({ policy: DEFAULT_RATE_LIMIT_POLICY, window, count: 1 });
+    expect(status.address.limit).toBe(DEFAULT_FAILED_AUTHENTICATIONS_PER_MINUTE);
   });
 });

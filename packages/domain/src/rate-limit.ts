@@ -12,13 +12,23 @@ export const RATE_LIMIT_WINDOW_MS = 60_000;
 export interface RateLimitPolicy {
   organizationPerMinute: number;
   userPerMinute: number;
+  /**
+   * Requests whose token was refused (missing, unknown, expired, revoked) allowed per client address;
+   * `DEFAULT_FAILED_AUTHENTICATIONS_PER_MINUTE` when absent. Ours: the public API says nothing of them.
+   */
+  failedAuthenticationsPerMinute?: number;
 }
 
 /** The public API's defaults: 200 per organization, 50 per user. */
 export const DEFAULT_RATE_LIMIT_POLICY: RateLimitPolicy = { organizationPerMinute: 200, userPerMinute: 50 };
 
-/** The 429 body's `scope`: `rest` for the organization (as the public rate-limit endpoint names it), `rest_user`. */
-export type RateLimitScope = 'rest' | 'rest_user';
+export const DEFAULT_FAILED_AUTHENTICATIONS_PER_MINUTE = 30;
+
+/**
+ * The 429 body's `scope`: `rest` for the organization (as the public rate-limit endpoint names it),
+ * `rest_user`; `failed_authentication` (ours) for a client address's refused tokens.
+ */
+export type RateLimitScope = 'rest' | 'rest_user' | 'failed_authentication';
 
 export interface RateLimitWindow {
   /** the window's first millisecond: windows start on the minute (UTC) */
@@ -59,11 +69,17 @@ function counter(limit: number, current: number, reset: number): RateLimitCounte
   return { limit, current, remaining: Math.max(0, limit - current), reset };
 }
 
+const RATE_LIMITED_CODE: Record<RateLimitScope, string> = {
+  rest: 'organization_rate_limited',
+  rest_user: 'user_rate_limited',
+  failed_authentication: 'authentication_rate_limited',
+};
+
 export function rateLimitExceeded(scope: RateLimitScope, counted: RateLimitCounter): DomainError {
   const wait = `${counted.reset} second${counted.reset === 1 ? '' : 's'}`;
   return new DomainError({
     kind: 'rate_limited',
-    code: scope === 'rest' ? 'organization_rate_limited' : 'user_rate_limited',
+    code: RATE_LIMITED_CODE[scope],
     message: `You have exceeded your API rate limit. Please wait ${wait} before making more requests.`,
     fields: { scope, limit: counted.limit, current: counted.current, reset: counted.reset },
   });
@@ -89,4 +105,25 @@ export function rateLimitStatus(input: {
     exceeded = rateLimitExceeded('rest', organization);
   else if (user.current > user.limit) exceeded = rateLimitExceeded('rest_user', user);
   return { organization, user, exceeded };
+}
+
+/** Where a client address stands with its refused tokens in this window. */
+export interface FailedAuthenticationStatus {
+  address: RateLimitCounter;
+  /** the 429 to answer instead of the 401, once the address is past its limit */
+  exceeded: DomainError | null;
+}
+
+/** What a client address's count of refused tokens (this one included) means under a policy. */
+export function failedAuthenticationStatus(input: {
+  policy: RateLimitPolicy;
+  window: RateLimitWindow;
+  count: number;
+}): FailedAuthenticationStatus {
+  const limit = input.policy.failedAuthenticationsPerMinute ?? DEFAULT_FAILED_AUTHENTICATIONS_PER_MINUTE;
+  const address = counter(limit, input.count, input.window.resetSeconds);
+  return {
+    address,
+    exceeded: address.current > limit ? rateLimitExceeded('failed_authentication', address) : null,
+  };
 }

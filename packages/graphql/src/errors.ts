@@ -1,3 +1,4 @@
+import { isStoreUnavailable, STORE_RETRY_AFTER_SECONDS, STORE_UNAVAILABLE_MESSAGE } from '@ci/application';
 import { type DomainError, type ErrorKind, isDomainError } from '@ci/domain';
 import { GraphQLError, type GraphQLErrorOptions } from 'graphql';
 
@@ -12,7 +13,8 @@ function domainCause(error: unknown): DomainError | null {
 /**
  * The one translation from failures to GraphQL errors: a domain error keeps its REST message (with its
  * stable code, and the field errors of a 422 `Validation Failed`, as extensions); GraphQL's own errors
- * (syntax, validation, variables) stay as they are; anything else is masked.
+ * (syntax, validation, variables) stay as they are; the database out of reach is a 503; anything else is
+ * masked.
  */
 export function maskError(error: unknown): Error {
   const located = error instanceof GraphQLError ? error : null;
@@ -21,6 +23,13 @@ export function maskError(error: unknown): Error {
     return at(located, domain.message, {
       code: domain.code,
       ...(domain.details ? { errors: domain.details.errors } : {}),
+    });
+  }
+  if (isStoreUnavailable(error)) {
+    // Yoga answers the status and headers of `extensions.http` (and leaves them out of the body).
+    return at(located, STORE_UNAVAILABLE_MESSAGE, {
+      code: 'unavailable',
+      http: { status: 503, headers: { 'Retry-After': String(STORE_RETRY_AFTER_SECONDS) } },
     });
   }
   if (located && (!located.originalError || located.originalError instanceof GraphQLError)) {
@@ -79,5 +88,17 @@ export function refusal(error: DomainError, headers: Record<string, string> = {}
   return new Response(JSON.stringify({ errors: [body] }), {
     status: REFUSAL_STATUS[error.kind] ?? 500,
     headers: { 'Content-Type': 'application/json; charset=utf-8', ...headers },
+  });
+}
+
+/** The database out of reach before any GraphQL ran (reading the token): a 503 asking to retry. */
+export function storeUnavailable(): Response {
+  const body = { errors: [{ message: STORE_UNAVAILABLE_MESSAGE, extensions: { code: 'unavailable' } }] };
+  return new Response(JSON.stringify(body), {
+    status: 503,
+    headers: {
+      'Content-Type': 'application/json; charset=utf-8',
+      'Retry-After': String(STORE_RETRY_AFTER_SECONDS),
+    },
   });
 }

@@ -34,10 +34,33 @@ function serverFailingWith(failure: Error) {
       }),
       { logError: (error) => logged.push(error) },
     );
-    return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+    return {
+      status: response.status,
+      retryAfter: response.headers.get('retry-after'),
+      body: (await response.json()) as Record<string, unknown>,
+    };
   };
   return { ask, logged };
 }
+
+describe('the database out of reach', () => {
+  it('answers 503 with Retry-After and the message REST gives, logged for the outage', async () => {
+    const failure = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' });
+    const { ask, logged } = serverFailingWith(failure);
+    const { status, retryAfter, body } = await ask('{ build(slug: "a/b/1") { number } }');
+    expect(status).toBe(503);
+    expect(retryAfter).toBe('5');
+    expect(body.errors).toEqual([
+      {
+        message: 'Service Unavailable: the database cannot be reached, try again shortly',
+        locations: [{ line: 1, column: 3 }],
+        path: ['build'],
+        extensions: { code: 'unavailable' },
+      },
+    ]);
+    expect(logged).toHaveLength(1);
+  });
+});
 
 describe('unexpected failures', () => {
   it('are masked for the client and logged once, with what happened', async () => {

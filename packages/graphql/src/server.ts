@@ -1,5 +1,5 @@
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
-import type { Actor, UseCases } from '@ci/application';
+import { type Actor, isStoreUnavailable, type UseCases } from '@ci/application';
 import {
   hasScope,
   isDomainError,
@@ -14,7 +14,7 @@ import { renderGraphiQL } from '@graphql-yoga/render-graphiql';
 import { createYoga, shouldRenderGraphiQL, useErrorHandler } from 'graphql-yoga';
 import type { GraphqlContext, PublicUrls } from './builder';
 import { useCompiledQueries } from './compiled-execution';
-import { isUnexpected, maskError, refusal } from './errors';
+import { isUnexpected, maskError, refusal, storeUnavailable } from './errors';
 import { createLoaders } from './loaders';
 import { useOverlappingFieldsUpToNullability } from './overlapping-fields';
 import { type PostedParams, postedParams } from './posted-params';
@@ -138,8 +138,20 @@ export function createGraphqlServer(options: GraphqlServerOptions) {
       actor = await options.useCases.authenticate(authorization, clientAddress);
     } catch (error) {
       if (!isDomainError(error)) throw error;
+      // A refused token counts against its client address (REST and tRPC count it alike).
+      const refused =
+        error.kind === 'unauthenticated'
+          ? await options.useCases.refuseAuthentication(error, {
+              clientAddress,
+              policy: options.rateLimits ?? null,
+            })
+          : { error, headers: {} };
       return {
-        refused: refusal(error, { 'X-Accepted-OAuth-Scopes': ACCEPTED_SCOPES, 'X-OAuth-Scopes': '' }),
+        refused: refusal(refused.error, {
+          'X-Accepted-OAuth-Scopes': ACCEPTED_SCOPES,
+          'X-OAuth-Scopes': '',
+          ...refused.headers,
+        }),
       };
     }
     const headers: Record<string, string> = {
@@ -171,11 +183,19 @@ export function createGraphqlServer(options: GraphqlServerOptions) {
       clientAddress: string | null;
       accept: string | undefined;
       params?: PostedParams | undefined;
+      logError: (error: unknown) => void;
     },
     run: (actor: Actor | null) => Response | Promise<Response>,
   ): Promise<GraphqlAnswer> {
     if (request.rendersGraphiql) return answerOf(await run(null));
-    const admission = await admit(request.authorization, request.clientAddress);
+    let admission: Admission;
+    try {
+      admission = await admit(request.authorization, request.clientAddress);
+    } catch (error) {
+      if (!isStoreUnavailable(error)) throw error;
+      request.logError(error);
+      return answerOf(storeUnavailable());
+    }
     if ('refused' in admission) return answerOf(admission.refused);
     const answered = await answerOf(await run(admission.actor));
     for (const [name, value] of Object.entries(admission.headers))
@@ -199,6 +219,7 @@ export function createGraphqlServer(options: GraphqlServerOptions) {
           rendersGraphiql: shouldRenderGraphiQL(request),
           authorization: request.headers.get('authorization') ?? undefined,
           clientAddress: context.clientAddress ?? null,
+          logError: context.logError,
           accept: request.headers.get('accept') ?? undefined,
           params: postedParams(request.headers.get('content-type') ?? undefined, body),
         },
@@ -237,6 +258,7 @@ export function createGraphqlServer(options: GraphqlServerOptions) {
           rendersGraphiql: request.method === 'GET' && request.headers.accept?.includes('text/html') === true,
           authorization: request.headers.authorization,
           clientAddress: context.clientAddress ?? null,
+          logError: context.logError,
           accept: request.headers.accept,
           params,
         },

@@ -20,8 +20,9 @@ export const ErrorWire = z
 export const RateLimitErrorWire = z
   .object({
     message: z.string(),
-    scope: z.enum(['rest', 'rest_user']).meta({
-      description: '`rest`: the limit of the organization, `rest_user`: the limit of the user',
+    scope: z.enum(['rest', 'rest_user', 'failed_authentication']).meta({
+      description:
+        '`rest`: the limit of the organization, `rest_user`: the limit of the user, `failed_authentication`: the limit of refused tokens from one client address',
     }),
     limit: z.int().meta({ description: 'requests allowed per minute' }),
     current: z.int().meta({ description: 'requests counted in this minute, this one included' }),

@@ -1,3 +1,9 @@
+import {
+  isStoreUnavailable,
+  STORE_RETRY_AFTER_SECONDS,
+  STORE_UNAVAILABLE_MESSAGE,
+  storeOutage,
+} from '@ci/application';
 import { badRequest, type DomainError, type ErrorKind, isDomainError, payloadTooLarge } from '@ci/domain';
 import { type TRPC_ERROR_CODE_KEY, TRPCError } from '@trpc/server';
 import type { FastifyReply, FastifyRequest } from 'fastify';
@@ -5,6 +11,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 export interface HttpError {
   status: number;
   body: Record<string, unknown>;
+  headers?: Record<string, string>;
 }
 
 const STATUS: Record<ErrorKind, number> = {
@@ -37,6 +44,13 @@ export function trpcCodeFor(kind: ErrorKind): TRPC_ERROR_CODE_KEY {
 }
 
 const INTERNAL: HttpError = { status: 500, body: { message: 'Internal Server Error' } };
+
+/** The database out of reach: a 503 the client can act on, not a 500. */
+const STORE_UNAVAILABLE: HttpError = {
+  status: 503,
+  body: { message: STORE_UNAVAILABLE_MESSAGE },
+  headers: { 'Retry-After': String(STORE_RETRY_AFTER_SECONDS) },
+};
 
 function fromDomain(error: DomainError): HttpError {
   if (error.kind === 'internal') return INTERNAL;
@@ -84,11 +98,13 @@ export function inputErrorFor(issues: readonly InputIssue[] | undefined): Domain
 
 /**
  * The one translation from failures to HTTP: domain errors by kind, framework refusals by code, input the
- * schemas refused as 400 (`inputErrorFor`), anything else a bare 500 (the caller logs it with the request id).
+ * schemas refused as 400 (`inputErrorFor`), the database out of reach as 503 with `Retry-After`, anything
+ * else a bare 500 (the caller logs it with the request id).
  */
 export function httpErrorFor(error: unknown): HttpError {
   const cause = error instanceof TRPCError ? (error.cause ?? error) : error;
   if (isDomainError(cause)) return fromDomain(cause);
+  if (isStoreUnavailable(cause)) return STORE_UNAVAILABLE;
   if (error instanceof TRPCError) {
     if (error.code === 'BAD_REQUEST' || error.code === 'PARSE_ERROR') {
       return fromDomain(inputErrorFor((cause as { issues?: InputIssue[] }).issues));
@@ -101,9 +117,19 @@ export function httpErrorFor(error: unknown): HttpError {
   return fromFramework((cause ?? {}) as { code?: string; statusCode?: number; message?: string }) ?? INTERNAL;
 }
 
-/** Answers a failure as `httpErrorFor` decides, logging the unexpected ones with the request id. */
+/**
+ * Logs a failure answered `status`: the unexpected ones with the request id, the database's outage once
+ * for all the requests it fails (`storeOutage`).
+ */
+export function logFailure(log: FastifyRequest['log'], error: unknown, status: number): void {
+  if (status === STORE_UNAVAILABLE.status && isStoreUnavailable(error)) storeOutage.report(log, error);
+  else if (status >= 500) log.error({ err: error }, 'request failed');
+}
+
+/** Answers a failure as `httpErrorFor` decides, logging it as `logFailure` does. */
 export function replyWithError(request: FastifyRequest, reply: FastifyReply, error: unknown): FastifyReply {
-  const { status, body } = httpErrorFor(error);
-  if (status >= 500) request.log.error({ err: error }, 'request failed');
+  const { status, body, headers } = httpErrorFor(error);
+  logFailure(request.log, error, status);
+  if (headers) reply.headers(headers);
   return reply.code(status).send(body);
 }

@@ -3,7 +3,7 @@ export { registerAgentApi } from './agents/agent-api';
 export { registerArtifactApi } from './agents/artifact-api';
 export { BuildWire } from './builds/build.wire';
 export { RateLimitErrorWire } from './error.wire';
-export { replyWithError } from './http-errors';
+export { logFailure, replyWithError } from './http-errors';
 export { registerInboundApi } from './inbound/inbound-api';
 export { presentNotification, presentPing } from './notifications/notification-payload.presenter';
 export { openApiDocument } from './openapi';

@@ -15,6 +15,8 @@ describe('page and per_page', () => {
     expect(Page.parse({ page: '0', per_page: '' })).toEqual({ page: 1, per_page: 30 });
     expect(Page.parse({ page: '3', per_page: '500' })).toEqual({ page: 3, per_page: 100 });
     expect(Page.parse({ page: 2, per_page: 10 })).toEqual({ page: 2, per_page: 10 });
+    expect(Page.parse({ per_page: '99999999999999999999' })).toEqual({ page: 1, per_page: 100 });
+    expect(Page.parse({ per_page: 1e12 })).toEqual({ page: 1, per_page: 100 });
   });
 
   it.each([

@@ -19,7 +19,10 @@ export function refuse(ctx: z.RefinementCtx, message: string): never {
 
 const PAGE_SIZE = { default: 30, max: 100 } as const;
 
-/** Digits only (`1e3`, `0x10`, `-1`, `1.5` refused); 0, empty or absent: `fallback`; at most `max`. */
+/**
+ * Digits only (`1e3`, `0x10`, `-1`, `1.5` refused); 0, empty or absent: `fallback`; at most `max`. Past
+ * nine digits a small `max` (per_page's 100) is still the answer; a page that far is refused.
+ */
 function pageNumber(name: string, fallback: number, max: number) {
   return z
     .union([z.number(), z.string()])
@@ -27,8 +30,11 @@ function pageNumber(name: string, fallback: number, max: number) {
     .transform((value, ctx) => {
       const text = value === undefined ? '' : String(value);
       if (text === '' || text === '0') return fallback;
-      if (!/^\d{1,9}$/.test(text)) return refuse(ctx, `${name} must be a positive integer`);
-      return Math.min(Number(text) || fallback, max);
+      if (!/^\d+$/.test(text) || (text.length > 9 && max >= 1e9)) {
+        return refuse(ctx, `${name} must be a positive integer`);
+      }
+      if (Number(text) === 0) return fallback;
+      return Math.min(Number(text), max);
     });
 }
 

@@ -1,3 +1,6 @@
+import { createHash } from 'node:crypto';
+import type { Actor } from '@ci/application';
+import { idempotencyKeyOf } from '@ci/domain';
 import type { AnyRouter } from '@trpc/server';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import {
@@ -101,63 +104,135 @@ export function registerRestApi(
     scope.route({
       method: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'],
       url: `${options.prefix}/*`,
-      handler: async (request: FastifyRequest, reply: FastifyReply) => {
-        const method = request.method === 'HEAD' ? 'GET' : request.method;
-        const body = request.body ?? {};
-        if (typeof body !== 'object' || Array.isArray(body)) {
-          return reply.code(400).send({ message: 'Problems parsing JSON: the body must be a JSON object' });
-        }
-        // The path below the prefix as a URL reads it (dot segments resolved, percent-escapes kept).
-        const { pathname } = new URL(request.url.slice(options.prefix.length) || '/', 'http://127.0.0.1');
-        const found = find(method, pathname);
-        if (!found) return reply.callNotFound();
-        const { operation, params } = found;
-        const ctx = options.createContext(request);
-        // A GET may be answered by its revision alone, when its procedure says so (`revisionAnswers`).
-        if (method === 'GET' && ctx.rest) {
-          const ifNoneMatch = request.headers['if-none-match'];
-          if (ifNoneMatch) ctx.rest.ifNoneMatch = ifNoneMatch;
-          if (cache) ctx.rest.cache = cache;
-        }
-        // GET and DELETE take their input from the query string and the path, which the procedure's
-        // input schema parses; a DELETE's body is read from the context.
-        const input = !operation.takesInput
-          ? undefined
-          : method === 'GET' || method === 'DELETE'
-            ? { ...queryInput(queryOf(request.url), operation.query), ...params }
-            : { ...body, ...params };
-        let data: unknown;
-        try {
-          const procedure = operation.path
-            .split('.')
-            .reduce<unknown>((node, key) => (node as Record<string, unknown>)[key], caller(ctx)) as Call;
-          data = await procedure(input);
-        } catch (error) {
-          // An error keeps the scopes and rate limits (a 429's above all). `Link` is set only once a
-          // list's page was read, so only a failure in presenting it (a 500) can follow it: no pages then.
-          const { Link: _pages, ...headers } = ctx.response.headers;
-          reply.headers(headers);
-          return replyWithError(request, reply, error);
-        }
-        const { notModified, cached, cacheAs } = ctx.response;
-        if (notModified) return reply.code(304).headers(ctx.response.headers).send();
-        if (cached) {
-          // This request's own headers (scopes, rate limits, ETag) over the cached ones (its pages).
-          reply.code(200).headers({ ...cached.headers, ...ctx.response.headers });
-          return reply.type(JSON_TYPE).send(cached.body);
-        }
-        const status = operation.meta.successStatus ?? 200;
-        reply.code(status).headers(ctx.response.headers);
-        const text = ctx.response.text;
-        if (text !== undefined) return reply.type('text/plain; charset=utf-8').send(text);
-        if (status === 204 || data === undefined) return reply.send();
-        const json = Buffer.from(JSON.stringify(data));
-        if (cacheAs && status === 200) {
-          const { Link } = ctx.response.headers;
-          cache?.set(cacheAs.key, { revision: cacheAs.revision, headers: Link ? { Link } : {}, body: json });
-        }
-        return reply.type(JSON_TYPE).send(json);
+      handler: (request: FastifyRequest, reply: FastifyReply) => {
+        const key = request.method === 'POST' ? request.headers['idempotency-key'] : undefined;
+        return key === undefined ? serve(request, reply) : serveIdempotently(request, reply, key);
       },
     });
   });
+
+  /** The path below the prefix as a URL reads it (dot segments resolved, percent-escapes kept). */
+  const pathOf = (request: FastifyRequest) =>
+    new URL(request.url.slice(options.prefix.length) || '/', 'http://127.0.0.1').pathname;
+
+  /**
+   * A POST with an `Idempotency-Key` (domain `idempotency.ts`): a create (201, or a `create…` operation:
+   * a registry's answers 200) is run once per key and
+   * request, its response kept and answered again to the same request (`Idempotent-Replayed: true`);
+   * other POSTs ignore the header. Only requests that send one pay for it.
+   */
+  async function serveIdempotently(request: FastifyRequest, reply: FastifyReply, header: string | string[]) {
+    const meta = find('POST', pathOf(request))?.operation.meta;
+    const creates = meta?.successStatus === 201 || meta?.operation?.startsWith('create') === true;
+    if (!creates) return serve(request, reply);
+    const key = idempotencyKeyOf(header);
+    if (typeof key !== 'string') return replyWithError(request, reply, key);
+    const ctx = options.createContext(request);
+    let actor: Actor;
+    try {
+      actor = await ctx.useCases.authenticate(ctx.authorization, ctx.clientAddress ?? null);
+    } catch {
+      return serve(request, reply); // the procedure answers the refusal (and counts it)
+    }
+    const keyed = { userId: actor.user.id, key };
+    const requestHash = createHash('sha256')
+      .update(`${pathOf(request)}\n${JSON.stringify(request.body ?? {})}`)
+      .digest('hex');
+    const idempotent = ctx.useCases.idempotentCreate;
+    const started = await idempotent.start({ ...keyed, requestHash });
+    if (started.kind === 'refuse') return replyWithError(request, reply, started.error);
+    if (started.kind === 'replay') {
+      const { status, contentType, body } = started.response;
+      reply.code(status).header('Idempotent-Replayed', 'true');
+      if (contentType) reply.type(contentType);
+      return reply.send(body ?? undefined);
+    }
+    // The answer is held until it is kept, so that whoever reads the key next finds it.
+    let payload: unknown;
+    const send = reply.send.bind(reply);
+    // It returns nothing: a reply is a thenable settled once sent, which `serve`'s promise would wait for.
+    reply.send = ((value?: unknown) => {
+      payload = value;
+    }) as unknown as FastifyReply['send'];
+    try {
+      await serve(request, reply);
+    } catch (error) {
+      await idempotent.release(keyed).catch(() => {});
+      throw error;
+    } finally {
+      reply.send = send;
+    }
+    if (reply.statusCode >= 500) {
+      await idempotent.release(keyed).catch(() => {});
+    } else {
+      const isObject = typeof payload === 'object' && payload !== null && !Buffer.isBuffer(payload);
+      const body = payload === undefined ? null : isObject ? JSON.stringify(payload) : String(payload);
+      const type = reply.getHeader('content-type');
+      await idempotent.finish(keyed, {
+        status: reply.statusCode,
+        contentType: typeof type === 'string' ? type : isObject ? JSON_TYPE : null,
+        body,
+      });
+    }
+    return send(payload);
+  }
+
+  /** Answers a REST request: its procedure called with its input, the answer as the procedure's meta says. */
+  async function serve(request: FastifyRequest, reply: FastifyReply) {
+    const method = request.method === 'HEAD' ? 'GET' : request.method;
+    const body = request.body ?? {};
+    if (typeof body !== 'object' || Array.isArray(body)) {
+      return reply.code(400).send({ message: 'Problems parsing JSON: the body must be a JSON object' });
+    }
+    // The path below the prefix as a URL reads it (dot segments resolved, percent-escapes kept).
+    const { pathname } = new URL(request.url.slice(options.prefix.length) || '/', 'http://127.0.0.1');
+    const found = find(method, pathname);
+    if (!found) return reply.callNotFound();
+    const { operation, params } = found;
+    const ctx = options.createContext(request);
+    // A GET may be answered by its revision alone, when its procedure says so (`revisionAnswers`).
+    if (method === 'GET' && ctx.rest) {
+      const ifNoneMatch = request.headers['if-none-match'];
+      if (ifNoneMatch) ctx.rest.ifNoneMatch = ifNoneMatch;
+      if (cache) ctx.rest.cache = cache;
+    }
+    // GET and DELETE take their input from the query string and the path, which the procedure's
+    // input schema parses; a DELETE's body is read from the context.
+    const input = !operation.takesInput
+      ? undefined
+      : method === 'GET' || method === 'DELETE'
+        ? { ...queryInput(queryOf(request.url), operation.query), ...params }
+        : { ...body, ...params };
+    let data: unknown;
+    try {
+      const procedure = operation.path
+        .split('.')
+        .reduce<unknown>((node, key) => (node as Record<string, unknown>)[key], caller(ctx)) as Call;
+      data = await procedure(input);
+    } catch (error) {
+      // An error keeps the scopes and rate limits (a 429's above all). `Link` is set only once a
+      // list's page was read, so only a failure in presenting it (a 500) can follow it: no pages then.
+      const { Link: _pages, ...headers } = ctx.response.headers;
+      reply.headers(headers);
+      return replyWithError(request, reply, error);
+    }
+    const { notModified, cached, cacheAs } = ctx.response;
+    if (notModified) return reply.code(304).headers(ctx.response.headers).send();
+    if (cached) {
+      // This request's own headers (scopes, rate limits, ETag) over the cached ones (its pages).
+      reply.code(200).headers({ ...cached.headers, ...ctx.response.headers });
+      return reply.type(JSON_TYPE).send(cached.body);
+    }
+    const status = operation.meta.successStatus ?? 200;
+    reply.code(status).headers(ctx.response.headers);
+    const text = ctx.response.text;
+    if (text !== undefined) return reply.type('text/plain; charset=utf-8').send(text);
+    if (status === 204 || data === undefined) return reply.send();
+    const json = Buffer.from(JSON.stringify(data));
+    if (cacheAs && status === 200) {
+      const { Link } = ctx.response.headers;
+      cache?.set(cacheAs.key, { revision: cacheAs.revision, headers: Link ? { Link } : {}, body: json });
+    }
+    return reply.type(JSON_TYPE).send(json);
+  }
 }

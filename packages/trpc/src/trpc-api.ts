@@ -1,6 +1,6 @@
 import { type FastifyTRPCPluginOptions, fastifyTRPCPlugin } from '@trpc/server/adapters/fastify';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { httpErrorFor } from './http-errors';
+import { httpErrorFor, logFailure } from './http-errors';
 import { type AppRouter, appRouter } from './router';
 import type { TrpcContext } from './trpc';
 
@@ -12,10 +12,15 @@ export function registerTrpcApi(
   const trpcOptions: FastifyTRPCPluginOptions<AppRouter>['trpcOptions'] = {
     router: appRouter,
     createContext: ({ req }) => options.createContext(req),
-    responseMeta: ({ ctx }) => ({ headers: ctx?.response.headers ?? {} }),
-    onError: ({ error, req }) => {
-      if (httpErrorFor(error).status >= 500) req.log.error({ err: error }, 'request failed');
-    },
+    // A failure's own headers (a 503's Retry-After) beside the context's.
+    responseMeta: ({ ctx, errors }) => ({
+      headers: Object.assign(
+        {},
+        ctx?.response.headers,
+        ...errors.map((error) => httpErrorFor(error).headers),
+      ),
+    }),
+    onError: ({ error, req }) => logFailure(req.log, error, httpErrorFor(error).status),
   };
   app.register(fastifyTRPCPlugin, { prefix: options.prefix, trpcOptions });
 }

@@ -183,10 +183,21 @@ async function admit(
   ctx.response.headers['X-Accepted-OAuth-Scopes'] = accepted ?? '';
   ctx.response.headers['X-OAuth-Scopes'] = '';
   const named = await namedBy(getRawInput);
-  const actor =
-    ctx.authorization === undefined && ctx.session
-      ? await ctx.useCases.authenticateSession(ctx.session, ctx.clientAddress ?? null)
-      : await ctx.useCases.authenticate(ctx.authorization, ctx.clientAddress ?? null);
+  let actor: Actor;
+  try {
+    actor =
+      ctx.authorization === undefined && ctx.session
+        ? await ctx.useCases.authenticateSession(ctx.session, ctx.clientAddress ?? null)
+        : await ctx.useCases.authenticate(ctx.authorization, ctx.clientAddress ?? null);
+  } catch (error) {
+    if (!isDomainError(error) || error.kind !== 'unauthenticated') throw error;
+    const refused = await ctx.useCases.refuseAuthentication(error, {
+      clientAddress: ctx.clientAddress ?? null,
+      policy: ctx.rateLimits,
+    });
+    Object.assign(ctx.response.headers, refused.headers);
+    throw refused.error;
+  }
   ctx.response.headers['X-OAuth-Scopes'] = actor.scopes.join(', ');
   if (ctx.rateLimits) {
     const status = await ctx.useCases.countRequest(actor, {

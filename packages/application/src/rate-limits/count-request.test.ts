@@ -40,6 +40,9 @@ function fakeCounters(now: { value: Date }) {
         user: bump(`${window}/${input.userId}`),
       };
     },
+    async countFailedAuthentication(input) {
+      return bump(`${input.windowStart.toISOString()}/address/${input.clientAddress}`);
+    },
     async deleteWindowsBefore(before) {
       sweeps.push(before);
       for (const key of counts.keys()) if (new Date(key.split('/')[0] as string) < before) counts.delete(key);

@@ -4,6 +4,7 @@ import { ArtifactEntity } from './artifact.entity';
 import { BackgroundWorkerEntity } from './background-worker.entity';
 import { BuildEntity, JobEntity, JobLogChunkEntity } from './build.entity';
 import { ClusterEntity, ClusterQueueEntity, ClusterTokenEntity } from './cluster.entity';
+import { IdempotencyKeyEntity } from './idempotency-key.entity';
 import { NotificationDeliveryEntity, NotificationServiceEntity } from './notification.entity';
 import {
   AccessTokenEntity,
@@ -35,6 +36,7 @@ export {
   ClusterEntity,
   ClusterQueueEntity,
   ClusterTokenEntity,
+  IdempotencyKeyEntity,
   JobEntity,
   JobLogChunkEntity,
   NotificationDeliveryEntity,
@@ -77,6 +79,7 @@ export const entities = [
   JobEntity,
   RegistryEntity,
   RateLimitWindowEntity,
+  IdempotencyKeyEntity,
   AgentRegistrationTokenEntity,
   JobLogChunkEntity,
   PipelineCountsEntity,

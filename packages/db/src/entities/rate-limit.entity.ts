@@ -12,7 +12,7 @@ export const RateLimitWindowEntity = defineEntity({
   tableName: 'rate_limit_windows',
   properties: {
     windowStart: p.datetime(3).primary(),
-    /** `organization` or `user` */
+    /** `organization`, `user`, or `address` (a client address's refused tokens, its MD5 as the id) */
     subjectKind: p.string().length(16).primary(),
     subjectId: p.uuid().primary(),
     requests: p.integer(),

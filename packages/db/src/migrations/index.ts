@@ -34,6 +34,7 @@ import { Migration20261127160000 } from './Migration20261127160000';
 import { Migration20261127161000 } from './Migration20261127161000';
 import { Migration20261127170000 } from './Migration20261127170000';
 import { Migration20261127180000 } from './Migration20261127180000';
+import { Migration20261127190000 } from './Migration20261127190000';
 import { Migration20261127210000 } from './Migration20261127210000';
 
 /** Every committed migration, in order. `pnpm --filter @ci/db migration:create` appends new ones. */
@@ -73,5 +74,6 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261127161000', class: Migration20261127161000 },
   { name: 'Migration20261127170000', class: Migration20261127170000 },
   { name: 'Migration20261127180000', class: Migration20261127180000 },
+  { name: 'Migration20261127190000', class: Migration20261127190000 },
   { name: 'Migration20261127210000', class: Migration20261127210000 },
 ];

@@ -24,6 +24,17 @@ on conflict (window_start, subject_kind, subject_id)
 do update set requests = rate_limit_windows.requests + 1
 returning subject_kind, requests`;
 
+/**
+ * A client address's refused tokens, in the same table: the address is not a UUID, so its subject is
+ * the UUID its MD5 spells (only telling addresses apart matters here).
+ */
+const COUNT_FAILED_AUTHENTICATION = `
+insert into rate_limit_windows (window_start, subject_kind, subject_id, requests)
+values ($1, 'address', md5($2)::uuid, 1)
+on conflict (window_start, subject_kind, subject_id)
+do update set requests = rate_limit_windows.requests + 1
+returning requests`;
+
 export function rateLimitRepository(sql: Sql): RateLimitRepository {
   return {
     async count({ windowStart, userId, organizationSlug, organizationIds }) {
@@ -37,6 +48,14 @@ export function rateLimitRepository(sql: Sql): RateLimitRepository {
       const user = requestsOf('user');
       if (user === null) throw new Error('the rate-limit statement returned no user counter');
       return { organization: requestsOf('organization'), user };
+    },
+    async countFailedAuthentication({ windowStart, clientAddress }) {
+      const [row] = await sql.query<{ requests: number }>(COUNT_FAILED_AUTHENTICATION, [
+        windowStart,
+        clientAddress,
+      ]);
+      if (!row) throw new Error('the failed-authentication statement returned no counter');
+      return row.requests;
     },
     async deleteWindowsBefore(before) {
       await sql.query('delete from rate_limit_windows where window_start < $1', [before]);
