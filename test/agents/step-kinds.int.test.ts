@@ -49,6 +49,8 @@ describe('groups, matrices and step filters run on real agents', () => {
       ['test linux small', { os: 'linux', size: 'small' }],
       ['test default large', { os: 'default', size: 'large' }],
     ]);
+    // The group shows on its jobs: REST `group_key`, GraphQL `groupKey` (below).
+    expect(scripts.map((job: { group_key: string | null }) => job.group_key)).toEqual(['checks', null, null]);
     const [, linux, other] = scripts;
     expect(linux.agent.name).toBe('steps-linux');
     expect(linux.agent_query_rules).toEqual(['queue=linux']);
@@ -62,7 +64,7 @@ describe('groups, matrices and step filters run on real agents', () => {
     const graphql = await world.call('POST', '/graphql', {
       body: {
         query: `query($slug: ID!) { build(slug: $slug) { jobs(first: 10) { edges { node {
-          ... on JobTypeCommand { label matrix }
+          ... on JobTypeCommand { label matrix groupKey }
         } } } } }`,
         variables: { slug: `acme/${pipeline}/${number}` },
       },
@@ -74,9 +76,13 @@ describe('groups, matrices and step filters run on real agents', () => {
       .filter((node: { label?: string }) => node.label?.startsWith('test'))
       .map((node: { label: string; matrix: string }) => ({ ...node, matrix: JSON.parse(node.matrix) }));
     expect(labelled).toEqual([
-      { label: 'test linux small', matrix: { os: 'linux', size: 'small' } },
-      { label: 'test default large', matrix: { os: 'default', size: 'large' } },
+      { label: 'test linux small', matrix: { os: 'linux', size: 'small' }, groupKey: null },
+      { label: 'test default large', matrix: { os: 'default', size: 'large' }, groupKey: null },
     ]);
+    const lint = graphql.body.data.build.jobs.edges.find(
+      (edge: { node: { label?: string } }) => edge.node.label === 'lint',
+    );
+    expect(lint.node.groupKey).toBe('checks');
   });
 
   it('refuses a pipeline whose matrix gives more jobs than a build may have, saying so', async () => {

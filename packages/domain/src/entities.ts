@@ -71,6 +71,8 @@ export interface TeamMember {
 export interface StepFilters {
   branches?: string | null;
   condition?: string | null;
+  /** the group step it came from: its `key`, else the group's step id; absent or null outside a group */
+  groupKey?: string | null;
 }
 
 export interface CommandStep extends StepFilters {
@@ -288,6 +290,8 @@ export interface Job {
    */
   concurrencyGroup: string | null;
   concurrencyLimit: number | null;
+  /** the group step its step came from (REST `group_key`); null outside a group */
+  groupKey: string | null;
 }
 
 export interface Agent {

@@ -46,6 +46,7 @@ export function jobIn(state: JobState, type: JobType = 'script', overrides: Part
     triggeredBuildId: null,
     concurrencyGroup: null,
     concurrencyLimit: null,
+    groupKey: null,
     ...overrides,
   };
 }

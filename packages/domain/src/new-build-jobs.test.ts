@@ -76,6 +76,24 @@ describe('jobsForSteps', () => {
     });
   });
 
+  it("marks each job with its step's group, and none outside a group", () => {
+    const wait: StepDefinition = {
+      type: 'wait',
+      id: newId(),
+      key: null,
+      continueOnFailure: false,
+      groupKey: 'g',
+    };
+    const jobs = jobsForSteps({
+      steps: [command({ groupKey: 'g', parallelism: 2 }), wait, command({ key: 'x' })],
+      buildId: 'b',
+      at,
+      newId,
+      facts: factsOf(),
+    });
+    expect(jobs.map((job) => job.groupKey)).toEqual(['g', 'g', 'g', null]);
+  });
+
   it('keeps the agent query rules a step names', () => {
     const [job] = jobsForSteps({
       steps: [command({ agentQueryRules: ['queue=mac'] })],

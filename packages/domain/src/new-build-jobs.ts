@@ -31,6 +31,7 @@ type FromStep = Pick<
   | 'trigger'
   | 'concurrencyGroup'
   | 'concurrencyLimit'
+  | 'groupKey'
 >;
 
 /**
@@ -81,6 +82,7 @@ function newJob(place: { id: string; buildId: string; position: number; at: Date
     triggeredBuildId: null,
     concurrencyGroup: step.concurrencyGroup,
     concurrencyLimit: step.concurrencyLimit,
+    groupKey: step.groupKey,
   };
 }
 
@@ -169,6 +171,7 @@ export function jobsForSteps(input: {
               trigger: null,
               concurrencyGroup: step.concurrency?.group ?? null,
               concurrencyLimit: step.concurrency?.limit ?? null,
+              groupKey: step.groupKey ?? null,
             }),
           );
         }
@@ -199,6 +202,7 @@ export function jobsForSteps(input: {
           trigger: { pipeline: step.pipeline, async: step.async, build: step.build },
           concurrencyGroup: null,
           concurrencyLimit: null,
+          groupKey: step.groupKey ?? null,
         }),
       );
     } else {
@@ -227,6 +231,7 @@ export function jobsForSteps(input: {
           trigger: null,
           concurrencyGroup: null,
           concurrencyLimit: null,
+          groupKey: step.groupKey ?? null,
         }),
       );
       gated = true;

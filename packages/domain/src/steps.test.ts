@@ -513,6 +513,7 @@ describe('group steps and filters', () => {
         command: 'unit',
         branches: 'main',
         condition: '(build.source == "api") && (build.tag == null)',
+        groupKey: 'tests',
       }),
       {
         type: 'wait',
@@ -521,17 +522,29 @@ describe('group steps and filters', () => {
         continueOnFailure: false,
         branches: 'main',
         condition: 'build.source == "api"',
+        groupKey: 'tests',
       },
       {
         type: 'block',
         id: 'step-4',
         key: null,
         label: 'ok?',
+        groupKey: 'tests',
         branches: 'main !wip',
         condition: 'build.source == "api"',
       },
       { type: 'wait', id: 'step-5', key: null, continueOnFailure: false, condition: 'build.branch != "x"' },
     ]);
+  });
+
+  it('names a key-less group by a step id of its own on each of its steps', () => {
+    const result = parse([{ group: 'Lint', steps: ['eslint', 'tsc'] }, 'echo after']);
+    const steps = result.ok ? result.value : [];
+    const [first, second, after] = steps;
+    expect(first?.groupKey).toMatch(/^step-/);
+    expect(second?.groupKey).toBe(first?.groupKey);
+    expect(steps.map((step) => step.id)).not.toContain(first?.groupKey);
+    expect(after?.groupKey).toBeUndefined();
   });
 
   it('refuses keys used twice across groups', () => {

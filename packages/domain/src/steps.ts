@@ -119,6 +119,7 @@ function parseGroup(
 ): (StepDefinition | null)[] {
   readLabel(raw.group ?? raw.label ?? raw.name, problems);
   const filters = readFilters(raw, problems);
+  const groupKey = typeof raw.key === 'string' && raw.key.trim() ? raw.key.trim() : newStepId();
   if (!Array.isArray(raw.steps) || raw.steps.length === 0) {
     problems.push('a group must have a non-empty list of steps');
     return [null];
@@ -132,7 +133,7 @@ function parseGroup(
     if (!step) return null;
     const branches = both(filters.branches, step.branches, (a, b) => `${a} ${b}`);
     const condition = both(filters.condition, step.condition, (a, b) => `(${a}) && (${b})`);
-    return { ...step, ...(branches ? { branches } : {}), ...(condition ? { condition } : {}) };
+    return { ...step, groupKey, ...(branches ? { branches } : {}), ...(condition ? { condition } : {}) };
   });
 }
 

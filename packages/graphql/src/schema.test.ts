@@ -57,6 +57,11 @@ const EXTENSIONS = [
   'NotificationServiceWebhook.tokenMode',
   'NotificationServiceWebhook.organization',
   'NotificationServiceWebhook.deliveries',
+  // The group step a job came from (issue 29; REST `group_key`): the public schema has no group.
+  'JobTypeBlock.groupKey',
+  'JobTypeCommand.groupKey',
+  'JobTypeTrigger.groupKey',
+  'JobTypeWait.groupKey',
 ].sort();
 
 const ours = Object.values(schema.getTypeMap()).filter(

@@ -183,6 +183,8 @@ export const JobEntity = defineEntity({
     /** The step's `concurrency_group` and `concurrency`; null for jobs without. */
     concurrencyGroup: p.text().nullable(),
     concurrencyLimit: p.integer().nullable(),
+    /** The group step its step came from (REST `group_key`); null outside a group. */
+    groupKey: p.text().nullable(),
   },
 });
 

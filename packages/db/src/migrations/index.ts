@@ -36,6 +36,7 @@ import { Migration20261127170000 } from './Migration20261127170000';
 import { Migration20261127180000 } from './Migration20261127180000';
 import { Migration20261127190000 } from './Migration20261127190000';
 import { Migration20261127210000 } from './Migration20261127210000';
+import { Migration20261127220000 } from './Migration20261127220000';
 
 /** Every committed migration, in order. `pnpm --filter @ci/db migration:create` appends new ones. */
 export const migrationsList: MigrationObject[] = [
@@ -76,4 +77,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261127180000', class: Migration20261127180000 },
   { name: 'Migration20261127190000', class: Migration20261127190000 },
   { name: 'Migration20261127210000', class: Migration20261127210000 },
+  { name: 'Migration20261127220000', class: Migration20261127220000 },
 ];

@@ -96,6 +96,12 @@ function jobType(
       label: t.exposeString('label', { nullable: true }),
       state: t.expose('state', { type: JobStates, nullable: false }),
       step: t.field({ type: options.step, nullable: true, resolve: stepOf }),
+      groupKey: t.string({
+        nullable: true,
+        description:
+          "The group step the job's step came from: its key, else its id (REST `group_key`); null outside a group",
+        resolve: ({ job }) => job.groupKey,
+      }),
       build: t.field({ type: BuildRef, nullable: true, resolve: ({ build }) => BuildNode.of(build) }),
     }),
   });

@@ -174,6 +174,7 @@ const scriptJob: Job = {
   triggeredBuildId: null,
   concurrencyGroup: null,
   concurrencyLimit: null,
+  groupKey: null,
 };
 
 const waiterJob: Job = {

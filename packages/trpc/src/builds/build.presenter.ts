@@ -183,7 +183,7 @@ function jobWire(
     type: job.type,
     name: job.name,
     step_key: job.stepKey,
-    group_key: null,
+    group_key: job.groupKey,
     step: { id: job.stepId, signature: null },
     priority: { number: 0 },
     agent_query_rules: job.agentQueryRules,

@@ -47,7 +47,7 @@ export const JobWire = z
     type: z.enum(JOB_TYPES),
     name: z.string().nullable(),
     step_key: z.string().nullable(),
-    group_key: z.null(),
+    group_key: z.string().nullable(),
     step: z.strictObject({ id: z.string().nullable(), signature: z.null() }),
     priority: z.strictObject({ number: z.number().int() }),
     agent_query_rules: z.array(z.string()),
