@@ -160,3 +160,26 @@ export function reopenBuild(input: {
   });
   return { ok: true, value: { build: reopened.value, jobs, changed } };
 }
+
+/**
+ * A build stopped through the state machine (`cancel`, or `skip` for one that never started) with its
+ * live jobs canceled: those not yet on an agent at once, those agents hold `canceling` until they stop.
+ */
+export function stopBuild(input: {
+  build: BuildSnapshot;
+  jobs: readonly Job[];
+  at: Date;
+  trigger: Extract<BuildTrigger, { type: 'cancel' | 'skip' }>;
+}): Result<BuildProgress> {
+  const stopped = transition(input.build, input.trigger, input.at);
+  if (!stopped.ok) return stopped;
+  const changed = new Set<string>();
+  const jobs = input.jobs.map((job) => {
+    if (job.retried) return job;
+    const canceled = jobTransition(job, { type: 'cancel' }, input.at);
+    if (!canceled.ok) return job;
+    changed.add(job.id);
+    return canceled.value;
+  });
+  return { ok: true, value: { build: stopped.value, jobs, changed } };
+}

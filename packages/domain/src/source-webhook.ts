@@ -1,9 +1,9 @@
 import { matchesBranchFilter } from './branch-filter';
 import type { BuildRequest } from './build-input';
-import { type BuildSnapshot, transition } from './build-state';
+import { stopBuild } from './build-progress';
+import type { BuildSnapshot } from './build-state';
 import type { Job, Pipeline } from './entities';
 import { badRequest, DomainError } from './errors';
-import { jobTransition } from './job-state';
 import { isJsonObject } from './json-object';
 import { presentableProviderSettings } from './pipeline';
 import { err, ok, type Result } from './result';
@@ -461,18 +461,10 @@ export function supersede(
   how: 'skip' | 'cancel',
   at: Date,
 ): { build: BuildSnapshot; jobs: Job[]; changed: Set<string> } | null {
-  const next =
+  const trigger =
     how === 'skip'
-      ? transition(work.build, { type: 'skip' }, at)
-      : transition(work.build, { type: 'cancel', reason: 'superseded by a newer build of its branch' }, at);
-  if (!next.ok) return null;
-  const changed = new Set<string>();
-  const jobs = work.jobs.map((job): Job => {
-    if (job.retried) return job;
-    const canceled = jobTransition(job, { type: 'cancel' }, at);
-    if (!canceled.ok) return job;
-    changed.add(job.id);
-    return canceled.value;
-  });
-  return { build: next.value, jobs, changed };
+      ? ({ type: 'skip' } as const)
+      : ({ type: 'cancel', reason: 'superseded by a newer build of its branch' } as const);
+  const stopped = stopBuild({ ...work, at, trigger });
+  return stopped.ok ? stopped.value : null;
 }

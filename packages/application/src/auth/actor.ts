@@ -11,6 +11,21 @@ export interface Actor {
   clientAddress?: string | null;
 }
 
+/** The actor a usable token speaks for, from this address. */
+export function actorOf(
+  token: { id: string; scopes: readonly Scope[]; organizationIds: readonly string[] | null },
+  user: User,
+  clientAddress: string | null,
+): Actor {
+  return {
+    tokenId: token.id,
+    user,
+    scopes: token.scopes,
+    organizationIds: token.organizationIds,
+    clientAddress,
+  };
+}
+
 export function mayUseOrganization(actor: Actor, organizationId: string): boolean {
   return actor.organizationIds === null || actor.organizationIds.includes(organizationId);
 }

@@ -1,7 +1,7 @@
 import { isAccessTokenUsable, unauthenticated } from '@ci/domain';
 import type { Deps } from '../ports';
 import { hashAccessTokenSecret, looksLikeAccessToken, sameHash } from './access-token-secret';
-import type { Actor } from './actor';
+import { type Actor, actorOf } from './actor';
 
 const BEARER = /^Bearer\s+(\S+)\s*$/i;
 
@@ -19,11 +19,5 @@ export const authenticate =
     if (!found || !sameHash(found.token.tokenHash, tokenHash)) throw unauthenticated();
     const { token, user } = found;
     if (!isAccessTokenUsable(token, deps.clock.now())) throw unauthenticated();
-    return {
-      tokenId: token.id,
-      user,
-      scopes: token.scopes,
-      organizationIds: token.organizationIds,
-      clientAddress,
-    };
+    return actorOf(token, user, clientAddress);
   };

@@ -7,7 +7,7 @@ import {
 } from '@ci/domain';
 import type { Deps } from '../ports';
 import { sameHash } from './access-token-secret';
-import type { Actor } from './actor';
+import { type Actor, actorOf } from './actor';
 import { authenticate } from './authenticate';
 
 /** What a browser holds after signing in: the cookie's secret and the token its page sends on changes. */
@@ -65,13 +65,7 @@ export const authenticateSession =
     const now = deps.clock.now();
     const { session, token, user } = found;
     if (!isWebSessionUsable(session, now) || !isAccessTokenUsable(token, now)) throw unauthenticated();
-    return {
-      tokenId: token.id,
-      user,
-      scopes: token.scopes,
-      organizationIds: token.organizationIds,
-      clientAddress,
-    };
+    return actorOf(token, user, clientAddress);
   };
 
 /** Ends the session whose cookie holds this secret; signing out twice is no error. */

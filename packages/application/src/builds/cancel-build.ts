@@ -1,4 +1,4 @@
-import { type Job, jobTransition, transition } from '@ci/domain';
+import { stopBuild } from '@ci/domain';
 import type { Actor } from '../auth/actor';
 import { requirePipeline } from '../auth/authorize';
 import type { Deps } from '../ports';
@@ -18,18 +18,9 @@ export const cancelBuild =
       loadBuild(deps)({ pipeline: target.pipeline, number: ref.number, access: target.access });
     const { view } = await load();
     await deps.repos.jobs.changeBuild(view.build.id, (work) => {
-      const at = deps.clock.now();
-      const next = transition(work.build, { type: 'cancel' }, at);
-      if (!next.ok) throw next.error;
-      const changed = new Set<string>();
-      const jobs = work.jobs.map((job): Job => {
-        if (job.retried) return job;
-        const canceled = jobTransition(job, { type: 'cancel' }, at);
-        if (!canceled.ok) return job;
-        changed.add(job.id);
-        return canceled.value;
-      });
-      return { build: next.value, jobs, changed, result: true };
+      const stopped = stopBuild({ ...work, at: deps.clock.now(), trigger: { type: 'cancel' } });
+      if (!stopped.ok) throw stopped.error;
+      return { ...stopped.value, result: true };
     });
     return load();
   };

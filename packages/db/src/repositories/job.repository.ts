@@ -111,6 +111,13 @@ export const JOB_SELECT = `select j.*, case when j.agent_id is not null then (
   ) end as agent, ${RETRY_SOURCE_ID}, ${TRIGGERED_BUILD}
 from jobs j`;
 
+const logChunkFromRow = (row: Row): LogChunk => ({
+  sequence: row.sequence as number,
+  offset: Number(row.byte_offset),
+  content: row.content as string,
+  receivedAt: toDate(row.received_at),
+});
+
 /** A job from a {@link JOB_SELECT} row or object. */
 export function jobFromRow(row: Row): JobView {
   const job: Job = {
@@ -418,28 +425,14 @@ export function jobRepository(sql: Sql): JobRepository {
          where job_id = $1 and sequence > $2 order by sequence limit $3`,
         [jobId, afterSequence, limit],
       );
-      return rows.map(
-        (row): LogChunk => ({
-          sequence: row.sequence as number,
-          offset: Number(row.byte_offset),
-          content: row.content as string,
-          receivedAt: toDate(row.received_at),
-        }),
-      );
+      return rows.map(logChunkFromRow);
     },
     async logChunks(jobId) {
       const rows = await sql.query(
         'select sequence, byte_offset, content, received_at from job_log_chunks where job_id = $1 order by sequence',
         [jobId],
       );
-      return rows.map(
-        (row): LogChunk => ({
-          sequence: row.sequence as number,
-          offset: Number(row.byte_offset),
-          content: row.content as string,
-          receivedAt: toDate(row.received_at),
-        }),
-      );
+      return rows.map(logChunkFromRow);
     },
   };
 }
