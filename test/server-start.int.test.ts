@@ -78,7 +78,7 @@ function expectShortAndStackless(output: string) {
   expect(output).not.toContain('undefined');
 }
 
-describe('a start that fails', () => {
+describe('a start that fails', { timeout: 150_000 }, () => {
   it('names the HTTP port in use and how to pick another, stops its PostgreSQL and seeds nothing', async () => {
     const dataDir = freshDataDir();
     const port = await freePort();
@@ -98,7 +98,7 @@ describe('a start that fails', () => {
     expect(failed.output).toContain(`PORT=${port + 1}`);
     expect(failed.output).not.toContain('Admin token');
     expectShortAndStackless(failed.output);
-    expect(processesNaming(dataDir)).toEqual([]);
+    await expect.poll(() => processesNaming(dataDir), { timeout: 15_000 }).toEqual([]);
 
     // The next start finds the database empty, so it seeds the demo and prints its token, once it listens.
     const server = await startServerProcess(
@@ -115,7 +115,7 @@ describe('a start that fails', () => {
     } finally {
       await server.stop();
     }
-    expect(processesNaming(dataDir)).toEqual([]);
+    await expect.poll(() => processesNaming(dataDir), { timeout: 15_000 }).toEqual([]);
   });
 
   it("says PostgreSQL's own reason, its port and data directory when the embedded one cannot start", async () => {
@@ -139,10 +139,12 @@ describe('a start that fails', () => {
     expect(failed.output).toMatch(/could not (bind|create any TCP\/IP sockets)/);
     expect(failed.output).toContain('EMBEDDED_PG_PORT=');
     expectShortAndStackless(failed.output);
-    expect(processesNaming(dataDir)).toEqual([]);
+    await expect.poll(() => processesNaming(dataDir), { timeout: 15_000 }).toEqual([]);
   });
 
-  it('names a stale lock file left in the data directory and says to remove it', async () => {
+  it('names a stale lock file left in the data directory and says to remove it', {
+    timeout: 150_000,
+  }, async () => {
     const dataDir = freshDataDir();
     const pgPort = await freePort();
     // A first start initialises the data directory; then a postmaster.pid names a live process of
@@ -173,7 +175,7 @@ describe('a start that fails', () => {
     expect(failed.output).toContain('lock file "postmaster.pid" already exists');
     expect(failed.output).toContain(`remove its stale lock file (${lockFile})`);
     expectShortAndStackless(failed.output);
-    expect(processesNaming(dataDir)).toEqual([]);
+    await expect.poll(() => processesNaming(dataDir), { timeout: 15_000 }).toEqual([]);
   });
 
   it('names an invalid setting', async () => {
@@ -185,7 +187,9 @@ describe('a start that fails', () => {
 });
 
 describe('two servers on one data directory', () => {
-  it('refuses the second with a clear message and leaves the first serving', async () => {
+  it('refuses the second with a clear message and leaves the first serving', {
+    timeout: 150_000,
+  }, async () => {
     const dataDir = freshDataDir();
     const pgPort = await freePort();
     const first = await startServerProcess(
@@ -211,11 +215,11 @@ describe('two servers on one data directory', () => {
     } finally {
       await first.stop();
     }
-    expect(processesNaming(dataDir)).toEqual([]);
+    await expect.poll(() => processesNaming(dataDir), { timeout: 15_000 }).toEqual([]);
   });
 });
 
-describe("the embedded PostgreSQL's password", () => {
+describe("the embedded PostgreSQL's password", { timeout: 150_000 }, () => {
   it('is random, made at first start and kept in the data directory readable by its owner only', async () => {
     const dataDir = freshDataDir();
     const server = await startServerProcess(

@@ -43,7 +43,8 @@ export async function startServerProcess(
     ipc: true,
     readyTimeoutMs: options.readyTimeoutMs ?? 20_000,
     pollMs: 50,
-    stopGraceMs: 5_000,
+    // A server that stops its own embedded PostgreSQL may take seconds on a loaded machine.
+    stopGraceMs: 20_000,
   });
 }
 
