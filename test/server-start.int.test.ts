@@ -16,7 +16,7 @@ import { startServerProcess } from './support/server-process';
 
 const dataDirs: string[] = [];
 afterAll(() => {
-  for (const dir of dataDirs) rmSync(dir, { recursive: true, force: true });
+  for (const dir of dataDirs) rmSync(dir, { recursive: true, force: true, maxRetries: 10, retryDelay: 200 });
 });
 
 function freshDataDir(): string {
@@ -41,8 +41,11 @@ function processesNaming(text: string): string[] {
 
 const { DATABASE_URL: _external, ...withoutDatabaseUrl } = process.env;
 
-/** Runs the server to its end (a failed start), with SEED_DEMO on and the embedded PostgreSQL. */
-async function failedStart(env: Record<string, string>) {
+/**
+ * Runs the server to its end (a failed start), with SEED_DEMO on and the embedded PostgreSQL. A start
+ * that does not end within `limitMs` (it served instead of failing) is stopped, and its output returned.
+ */
+async function failedStart(env: Record<string, string>, limitMs = 60_000) {
   const run = spawnCollecting(
     process.execPath,
     ['--import', 'tsx', '--import', EXIT_WITH_PARENT, 'apps/server/src/main.ts'],
@@ -57,7 +60,8 @@ async function failedStart(env: Record<string, string>) {
       ipc: true,
     },
   );
-  const { code } = await run.exit;
+  const limit = setTimeout(() => run.child.kill('SIGTERM'), limitMs);
+  const { code } = await run.exit.finally(() => clearTimeout(limit));
   if (run.child.connected) run.child.disconnect();
   return { code, output: run.output() };
 }
@@ -159,7 +163,9 @@ describe('a start that fails', { timeout: 150_000 }, () => {
     );
     await server.stop();
     const { uid, gid } = statSync(join(dataDir, 'pg'));
-    const impostor = spawn('sleep', ['60'], { uid, gid, stdio: 'ignore' });
+    // It lives until the test ends: were it gone before PostgreSQL reads the lock file, the file would
+    // be rightly taken as stale and the start would succeed.
+    const impostor = spawn('sleep', ['infinity'], { uid, gid, stdio: 'ignore' });
     onTestFinished(() => {
       impostor.kill();
     });
@@ -171,9 +177,9 @@ describe('a start that fails', { timeout: 150_000 }, () => {
       EMBEDDED_PG_PORT: String(pgPort),
       PORT: String(await freePort()),
     });
-    expect(failed.code).toBe(1);
     expect(failed.output).toContain('lock file "postmaster.pid" already exists');
     expect(failed.output).toContain(`remove its stale lock file (${lockFile})`);
+    expect(failed.code).toBe(1);
     expectShortAndStackless(failed.output);
     await expect.poll(() => processesNaming(dataDir), { timeout: 15_000 }).toEqual([]);
   });
