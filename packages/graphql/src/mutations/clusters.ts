@@ -1,8 +1,9 @@
 import { encodeGraphqlId, type GraphqlType } from '@ci/domain';
-import { builder } from '../builder';
+import type { ObjectRef } from '@pothos/core';
+import { builder, type Types } from '../builder';
 import { uuidOf } from '../global-id';
 import { ClusterQueueRef, ClusterRef, ClusterTokenRef } from '../types/cluster';
-import { publicMutation } from './client-mutation-id';
+import { type Echoed, publicMutation } from './client-mutation-id';
 
 /**
  * The cluster mutations of the public schema (those the Terraform provider and the bk CLI use), on the
@@ -160,6 +161,14 @@ publicMutation('clusterDelete', {
   }),
 });
 
+/** A payload's field `key` holding the queue or token the mutation made or changed, never null. */
+function changed<Key extends string, Value>(key: Key, ref: ObjectRef<Types, Value>) {
+  return (t: PothosSchemaTypes.ObjectFieldBuilder<Types, Echoed<Record<Key, Value>>>) => ({
+    // TypeScript cannot follow Pothos's resolver type through a generic `Value`; `ref` fixes it.
+    [key]: t.field({ type: ref, nullable: false, resolve: (payload) => payload[key] as never }),
+  });
+}
+
 const QUEUE_FIELDS = {
   key: 'key',
   description: 'description',
@@ -185,13 +194,7 @@ publicMutation('clusterQueueCreate', {
     });
     return { clusterQueue };
   },
-  payloadFields: (t) => ({
-    clusterQueue: t.field({
-      type: ClusterQueueRef,
-      nullable: false,
-      resolve: (payload) => payload.clusterQueue,
-    }),
-  }),
+  payloadFields: changed('clusterQueue', ClusterQueueRef),
 });
 
 publicMutation('clusterQueueUpdate', {
@@ -211,13 +214,7 @@ publicMutation('clusterQueueUpdate', {
     });
     return { clusterQueue };
   },
-  payloadFields: (t) => ({
-    clusterQueue: t.field({
-      type: ClusterQueueRef,
-      nullable: false,
-      resolve: (payload) => payload.clusterQueue,
-    }),
-  }),
+  payloadFields: changed('clusterQueue', ClusterQueueRef),
 });
 
 publicMutation('clusterQueueDelete', {
@@ -295,15 +292,11 @@ publicMutation('clusterAgentTokenCreate', {
       clusterId: idOf(input.clusterId, 'Cluster'),
       body: bodyOf(input, TOKEN_FIELDS),
     });
-    return { token };
+    return { clusterAgentToken: token };
   },
   payloadFields: (t) => ({
-    clusterAgentToken: t.field({
-      type: ClusterTokenRef,
-      nullable: false,
-      resolve: (payload) => payload.token,
-    }),
-    tokenValue: t.string({ nullable: false, resolve: (payload) => payload.token.secret ?? '' }),
+    ...changed('clusterAgentToken', ClusterTokenRef)(t),
+    tokenValue: t.string({ nullable: false, resolve: (payload) => payload.clusterAgentToken.secret ?? '' }),
   }),
 });
 
@@ -316,20 +309,14 @@ publicMutation('clusterAgentTokenUpdate', {
     allowedIpAddresses: t.string(),
   }),
   resolve: async (input, ctx) => {
-    const token = await ctx.useCases.byId.updateClusterToken(ctx.actor, {
+    const clusterAgentToken = await ctx.useCases.byId.updateClusterToken(ctx.actor, {
       organizationId: idOf(input.organizationId, 'Organization'),
       tokenId: idOf(input.id, 'ClusterToken'),
       body: bodyOf(input, TOKEN_FIELDS),
     });
-    return { token };
+    return { clusterAgentToken };
   },
-  payloadFields: (t) => ({
-    clusterAgentToken: t.field({
-      type: ClusterTokenRef,
-      nullable: false,
-      resolve: (payload) => payload.token,
-    }),
-  }),
+  payloadFields: changed('clusterAgentToken', ClusterTokenRef),
 });
 
 publicMutation('clusterAgentTokenRevoke', {
