@@ -12,8 +12,8 @@ import {
 } from '@ci/domain';
 import { authenticateAgent, ownJob } from '../agents/agent-protocol';
 import type { Actor } from '../auth/actor';
-import { requirePipeline, requireScope } from '../auth/authorize';
-import { type BuildResult, loadBuild } from '../builds/build-result';
+import { requireScope } from '../auth/authorize';
+import { type BuildResult, requireBuild } from '../builds/build-result';
 import { getBuildsById } from '../builds/builds-by-id';
 import type { BuildRef } from '../builds/get-build';
 import { type ListPart, type Page, type PartRequest, pageWindow, readParts } from '../page';
@@ -71,12 +71,7 @@ const writeAnnotation =
 export const listAnnotations =
   (deps: Deps) =>
   async (actor: Actor, ref: BuildRef, page: Page): Promise<AnnotationPage> => {
-    const target = await requirePipeline(deps)(actor, 'listAnnotations', ref, 'read');
-    const build = await loadBuild(deps)({
-      pipeline: target.pipeline,
-      number: ref.number,
-      access: target.access,
-    });
+    const { build } = await requireBuild(deps)(actor, 'listAnnotations', ref, 'read');
     const buildId = build.view.build.id;
     const [annotations, counts] = await Promise.all([
       deps.repos.annotations.listOfBuilds([{ parentId: buildId, ...pageWindow(page) }]),
@@ -89,13 +84,8 @@ export const listAnnotations =
 export const createAnnotation =
   (deps: Deps) =>
   async (actor: Actor, ref: BuildRef, request: AnnotateRequest): Promise<Annotation> => {
-    const target = await requirePipeline(deps)(actor, 'createAnnotation', ref, 'build');
     const write = unwrap(parseAnnotationWrite(request));
-    const build = await loadBuild(deps)({
-      pipeline: target.pipeline,
-      number: ref.number,
-      access: target.access,
-    });
+    const { build } = await requireBuild(deps)(actor, 'createAnnotation', ref, 'build');
     return writeAnnotation(deps)(build.view.build.id, write, null);
   };
 
@@ -103,12 +93,7 @@ export const createAnnotation =
 export const deleteAnnotation =
   (deps: Deps) =>
   async (actor: Actor, ref: BuildRef & { annotation: string }): Promise<void> => {
-    const target = await requirePipeline(deps)(actor, 'deleteAnnotation', ref, 'build');
-    const build = await loadBuild(deps)({
-      pipeline: target.pipeline,
-      number: ref.number,
-      access: target.access,
-    });
+    const { build } = await requireBuild(deps)(actor, 'deleteAnnotation', ref, 'build');
     const id = ref.annotation.toLowerCase();
     const deleted = isUuid(id) && (await deps.repos.annotations.delete({ buildId: build.view.build.id, id }));
     if (!deleted) throw notFound('annotation');

@@ -7,8 +7,8 @@ import {
   notFound,
 } from '@ci/domain';
 import type { Actor } from '../auth/actor';
-import { requirePipeline, requireScope } from '../auth/authorize';
-import { type BuildResult, loadBuild } from '../builds/build-result';
+import { requireScope } from '../auth/authorize';
+import { type BuildResult, requireBuild } from '../builds/build-result';
 import type { BuildRef } from '../builds/get-build';
 import { type JobInBuild, type JobRef, loadJob } from '../jobs/job-actions';
 import { type Page, pageWindow } from '../page';
@@ -30,12 +30,7 @@ export interface ArtifactList {
 export const listBuildArtifacts =
   (deps: Deps) =>
   async (actor: Actor, ref: BuildRef, page: Page): Promise<ArtifactList> => {
-    const target = await requirePipeline(deps)(actor, 'listArtifacts', ref, 'read');
-    const build = await loadBuild(deps)({
-      pipeline: target.pipeline,
-      number: ref.number,
-      access: target.access,
-    });
+    const { build } = await requireBuild(deps)(actor, 'listArtifacts', ref, 'read');
     const buildId = build.view.build.id;
     const [artifacts, totalCount] = await Promise.all([
       deps.repos.artifacts.ofBuild(buildId, pageWindow(page)),

@@ -1,5 +1,15 @@
-import { canSeeWebhookUrl, notFound, type Pipeline, type PipelineAccess } from '@ci/domain';
+import {
+  canSeeWebhookUrl,
+  notFound,
+  type Operation,
+  type Pipeline,
+  type PipelineAccess,
+  type PipelineAction,
+} from '@ci/domain';
+import type { Actor } from '../auth/actor';
+import { type AuthorizedPipeline, requirePipeline } from '../auth/authorize';
 import type { BuildView, Deps } from '../ports';
+import type { BuildRef } from './get-build';
 
 /** A build as the viewer may see it: rule B2 decides whether the webhook URL shows. */
 export interface BuildResult {
@@ -29,4 +39,24 @@ export const loadBuild =
     });
     if (!view) throw notFound('build');
     return asSeenWith(input.access, view);
+  };
+
+/** The build `ref` names, once the actor may do `action` on its pipeline; and that pipeline's access. */
+export const requireBuild =
+  (deps: Deps) =>
+  async (
+    actor: Actor,
+    operation: Operation,
+    ref: BuildRef,
+    action: PipelineAction,
+    options: { includeRetriedJobs?: boolean } = {},
+  ): Promise<{ target: AuthorizedPipeline; build: BuildResult }> => {
+    const target = await requirePipeline(deps)(actor, operation, ref, action);
+    const build = await loadBuild(deps)({
+      pipeline: target.pipeline,
+      number: ref.number,
+      access: target.access,
+      includeRetriedJobs: options.includeRetriedJobs,
+    });
+    return { target, build };
   };

@@ -1,8 +1,7 @@
 import { rebuildRefusal } from '@ci/domain';
 import type { Actor } from '../auth/actor';
-import { requirePipeline } from '../auth/authorize';
 import type { Deps } from '../ports';
-import { type BuildResult, loadBuild } from './build-result';
+import { type BuildResult, requireBuild } from './build-result';
 import { scheduleBuild } from './create-build';
 import type { BuildRef } from './get-build';
 
@@ -10,12 +9,8 @@ import type { BuildRef } from './get-build';
 export const rebuildBuild =
   (deps: Deps) =>
   async (actor: Actor, ref: BuildRef): Promise<BuildResult> => {
-    const target = await requirePipeline(deps)(actor, 'rebuildBuild', ref, 'build');
-    const { view } = await loadBuild(deps)({
-      pipeline: target.pipeline,
-      number: ref.number,
-      access: target.access,
-    });
+    const { target, build } = await requireBuild(deps)(actor, 'rebuildBuild', ref, 'build');
+    const { view } = build;
     const original = view.build;
     const refusal = rebuildRefusal(target.pipeline);
     if (refusal) throw refusal;

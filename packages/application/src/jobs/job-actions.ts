@@ -12,8 +12,7 @@ import {
 } from '@ci/domain';
 import type { LogChunk } from '../agents/agent-ports';
 import type { Actor } from '../auth/actor';
-import { requirePipeline } from '../auth/authorize';
-import { type BuildResult, loadBuild } from '../builds/build-result';
+import { type BuildResult, requireBuild } from '../builds/build-result';
 import type { BuildRef } from '../builds/get-build';
 import type { Deps, JobView } from '../ports';
 import { changeJob } from './change-job';
@@ -31,13 +30,7 @@ export interface JobInBuild {
 export const loadJob =
   (deps: Deps) =>
   async (actor: Actor, ref: JobRef, operation: Operation, action: PipelineAction): Promise<JobInBuild> => {
-    const target = await requirePipeline(deps)(actor, operation, ref, action);
-    const build = await loadBuild(deps)({
-      pipeline: target.pipeline,
-      number: ref.number,
-      access: target.access,
-      includeRetriedJobs: true,
-    });
+    const { build } = await requireBuild(deps)(actor, operation, ref, action, { includeRetriedJobs: true });
     if (!isUuid(ref.job)) throw notFound('job');
     return jobIn(build, ref.job);
   };
