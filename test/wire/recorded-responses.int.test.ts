@@ -100,23 +100,32 @@ describe('builds decode as the recorded ones', () => {
   });
 });
 
+/**
+ * A pipeline of its own (one command step on a queue of its own, so that the agent's one job is this
+ * build's), a build of it, and an agent registered on that queue.
+ */
+async function buildWithAgent(pipeline: string) {
+  const agents = agentProtocol(
+    world.server,
+    (await world.server.useCases.admin.createAgentToken({ organization: 'acme' })).secret,
+  );
+  await world.server.useCases.admin.createPipeline({
+    organization: 'acme',
+    name: pipeline,
+    repository: 'git@example.com:acme/recorded.git',
+    steps: `steps:\n  - command: make test\n    agents: { queue: ${pipeline} }\n`,
+  });
+  const { number } = await world.createBuild(pipeline);
+  const agent = await agents.register({ name: `${pipeline}-agent`, tags: [`queue=${pipeline}`] });
+  return { agents, agent, number };
+}
+
 describe('jobs decode as the recorded ones', () => {
   let number: number;
   let jobId: string;
   beforeAll(async () => {
-    const agents = agentProtocol(
-      world.server,
-      (await world.server.useCases.admin.createAgentToken({ organization: 'acme' })).secret,
-    );
-    // A pipeline of its own, so that the agent's one job is this build's.
-    await world.server.useCases.admin.createPipeline({
-      organization: 'acme',
-      name: 'recorded',
-      repository: 'git@example.com:acme/recorded.git',
-      steps: 'steps:\n  - command: make test\n    agents: { queue: recorded }\n',
-    });
-    ({ number } = await world.createBuild('recorded'));
-    const agent = await agents.register({ name: 'recorder', tags: ['queue=recorded'] });
+    const { agents, agent, ...built } = await buildWithAgent('recorded');
+    number = built.number;
     jobId = await agents.run(agent.token, 1);
   });
   const jobPath = () => `/v2/organizations/acme/pipelines/recorded/builds/${number}/jobs/${jobId}`;
@@ -229,18 +238,8 @@ describe('artifacts decode as the recorded ones', () => {
   let jobId: string;
   let artifactId: string;
   beforeAll(async () => {
-    const agents = agentProtocol(
-      world.server,
-      (await world.server.useCases.admin.createAgentToken({ organization: 'acme' })).secret,
-    );
-    await world.server.useCases.admin.createPipeline({
-      organization: 'acme',
-      name: 'recorded-artifacts',
-      repository: 'git@example.com:acme/recorded.git',
-      steps: 'steps:\n  - command: make test\n    agents: { queue: recorded-artifacts }\n',
-    });
-    ({ number } = await world.createBuild('recorded-artifacts'));
-    const agent = await agents.register({ name: 'artifact-recorder', tags: ['queue=recorded-artifacts'] });
+    const { agents, agent, ...built } = await buildWithAgent('recorded-artifacts');
+    number = built.number;
     jobId = await agents.start(agent.token);
     const bytes = Buffer.from('# README\n');
     const created = await agents.v3('POST', `/jobs/${jobId}/artifacts`, agent.token, {
