@@ -18,14 +18,6 @@ afterAll(async () => {
   await world?.close();
 });
 
-const logText = async (pipeline: string, number: number, jobId: string) =>
-  (
-    await world.call(
-      'GET',
-      `/v2/organizations/acme/pipelines/${pipeline}/builds/${number}/jobs/${jobId}/log.txt`,
-    )
-  ).text;
-
 describe('artifacts between the jobs of a build, with real agents', () => {
   it("uploads a job's files (command and artifact_paths), downloads them in a later job", async () => {
     const pipeline = await world.createPipeline(`steps:
@@ -45,10 +37,10 @@ describe('artifacts between the jobs of a build, with real agents', () => {
     const { number } = await world.createBuild(pipeline);
     const build = await world.waitForBuild(pipeline, number, 'passed', 60_000);
     const [make, , use] = build.jobs;
-    const makeLog = await logText(pipeline, number, make.id);
+    const makeLog = await world.logText(pipeline, number, make.id);
     expect(makeLog).toContain('uploaded out/deep/two.txt');
     expect(makeLog).toContain('uploaded report.md');
-    const useLog = await logText(pipeline, number, use.id);
+    const useLog = await world.logText(pipeline, number, use.id);
     expect(useLog).toMatch(/^out\/deep\/two\.txt$/m);
     expect(useLog).toMatch(/^out\/one\.txt$/m);
     expect(useLog).toContain('one\ntwo\nreport\n');
@@ -98,6 +90,8 @@ describe('artifacts between the jobs of a build, with real agents', () => {
 `);
     const { number } = await world.createBuild(pipeline);
     const build = await world.waitForBuild(pipeline, number, 'failed', 60_000);
-    expect(await logText(pipeline, number, build.jobs[0].id)).toMatch(/outside the job's working directory/);
+    expect(await world.logText(pipeline, number, build.jobs[0].id)).toMatch(
+      /outside the job's working directory/,
+    );
   });
 });

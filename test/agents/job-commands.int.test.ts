@@ -12,14 +12,6 @@ afterAll(async () => {
   await world?.close();
 });
 
-const logText = async (pipeline: string, number: number, jobId: string) =>
-  (
-    await world.call(
-      'GET',
-      `/v2/organizations/acme/pipelines/${pipeline}/builds/${number}/jobs/${jobId}/log.txt`,
-    )
-  ).text;
-
 describe("a job's own commands", () => {
   it('finds ci-agent and buildkite-agent on its PATH, with the endpoint and its token', async () => {
     const pipeline = await world.createPipeline(`steps:
@@ -30,7 +22,7 @@ describe("a job's own commands", () => {
 `);
     const { number } = await world.createBuild(pipeline);
     const build = await world.waitForBuild(pipeline, number, 'passed');
-    const text = await logText(pipeline, number, build.jobs[0].id);
+    const text = await world.logText(pipeline, number, build.jobs[0].id);
     expect(text).toMatch(/^\d+\.\d+/m);
     expect(text).toContain('Usage: ci-agent');
     expect(text).toMatch(/endpoint http:\/\/127\.0\.0\.1:\d+\/v3/);
@@ -43,7 +35,7 @@ describe("a job's own commands", () => {
     const { number } = await world.createBuild(pipeline);
     const build = await world.waitForBuild(pipeline, number, 'failed');
     expect(build.jobs[0].exit_status).not.toBe(0);
-    expect(await logText(pipeline, number, build.jobs[0].id)).toContain("unknown command 'frobnicate'");
+    expect(await world.logText(pipeline, number, build.jobs[0].id)).toContain("unknown command 'frobnicate'");
   });
 
   it('sets, reads, checks and lists meta-data, a value from stdin too', async () => {
@@ -62,7 +54,7 @@ describe("a job's own commands", () => {
 `);
     const { number } = await world.createBuild(pipeline);
     const build = await world.waitForBuild(pipeline, number, 'passed');
-    const text = await logText(pipeline, number, build.jobs[0].id);
+    const text = await world.logText(pipeline, number, build.jobs[0].id);
     expect(text).toMatch(/^release=v1\.2\.3$/m);
     expect(text).toMatch(/^missing=fallback$/m);
     expect(text).toMatch(/^release exists$/m);
@@ -84,7 +76,7 @@ describe("a job's own commands", () => {
 `);
     const { number } = await world.createBuild(pipeline);
     const build = await world.waitForBuild(pipeline, number, 'failed');
-    const text = await logText(pipeline, number, build.jobs[0].id);
+    const text = await world.logText(pipeline, number, build.jobs[0].id);
     expect(text).toContain('Uploaded the pipeline from stdin: 1 jobs added');
     expect(text).toContain(`"echo ${pipeline}"`);
     expect(text).toMatch(/ci-agent: POST .*\/pipelines: 422 The uploaded pipeline is not valid YAML or JSON/);
@@ -103,7 +95,7 @@ describe("a job's own commands", () => {
 `);
     const { number } = await world.createBuild(pipeline);
     const build = await world.waitForBuild(pipeline, number, 'failed');
-    const text = await logText(pipeline, number, build.jobs[0].id);
+    const text = await world.logText(pipeline, number, build.jobs[0].id);
     expect(text).toMatch(/the pipeline from big\.yml is too large to upload \(\d+ bytes; at most 1048576\)/);
     expect(build.jobs).toHaveLength(1);
   });

@@ -113,6 +113,11 @@ export async function startAgentsWorld(options: { servers?: number; env?: Record
     return response.body as any;
   };
 
+  /** A job's log as plain text (`…/log.txt`). */
+  const logText = async (pipeline: string, number: number, jobId: string) =>
+    (await call('GET', `/v2/organizations/acme/pipelines/${pipeline}/builds/${number}/jobs/${jobId}/log.txt`))
+      .text;
+
   const waitForBuild = (pipeline: string, number: number, state: string, timeoutMs = 30_000) =>
     waitFor(
       `build ${number} ${state}`,
@@ -134,6 +139,7 @@ export async function startAgentsWorld(options: { servers?: number; env?: Record
     createPipeline,
     createBuild,
     getBuild,
+    logText,
     waitForBuild,
     buildPath,
     /** An agent registered with the organization's token, or with `token` (a cluster's). */
