@@ -331,8 +331,8 @@ describe('the agent protocol on /v3', () => {
     expect(stolen.body).toEqual({ message: 'No job found' });
   });
 
-  it('never gives one job to two agents pinging at once', async () => {
-    // Drain what earlier tests left, so the count below is exact.
+  /** Finishes every job of the default queue that earlier tests left, so that counts below are exact. */
+  async function drainDefaultQueue() {
     const drain = await register();
     for (;;) {
       const ping = await v3('GET', '/ping', drain);
@@ -340,6 +340,30 @@ describe('the agent protocol on /v3', () => {
       await v3('PUT', `/jobs/${ping.body.job.id}/accept`, drain);
       await v3('PUT', `/jobs/${ping.body.job.id}/finish`, drain, { exit_status: '0' });
     }
+  }
+
+  it('offers an agent its job however many older jobs wait for a queue or a tag nobody has', async () => {
+    await drainDefaultQueue();
+    const crowd = await world.call('POST', '/v2/organizations/acme/pipelines', {
+      body: {
+        name: 'crowd',
+        repository: 'git@example.com:acme/crowd.git',
+        // A queue no agent serves, and a tag no agent has: a first batch of candidates, read past.
+        configuration: `steps:\n${['queue: nobody', 'os: nowhere'].map((rule) => `  - command: "true"\n    agents: { ${rule} }\n    parallelism: 100\n`).join('')}`,
+        cluster_id: null,
+      },
+    });
+    expect(crowd.status).toBe(201);
+    expect((await world.createBuild('crowd')).jobs).toHaveLength(200);
+    const { number } = await world.createBuild('api');
+    const ping = await v3('GET', '/ping', await register(['queue=default']));
+    expect(ping.body.job).toBeDefined();
+    const offered = await world.call('GET', `/v2/organizations/acme/pipelines/api/builds/${number}`);
+    expect(offered.body.jobs.map((job: { id: string }) => job.id)).toContain(ping.body.job.id);
+  });
+
+  it('never gives one job to two agents pinging at once', async () => {
+    await drainDefaultQueue();
     const pipeline = await world.call('POST', '/v2/organizations/acme/pipelines', {
       body: {
         name: 'race',

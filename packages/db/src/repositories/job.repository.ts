@@ -231,6 +231,50 @@ async function groupHasRoom(tx: Sql, organizationId: string, job: Job): Promise<
   return (row?.ahead ?? 0) < (job.concurrencyLimit ?? 1);
 }
 
+/** How many candidate jobs a claim reads at a time. */
+const CLAIM_BATCH = 100;
+
+/**
+ * Whether an unclustered job's rules let an agent of queue `$4` run it: no rules mean the default queue;
+ * a `queue=` rule must name it or `*` (the domain's `agentMayRun` checks all of them on each candidate).
+ */
+const QUEUE_MAY_RUN = `(case when cardinality(j.agent_query_rules) = 0 then $4 = 'default'
+  else not exists (select 1 from unnest(j.agent_query_rules) rule
+    where rule like 'queue=%' and rule not in ('queue=*', 'queue=' || $4)) end)`;
+
+/**
+ * Takes the first of `rows` that `assign` gives the agent and whose concurrency group has room: in one
+ * statement that locks it, skipping a row another agent is taking right now, so concurrent pings spread
+ * over the jobs instead of queueing on one. Undefined: none of them; null: the agent holds a job already.
+ */
+async function takeFirst(
+  tx: Sql,
+  organizationId: string,
+  rows: Row[],
+  assign: (job: Job) => Job | null,
+): Promise<Job | null | undefined> {
+  for (const row of rows) {
+    const job = assign(jobFromRow(row).job);
+    if (!job) continue;
+    if (job.concurrencyGroup !== null && !(await groupHasRoom(tx, organizationId, job))) continue;
+    try {
+      const taken = await tx.query(
+        `update jobs set state = $2, agent_id = $3
+         where id = (select id from jobs where id = $1 and state = 'scheduled' for update skip locked)
+         returning id`,
+        [job.id, job.state, job.agentId],
+      );
+      if (taken.length) return job;
+    } catch (error) {
+      // The partial unique index: this agent already holds a job (a concurrent ping took one). The
+      // transaction is aborted, so its commit rolls back, which is all there is to do.
+      if (isUniqueViolation(error)) return null;
+      throw error;
+    }
+  }
+  return undefined;
+}
+
 export function jobRepository(sql: Sql): JobRepository {
   return {
     async changeBuild(buildId, change) {
@@ -313,38 +357,35 @@ export function jobRepository(sql: Sql): JobRepository {
           [agentId],
         );
         if (held.length) return null;
-        // The candidates are read without locks, only those of the agent's cluster and queue (or the
-        // unclustered ones for an unclustered agent); each is then taken in one statement that locks it,
-        // skipping a row another agent is taking right now, so concurrent pings spread over the jobs
-        // instead of queueing on one.
-        const rows = await tx.query(
-          `select j.* from jobs j join builds b on b.id = j.build_id
-           where j.state = 'scheduled' and b.organization_id = $1 and j.type <> 'trigger'
-             and j.cluster_id is not distinct from $2::uuid
-             and ($2::uuid is null or j.cluster_queue_id = $3::uuid)
-           order by j.runnable_at, j.id limit 100`,
-          [organizationId, agent.clusterId, agent.clusterQueueId],
-        );
-        for (const row of rows) {
-          const job = assign(jobFromRow(row).job);
-          if (!job) continue;
-          if (job.concurrencyGroup !== null && !(await groupHasRoom(tx, organizationId, job))) continue;
-          try {
-            const taken = await tx.query(
-              `update jobs set state = $2, agent_id = $3
-               where id = (select id from jobs where id = $1 and state = 'scheduled' for update skip locked)
-               returning id`,
-              [job.id, job.state, job.agentId],
-            );
-            if (taken.length) return job;
-          } catch (error) {
-            // The partial unique index: this agent already holds a job (a concurrent ping took one). The
-            // transaction is aborted, so its commit rolls back, which is all there is to do.
-            if (isUniqueViolation(error)) return null;
-            throw error;
-          }
+        // The candidates are read without locks, oldest first, a batch at a time: those of the agent's
+        // cluster and queue, or for an unclustered agent the unclustered ones its queue may run (so jobs
+        // of a queue nobody serves never hide the others).
+        const queueTag =
+          agent.tags.find((tag) => tag.startsWith('queue='))?.slice('queue='.length) ?? 'default';
+        for (let after: Row | undefined; ; ) {
+          const rows = await tx.query(
+            `select j.* from jobs j join builds b on b.id = j.build_id
+             where j.state = 'scheduled' and b.organization_id = $1 and j.type <> 'trigger'
+               and j.cluster_id is not distinct from $2::uuid
+               and ($2::uuid is null or j.cluster_queue_id = $3::uuid)
+               and ($2::uuid is not null or ${QUEUE_MAY_RUN})
+               and ($5::timestamptz is null or (j.runnable_at, j.id) > ($5::timestamptz, $6::uuid))
+             order by j.runnable_at, j.id limit ${CLAIM_BATCH}`,
+            [
+              organizationId,
+              agent.clusterId,
+              agent.clusterQueueId,
+              queueTag,
+              after?.runnable_at ?? null,
+              after?.id ?? null,
+            ],
+          );
+          const taken = await takeFirst(tx, organizationId, rows, assign);
+          if (taken !== undefined) return taken;
+          after = rows.at(-1);
+          // A short batch was the last; a job not yet runnable (no time) ends the order.
+          if (rows.length < CLAIM_BATCH || after?.runnable_at == null) return null;
         }
-        return null;
       });
     },
 
