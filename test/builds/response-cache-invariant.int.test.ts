@@ -208,4 +208,23 @@ describe('the content revision behind the response cache and ETags', () => {
     // The test changed enough to mean something: most columns show in the answers.
     expect(shown.length, JSON.stringify(shown)).toBeGreaterThan(60);
   });
+
+  // The generic test above changes every pipeline at once, the list's own included: what another
+  // pipeline's row alone shows here (the slug of a build's `triggered_from`) needs a change of its own.
+  it("moves when the pipeline of a build that triggered one of the list's is renamed", async () => {
+    const parent = await world.createBuild('api');
+    const child = await world.createBuild('web');
+    await sql("update builds set source = 'trigger_job' where id = $1", [child.id]);
+    await sql('update jobs set triggered_build_id = $1 where id = $2', [child.id, parent.jobs[0].id]);
+    const before = await world.call('GET', LIST);
+    expect(before.text).toContain('"build_pipeline_slug":"api"');
+    await sql("update pipelines set slug = 'api-renamed' where slug = 'api'");
+    try {
+      const after = await world.call('GET', LIST);
+      expect(after.text).toContain('"build_pipeline_slug":"api-renamed"');
+      expect(after.headers.get('etag')).not.toBe(before.headers.get('etag'));
+    } finally {
+      await sql("update pipelines set slug = 'api' where slug = 'api-renamed'");
+    }
+  });
 });
