@@ -12,6 +12,7 @@ import {
 import { presentJobAgent } from '../agents/agent.presenter';
 import { apiAddresses } from '../api-addresses';
 import { pipelineWire } from '../pipelines/pipeline.presenter';
+import type { PipelineWire } from '../pipelines/pipeline.wire';
 import { presentUser } from '../users/user.presenter';
 import type { AgentWire, BuildWire, JobWire } from './build.wire';
 
@@ -36,7 +37,10 @@ export interface PresentBuildOptions {
   jobStateCounts?: boolean;
 }
 
-/** What one call shares between its builds: options read once, avatar addresses computed once per user. */
+/**
+ * What one call shares between its builds: options read once, avatar addresses computed once per user,
+ * and each pipeline presented once (a page's builds share the repository's one object of it).
+ */
 interface Context {
   urls: { api: string; web: string };
   form: BuildForm;
@@ -44,6 +48,7 @@ interface Context {
   excludePipeline: boolean;
   jobStateCounts: boolean;
   avatars: Map<string, string>;
+  pipelines: Map<BuildResult['view']['pipeline'], { shown?: PipelineWire; hidden?: PipelineWire }>;
 }
 
 function contextFor(options: PresentBuildOptions): Context {
@@ -54,6 +59,7 @@ function contextFor(options: PresentBuildOptions): Context {
     excludePipeline: options.excludePipeline === true,
     jobStateCounts: options.jobStateCounts === true,
     avatars: new Map(),
+    pipelines: new Map(),
   };
 }
 
@@ -127,19 +133,25 @@ function buildWire(result: BuildResult, ctx: Context): BuildWire {
           build_pipeline_slug: view.triggeredFrom.pipelineSlug,
         }
       : null,
-    ...(ctx.excludePipeline
-      ? undefined
-      : {
-          pipeline: pipelineWire(pipeline, {
-            createdBy: pipeline.createdBy,
-            organizationSlug: orgSlug,
-            showWebhookUrl: result.showWebhookUrl,
-            urls: ctx.urls,
-            avatars: ctx.avatars,
-            embedded: ctx.form === 'single' ? 'single' : 'list',
-          }),
-        }),
+    ...(ctx.excludePipeline ? undefined : { pipeline: embeddedPipeline(result, ctx) }),
   };
+}
+
+/** The build's pipeline as builds embed it, presented once per pipeline and call. */
+function embeddedPipeline(result: BuildResult, ctx: Context): PipelineWire {
+  const { pipeline, organizationSlug } = result.view;
+  const seen = ctx.pipelines.get(pipeline) ?? {};
+  ctx.pipelines.set(pipeline, seen);
+  const as = result.showWebhookUrl ? 'shown' : 'hidden';
+  seen[as] ??= pipelineWire(pipeline, {
+    createdBy: pipeline.createdBy,
+    organizationSlug,
+    showWebhookUrl: result.showWebhookUrl,
+    urls: ctx.urls,
+    avatars: ctx.avatars,
+    embedded: ctx.form === 'single' ? 'single' : 'list',
+  });
+  return seen[as];
 }
 
 function jobStateCounts(jobs: readonly JobView[]): { total: number; states: Record<string, number> } {
