@@ -1,7 +1,6 @@
 import { parseArgs } from 'node:util';
-import { createUseCases, storeOutage } from '@ci/application';
+import { createUseCases, newId, storeOutage } from '@ci/application';
 import { type Database, EmbeddedPostgresError, openDatabase } from '@ci/db';
-import { newId } from '@ci/domain';
 import closeWithGrace from 'close-with-grace';
 import type { FastifyInstance } from 'fastify';
 import { runAgent } from '../../agent/src/agent';
