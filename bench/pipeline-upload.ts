@@ -7,9 +7,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createUseCases } from '@ci/application';
+import { createUseCases, newId } from '@ci/application';
 import { openDatabase } from '@ci/db';
-import { newId } from '@ci/domain';
 import { acmeWithAdmin } from '../test/support/database';
 import { benchSettings, PROJECT_DATABASE } from './lib/config';
 import { startBenchPostgres } from './lib/postgres';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ServerProcess, startServerProcess } from './support/server-process';
-import { startWorld, type World } from './support/world';
+import { startWorld, teamIds, type World } from './support/world';
 
 /**
  * `Idempotency-Key` on the POSTs that create (issue 31, the Stripe pattern): the same key and body
@@ -103,30 +103,6 @@ describe('a create with an Idempotency-Key', () => {
     expect(theirs.body.id).not.toBe(mine.body.id);
   });
 
-  it('works on every create: a pipeline made once for a retried request', async () => {
-    const pipeline = {
-      name: 'Idempotent',
-      repository: 'git@github.com:acme/x.git',
-      configuration: 'steps: [x]',
-    };
-    const path = '/v2/organizations/acme/pipelines';
-    const first = await create('pipeline-once', pipeline, path);
-    expect(first.status).toBe(201);
-    const again = await create('pipeline-once', pipeline, path);
-    expect(again.status).toBe(201);
-    expect(again.body).toEqual(first.body);
-  });
-
-  it('works on a registry, whose create answers 200', async () => {
-    const registry = { name: 'Idempotent registry', ecosystem: 'ruby' };
-    const path = '/v2/packages/organizations/acme/registries';
-    const first = await create('registry-once', registry, path);
-    expect(first.status).toBe(200);
-    const again = await create('registry-once', registry, path);
-    expect(again.headers.get('idempotent-replayed')).toBe('true');
-    expect(again.body).toEqual(first.body);
-  });
-
   it('refuses a key that is not 1 to 255 visible characters 400 {message}', async () => {
     const refused = await create('x'.repeat(256));
     expect(refused.status).toBe(400);
@@ -141,3 +117,94 @@ describe('a create with an Idempotency-Key', () => {
     expect(rebuilt.status).toBe(200);
   });
 });
+
+/**
+ * Each of the four POSTs that create: what it makes, in which table, and a body that asks for something
+ * else under the same key.
+ */
+const CREATES: Array<{
+  what: string;
+  path: () => Promise<string>;
+  table: string;
+  body: () => Record<string, unknown>;
+  other: () => Record<string, unknown>;
+  status: number;
+}> = [
+  {
+    what: 'a build',
+    path: async () => BUILDS,
+    table: 'builds',
+    body: () => ({ ...BUILD, message: 'each create' }),
+    other: () => ({ ...BUILD, message: 'each create, changed' }),
+    status: 201,
+  },
+  {
+    what: 'a pipeline',
+    path: async () => '/v2/organizations/acme/pipelines',
+    table: 'pipelines',
+    body: () => ({
+      name: 'Idempotent',
+      repository: 'git@github.com:acme/x.git',
+      configuration: 'steps: [x]',
+    }),
+    other: () => ({
+      name: 'Idempotent two',
+      repository: 'git@github.com:acme/x.git',
+      configuration: 'steps: [x]',
+    }),
+    status: 201,
+  },
+  {
+    what: 'a registry (whose create answers 200)',
+    path: async () => '/v2/packages/organizations/acme/registries',
+    table: 'registries',
+    body: () => ({ name: 'Idempotent registry', ecosystem: 'ruby' }),
+    other: () => ({ name: 'Another registry', ecosystem: 'ruby' }),
+    status: 200,
+  },
+  {
+    what: 'a team pipeline',
+    path: async () => `/v2/organizations/acme/teams/${(await teamIds(world)).hidden}/pipelines`,
+    table: 'team_pipelines',
+    body: () => ({ pipeline_id: world.pipelines.web!.id, access_level: 'read_only' }),
+    other: () => ({ pipeline_id: world.pipelines.web!.id, access_level: 'build_and_read' }),
+    status: 201,
+  },
+];
+
+describe.each(CREATES)(
+  'the create of $what with an Idempotency-Key',
+  ({ path, table, body, other, status }) => {
+    const count = async () => {
+      const [row] = await world.server.database.sql.query<{ n: number }>(
+        `select count(*)::int as n from ${table}`,
+      );
+      return row?.n ?? 0;
+    };
+    const key = `each-create-${table}`;
+
+    it('answers the same request again with the first response, without a second create', async () => {
+      const before = await count();
+      const first = await create(key, body(), await path());
+      expect(first.status).toBe(status);
+      expect(first.headers.get('idempotent-replayed')).toBeNull();
+      expect(await count()).toBe(before + 1);
+      const again = await create(key, body(), await path());
+      expect(again.status).toBe(status);
+      expect(again.headers.get('idempotent-replayed')).toBe('true');
+      expect(again.body).toEqual(first.body);
+      expect(await count()).toBe(before + 1);
+    });
+
+    it('refuses the key with another body 422 {message}, and creates nothing', async () => {
+      const before = await count();
+      const reused = await create(key, other(), await path());
+      expect(reused.status).toBe(422);
+      expect(reused.body).toEqual({
+        message:
+          'Idempotency-Key was already used with a different request: send a new key for a new request',
+      });
+      expect(await count()).toBe(before);
+    });
+  },
+);

@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:net';
+import { connect, createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it, onTestFinished } from 'vitest';
@@ -241,5 +241,39 @@ describe("the embedded PostgreSQL's password", { timeout: 150_000 }, () => {
     const password = readFileSync(file, 'utf8').trim();
     expect(password).toMatch(/^[A-Za-z0-9_-]{32}$/);
     expect(password).not.toBe('postgres');
+  });
+});
+
+describe('a shutdown past its grace delay', () => {
+  it('exits at once and still stops the embedded PostgreSQL it started', { timeout: 90_000 }, async () => {
+    const dataDir = freshDataDir();
+    const server = await startServerProcess(
+      { DATA_DIR: dataDir, EMBEDDED_PG_PORT: String(await freePort()), SHUTDOWN_GRACE_SECONDS: '0.5' },
+      { readyTimeoutMs: 60_000 },
+    );
+    // Its process group (its PostgreSQL too) is stopped whatever happens below, once the server has gone too.
+    onTestFinished(async () => {
+      await server.stop();
+      try {
+        process.kill(-server.pid, 'SIGTERM');
+      } catch {
+        // Nothing of it is left.
+      }
+    });
+    // A request whose body never comes holds the HTTP server's close past the grace delay.
+    const { port, hostname } = new URL(server.baseUrl);
+    const held = connect(Number(port), hostname);
+    onTestFinished(() => {
+      held.destroy();
+    });
+    await new Promise<void>((resolve) => held.once('connect', resolve));
+    held.write(
+      'POST /graphql HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{',
+    );
+    await expect.poll(() => processesNaming(dataDir).length, { timeout: 5_000 }).toBeGreaterThan(0);
+    // SIGTERM to the server alone, not its process group: its PostgreSQL hears of it only from the server.
+    process.kill(server.pid, 'SIGTERM');
+    await expect.poll(() => server.output(), { timeout: 15_000 }).toContain('stopping now');
+    await expect.poll(() => processesNaming(dataDir), { timeout: 15_000 }).toEqual([]);
   });
 });

@@ -15,7 +15,14 @@ export interface BenchPostgres extends RunningDatabase {
 export async function startBenchPostgres(settings: BenchSettings, database: string): Promise<BenchPostgres> {
   if (settings.databaseUrl) {
     const url = settings.databaseUrl;
-    return { url, owned: false, stop: async () => {}, postmasterPid: null, urlFor: () => url };
+    return {
+      url,
+      owned: false,
+      stop: async () => {},
+      stopAtOnce: () => {},
+      postmasterPid: null,
+      urlFor: () => url,
+    };
   }
   const running = await startEmbeddedPostgres({ dataDir: settings.dataDir, port: settings.pgPort, database });
   const pidFile = resolve(settings.dataDir, 'pg', 'postmaster.pid');

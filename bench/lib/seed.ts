@@ -1,8 +1,8 @@
 import { Readable } from 'node:stream';
 import { pipeline as streamPipeline } from 'node:stream/promises';
-import { createUseCases, generateAccessTokenSecret, hashAccessTokenSecret } from '@ci/application';
+import { createUseCases, generateAccessTokenSecret, hashAccessTokenSecret, newId } from '@ci/application';
 import { openDatabase } from '@ci/db';
-import { newId, type Scope } from '@ci/domain';
+import type { Scope } from '@ci/domain';
 import pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
 import { BENCH_TOKEN, ORGANIZATION } from './config';

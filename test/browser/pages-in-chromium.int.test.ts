@@ -63,30 +63,52 @@ describe.skipIf(!hasChromium)('the pages in a real headless Chromium', { timeout
     await page.close();
   });
 
-  it('runs GraphiQL offline and sends the token kept in the browser with its queries', async () => {
-    const { page, requests } = await openPage();
+  it('runs GraphiQL offline: a token pasted once in its headers is kept across a reload and sent', async () => {
+    // Pasting needs the clipboard, which a page may use only when allowed.
+    const context = await browser.newContext({ permissions: ['clipboard-read', 'clipboard-write'] });
+    const page = await context.newPage();
+    const requests: string[] = [];
+    page.on('request', (request) => requests.push(request.url()));
+    /** What a person does: click into an editor, select all of it and paste `text` over it. */
+    const pasteInto = async (editor: string, text: string) => {
+      await page.evaluate((value) => navigator.clipboard.writeText(value), text);
+      await page.locator(editor).click();
+      await page.keyboard.press('ControlOrMeta+A');
+      await page.keyboard.press('ControlOrMeta+V');
+    };
+    const HEADERS_EDITOR = 'section[aria-label="Headers"] .monaco-editor[data-uri$="headers.json"]';
+    const QUERY_EDITOR = '.graphiql-query-editor .monaco-editor';
+
     await page.goto(`${server.baseUrl}/`);
     await page.getByRole('link', { name: 'GraphiQL' }).click();
-    await page.locator('.graphiql-container').first().waitFor({ timeout: 60_000 });
-    // Headers kept in the browser's localStorage (where GraphiQL keeps those pasted into its editor;
-    // typing into its Monaco editor here is left to a person): after a reload, GraphiQL sends them.
-    await page.evaluate(
-      ({ token }) => {
-        localStorage.setItem('graphiql:headers', JSON.stringify({ Authorization: `Bearer ${token}` }));
-      },
-      { token },
-    );
-    const sent = page.waitForRequest(
-      (request) => request.method() === 'POST' && request.url() === `${server.baseUrl}/graphql`,
-    );
+    await page.locator(HEADERS_EDITOR).waitFor({ timeout: 60_000 });
+    await pasteInto(HEADERS_EDITOR, JSON.stringify({ Authorization: `Bearer ${token}` }));
+    // GraphiQL keeps the headers as they are edited; then the page starts again from scratch.
+    await expect
+      .poll(() => page.evaluate(() => localStorage.getItem('graphiql:headers')), { timeout: 10_000 })
+      .toContain(token);
     await page.reload();
-    const request = await sent;
-    expect(request.headers().authorization).toBe(`Bearer ${token}`);
-    const response = await request.response();
-    if (!response) throw new Error('the introspection request had no response');
+    await page.locator(QUERY_EDITOR).waitFor({ timeout: 60_000 });
+
+    // No token typed again: the query runs with the one kept, and answers data.
+    await pasteInto(QUERY_EDITOR, '{ viewer { user { name } } }');
+    const answered = page.waitForResponse(
+      (response) =>
+        response.url() === `${server.baseUrl}/graphql` &&
+        (response.request().postData() ?? '').includes('viewer'),
+    );
+    await page.locator('.graphiql-execute-button').click();
+    const response = await answered;
+    expect(response.request().headers().authorization).toBe(`Bearer ${token}`);
     expect(response.status()).toBe(200);
-    expect((await response.json()).data.__schema).toBeTruthy();
+    expect(await response.json()).toEqual({ data: { viewer: { user: { name: 'Ada Admin' } } } });
+    // The response pane shows it too (Monaco draws spaces as no-break spaces).
+    await expect
+      .poll(async () =>
+        ((await page.locator('.graphiql-response').textContent()) ?? '').replaceAll('\u00a0', ' '),
+      )
+      .toContain('"name": "Ada Admin"');
     expect(elsewhere(requests)).toEqual([]);
-    await page.close();
+    await context.close();
   });
 });

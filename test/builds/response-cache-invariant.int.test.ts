@@ -1,4 +1,4 @@
-import { newId } from '@ci/domain';
+import { newId } from '@ci/application';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startWorld, type World } from '../support/world';
 

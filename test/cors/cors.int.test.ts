@@ -62,16 +62,26 @@ describe('CORS with configured origins', () => {
     expect(corsHeadersOf(response.headers)).toEqual({
       'access-control-allow-origin': ALSO_ALLOWED,
       'access-control-allow-methods': 'GET, POST, PUT, PATCH, DELETE, OPTIONS',
-      'access-control-allow-headers': 'Authorization, Content-Type, X-Request-Id, x-client-version',
+      // The headers the browser says it will send (@fastify/cors reflects them).
+      'access-control-allow-headers': 'authorization, content-type, x-client-version',
       'access-control-max-age': '7200',
     });
+    expect(response.headers.get('vary')).toBe('Origin, Access-Control-Request-Headers');
+  });
+
+  it('gives a preflight from another origin no allow headers: it is routed as any OPTIONS', async () => {
+    const response = await preflight(world, BUILDS, STRANGER);
+    expect(response.status).toBe(404);
+    expect(await response.json()).toEqual({ message: `No route matches OPTIONS ${BUILDS}` });
+    expect(corsHeadersOf(response.headers)).toEqual({});
     expect(response.headers.get('vary')).toContain('Origin');
   });
 
-  it('gives a preflight from another origin no allow headers', async () => {
-    const response = await preflight(world, BUILDS, STRANGER);
-    expect(response.status).toBe(204);
-    expect(corsHeadersOf(response.headers)).toEqual({});
+  it('routes an OPTIONS that is no preflight, from an allowed origin, as any request', async () => {
+    const response = await world.server.fetch(BUILDS, { method: 'OPTIONS', headers: { Origin: ALLOWED } });
+    expect(response.status).toBe(404);
+    expect(await response.json()).toEqual({ message: `No route matches OPTIONS ${BUILDS}` });
+    expect(response.headers.get('access-control-allow-origin')).toBe(ALLOWED);
   });
 
   it('lets an allowed origin read a success with its Link and rate-limit headers', async () => {

@@ -2,10 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type ArtifactSettings, createUseCases, type Deps, type UseCases } from '@ci/application';
+import { type ArtifactSettings, createUseCases, type Deps, newId, type UseCases } from '@ci/application';
 import { fileArtifactStore } from '@ci/artifact-store';
 import { type Database, openDatabase } from '@ci/db';
-import { newId } from '@ci/domain';
 import pg from 'pg';
 import { inject } from 'vitest';
 

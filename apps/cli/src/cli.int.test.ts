@@ -1,9 +1,8 @@
 import { execFile } from 'node:child_process';
 import { resolve } from 'node:path';
 import { promisify } from 'node:util';
-import { createUseCases } from '@ci/application';
+import { createUseCases, newId } from '@ci/application';
 import { openDatabase } from '@ci/db';
-import { newId } from '@ci/domain';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freshDatabaseUrl } from '../../../test/support/database';
 

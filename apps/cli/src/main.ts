@@ -1,6 +1,6 @@
-import { createUseCases } from '@ci/application';
+import { createUseCases, newId } from '@ci/application';
 import { openDatabase, readDatabaseConfig } from '@ci/db';
-import { isDomainError, newId } from '@ci/domain';
+import { isDomainError } from '@ci/domain';
 import { Command, CommanderError, Option } from 'commander';
 import { COMMANDS, type LocalCommand } from './commands';
 import { type CommandOptions, OPTIONS, UsageError } from './options';

@@ -161,7 +161,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     }
   });
 
-  registerCors(app, deps.config.corsOrigins);
+  await registerCors(app, deps.config.corsOrigins);
   // After the CORS hook, so that a browser script can read the 503 and its Retry-After.
   await app.register(underPressure, loadShedding(deps.config));
 

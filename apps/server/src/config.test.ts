@@ -30,6 +30,9 @@ describe('readServerConfig', () => {
     expect(readServerConfig({}).triggerPassMs).toBe(1000);
     expect(readServerConfig({ TRIGGER_PASS_SECONDS: '0.2' }).triggerPassMs).toBe(200);
     expect(() => readServerConfig({ TRIGGER_PASS_SECONDS: '0' })).toThrow(/TRIGGER_PASS_SECONDS/);
+    expect(readServerConfig({}).shutdownGraceMs).toBe(20_000);
+    expect(readServerConfig({ SHUTDOWN_GRACE_SECONDS: '2.5' }).shutdownGraceMs).toBe(2500);
+    expect(() => readServerConfig({ SHUTDOWN_GRACE_SECONDS: '0' })).toThrow(/SHUTDOWN_GRACE_SECONDS/);
     expect(readServerConfig({}).agentTimings).toEqual({
       pingInterval: 5,
       jobStatusInterval: 5,

@@ -37,6 +37,7 @@ const ServerEnv = DatabaseEnv.extend({
   AGENT_HEARTBEAT_INTERVAL_SECONDS: z.coerce.number().positive().max(3600).default(30),
   AGENT_LOST_AFTER_SECONDS: z.coerce.number().positive().max(86400).default(120),
   TRIGGER_PASS_SECONDS: z.coerce.number().min(0.05).max(3600).default(1),
+  SHUTDOWN_GRACE_SECONDS: z.coerce.number().min(0.1).max(3600).default(20),
   RESPONSE_CACHE: z.enum(['on', 'off']).default('on'),
   RESPONSE_CACHE_MB: z.coerce.number().min(0).max(65_536).default(32),
   REQUEST_TIMEOUT_SECONDS: seconds.default(30),
@@ -185,6 +186,11 @@ export function readServerConfig(env: NodeJS.ProcessEnv) {
           }
         : null,
     },
+    /**
+     * how long a shutdown may take (in-flight requests, background work, the database's close) before the
+     * process stops at once, asking the embedded PostgreSQL to stop as it goes
+     */
+    shutdownGraceMs: Math.round(parsed.SHUTDOWN_GRACE_SECONDS * 1000),
     /** how often each process passes over the trigger jobs with something to do (trigger-jobs.ts) */
     triggerPassMs: parsed.TRIGGER_PASS_SECONDS * 1000,
     /**

@@ -1,5 +1,6 @@
+import type { FastifyRequest } from 'fastify';
 import { describe, expect, it } from 'vitest';
-import { allowsOrigin, corsPreflightHeaders, corsResponseHeaders, EXPOSED_HEADERS } from './cors';
+import { allowsOrigin, corsOptionsFor, corsResponseHeaders, EXPOSED_HEADERS } from './cors';
 
 const ORIGINS = ['https://a.example', 'https://b.example'];
 
@@ -58,30 +59,37 @@ describe('corsResponseHeaders', () => {
   });
 });
 
-describe('corsPreflightHeaders', () => {
-  it('allows the methods, Authorization, Content-Type and what the browser asks for, for two hours', () => {
-    expect(
-      corsPreflightHeaders(ORIGINS, 'https://b.example', 'content-type, x-client, authorization'),
-    ).toEqual({
-      Vary: 'Origin, Access-Control-Request-Headers',
-      'Access-Control-Allow-Origin': 'https://b.example',
-      'Access-Control-Allow-Methods': 'GET, POST, PUT, PATCH, DELETE, OPTIONS',
-      'Access-Control-Allow-Headers': 'Authorization, Content-Type, X-Request-Id, x-client',
-      'Access-Control-Max-Age': '7200',
+describe('corsOptionsFor', () => {
+  const request = (url: string, headers: Record<string, string>) =>
+    ({ url, headers }) as unknown as FastifyRequest;
+
+  it('answers an allowed origin by name on an API path, a preflight when it asks for a method', () => {
+    const options = corsOptionsFor(
+      ORIGINS,
+      request('/v2/builds', { origin: 'https://a.example', 'access-control-request-method': 'POST' }),
+    );
+    expect(options).toEqual({
+      origin: true,
+      preflight: true,
+      methods: 'GET, POST, PUT, PATCH, DELETE, OPTIONS',
+      maxAge: 7200,
     });
   });
 
-  it('ignores requested names that are not header names', () => {
-    expect(
-      corsPreflightHeaders(ORIGINS, 'https://a.example', 'x-ok, bad name, , x\u0000y')[
-        'Access-Control-Allow-Headers'
-      ],
-    ).toBe('Authorization, Content-Type, X-Request-Id, x-ok');
+  it('exposes the headers a script may read on any other request, OPTIONS without a method too', () => {
+    expect(corsOptionsFor(ORIGINS, request('/graphql', { origin: 'https://b.example' }))).toEqual({
+      origin: true,
+      preflight: false,
+      exposedHeaders: EXPOSED_HEADERS,
+    });
   });
 
-  it('gives another origin nothing it could use', () => {
-    expect(corsPreflightHeaders(ORIGINS, 'https://c.example', 'authorization')).toEqual({
-      Vary: 'Origin, Access-Control-Request-Headers',
-    });
+  it.each<[string, Record<string, string>]>([
+    ['/v2/builds', { origin: 'https://c.example' }],
+    ['/v2/builds', {}],
+    ['/healthz', { origin: 'https://a.example' }],
+    ['/v2x', { origin: 'https://a.example' }],
+  ])('turns CORS off on %s with %j', (url, headers) => {
+    expect(corsOptionsFor(ORIGINS, request(url, headers))).toEqual({ origin: false });
   });
 });

@@ -1,4 +1,5 @@
 import { RATE_LIMIT_HEADERS } from '@ci/domain';
+import fastifyCors, { type FastifyCorsOptions } from '@fastify/cors';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { isApiPath } from './api-path';
 
@@ -13,9 +14,8 @@ export const EXPOSED_HEADERS = [
 ].join(', ');
 
 const ALLOWED_METHODS = 'GET, POST, PUT, PATCH, DELETE, OPTIONS';
-const ALWAYS_ALLOWED_HEADERS = ['Authorization', 'Content-Type', 'X-Request-Id'];
 /** Two hours: the longest that Chromium keeps a preflight. */
-const MAX_AGE_SECONDS = '7200';
+const MAX_AGE_SECONDS = 7200;
 
 /** Whether `origins` (from `CORS_ORIGINS`, `*` for any) allows a request's `Origin`. */
 export function allowsOrigin(origins: readonly string[], origin: string | undefined): origin is string {
@@ -39,61 +39,40 @@ export function corsResponseHeaders(
   };
 }
 
-/** The headers of a preflight's 204: what may be sent, for how long; only the `Vary` for other origins. */
-export function corsPreflightHeaders(
-  origins: readonly string[],
-  origin: string | undefined,
-  requestedHeaders: string | undefined,
-): Record<string, string> {
-  const vary = { Vary: 'Origin, Access-Control-Request-Headers' };
-  if (!allowsOrigin(origins, origin)) return vary;
-  const allowed = [...ALWAYS_ALLOWED_HEADERS];
-  for (const name of (requestedHeaders ?? '').split(',').map((item) => item.trim())) {
-    if (
-      /^[!#$%&'*+.^`|~\w-]+$/.test(name) &&
-      !allowed.some((known) => known.toLowerCase() === name.toLowerCase())
-    )
-      allowed.push(name);
-  }
-  return {
-    ...vary,
-    'Access-Control-Allow-Origin': origin,
-    'Access-Control-Allow-Methods': ALLOWED_METHODS,
-    'Access-Control-Allow-Headers': allowed.join(', '),
-    'Access-Control-Max-Age': MAX_AGE_SECONDS,
-  };
-}
-
 const header = (request: FastifyRequest, name: string) => {
   const value = request.headers[name];
   return typeof value === 'string' ? value : undefined;
 };
 
-/** Puts the CORS headers of an actual response on a reply to an API path (errors included). */
+/**
+ * `@fastify/cors`'s options for one request: CORS only on the API paths and for an allowed origin, which
+ * is answered by name. A preflight (`OPTIONS` with `Access-Control-Request-Method`) answers 204 in the
+ * `onRequest` hook, before routing, on any API path, with the request's headers allowed (they are what
+ * the browser will send); any other `OPTIONS` is routed as usual (404).
+ */
+export function corsOptionsFor(origins: readonly string[], request: FastifyRequest): FastifyCorsOptions {
+  if (!isApiPath(request.url) || !allowsOrigin(origins, header(request, 'origin'))) return { origin: false };
+  const preflight = header(request, 'access-control-request-method') !== undefined;
+  // A preflight's answer is for the browser, not a script: nothing in it to expose.
+  return preflight
+    ? { origin: true, preflight, methods: ALLOWED_METHODS, maxAge: MAX_AGE_SECONDS }
+    : { origin: true, preflight, exposedHeaders: EXPOSED_HEADERS };
+}
+
+/**
+ * CORS headers on a reply that no hook saw (a request the router refused before routing), as
+ * `@fastify/cors` would have put them.
+ */
 export function applyCors(origins: readonly string[], request: FastifyRequest, reply: FastifyReply): void {
   if (origins.length === 0 || !isApiPath(request.url)) return;
   reply.headers(corsResponseHeaders(origins, header(request, 'origin')));
 }
 
-/**
- * CORS for the API paths when origins are configured: preflights (`OPTIONS` with
- * `Access-Control-Request-Method`) answer 204 before routing, on any API path; every other response
- * carries the allowed origin. With no origins configured nothing is registered.
- */
-export function registerCors(app: FastifyInstance, origins: readonly string[]): void {
+/** CORS for the API paths when origins are configured (`@fastify/cors`); with none, nothing is registered. */
+export async function registerCors(app: FastifyInstance, origins: readonly string[]): Promise<void> {
   if (origins.length === 0) return;
-  app.addHook('onRequest', async (request, reply) => {
-    if (!isApiPath(request.url)) return;
-    const preflight = request.method === 'OPTIONS' && header(request, 'access-control-request-method');
-    if (!preflight) {
-      applyCors(origins, request, reply);
-      return;
-    }
-    const origin = header(request, 'origin');
-    const requested = header(request, 'access-control-request-headers');
-    return reply
-      .code(204)
-      .headers(corsPreflightHeaders(origins, origin, requested))
-      .send();
+  await app.register(fastifyCors, {
+    hideOptionsRoute: true,
+    delegator: (request, callback) => callback(null, corsOptionsFor(origins, request)),
   });
 }

@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
-import { createUseCases, storeOutage } from '@ci/application';
+import { createUseCases, newId, storeOutage } from '@ci/application';
 import { type Database, EmbeddedPostgresError, openDatabase } from '@ci/db';
-import { newId } from '@ci/domain';
+import closeWithGrace from 'close-with-grace';
 import type { FastifyInstance } from 'fastify';
 import { runAgent } from '../../agent/src/agent';
 import { buildApp } from './app';
@@ -90,23 +90,6 @@ async function start() {
 }
 
 const { config, database, app, useCases, demoToken } = await start();
-// Notifications (ADR 0019): every process takes its share of the queue.
-const background = config.backgroundWork.enabled
-  ? await startBackgroundWork({
-      databaseUrl: database.url,
-      sql: database.sql,
-      useCases,
-      config,
-      log: app.log,
-    })
-  : null;
-if (demoToken) {
-  // Printed once, on the run that seeds the demo: the token is not stored anywhere in clear.
-  process.stdout.write(
-    `\nDemo data seeded (organization "acme"). Admin token, shown only now:\n  ${demoToken}\nTry:\n  curl -H "Authorization: Bearer ${demoToken}" ${config.publicUrls.api}/v2/organizations/acme/pipelines/website/builds\nA new one later: pnpm cli token create --email admin@acme.test --scopes all\n\n`,
-  );
-}
-
 // Jobs of agents that went silent are marked lost: every process sweeps now and then; the work is
 // idempotent (each job changes under its build's lock), so several processes may sweep at once.
 const sweeper = setInterval(
@@ -124,6 +107,61 @@ const triggerPass = setInterval(() => {
 }, config.triggerPassMs);
 triggerPass.unref();
 
+// Notifications (ADR 0019): every process takes its share of the queue; a shutdown waits for its start.
+const backgroundStarting = config.backgroundWork.enabled
+  ? startBackgroundWork({
+      databaseUrl: database.url,
+      sql: database.sql,
+      useCases,
+      config,
+      log: app.log,
+    })
+  : Promise.resolve(null);
+const agentStop = new AbortController();
+let agentDone: Promise<void> = Promise.resolve();
+// SIGTERM, SIGINT, an uncaught error or a natural end (close-with-grace): the demo agent stops, then the
+// HTTP server lets its requests finish (later ones get 503 {message}), then background work, and the
+// database, with the embedded PostgreSQL this process started, closes last. Past the grace delay, or on a
+// second signal or error, the process exits at once, asking PostgreSQL to stop as it goes. Installed as
+// soon as the server listens: a signal that comes right after its first answer is a graceful one too.
+const stopNow = (why: string, details: Record<string, unknown>) => {
+  app.log.error(details, `${why}: stopping now`);
+  database.stopAtOnce();
+};
+closeWithGrace(
+  {
+    delay: config.shutdownGraceMs,
+    logger: { error: (err: unknown) => app.log.error({ err }, 'shutdown failed') },
+    onTimeout: (delay) => stopNow('shutdown took longer than its grace', { graceMs: delay }),
+    onSecondSignal: (signal) => stopNow('a second signal during shutdown', { signal }),
+    onSecondError: (err) => stopNow('a second uncaught error during shutdown', { err }),
+  },
+  async ({ signal, err }) => {
+    if (err) app.log.fatal({ err }, 'uncaught error: shutting down');
+    else app.log.info({ signal: signal ?? null }, 'shutting down');
+    try {
+      agentStop.abort(); // the demo agent stops its job and disconnects while the server still answers
+      await agentDone;
+      clearInterval(sweeper);
+      clearInterval(triggerPass);
+      await app.close(); // stops accepting, lets in-flight requests finish
+      const background = await backgroundStarting.catch(() => null);
+      await background?.stop(); // lets running jobs finish (deliveries are bounded by their timeout)
+    } finally {
+      await database.close(); // closes MikroORM and its pool, stops the embedded PostgreSQL if we started it
+    }
+  },
+);
+
+await backgroundStarting;
+
+if (demoToken) {
+  // Printed once, on the run that seeds the demo: the token is not stored anywhere in clear.
+  process.stdout.write(
+    `\nDemo data seeded (organization "acme"). Admin token, shown only now:\n  ${demoToken}\nTry:\n  curl -H "Authorization: Bearer ${demoToken}" ${config.publicUrls.api}/v2/organizations/acme/pipelines/website/builds\nA new one later: pnpm cli token create --email admin@acme.test --scopes all\n\n`,
+  );
+}
+
 /** Where the in-process agent reaches this server: the loopback address when it listens on all of them. */
 function loopbackHost(): string {
   if (config.host === '0.0.0.0' || config.host === '::') return '127.0.0.1';
@@ -136,8 +174,6 @@ function listeningPort(): number {
 }
 
 // `--with-agent`: one agent in this process for the demo, so a first build actually runs.
-const agentStop = new AbortController();
-let agentDone: Promise<void> = Promise.resolve();
 if (flags['with-agent']) {
   const organization = process.env.AGENT_ORGANIZATION ?? 'acme';
   try {
@@ -159,25 +195,3 @@ if (flags['with-agent']) {
     app.log.warn({ err: error, organization }, '--with-agent: no agent started (set AGENT_ORGANIZATION)');
   }
 }
-
-let stopping = false;
-async function shutdown(signal: string) {
-  if (stopping) return;
-  stopping = true;
-  app.log.info({ signal }, 'shutting down');
-  try {
-    agentStop.abort(); // the demo agent stops its job and disconnects while the server still answers
-    await agentDone;
-    clearInterval(sweeper);
-    clearInterval(triggerPass);
-    await app.close(); // stops accepting, lets in-flight requests finish
-    await background?.stop(); // lets running jobs finish (deliveries are bounded by their timeout)
-    await database.close(); // closes MikroORM and its pool, stops the embedded PostgreSQL if we started it
-    process.exit(0);
-  } catch (error) {
-    app.log.error({ err: error }, 'shutdown failed');
-    process.exit(1);
-  }
-}
-process.on('SIGTERM', () => void shutdown('SIGTERM'));
-process.on('SIGINT', () => void shutdown('SIGINT'));

@@ -37,6 +37,7 @@ export type {
   ClusterTokenView,
   ClusterView,
 } from './clusters/cluster-views';
+export { newId } from './ids';
 export type * from './inbound/inbound-ports';
 export type { PipelineTriggerRef, PipelineTriggerView } from './inbound/pipeline-triggers';
 export type { WebhookDelivery, WebhookOutcome } from './inbound/source-webhooks';

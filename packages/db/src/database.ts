@@ -60,6 +60,8 @@ export interface Database {
   requestContext<T>(next: () => T): T;
   ping(): Promise<void>;
   close(): Promise<void>;
+  /** Asks the embedded PostgreSQL this process started to stop, without waiting (`RunningDatabase`). */
+  stopAtOnce(): void;
 }
 
 function createRepositories(em: EntityManagerSource, sql: Sql): Repositories {
@@ -103,7 +105,7 @@ function createRepositories(em: EntityManagerSource, sql: Sql): Repositories {
  */
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
   const server = options.url
-    ? { url: options.url, owned: false, stop: async () => {} }
+    ? { url: options.url, owned: false, stop: async () => {}, stopAtOnce: () => {} }
     : await startEmbeddedPostgres({
         dataDir: options.dataDir,
         port: options.embeddedPort,
@@ -142,6 +144,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
         await orm.close(true);
         await server.stop();
       },
+      stopAtOnce: server.stopAtOnce,
     };
   } catch (error) {
     await server.stop();

@@ -22,6 +22,11 @@ export interface RunningDatabase {
   /** True when this process started the server and so must stop it. */
   owned: boolean;
   stop(): Promise<void>;
+  /**
+   * Asks a server this process started to stop, without waiting (PostgreSQL's fast shutdown: SIGINT to
+   * its postmaster): for a process that must exit now, so that no PostgreSQL outlives it.
+   */
+  stopAtOnce(): void;
 }
 
 /**
@@ -101,6 +106,26 @@ function listening(port: number): Promise<boolean> {
  * directory: its postmaster.pid names a live process and a port something listens on (else the file is
  * stale, and PostgreSQL's own start says so).
  */
+/** The postmaster's pid, from the first line of its `postmaster.pid`; null without a readable one. */
+function postmasterPid(pgDir: string): number | null {
+  try {
+    const pid = Number(readFileSync(join(pgDir, 'postmaster.pid'), 'utf8').split('\n')[0]);
+    return Number.isInteger(pid) && pid > 0 ? pid : null;
+  } catch {
+    return null;
+  }
+}
+
+function signalPostmaster(pgDir: string, signal: NodeJS.Signals): void {
+  const pid = postmasterPid(pgDir);
+  if (pid === null) return;
+  try {
+    process.kill(pid, signal);
+  } catch {
+    // It has stopped already.
+  }
+}
+
 async function runningServer(pgDir: string): Promise<{ pid: number; port: number } | null> {
   const pidFile = join(pgDir, 'postmaster.pid');
   if (!existsSync(pidFile)) return null;
@@ -193,7 +218,12 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
     }
     const password = readPassword(options.dataDir) ?? FORMER_PASSWORD;
     await ensureDatabase(urlFor(running.port, 'postgres', password), options.database);
-    return { url: urlFor(running.port, options.database, password), owned: false, stop: async () => {} };
+    return {
+      url: urlFor(running.port, options.database, password),
+      owned: false,
+      stop: async () => {},
+      stopAtOnce: () => {},
+    };
   }
   mkdirSync(options.dataDir, { recursive: true });
   const asRoot = process.getuid?.() === 0;
@@ -255,7 +285,12 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
     const current =
       kept ?? (initialised ? await replaceFormerPassword(options.port, options.dataDir) : password);
     await ensureDatabase(urlFor(options.port, 'postgres', current), options.database);
-    return { url: urlFor(options.port, options.database, current), owned: true, stop: () => server.stop() };
+    return {
+      url: urlFor(options.port, options.database, current),
+      owned: true,
+      stop: () => server.stop(),
+      stopAtOnce: () => signalPostmaster(pgDir, 'SIGINT'),
+    };
   } catch (error) {
     await server.stop().catch(() => {});
     throw failed('started but could not be used', error);

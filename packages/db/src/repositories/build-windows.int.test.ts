@@ -1,5 +1,4 @@
-import type { BuildFilter, BuildParent, BuildScope } from '@ci/application';
-import { newId } from '@ci/domain';
+import { type BuildFilter, type BuildParent, type BuildScope, newId } from '@ci/application';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freshDatabase, type TestDatabase } from '../../../../test/support/database';
 import { type Database, openDatabase } from '../database';

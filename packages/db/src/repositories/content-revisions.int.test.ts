@@ -1,4 +1,4 @@
-import { newId } from '@ci/domain';
+import { newId } from '@ci/application';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { freshDatabase, type TestDatabase } from '../../../../test/support/database';
 import type { Sql } from '../sql';

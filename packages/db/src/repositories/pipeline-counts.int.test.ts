@@ -1,4 +1,5 @@
-import { BUILD_STATES, type BuildState, JOB_STATES, type JobState, newId } from '@ci/domain';
+import { newId } from '@ci/application';
+import { BUILD_STATES, type BuildState, JOB_STATES, type JobState } from '@ci/domain';
 import { buildIn } from '@ci/domain/build.fixture';
 import { jobIn } from '@ci/domain/job.fixture';
 import fc from 'fast-check';
