@@ -209,8 +209,8 @@ export async function runWebhookPhase(options: WebhookPhaseOptions): Promise<Web
         builds: numbers.length,
         delivered: arrived.size,
         finishSpanMs: Math.round(lastAnswer - began),
-        firstDeliveryMs: Math.round(Math.min(...arrived.values()) - began),
-        lastDeliveryMs: Math.round(Math.max(...arrived.values()) - began),
+        firstDeliveryMs: arrived.size ? Math.round(Math.min(...arrived.values()) - began) : -1,
+        lastDeliveryMs: arrived.size ? Math.round(Math.max(...arrived.values()) - began) : -1,
         errors,
       },
       inbound: {
