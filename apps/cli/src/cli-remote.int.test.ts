@@ -32,7 +32,8 @@ async function remote(token: string | null, ...args: string[]) {
   return { ...result, body: lines.length === 1 ? JSON.parse(lines[0] ?? '') : null };
 }
 
-describe('the CLI with --remote', () => {
+// Each test runs the CLI as a process several times: a minute or more on a busy machine.
+describe('the CLI with --remote', { timeout: 240_000 }, () => {
   it('creates a pipeline from a steps file, gives a team access, and runs a build through the API', async () => {
     const steps = join(tmpdir(), `remote-steps-${process.pid}.yml`);
     writeFileSync(steps, 'steps:\n  - label: test\n    command: make test\n');
