@@ -116,6 +116,22 @@ describe('notification services over REST', () => {
     expect(unknownPipeline.status).toBe(422);
   });
 
+  it('takes every event the public service offers, package.created too (never sent: no packages here)', async () => {
+    const events = [
+      'build.failing',
+      'build.skipped',
+      'job.activated',
+      'agent.connected',
+      'agent.lost',
+      'agent.disconnected',
+      'agent.stopping',
+      'agent.stopped',
+      'package.created',
+    ];
+    const created = await createService({ events });
+    expect(created.settings.events).toEqual(events);
+  });
+
   it('changes and deletes a service', async () => {
     const created = await createService({});
     const changed = await world.call('PATCH', `${services}/${created.id}`, {
