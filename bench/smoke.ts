@@ -2,7 +2,8 @@
  * `pnpm bench:smoke`: the whole benchmark path in a few seconds, so that it cannot rot (part of `pnpm
  * test`). A fresh embedded PostgreSQL in a temporary folder, a tiny data set (1,000 builds), the
  * project's server, one short phase of each load (autocannon, which is always installed), the GraphQL
- * twin, the conditional list (304s), lists and creates at once (mixed) and the first-page probe. No thresholds on speed: it fails only when something does not work
+ * twin, the conditional list (304s), lists and creates at once (mixed), the first-page probe and the webhook
+ * phases in small (20 builds' `build.finished` to a local receiver, 5 GitHub pushes). No thresholds on speed: it fails only when something does not work
  * (a failed request, a wrong create, a GraphQL query the schema no longer answers).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -22,6 +23,7 @@ import { runMixedPhase } from './lib/mixed-phase';
 import { startBenchPostgres } from './lib/postgres';
 import { freePort, startProjectServer } from './lib/processes';
 import { seedBench } from './lib/seed';
+import { describeWebhookPhase, runWebhookPhase } from './lib/webhook-phase';
 
 /** Pipelines whose stored counts a recount from the builds and jobs would change. */
 async function countsRecountChanges(url: string): Promise<string[]> {
@@ -68,7 +70,10 @@ try {
   console.log(
     `smoke: seeded ${settings.builds} builds in ${((performance.now() - started) / 1000).toFixed(1)} s`,
   );
-  const server = await startProjectServer({ databaseUrl: postgres.url });
+  const server = await startProjectServer({
+    databaseUrl: postgres.url,
+    env: { WEBHOOK_ALLOW_PRIVATE_ADDRESSES: 'true' },
+  });
   try {
     const base = server.baseUrl;
     const page = await firstPageTime(`${base}${LIST_PATH}`, BENCH_TOKEN, 5);
@@ -140,6 +145,22 @@ try {
       if (!(result.rps > 0)) problems.push(`mixed ${name}: no request completed`);
     }
     if (mixed.createVerify !== 'OK') problems.push(`mixed create verify: ${mixed.verifyDetail}`);
+    // The webhook phases in small (bench:webhooks runs them in full): every build.finished arrives.
+    const webhooks = await runWebhookPhase({
+      servers: [base],
+      token: BENCH_TOKEN,
+      organization: ORGANIZATION,
+      pipeline: 'pipeline-3',
+      builds: 20,
+      spreadMs: 200,
+      inboundRequests: 5,
+      deliveryTimeoutMs: 20_000,
+    });
+    for (const line of describeWebhookPhase(webhooks)) console.log(line);
+    if (webhooks.outbound.delivered !== webhooks.outbound.builds || webhooks.outbound.builds !== 20) {
+      problems.push(`webhooks: ${webhooks.outbound.delivered} of ${webhooks.outbound.builds} delivered`);
+    }
+    if (webhooks.outbound.errors + webhooks.inbound.errors > 0) problems.push('webhooks: failed requests');
   } finally {
     await server.stop();
   }

@@ -29,6 +29,9 @@ const TOKEN_SCOPES: Scope[] = [
   'read_packages',
   'write_packages',
   'graphql',
+  // the webhook phases (lib/webhook-phase.ts) make and drop a notification service
+  'read_notification_services',
+  'write_notification_services',
 ];
 
 /** What a build gets when the benchmark creates one: the reference's three new steps. */

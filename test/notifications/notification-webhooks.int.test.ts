@@ -47,6 +47,15 @@ afterAll(async () => {
 });
 
 const services = '/v2/organizations/acme/services';
+let pipelines = 0;
+/** A pipeline of its own over REST (its jobs run by no agent of the other tests); answers its slug. */
+async function createPipeline(configuration: string): Promise<string> {
+  const response = await world.call('POST', '/v2/organizations/acme/pipelines', {
+    body: { name: `events ${++pipelines}`, repository: 'git@example.com:acme/events.git', configuration },
+  });
+  expect(response.status, response.text).toBe(201);
+  return response.body.slug;
+}
 const made: string[] = [];
 async function createService(body: Record<string, unknown>) {
   const response = await world.call('POST', services, { body: { url: receiver.url, ...body } });
@@ -105,6 +114,22 @@ describe('notification services over REST', () => {
       body: { url: receiver.url, pipeline: 'nope' },
     });
     expect(unknownPipeline.status).toBe(422);
+  });
+
+  it('takes every event the public service offers, package.created too (never sent: no packages here)', async () => {
+    const events = [
+      'build.failing',
+      'build.skipped',
+      'job.activated',
+      'agent.connected',
+      'agent.lost',
+      'agent.disconnected',
+      'agent.stopping',
+      'agent.stopped',
+      'package.created',
+    ];
+    const created = await createService({ events });
+    expect(created.settings.events).toEqual(events);
   });
 
   it('changes and deletes a service', async () => {
@@ -245,6 +270,113 @@ describe('deliveries', () => {
       headers: { Authorization: `Token ${agent.token}` },
     });
     await waitFor('agent.disconnected', async () => receiver.of('agent.disconnected').length > 0);
+  });
+
+  it('reports an agent asked to stop, stopped, and one lost to silence', async () => {
+    await createService({ events: ['agent.stopping', 'agent.stopped', 'agent.lost'] });
+    const { secret } = await world.server.useCases.admin.createAgentToken({
+      organization: 'acme',
+      description: 'lifecycle',
+    });
+    const protocol = agentProtocol(world.server, secret);
+    const stopped = await protocol.register({ name: 'stopped' });
+    const stop = await world.call('PUT', `/v2/organizations/acme/agents/${stopped.uuid}/stop`, {
+      body: { force: false },
+    });
+    expect(stop.status, stop.text).toBe(204);
+    const [stopping] = await receiver.arrived('agent.stopping');
+    expect(stopping?.json.agent).toMatchObject({ id: stopped.uuid, connection_state: 'stopping' });
+    await protocol.disconnect(stopped.token);
+    const [gone] = await receiver.arrived('agent.stopped');
+    expect(gone?.json.agent).toMatchObject({ id: stopped.uuid, connection_state: 'stopped' });
+
+    const silent = await protocol.register({ name: 'silent' });
+    const alive = await protocol.register({ name: 'alive' });
+    // Heard of last an hour ago: past any lostAfter, as a sweep finds an agent that went away.
+    await world.server.database.sql.query(
+      `update agents set last_seen_at = now() - interval '1 hour' where id = $1`,
+      [silent.uuid],
+    );
+    expect(await world.server.useCases.agents.markSilentAgentsLost()).toBe(1);
+    const [lost] = await receiver.arrived('agent.lost');
+    expect(Object.keys(lost?.json ?? {})).toEqual(['event', 'agent', 'sender']);
+    expect(lost?.json.agent).toMatchObject({ id: silent.uuid, name: 'silent', connection_state: 'lost' });
+    const shown = await world.call('GET', `/v2/organizations/acme/agents/${silent.uuid}`);
+    expect(shown.body.connection_state).toBe('lost');
+    // A lost agent that comes back is told to go; the one still heard of is not lost.
+    expect((await protocol.v3('GET', '/ping', silent.token)).action).toBe('disconnect');
+    expect((await protocol.v3('GET', '/ping', alive.token)).action).toBe('idle');
+    expect(receiver.of('agent.lost')).toHaveLength(1);
+  });
+
+  it('reports a block step activated when it is unblocked', async () => {
+    await createService({ events: ['job.activated'] });
+    const pipeline = await createPipeline(
+      'steps:\n  - block: Deploy\n  - command: deploy\n    agents: {queue: none}\n',
+    );
+    const build = await world.createBuild(pipeline);
+    const block = build.jobs.find((job: { type: string }) => job.type === 'manual');
+    const unblock = await world.call(
+      'PUT',
+      `/v2/organizations/acme/pipelines/${pipeline}/builds/${build.number}/jobs/${block.id}/unblock`,
+    );
+    expect(unblock.status, unblock.text).toBe(200);
+    const [activated] = await receiver.arrived('job.activated');
+    expect(Object.keys(activated?.json ?? {})).toEqual(['event', 'job', 'build', 'pipeline', 'sender']);
+    expect(activated?.json.job).toMatchObject({ id: block.id, type: 'manual', state: 'unblocked' });
+    expect(activated?.json.build).toMatchObject({ id: build.id });
+  });
+
+  it('reports a build failing while a job still runs, then finished', async () => {
+    await createService({ events: ['build.failing', 'build.finished'] });
+    const queue = 'failing-events';
+    const command = `  - command: check\n    agents: {queue: ${queue}}\n`;
+    const pipeline = await createPipeline(`steps:\n${command}${command}`);
+    const build = await world.createBuild(pipeline);
+    const { secret } = await world.server.useCases.admin.createAgentToken({
+      organization: 'acme',
+      description: 'failing',
+    });
+    const protocol = agentProtocol(world.server, secret);
+    const [first, second] = [
+      await protocol.register({ name: 'first', tags: [`queue=${queue}`] }),
+      await protocol.register({ name: 'second', tags: [`queue=${queue}`] }),
+    ];
+    const firstJob = await protocol.start(first.token);
+    const secondJob = await protocol.start(second.token);
+    await protocol.finish(first.token, firstJob, { exitStatus: 1 });
+    const [failing] = await receiver.arrived('build.failing');
+    expect(failing?.json.build).toMatchObject({ id: build.id, state: 'failing' });
+    expect(receiver.of('build.finished')).toEqual([]);
+    await protocol.finish(second.token, secondJob, { exitStatus: 0 });
+    const [finished] = await receiver.arrived('build.finished');
+    expect(finished?.json.build).toMatchObject({ id: build.id, state: 'failed' });
+    for (const agent of [first, second]) await protocol.disconnect(agent.token);
+  });
+
+  it('reports a queued build skipped by a newer webhook build of its branch', async () => {
+    await createService({ events: ['build.skipped'] });
+    const pipeline = await world.call('POST', '/v2/organizations/acme/pipelines', {
+      body: {
+        name: 'skipping events',
+        repository: 'https://git.example.com/acme/skipping.git',
+        configuration: 'steps:\n  - command: make\n    agents: {queue: none}\n',
+        skip_queued_branch_builds: true,
+      },
+    });
+    expect(pipeline.status, pipeline.text).toBe(201);
+    const path = new URL(pipeline.body.provider.webhook_url).pathname;
+    const deliver = () =>
+      world.call('POST', path, {
+        token: null,
+        rawBody: JSON.stringify({ branch: 'main', commit: 'f'.repeat(40), message: 'pushed' }),
+        headers: { 'Content-Type': 'application/json' },
+      });
+    const queued = await deliver();
+    expect(queued.status, queued.text).toBe(201);
+    expect((await deliver()).status).toBe(201);
+    const [skipped] = await receiver.arrived('build.skipped');
+    expect(skipped?.json.build).toMatchObject({ id: queued.body.id, state: 'skipped', source: 'webhook' });
   });
 
   it('tries a failing receiver again with backoff, at most the set number of times', async () => {

@@ -32,7 +32,8 @@ async function remote(token: string | null, ...args: string[]) {
   return { ...result, body: lines.length === 1 ? JSON.parse(lines[0] ?? '') : null };
 }
 
-describe('the CLI with --remote', () => {
+// Each test runs the CLI as a process several times: a minute or more on a busy machine.
+describe('the CLI with --remote', { timeout: 240_000 }, () => {
   it('creates a pipeline from a steps file, gives a team access, and runs a build through the API', async () => {
     const steps = join(tmpdir(), `remote-steps-${process.pid}.yml`);
     writeFileSync(steps, 'steps:\n  - label: test\n    command: make test\n');
@@ -212,5 +213,62 @@ describe('the CLI with --remote', () => {
     expect(refused.code).toBe(1);
     const deleted = await remote(world.tokens.admin, 'service', 'delete', ...org, ...service);
     expect(deleted.body).toMatchObject({ deleted: true });
+  });
+
+  it('manages pipeline triggers and the inbound webhook, each command with its own help', async () => {
+    const key = ['--org', 'acme', '--pipeline', 'web'];
+    const help = await remote(null, 'trigger', 'create', '--help');
+    expect(help.code).toBe(0);
+    expect(help.stdout).toContain('Usage: pnpm cli trigger create [options]');
+    expect(help.stdout).toMatch(/--pipeline <slug>\s+pipeline slug \(required\)/);
+    expect(help.stdout).toContain('--label <text>');
+
+    const created = await remote(
+      world.tokens.admin,
+      'trigger',
+      'create',
+      ...key,
+      '--label',
+      'Deploys',
+      '--branch',
+      'main',
+    );
+    expect(created.code, created.stderr).toBe(0);
+    expect(created.body).toMatchObject({ type: 'webhook', label: 'Deploys', enabled: true });
+    expect(created.body.webhook_url).toMatch(/\/bktr_[A-Za-z0-9]{40}$/);
+    const hook = new URL(created.body.webhook_url).pathname;
+    const post = () => world.call('POST', hook, { token: null, body: { deploy: 'now' } });
+    expect((await post()).status).toBe(201);
+
+    const trigger = ['--trigger', created.body.id];
+    const disabled = await remote(world.tokens.admin, 'trigger', 'update', ...key, ...trigger, '--disabled');
+    expect(disabled.body).toMatchObject({ id: created.body.id, enabled: false });
+    expect(disabled.body.webhook_url).toBeUndefined();
+    expect((await post()).status).toBe(403);
+    const listed = await remote(world.tokens.admin, 'trigger', 'list', ...key);
+    expect(listed.body.triggers.map((item: { id: string }) => item.id)).toEqual([created.body.id]);
+    const deleted = await remote(world.tokens.admin, 'trigger', 'delete', ...key, ...trigger);
+    expect(deleted.body).toMatchObject({ trigger: created.body.id, deleted: true });
+    expect((await post()).status).toBe(404);
+
+    const made = await remote(world.tokens.admin, 'pipeline-webhook', 'create', ...key, '--secret', 's3cret');
+    expect(made.code, made.stderr).toBe(0);
+    expect(made.body).toMatchObject({
+      pipeline: 'web',
+      webhook_url: expect.stringContaining('/webhooks/deliver/'),
+    });
+    const shown = await remote(world.tokens.admin, 'pipeline-webhook', 'show', ...key);
+    expect(shown.body.webhook_url).toBe(made.body.webhook_url);
+    // The secret is set: an unsigned GitHub push is refused.
+    const push = await world.call('POST', new URL(made.body.webhook_url).pathname, {
+      token: null,
+      body: { ref: 'refs/heads/main', after: 'a'.repeat(40) },
+      headers: { 'X-GitHub-Event': 'push' },
+    });
+    expect(push.status).toBe(401);
+    const dropped = await remote(world.tokens.admin, 'pipeline-webhook', 'delete', ...key);
+    expect(dropped.body).toMatchObject({ pipeline: 'web', deleted: true });
+    const after = await world.call('GET', '/v2/organizations/acme/pipelines/web');
+    expect(after.body.provider.webhook_url).toBe('');
   });
 });

@@ -30,6 +30,8 @@ const GROUPS: Record<string, string> = {
   job: "a build's jobs",
   agent: 'agents',
   service: 'notification webhooks (admins)',
+  trigger: "a pipeline's triggers (bktr_ URLs)",
+  'pipeline-webhook': "a pipeline's inbound webhook (its source host's pushes and pull requests)",
   token: 'API access tokens',
   'agent-token': 'agent registration tokens',
   db: 'the database',

@@ -56,5 +56,10 @@ export const OPTIONS: Record<string, [flags: string, description: string]> = {
   events: ['--events <events>', 'events, comma-separated (build.finished, job.started, …)'],
   service: ['--service <uuid>', "the notification service's UUID"],
   'token-mode': ['--token-mode <mode>', 'token (X-Buildkite-Token) or signature (X-Buildkite-Signature)'],
-  disabled: ['--disabled', 'disabled: no deliveries'],
+  disabled: ['--disabled', 'disabled: no deliveries (a service), no builds (a trigger)'],
+  enabled: ['--enabled', 'enabled again'],
+  trigger: ['--trigger <uuid>', "the pipeline trigger's UUID"],
+  label: ['--label <text>', "the trigger's label (its builds' message when --message is left out)"],
+  secret: ['--secret <secret>', "the webhook's secret: GitHub's signing secret, GitLab's X-Gitlab-Token"],
+  'clear-secret': ['--clear-secret', 'clear the secret: deliveries are taken unsigned'],
 };

@@ -130,6 +130,36 @@ function serviceFields(options: Options) {
   return Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined));
 }
 
+function triggerKey(options: Options) {
+  return { ...pipelineKey(options), trigger: required(options, 'trigger') };
+}
+
+/** A pipeline trigger's fields the options give, as the REST body names them. */
+function triggerFields(options: Options) {
+  const build = Object.fromEntries(
+    (['branch', 'commit', 'message'] as const)
+      .map((name) => [name, optional(options, name)])
+      .filter(([, value]) => value !== undefined),
+  );
+  if (options.enabled && options.disabled)
+    throw new UsageError('--enabled and --disabled exclude each other');
+  const label = optional(options, 'label');
+  return {
+    ...(label !== undefined ? { label } : {}),
+    ...(Object.keys(build).length > 0 ? { build } : {}),
+    ...(options.disabled ? { enabled: false } : options.enabled ? { enabled: true } : {}),
+  };
+}
+
+/** The pipeline's inbound webhook as people need it: where the source host sends its events. */
+function pipelineWebhook(pipeline: { slug: string; provider: { id: string; webhook_url: string } }) {
+  return {
+    pipeline: pipeline.slug,
+    provider: pipeline.provider.id,
+    webhook_url: pipeline.provider.webhook_url,
+  };
+}
+
 export const REMOTE_COMMANDS: Record<string, RemoteCommand> = {
   whoami: {
     description: 'the token and its user',
@@ -260,6 +290,63 @@ export const REMOTE_COMMANDS: Record<string, RemoteCommand> = {
     run: async (client, options) => ({
       deliveries: await client.notificationServices.deliveries.query(serviceKey(options)),
     }),
+  },
+  'trigger list': {
+    description: "a pipeline's triggers (bktr_ URLs that start a build from a JSON POST)",
+    options: ['org!', 'pipeline!'],
+    run: async (client, options) => ({
+      triggers: await client.pipelineTriggers.list.query(pipelineKey(options)),
+    }),
+  },
+  'trigger create': {
+    description: 'a pipeline trigger (prints its webhook_url once)',
+    options: ['org!', 'pipeline!', 'label', 'branch', 'commit', 'message', 'disabled'],
+    run: async (client, options) =>
+      client.pipelineTriggers.create.mutate({ ...pipelineKey(options), ...triggerFields(options) }),
+  },
+  'trigger update': {
+    description: "change a pipeline trigger's label, build or whether it is enabled",
+    options: ['org!', 'pipeline!', 'trigger!', 'label', 'branch', 'commit', 'message', 'enabled', 'disabled'],
+    run: async (client, options) =>
+      client.pipelineTriggers.update.mutate({ ...triggerKey(options), ...triggerFields(options) }),
+  },
+  'trigger delete': {
+    description: 'delete a pipeline trigger: its URL answers 404 from then on',
+    options: ['org!', 'pipeline!', 'trigger!'],
+    run: async (client, options) => {
+      const key = triggerKey(options);
+      await client.pipelineTriggers.delete.mutate(key);
+      return { ...key, deleted: true };
+    },
+  },
+  'pipeline-webhook show': {
+    description: "the URL the pipeline's source host (GitHub, GitLab, Bitbucket) sends its events to",
+    options: ['org!', 'pipeline!'],
+    run: async (client, options) => pipelineWebhook(await client.pipelines.get.query(pipelineKey(options))),
+  },
+  'pipeline-webhook create': {
+    description:
+      "make the pipeline's inbound webhook (keeps the URL it has) and set its secret (GitHub's, GitLab's token)",
+    options: ['org!', 'pipeline!', 'secret', 'clear-secret'],
+    run: async (client, options) => {
+      const secret = optional(options, 'secret');
+      if (secret !== undefined && options['clear-secret']) {
+        throw new UsageError('--secret and --clear-secret exclude each other');
+      }
+      const body = options['clear-secret'] ? { secret: null } : secret !== undefined ? { secret } : {};
+      return pipelineWebhook(
+        await client.pipelines.createWebhook.mutate({ ...pipelineKey(options), ...body }),
+      );
+    },
+  },
+  'pipeline-webhook delete': {
+    description: "drop the pipeline's inbound webhook: its URL answers 404 from then on",
+    options: ['org!', 'pipeline!'],
+    run: async (client, options) => {
+      const key = pipelineKey(options);
+      await client.pipelines.deleteWebhook.mutate(key);
+      return { ...key, deleted: true };
+    },
   },
   'team list': {
     description: "an organization's teams",

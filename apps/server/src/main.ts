@@ -90,10 +90,14 @@ async function start() {
 }
 
 const { config, database, app, useCases, demoToken } = await start();
-// Jobs of agents that went silent are marked lost: every process sweeps now and then; the work is
-// idempotent (each job changes under its build's lock), so several processes may sweep at once.
+// Agents that went silent, and their jobs, are marked lost: every process sweeps now and then; the work
+// is idempotent (each job changes under its build's lock, each agent in one statement), so several
+// processes may sweep at once.
 const sweeper = setInterval(
   () => {
+    useCases.agents
+      .markSilentAgentsLost()
+      .catch((error) => app.log.error({ err: error }, 'lost-agent sweep failed'));
     useCases.agents.sweepLostJobs().catch((error) => app.log.error({ err: error }, 'lost-job sweep failed'));
   },
   Math.max(500, (config.agentTimings.lostAfter * 1000) / 2),

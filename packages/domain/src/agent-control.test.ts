@@ -54,6 +54,7 @@ describe('agentAction', () => {
     ['stopped', {}, 'disconnect'],
     ['disconnected', {}, 'disconnect'],
     ['disconnected', paused, 'disconnect'],
+    ['lost', {}, 'disconnect'],
   ] as const)('tells a %s agent (%o) to %s', (connectionState, change, action) => {
     expect(agentAction(agent({ connectionState, ...change }), at)).toBe(action);
   });
@@ -81,6 +82,7 @@ describe('connectionStateAfterDisconnect', () => {
     ['connected', 'disconnected'],
     ['registered', 'disconnected'],
     ['stopped', 'disconnected'],
+    ['lost', 'disconnected'],
   ])('leaves a %s agent %s', (state, after) => {
     expect(connectionStateAfterDisconnect(state)).toBe(after);
   });
@@ -94,7 +96,7 @@ describe('stopAgent', () => {
     });
   });
 
-  it.each(['stopped', 'disconnected'])('refuses a %s agent with a 422', (connectionState) => {
+  it.each(['stopped', 'disconnected', 'lost'])('refuses a %s agent with a 422', (connectionState) => {
     const result = stopAgent(agent({ connectionState }));
     expect(result.ok).toBe(false);
     if (!result.ok) {
@@ -119,6 +121,7 @@ describe('pauseAgent and resumeAgent', () => {
     ['stopping', 'The agent is stopping'],
     ['stopped', 'The agent is not connected'],
     ['disconnected', 'The agent is not connected'],
+    ['lost', 'The agent is not connected'],
   ])('refuses to pause a %s agent', (connectionState, message) => {
     const result = pauseAgent(agent({ connectionState }), { note: null, timeoutInMinutes: 5 }, at);
     expect(result.ok ? null : result.error.message).toBe(message);

@@ -7,7 +7,7 @@ import { isStorableText, UNSTORABLE_TEXT } from './storable-text';
  * What the REST API's stop, pause and resume do to an agent, and what an agent's ping is told.
  * `stopping`: asked to stop, it takes no new job and disconnects once its job is done; a disconnect
  * then leaves it `stopped`. A paused agent stays connected and takes no new job until it is resumed or
- * its pause times out.
+ * its pause times out. `lost`: silent for longer than the server waits (a connect brings it back).
  */
 export const AGENT_CONNECTION_STATES = [
   'registered',
@@ -15,11 +15,15 @@ export const AGENT_CONNECTION_STATES = [
   'stopping',
   'stopped',
   'disconnected',
+  'lost',
 ] as const;
 export type AgentConnectionState = (typeof AGENT_CONNECTION_STATES)[number];
 
 /** Agents that have gone: REST's list leaves them out, and a ping from one is told to disconnect. */
-export const GONE_AGENT_STATES = ['disconnected', 'stopped'] as const;
+export const GONE_AGENT_STATES = ['disconnected', 'stopped', 'lost'] as const;
+
+/** Agents that a silence longer than the server waits leaves `lost`. */
+export const LOSABLE_AGENT_STATES = ['connected', 'stopping'] as const;
 
 /** The connection state a disconnect leaves: a stop requested ends as `stopped`. */
 export function connectionStateAfterDisconnect(state: string): AgentConnectionState {

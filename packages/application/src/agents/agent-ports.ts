@@ -129,6 +129,8 @@ export interface AgentRepository {
    * its time, a heartbeat its time.
    */
   touch(agentId: string, at: Date, event?: AgentEvent): Promise<void>;
+  /** Makes `lost` the agents of LOSABLE_AGENT_STATES last heard of before `silentSince`; answers how many. */
+  markLost(silentSince: Date): Promise<number>;
   /** An organization's agents, oldest first (creation time, then id). */
   list(input: {
     organizationId: string;

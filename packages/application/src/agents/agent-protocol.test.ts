@@ -3,6 +3,7 @@ import {
   type BuildSnapshot,
   type Job,
   jobsForSteps,
+  LOSABLE_AGENT_STATES,
   newBuildSnapshot,
   progressBuild,
 } from '@ci/domain';
@@ -10,7 +11,13 @@ import { factsOf } from '@ci/domain/build.fixture';
 import { describe, expect, it } from 'vitest';
 import type { BuildView, Deps } from '../ports';
 import type { AgentRegistrationToken, JobRepository } from './agent-ports';
-import { agentJobAction, pingAgent, registerAgent, sweepLostJobs } from './agent-protocol';
+import {
+  agentJobAction,
+  markSilentAgentsLost,
+  pingAgent,
+  registerAgent,
+  sweepLostJobs,
+} from './agent-protocol';
 import { hashAgentSecret } from './agent-secrets';
 
 /** One organization, one build with the given command steps, agents and jobs in memory. */
@@ -136,6 +143,15 @@ function world(steps: { label: string; rules?: string[] }[]) {
         async touch(id: string, at: Date) {
           const entry = agents.get(id);
           if (entry) entry.lastSeenAt = at;
+        },
+        async markLost(silentSince: Date) {
+          const silent = [...agents.values()].filter(
+            (entry) =>
+              entry.lastSeenAt < silentSince &&
+              (LOSABLE_AGENT_STATES as readonly string[]).includes(entry.agent.connectionState),
+          );
+          for (const entry of silent) entry.agent = { ...entry.agent, connectionState: 'lost' };
+          return silent.length;
         },
       },
       builds: { findByNumber: async () => ({ build }) as unknown as BuildView },
@@ -292,6 +308,24 @@ describe('the agent protocol', () => {
     expect(await sweepLostJobs(w.deps)()).toBe(0);
     expect(w.jobs().map((job) => job.state)).toEqual(['lost', 'running']);
     expect(w.build().state).toBe('failing');
+  });
+});
+
+describe('markSilentAgentsLost', () => {
+  it('marks lost the agents silent for longer than lostAfter, once, and a lost agent is told to go', async () => {
+    const w = world([{ label: 'a' }]);
+    const silent = await w.register();
+    const alive = await w.register();
+    for (const token of [silent, alive]) w.setAgent(token, { connectionState: 'connected' });
+    w.advance(6);
+    await pingAgent(w.deps)(`Token ${alive}`);
+    expect(await markSilentAgentsLost(w.deps)()).toBe(0);
+    w.advance(6);
+    // `silent` was last heard of 12 s ago, `alive` 6 s ago (lostAfter: 10 s).
+    expect(await markSilentAgentsLost(w.deps)()).toBe(1);
+    expect(await markSilentAgentsLost(w.deps)()).toBe(0);
+    expect(await pingAgent(w.deps)(`Token ${silent}`)).toEqual({ action: 'disconnect', job: null });
+    expect((await pingAgent(w.deps)(`Token ${alive}`)).action).toBe('idle');
   });
 });
 

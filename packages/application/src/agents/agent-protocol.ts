@@ -243,6 +243,15 @@ export const sweepLostJobs = (deps: Deps) => async (): Promise<number> => {
   return lost;
 };
 
+/**
+ * Marks `lost` the connected (or stopping) agents silent for longer than `lostAfter`, which reports
+ * `agent.lost`; answers how many. One statement, so processes sweeping at once each mark an agent once.
+ */
+export const markSilentAgentsLost = (deps: Deps) => async (): Promise<number> => {
+  const timings = deps.agentTimings ?? DEFAULT_AGENT_TIMINGS;
+  return deps.repos.agents.markLost(new Date(deps.clock.now().getTime() - timings.lostAfter * 1000));
+};
+
 export interface DispatchedJob {
   location: JobLocation;
   view: BuildView;

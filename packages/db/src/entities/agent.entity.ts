@@ -14,6 +14,12 @@ export const AgentEntity = defineEntity({
       expression:
         'create index "agents_organization_order_idx" on "agents" ("organization_id", "created_at", "id")',
     },
+    // The agents a sweep may mark lost, by when they were last heard of (Migration20261128020000).
+    {
+      name: 'agents_losable_idx',
+      expression: `create index "agents_losable_idx" on "agents" ((coalesce("last_seen_at", "created_at")))
+       where "connection_state" in ('connected', 'stopping')`,
+    },
   ],
   properties: {
     id: p.uuid().primary(),

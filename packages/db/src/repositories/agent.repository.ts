@@ -1,5 +1,11 @@
 import type { AgentRegistrationToken, AgentRepository, AgentTokenScope } from '@ci/application';
-import { ACTIVE_JOB_STATES, type Agent, type AgentListFilter, GONE_AGENT_STATES } from '@ci/domain';
+import {
+  ACTIVE_JOB_STATES,
+  type Agent,
+  type AgentListFilter,
+  GONE_AGENT_STATES,
+  LOSABLE_AGENT_STATES,
+} from '@ci/domain';
 import type { InferEntity } from '@mikro-orm/core';
 import { ForeignKeyConstraintViolationException, raw } from '@mikro-orm/postgresql';
 import { AgentEntity, AgentRegistrationTokenEntity, toAgent } from '../entities/agent.entity';
@@ -8,6 +14,9 @@ import { prefixedObject, toDate, toDateOrNull } from '../rows';
 import { likeLiteral, type Sql } from '../sql';
 
 type Row = Record<string, unknown>;
+
+/** As the partial index of Migration20261128020000 names them, so the sweep reads through it. */
+const LOSABLE = `(${LOSABLE_AGENT_STATES.map((state) => `'${state}'`).join(', ')})`;
 
 // Agents as the jobs' SQL reads them (the agent holding a job, beside it).
 
@@ -203,6 +212,15 @@ export function agentRepository(entityManager: EntityManagerSource, sql: Sql): A
           ...(event === 'heartbeat' ? { heartbeatAt: latest('heartbeat_at') } : {}),
         },
       );
+    },
+    async markLost(silentSince) {
+      // The row trigger of Migration20261127170000 enqueues `agent.lost` for each in this transaction.
+      const lost = await sql.query(
+        `update agents set connection_state = 'lost'
+         where connection_state in ${LOSABLE} and coalesce(last_seen_at, created_at) < $1 returning id`,
+        [silentSince],
+      );
+      return lost.length;
     },
     async list({ offset, limit, ...scope }) {
       const agents = await entityManager().find(AgentEntity, inScope(scope), {

@@ -1,0 +1,69 @@
+/**
+ * `pnpm bench:webhooks`: issue 30's webhook figures. Two project servers (built as `pnpm start` runs
+ * them) on one fresh embedded PostgreSQL in a temporary folder; BENCH_WEBHOOK_BUILDS builds (1,000) of a
+ * pipeline no agent runs finish over BENCH_WEBHOOK_SPREAD_MS (1,000), their cancels sent to the servers
+ * in turn, and each `build.finished` reaches a local receiver (the targets: p99 within 5 s); then a
+ * signed GitHub push to the pipeline's webhook URL against a REST create, BENCH_WEBHOOK_INBOUND (200)
+ * of each (the target: the push at most twice the create). Prints the figures; no thresholds.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createUseCases } from '@ci/application';
+import { openDatabase, startEmbeddedPostgres } from '@ci/db';
+import { newId } from '@ci/domain';
+import { freePort, startProjectServer } from './lib/processes';
+import { describeWebhookPhase, runWebhookPhase } from './lib/webhook-phase';
+
+const env = process.env;
+const builds = Number(env.BENCH_WEBHOOK_BUILDS ?? 1000);
+const spreadMs = Number(env.BENCH_WEBHOOK_SPREAD_MS ?? 1000);
+const inboundRequests = Number(env.BENCH_WEBHOOK_INBOUND ?? 200);
+const serverCount = Number(env.BENCH_WEBHOOK_SERVERS ?? 2);
+
+const work = mkdtempSync(join(tmpdir(), 'ci-bench-webhooks-'));
+const postgres = await startEmbeddedPostgres({ dataDir: work, port: await freePort(), database: 'bench' });
+const database = await openDatabase({ url: postgres.url, dataDir: work, embeddedPort: 0, poolMax: 2 });
+const useCases = createUseCases({ repos: database.repos, clock: { now: () => new Date() }, newId });
+const admin = useCases.admin;
+await admin.createOrganization({ name: 'Bench', slug: 'bench' });
+const user = await admin.createUser({ name: 'Bench', email: 'bench@bench.test' });
+await admin.addMember({ organization: 'bench', email: user.email, role: 'admin' });
+const token = (await admin.createAccessToken({ email: user.email, scopes: 'all' })).secret;
+await admin.createPipeline({
+  organization: 'bench',
+  name: 'events',
+  repository: 'git@github.com:bench/events.git',
+  steps: 'steps:\n  - command: "true"\n',
+});
+await database.close();
+
+const servers = [];
+try {
+  for (let i = 0; i < serverCount; i += 1) {
+    servers.push(
+      await startProjectServer({
+        databaseUrl: postgres.url,
+        env: { WEBHOOK_ALLOW_PRIVATE_ADDRESSES: 'true' },
+      }),
+    );
+  }
+  process.stdout.write(
+    `webhooks: ${servers.length} server processes, ${builds} builds finishing over ${spreadMs} ms, ` +
+      `${inboundRequests} inbound requests of each kind\n`,
+  );
+  const result = await runWebhookPhase({
+    servers: servers.map((server) => server.baseUrl),
+    token,
+    organization: 'bench',
+    pipeline: 'events',
+    builds,
+    spreadMs,
+    inboundRequests,
+  });
+  for (const line of describeWebhookPhase(result)) process.stdout.write(`  ${line}\n`);
+} finally {
+  for (const server of servers) await server.stop();
+  await postgres.stop();
+  rmSync(work, { recursive: true, force: true });
+}
