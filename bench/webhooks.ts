@@ -9,9 +9,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createUseCases } from '@ci/application';
+import { createUseCases, newId } from '@ci/application';
 import { openDatabase, startEmbeddedPostgres } from '@ci/db';
-import { newId } from '@ci/domain';
 import { freePort, startProjectServer } from './lib/processes';
 import { describeWebhookPhase, runWebhookPhase } from './lib/webhook-phase';
 
