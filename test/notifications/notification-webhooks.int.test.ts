@@ -1,4 +1,5 @@
 import { createHmac } from 'node:crypto';
+import type { Sql } from '@ci/db';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type BackgroundWork, startBackgroundWork } from '../../apps/server/src/background/background-work';
 import { readServerConfig } from '../../apps/server/src/config';
@@ -248,6 +249,32 @@ describe('deliveries', () => {
     });
     const [finished] = await receiver.arrived('build.finished');
     expect(finished?.json.build).toMatchObject({ id: build.id, state: 'canceled' });
+  });
+
+  it('queues a change only where a service wants events of its kind', async () => {
+    await createService({ events: ['build.finished'] });
+    const build = await world.createBuild('docs');
+    const fanOuts = async (sql: Pick<Sql, 'query'>) =>
+      Number(
+        (
+          await sql.query<{ n: string }>(
+            `select count(*) as n from graphile_worker.jobs where task_identifier = 'notification_fan_out'`,
+          )
+        )[0]?.n,
+      );
+    await waitFor('the create fanned out', async () => (await fanOuts(world.server.database.sql)) === 0);
+    // In one transaction, rolled back: what each change queues is counted before any worker sees it.
+    await world.server.database.sql
+      .transaction(async (tx) => {
+        await tx.query(`update jobs set state = 'canceled', finished_at = now() where build_id = $1`, [
+          build.id,
+        ]);
+        expect(await fanOuts(tx)).toBe(0);
+        await tx.query(`update builds set state = 'canceled', finished_at = now() where id = $1`, [build.id]);
+        expect(await fanOuts(tx)).toBe(1);
+        throw new Error('rolled back');
+      })
+      .catch((error: Error) => expect(error.message).toBe('rolled back'));
   });
 
   it('reports an agent connecting and disconnecting', async () => {

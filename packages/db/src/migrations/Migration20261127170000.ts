@@ -11,10 +11,15 @@ const TRANSITION = (kind: string, organization: string) =>
   `jsonb_build_object('kind', '${kind}', 'id', n.id, 'organization_id', ${organization}, 'state', n.state,
      'previous', o_state, 'event_id', gen_random_uuid(), 'at', clock_timestamp())`;
 
-const WANTED = (organization: string) =>
+/** Whether the organization has an enabled service (of any events). */
+export const WANTED = (organization: string, _kind: string) =>
   `exists (select 1 from notification_services s where s.organization_id = ${organization} and s.enabled)`;
 
-const NOTIFICATION_TRIGGERS = `
+/**
+ * The functions the triggers call, with `wanted(organization, kind)` deciding whether an organization's
+ * services may want a transition of that kind (Migration20261128000500 replaces them with a finer test).
+ */
+export const notificationTriggerFunctions = (wanted: typeof WANTED) => `
 create function "notification_enqueue"(transitions jsonb) returns void language plpgsql as $$
 begin
   if transitions is not null and jsonb_array_length(transitions) > 0 then
@@ -29,12 +34,12 @@ begin
   if not exists (select 1 from notification_services where enabled) then return null; end if;
   if tg_op = 'INSERT' then
     select jsonb_agg(${TRANSITION('build', 'n.organization_id')}) into transitions
-    from (select x.*, null::text as o_state from new_builds x) n where ${WANTED('n.organization_id')};
+    from (select x.*, null::text as o_state from new_builds x) n where ${wanted('n.organization_id', 'build')};
   else
     select jsonb_agg(${TRANSITION('build', 'n.organization_id')}) into transitions
     from (select x.*, o.state as o_state from new_builds x join old_builds o on o.id = x.id
           where x.state is distinct from o.state) n
-    where ${WANTED('n.organization_id')};
+    where ${wanted('n.organization_id', 'build')};
   end if;
   perform notification_enqueue(transitions);
   return null;
@@ -47,12 +52,12 @@ begin
   if tg_op = 'INSERT' then
     select jsonb_agg(${TRANSITION('job', 'b.organization_id')}) into transitions
     from (select x.*, null::text as o_state from new_jobs x) n join builds b on b.id = n.build_id
-    where ${WANTED('b.organization_id')};
+    where ${wanted('b.organization_id', 'job')};
   else
     select jsonb_agg(${TRANSITION('job', 'b.organization_id')}) into transitions
     from (select x.*, o.state as o_state from new_jobs x join old_jobs o on o.id = x.id
           where x.state is distinct from o.state) n join builds b on b.id = n.build_id
-    where ${WANTED('b.organization_id')};
+    where ${wanted('b.organization_id', 'job')};
   end if;
   perform notification_enqueue(transitions);
   return null;
@@ -60,14 +65,16 @@ end $$;
 
 create function "notification_agent_transitions"() returns trigger language plpgsql as $$
 begin
-  if ${WANTED('new.organization_id')} then
+  if ${wanted('new.organization_id', 'agent')} then
     perform notification_enqueue(jsonb_build_array(jsonb_build_object('kind', 'agent', 'id', new.id,
       'organization_id', new.organization_id, 'state', new.connection_state, 'previous', old.connection_state,
       'event_id', gen_random_uuid(), 'at', clock_timestamp())));
   end if;
   return null;
 end $$;
+`;
 
+const NOTIFICATION_TRIGGERS = `${notificationTriggerFunctions(WANTED)}
 create trigger "notification_builds_inserted" after insert on "builds" referencing new table as new_builds
   for each statement execute function notification_build_transitions();
 create trigger "notification_builds_updated" after update on "builds"

@@ -38,6 +38,7 @@ import { Migration20261127190000 } from './Migration20261127190000';
 import { Migration20261127210000 } from './Migration20261127210000';
 import { Migration20261127220000 } from './Migration20261127220000';
 import { Migration20261128000000 } from './Migration20261128000000';
+import { Migration20261128000500 } from './Migration20261128000500';
 import { Migration20261128020000 } from './Migration20261128020000';
 
 /** Every committed migration, in order. `pnpm --filter @ci/db migration:create` appends new ones. */
@@ -81,5 +82,6 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261127210000', class: Migration20261127210000 },
   { name: 'Migration20261127220000', class: Migration20261127220000 },
   { name: 'Migration20261128000000', class: Migration20261128000000 },
+  { name: 'Migration20261128000500', class: Migration20261128000500 },
   { name: 'Migration20261128020000', class: Migration20261128020000 },
 ];
