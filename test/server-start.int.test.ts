@@ -162,6 +162,8 @@ describe('a start that fails', { timeout: 150_000 }, () => {
       { readyTimeoutMs: 60_000 },
     );
     await server.stop();
+    // Its PostgreSQL gone too: one still shutting down would be found listening and attached to.
+    await expect.poll(() => processesNaming(dataDir), { timeout: 15_000 }).toEqual([]);
     const { uid, gid } = statSync(join(dataDir, 'pg'));
     // It lives until the test ends: were it gone before PostgreSQL reads the lock file, the file would
     // be rightly taken as stale and the start would succeed.
