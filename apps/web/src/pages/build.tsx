@@ -4,6 +4,7 @@ import { api, type Build, buildIsLive, type Job, queryClient } from '../api';
 import { JobLog } from '../job-log';
 import { Link, navigate, useLocation, useTitle } from '../router';
 import { duration, ErrorMessage, Loaded, OrganizationNav, StateBadge, When } from '../ui';
+import { UnblockForm } from '../unblock-form';
 
 const RETRYABLE = new Set(['failed', 'timed_out', 'canceled', 'expired', 'broken']);
 const FINISHED_JOB = new Set(['passed', 'failed', 'canceled', 'timed_out', 'skipped', 'broken', 'expired']);
@@ -23,7 +24,7 @@ function JobRow(props: { buildKey: BuildKey; job: Job; open: boolean }) {
   const [open, setOpen] = useState(props.open);
   const key = { ...buildKey, job: job.id };
   const retry = useMutation({ mutationFn: () => api.jobs.retry.mutate(key), onSuccess: refresh });
-  const unblock = useMutation({ mutationFn: () => api.jobs.unblock.mutate(key), onSuccess: refresh });
+  const [unblocking, setUnblocking] = useState(false);
   if (job.type === 'waiter') return <li className="job waiter" aria-label="Wait step" />;
   const name = job.name ?? job.command ?? job.type;
   return (
@@ -47,13 +48,24 @@ function JobRow(props: { buildKey: BuildKey; job: Job; open: boolean }) {
             </button>
           ) : null}
           {job.type === 'manual' && job.state === 'blocked' ? (
-            <button type="button" onClick={() => unblock.mutate()} disabled={unblock.isPending}>
+            <button type="button" aria-expanded={unblocking} onClick={() => setUnblocking(!unblocking)}>
               Unblock<span className="visually-hidden"> {name}</span>
             </button>
           ) : null}
         </span>
       </div>
-      <ErrorMessage error={retry.error ?? unblock.error} />
+      <ErrorMessage error={retry.error} />
+      {unblocking && job.type === 'manual' && job.state === 'blocked' ? (
+        <UnblockForm
+          jobKey={key}
+          name={name}
+          onDone={() => {
+            setUnblocking(false);
+            return refresh();
+          }}
+          onCancel={() => setUnblocking(false)}
+        />
+      ) : null}
       {open && job.type === 'script' ? (
         <JobLog
           organization={buildKey.organization}
