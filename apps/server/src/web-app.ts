@@ -1,4 +1,5 @@
 import { timingSafeEqual } from 'node:crypto';
+import { once } from 'node:events';
 import { readFile } from 'node:fs/promises';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
@@ -37,7 +38,7 @@ const DEFAULT_WEB_ROOT = fileURLToPath(new URL('../../web/dist/', import.meta.ur
 
 /** How often a live log looks for new chunks, and how many it sends at most per look (≤ 1 MB each). */
 const LOG_POLL_MS = 400;
-const LOG_PAGE_CHUNKS = 8;
+const LOG_PAGE_CHUNKS = 2;
 const LOG_HEARTBEAT_MS = 15_000;
 
 export interface WebAppOptions {
@@ -255,9 +256,13 @@ export async function registerWebApp(app: FastifyInstance, options: WebAppOption
         while (!stop.aborted) {
           const page: JobLogPage = await follow.read(after, LOG_PAGE_CHUNKS);
           for (const chunk of page.chunks) {
-            raw.write(`id: ${chunk.sequence}\nevent: chunk\ndata: ${JSON.stringify(chunk.content)}\n\n`);
+            const sent = raw.write(
+              `id: ${chunk.sequence}\nevent: chunk\ndata: ${JSON.stringify(chunk.content)}\n\n`,
+            );
             after = chunk.sequence;
             lastWrite = Date.now();
+            // A slow reader holds the stream back: the server never queues more than a page for it.
+            if (!sent) await once(raw, 'drain', { signal: stop }).catch(() => undefined);
           }
           if (page.finished) {
             raw.write('event: end\ndata: {}\n\n');
