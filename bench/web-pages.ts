@@ -134,6 +134,9 @@ async function buildPage(): Promise<void> {
         };
       });
       shares.push(parts);
+      // A look at what was measured, when asked (BENCH_WEB_SHOT=file.png).
+      if (process.env.BENCH_WEB_SHOT && load === 0)
+        await page.screenshot({ path: process.env.BENCH_WEB_SHOT });
       await page.goto('about:blank');
     }
     const list = (values: number[]) => values.map((value) => value.toFixed(0)).join(', ');
