@@ -201,6 +201,47 @@ describe('job endpoints on /v2', () => {
     expect(unblock.body.message).toBe('This job cannot be unblocked when it is scheduled');
   });
 
+  it('keeps a block step’s field values as the build’s meta-data, refusing a missing required one', async () => {
+    const created = await world.call('POST', '/v2/organizations/acme/pipelines', {
+      body: {
+        name: 'Gated',
+        repository: 'git@example.com:acme/gated.git',
+        configuration: `steps:
+  - block: Release
+    fields:
+      - text: Version
+        key: version
+      - select: Streams
+        key: streams
+        multiple: true
+        default: [beta]
+        options: [{ label: Beta, value: beta }, { label: Stable, value: stable }]
+      - text: Note
+        key: note
+        required: false
+  - command: echo go
+`,
+      },
+    });
+    expect(created.status).toBe(201);
+    const { number: gated, jobs } = await world.createBuild('gated');
+    const gate = `${jobPath('gated', gated, jobs[0].id)}/unblock`;
+    const missing = await world.call('PUT', gate, { body: { fields: { note: 'n' } } });
+    expect(missing.status).toBe(422);
+    expect(missing.body.errors).toEqual([
+      { field: 'version', code: 'missing', message: 'Version is required' },
+    ]);
+    const stranger = await world.call('PUT', gate, {
+      body: { fields: { version: '1.2', streams: 'beta\nnightly' } },
+    });
+    expect(stranger.status).toBe(422);
+    const done = await world.call('PUT', gate, { body: { fields: { version: '1.2', other: 'x' } } });
+    expect(done.status).toBe(200);
+    const build = await world.call('GET', `/v2/organizations/acme/pipelines/gated/builds/${gated}`);
+    // The select's default fills in; the blank optional field and unknown keys are not kept.
+    expect(build.body.meta_data).toEqual({ version: '1.2', streams: 'beta' });
+  });
+
   it.each([
     ['log', 'GET', '/log', 'read_build_logs'],
     ['raw log', 'GET', '/log.txt', 'read_build_logs'],

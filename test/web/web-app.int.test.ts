@@ -148,6 +148,16 @@ describe('signing in', () => {
     expect(
       (await fetchPath(`/trpc/pipelines.get?input=${visible}`, { headers: { Cookie: cookie } })).status,
     ).toBe(200);
+    // Its page answers 404 as well (the shell, which shows the 404 page), and so do missing things.
+    const page = (path: string) => fetchPath(path, { headers: { Cookie: cookie } });
+    for (const path of ['/acme/secret', '/acme/secret/builds', '/acme/web/builds/999', '/nowhere']) {
+      const response = await page(path);
+      expect(response.status, path).toBe(404);
+      expect(await response.text()).toContain('<div id="app">');
+    }
+    expect((await page('/acme/web')).status).toBe(200);
+    expect((await page('/organizations/acme/teams')).status).toBe(200);
+    expect((await page('/organizations/acme/packages/registries/nothing')).status).toBe(404);
   });
 
   it('signs out: the session works no more, and the cookie is cleared', async () => {

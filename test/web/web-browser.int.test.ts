@@ -50,6 +50,14 @@ beforeAll(async () => {
 `),
     blocked: await world.createPipeline(`steps:
   - block: Release
+    fields:
+      - text: Version
+        key: release-version
+        hint: The version to ship
+      - select: Stream
+        key: release-stream
+        default: beta
+        options: [{ label: Beta, value: beta }, { label: Stable, value: stable }]
   - label: Ship
     command: echo shipped
 `),
@@ -179,12 +187,26 @@ describe('the web app in a browser', () => {
       .toBe(2);
   });
 
-  it('unblocks a block step, and the build goes on to pass', async () => {
+  it('unblocks a block step with its fields, which become the build’s meta-data', async () => {
     const { number } = await world.createBuild(pipelines.blocked);
     await page.goto(`/acme/${pipelines.blocked}/builds/${number}`);
     await page.locator('h1 .badge', { hasText: 'blocked' }).waitFor();
     await page.getByRole('button', { name: 'Unblock Release' }).click();
+    const form = page.getByRole('form', { name: 'Unblock Release' });
+    // The select shows its default; the required text field must be filled before the form goes.
+    expect(await form.getByLabel('Stream (required)').inputValue()).toBe('beta');
+    await form.getByRole('button', { name: 'Continue' }).click();
+    expect(await page.locator('h1 .badge', { hasText: 'blocked' }).count()).toBe(1);
+    await form.getByLabel('Version (required)').fill('2.0.1');
+    await form.getByLabel('Stream (required)').selectOption('stable');
+    await shot('unblock');
+    await form.getByRole('button', { name: 'Continue' }).click();
     await page.locator('h1 .badge', { hasText: 'passed' }).waitFor({ timeout: 30_000 });
+    const metaData = page.getByRole('region', { name: 'Meta-data' });
+    await expect.poll(() => metaData.textContent()).toContain('release-version2.0.1');
+    expect(await metaData.textContent()).toContain('release-streamstable');
+    const build = await world.getBuild(pipelines.blocked, number);
+    expect(build.meta_data).toEqual({ 'release-version': '2.0.1', 'release-stream': 'stable' });
   });
 
   it('cancels a running build', async () => {
@@ -202,10 +224,11 @@ describe('the web app in a browser', () => {
     const stranger = await other.newPage();
     await signIn(stranger, bystanderToken);
     await stranger.waitForURL(/\/acme$/);
-    await stranger.goto(`/acme/${pipelines.secret}`);
+    // The server answers 404 for what the user may not see, and the page holds none of its data.
+    expect((await stranger.goto(`/acme/${pipelines.secret}`))?.status()).toBe(404);
     await stranger.getByRole('heading', { name: '404: not found' }).waitFor();
     expect(await stranger.content()).not.toContain('echo secret');
-    await stranger.goto(`/acme/${pipelines.secret}/builds/1`);
+    expect((await stranger.goto(`/acme/${pipelines.secret}/builds/1`))?.status()).toBe(404);
     await stranger.getByRole('heading', { name: '404: not found' }).waitFor();
     await shot('not-found', stranger);
     // Signing out ends the session: the next page asks to sign in again.

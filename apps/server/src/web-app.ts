@@ -1,4 +1,5 @@
 import { timingSafeEqual } from 'node:crypto';
+import { once } from 'node:events';
 import { readFile } from 'node:fs/promises';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
@@ -37,7 +38,7 @@ const DEFAULT_WEB_ROOT = fileURLToPath(new URL('../../web/dist/', import.meta.ur
 
 /** How often a live log looks for new chunks, and how many it sends at most per look (≤ 1 MB each). */
 const LOG_POLL_MS = 400;
-const LOG_PAGE_CHUNKS = 8;
+const LOG_PAGE_CHUNKS = 2;
 const LOG_HEARTBEAT_MS = 15_000;
 
 export interface WebAppOptions {
@@ -94,6 +95,41 @@ async function actorOf(request: FastifyRequest, useCases: UseCases): Promise<Act
   return useCases.authenticate(authorization, request.ip);
 }
 
+type PageParams = Partial<
+  Record<'organization' | 'pipeline' | 'number' | 'agent' | 'registry' | 'cluster', string>
+>;
+
+/**
+ * Whether what a page's path names does not exist for the signed-in user, decided by the use cases the
+ * page's own data calls go through (so the same access rules): the shell then answers 404. Signed out,
+ * or any other refusal, the shell answers 200 and the app shows what the data call answers.
+ */
+async function hiddenFromSession(request: FastifyRequest, useCases: UseCases): Promise<boolean> {
+  const { organization, pipeline, number, agent, registry, cluster } = request.params as PageParams;
+  const secret = organization === undefined ? null : webSessionOf(request);
+  if (organization === undefined || !secret) return false;
+  try {
+    const actor = await useCases.authenticateSession(secret, request.ip);
+    if (pipeline !== undefined && number !== undefined) {
+      await useCases.getBuild(actor, { organization, pipeline, number: parseBuildNumber(number) });
+    } else if (pipeline !== undefined) {
+      await useCases.getPipeline(actor, { organization, pipeline });
+    } else if (agent !== undefined) {
+      await useCases.getAgent(actor, { organization, agent });
+    } else if (registry !== undefined) {
+      await useCases.getRegistry(actor, { organization, registry });
+    } else if (cluster !== undefined) {
+      await useCases.getCluster(actor, { organization, cluster });
+    } else {
+      await useCases.getOrganization(actor, organization);
+    }
+    return false;
+  } catch (error) {
+    if (!isDomainError(error)) request.log.error({ err: error }, 'page access check failed');
+    return isDomainError(error) && error.kind === 'not_found';
+  }
+}
+
 /**
  * The web app: its pages at the `web_url` paths, its assets under /assets (Vite's hashed names, cached
  * for good), sign-in and sign-out, and a job's live log as server-sent events. Registered by app.ts;
@@ -129,6 +165,7 @@ export async function registerWebApp(app: FastifyInstance, options: WebAppOption
           .code(503)
           .send({ message: 'The web app is not built: run `pnpm start` (or `node scripts/build-web.mjs`)' });
       }
+      if (await hiddenFromSession(request, useCases)) reply.code(404);
       return reply
         .type('text/html; charset=utf-8')
         .header('Cache-Control', 'no-store')
@@ -219,9 +256,13 @@ export async function registerWebApp(app: FastifyInstance, options: WebAppOption
         while (!stop.aborted) {
           const page: JobLogPage = await follow.read(after, LOG_PAGE_CHUNKS);
           for (const chunk of page.chunks) {
-            raw.write(`id: ${chunk.sequence}\nevent: chunk\ndata: ${JSON.stringify(chunk.content)}\n\n`);
+            const sent = raw.write(
+              `id: ${chunk.sequence}\nevent: chunk\ndata: ${JSON.stringify(chunk.content)}\n\n`,
+            );
             after = chunk.sequence;
             lastWrite = Date.now();
+            // A slow reader holds the stream back: the server never queues more than a page for it.
+            if (!sent) await once(raw, 'drain', { signal: stop }).catch(() => undefined);
           }
           if (page.finished) {
             raw.write('event: end\ndata: {}\n\n');

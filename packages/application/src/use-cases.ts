@@ -125,7 +125,15 @@ import {
   deletePipelineWebhookById,
 } from './inbound/pipeline-webhook';
 import { deliverWebhook } from './inbound/source-webhooks';
-import { deleteJobLog, followJobLog, getJobEnv, getJobLog, retryJob, unblockJob } from './jobs/job-actions';
+import {
+  deleteJobLog,
+  followJobLog,
+  getBlockFields,
+  getJobEnv,
+  getJobLog,
+  retryJob,
+  unblockJob,
+} from './jobs/job-actions';
 import { cancelJobById, getRetrySourcesOf, retryJobById, unblockJobById } from './jobs/jobs-by-id';
 import { listOrganizationJobs } from './jobs/list-organization-jobs';
 import { runTriggerJobs } from './jobs/trigger-jobs';
@@ -454,6 +462,7 @@ export function createUseCases(deps: Deps) {
     getJobEnv: getJobEnv(deps),
     retryJob: retryJob(deps),
     unblockJob: unblockJob(deps),
+    getBlockFields: getBlockFields(deps),
     listAgents: listAgents(deps),
     getAgent: getAgent(deps),
     listAgentViews: listAgentViews(deps),

@@ -102,11 +102,30 @@ export interface WaitStep extends StepFilters {
   continueOnFailure: boolean;
 }
 
+/**
+ * A block step's input field (the public format's `text` and `select`): what unblocking asks for; each
+ * value becomes the build's meta-data under `key`.
+ */
+export interface BlockField {
+  type: 'text' | 'select';
+  key: string;
+  label: string;
+  hint: string | null;
+  required: boolean;
+  /** text: its default; select: the values chosen at first (several only when `multiple`) */
+  default: string | string[] | null;
+  /** a select's choices; empty for text */
+  options: { label: string; value: string }[];
+  multiple: boolean;
+}
+
 export interface BlockStep extends StepFilters {
   type: 'block';
   id: string;
   key: string | null;
   label: string | null;
+  /** `fields`: absent in steps stored before they existed, as none */
+  fields?: BlockField[];
 }
 
 /**
@@ -292,6 +311,8 @@ export interface Job {
   concurrencyLimit: number | null;
   /** the group step its step came from (REST `group_key`); null outside a group */
   groupKey: string | null;
+  /** A block job's step's fields, as they were when the job was made; null for other jobs and none. */
+  blockFields: BlockField[] | null;
 }
 
 export interface Agent {

@@ -47,6 +47,7 @@ export function jobIn(state: JobState, type: JobType = 'script', overrides: Part
     concurrencyGroup: null,
     concurrencyLimit: null,
     groupKey: null,
+    blockFields: null,
     ...overrides,
   };
 }

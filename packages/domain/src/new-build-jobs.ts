@@ -32,6 +32,7 @@ type FromStep = Pick<
   | 'concurrencyGroup'
   | 'concurrencyLimit'
   | 'groupKey'
+  | 'blockFields'
 >;
 
 /**
@@ -83,6 +84,7 @@ function newJob(place: { id: string; buildId: string; position: number; at: Date
     concurrencyGroup: step.concurrencyGroup,
     concurrencyLimit: step.concurrencyLimit,
     groupKey: step.groupKey,
+    blockFields: step.blockFields,
   };
 }
 
@@ -172,6 +174,7 @@ export function jobsForSteps(input: {
               concurrencyGroup: step.concurrency?.group ?? null,
               concurrencyLimit: step.concurrency?.limit ?? null,
               groupKey: step.groupKey ?? null,
+              blockFields: null,
             }),
           );
         }
@@ -203,6 +206,7 @@ export function jobsForSteps(input: {
           concurrencyGroup: null,
           concurrencyLimit: null,
           groupKey: step.groupKey ?? null,
+          blockFields: null,
         }),
       );
     } else {
@@ -232,6 +236,7 @@ export function jobsForSteps(input: {
           concurrencyGroup: null,
           concurrencyLimit: null,
           groupKey: step.groupKey ?? null,
+          blockFields: step.type === 'block' && step.fields?.length ? step.fields : null,
         }),
       );
       gated = true;

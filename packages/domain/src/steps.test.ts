@@ -204,6 +204,28 @@ describe('parseStepDefinitions', () => {
       { type: 'block', id: 'step-1', key: 'go', label: 'Go?' },
     ],
     ['a block without a label', { type: 'block' }, { type: 'block', id: 'step-1', key: null, label: null }],
+    [
+      'a block with fields',
+      { block: 'Release', fields: [{ text: 'Version', key: 'version' }] },
+      {
+        type: 'block',
+        id: 'step-1',
+        key: null,
+        label: 'Release',
+        fields: [
+          {
+            type: 'text',
+            key: 'version',
+            label: 'Version',
+            hint: null,
+            required: true,
+            default: null,
+            options: [],
+            multiple: false,
+          },
+        ],
+      },
+    ],
   ])('reads %s', (_case, step, expected) => {
     expect(parsedOne(step)).toEqual(expected);
   });
@@ -220,6 +242,7 @@ describe('parseStepDefinitions', () => {
 
   it.each<[string, unknown, string]>([
     ['a number', 42, 'Step 1: expected a command, wait, block, trigger or group step'],
+    ['a block’s fields not a list', { block: 'Go', fields: 'x' }, 'Step 1: fields must be a list'],
     ['an empty string', '  ', 'Step 1: a step cannot be an empty string'],
     [
       'an unknown step kind',

@@ -1,3 +1,4 @@
+import { readBlockFields } from './block-fields';
 import type { BlockStep, CommandStep, StepDefinition, StepFilters, TriggerStep, WaitStep } from './entities';
 import { type FieldError, validationFailed } from './errors';
 import { isJsonObject } from './json-object';
@@ -255,7 +256,15 @@ function parseWaitStep(raw: Record<string, unknown>, problems: string[], id: str
 
 function parseBlockStep(raw: Record<string, unknown>, problems: string[], id: string): BlockStep {
   const label = readLabel(raw.block ?? raw.label ?? raw.name, problems);
-  return { ...readFilters(raw, problems), type: 'block', id, key: readKey(raw, problems), label };
+  const fields = readBlockFields(raw.fields, problems);
+  return {
+    ...readFilters(raw, problems),
+    type: 'block',
+    id,
+    key: readKey(raw, problems),
+    label,
+    ...(fields.length > 0 ? { fields } : {}),
+  };
 }
 
 /** What a pipeline's slug may look like; whether one exists is decided when the step runs. */

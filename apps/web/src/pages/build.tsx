@@ -1,9 +1,11 @@
 import { useMutation, useQuery } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useWindowVirtualizer } from '@tanstack/react-virtual';
+import { useEffect, useRef, useState } from 'react';
 import { api, type Build, buildIsLive, type Job, queryClient } from '../api';
 import { JobLog } from '../job-log';
 import { Link, navigate, useLocation, useTitle } from '../router';
 import { duration, ErrorMessage, Loaded, OrganizationNav, StateBadge, When } from '../ui';
+import { UnblockForm } from '../unblock-form';
 
 const RETRYABLE = new Set(['failed', 'timed_out', 'canceled', 'expired', 'broken']);
 const FINISHED_JOB = new Set(['passed', 'failed', 'canceled', 'timed_out', 'skipped', 'broken', 'expired']);
@@ -18,16 +20,46 @@ function refresh() {
   return queryClient.invalidateQueries({ queryKey: ['builds.get'] });
 }
 
-function JobRow(props: { buildKey: BuildKey; job: Job; open: boolean }) {
+/** Its own component: a row without the button (most of a big build) holds no mutation observer. */
+function RetryButton(props: { jobKey: BuildKey & { job: string }; name: string }) {
+  const retry = useMutation({ mutationFn: () => api.jobs.retry.mutate(props.jobKey), onSuccess: refresh });
+  return (
+    <>
+      <button type="button" onClick={() => retry.mutate()} disabled={retry.isPending}>
+        Retry<span className="visually-hidden"> {props.name}</span>
+      </button>
+      <ErrorMessage error={retry.error} />
+    </>
+  );
+}
+
+interface WindowedPlace {
+  index: number;
+  of: number;
+  top: number;
+  measure: (element: HTMLLIElement | null) => void;
+}
+
+function JobRow(props: { buildKey: BuildKey; job: Job; open: boolean; windowed?: WindowedPlace }) {
   const { job, buildKey } = props;
   const [open, setOpen] = useState(props.open);
   const key = { ...buildKey, job: job.id };
-  const retry = useMutation({ mutationFn: () => api.jobs.retry.mutate(key), onSuccess: refresh });
-  const unblock = useMutation({ mutationFn: () => api.jobs.unblock.mutate(key), onSuccess: refresh });
-  if (job.type === 'waiter') return <li className="job waiter" aria-label="Wait step" />;
+  const [unblocking, setUnblocking] = useState(false);
+  // In a windowed list each row is placed by its offset, measured, and says where it is among all.
+  const windowed = props.windowed;
+  const place = windowed
+    ? {
+        ref: windowed.measure,
+        'data-index': windowed.index,
+        'aria-posinset': windowed.index + 1,
+        'aria-setsize': windowed.of,
+        style: { transform: `translateY(${windowed.top}px)` },
+      }
+    : {};
+  if (job.type === 'waiter') return <li className="job waiter" aria-label="Wait step" {...place} />;
   const name = job.name ?? job.command ?? job.type;
   return (
-    <li id={job.id} className={`job job-${job.state}`}>
+    <li id={job.id} className={`job job-${job.state}`} {...place}>
       <div className="job-head">
         <StateBadge state={job.state} />
         <span className="job-name">{name}</span>
@@ -42,18 +74,26 @@ function JobRow(props: { buildKey: BuildKey; job: Job; open: boolean }) {
             </button>
           ) : null}
           {job.type === 'script' && !job.retried && RETRYABLE.has(job.state) ? (
-            <button type="button" onClick={() => retry.mutate()} disabled={retry.isPending}>
-              Retry<span className="visually-hidden"> {name}</span>
-            </button>
+            <RetryButton jobKey={key} name={name} />
           ) : null}
           {job.type === 'manual' && job.state === 'blocked' ? (
-            <button type="button" onClick={() => unblock.mutate()} disabled={unblock.isPending}>
+            <button type="button" aria-expanded={unblocking} onClick={() => setUnblocking(!unblocking)}>
               Unblock<span className="visually-hidden"> {name}</span>
             </button>
           ) : null}
         </span>
       </div>
-      <ErrorMessage error={retry.error ?? unblock.error} />
+      {unblocking && job.type === 'manual' && job.state === 'blocked' ? (
+        <UnblockForm
+          jobKey={key}
+          name={name}
+          onDone={() => {
+            setUnblocking(false);
+            return refresh();
+          }}
+          onCancel={() => setUnblocking(false)}
+        />
+      ) : null}
       {open && job.type === 'script' ? (
         <JobLog
           organization={buildKey.organization}
@@ -64,6 +104,67 @@ function JobRow(props: { buildKey: BuildKey; job: Job; open: boolean }) {
         />
       ) : null}
     </li>
+  );
+}
+
+/** From this many jobs on, only the rows near the window are rendered (a build of hundreds of jobs). */
+const WINDOWED_FROM = 150;
+
+function JobList(props: { buildKey: BuildKey; jobs: Job[]; hash: string }) {
+  const { jobs, buildKey, hash } = props;
+  if (jobs.length < WINDOWED_FROM) {
+    return (
+      <ol className="jobs">
+        {jobs.map((job) => (
+          <JobRow key={job.id} buildKey={buildKey} job={job} open={hash === job.id} />
+        ))}
+      </ol>
+    );
+  }
+  return <WindowedJobList {...props} />;
+}
+
+/**
+ * The rows of a big build as the window scrolls (@tanstack/react-virtual): each measured as it renders
+ * (an open log or unblock form makes it taller), a `#job` address scrolled to.
+ */
+function WindowedJobList(props: { buildKey: BuildKey; jobs: Job[]; hash: string }) {
+  const { jobs, buildKey, hash } = props;
+  const list = useRef<HTMLOListElement>(null);
+  const virtualizer = useWindowVirtualizer({
+    count: jobs.length,
+    estimateSize: () => 52,
+    gap: 8,
+    overscan: 8,
+    scrollMargin: list.current?.offsetTop ?? 0,
+    getItemKey: (index) => jobs[index]?.id ?? index,
+  });
+  const target = jobs.findIndex((job) => job.id === hash);
+  useEffect(() => {
+    if (target >= 0) virtualizer.scrollToIndex(target, { align: 'start' });
+  }, [target, virtualizer]);
+  const rows = virtualizer.getVirtualItems();
+  const margin = virtualizer.options.scrollMargin;
+  return (
+    <ol className="jobs windowed" ref={list} style={{ height: virtualizer.getTotalSize() }}>
+      {rows.map((row) => {
+        const job = jobs[row.index] as Job;
+        return (
+          <JobRow
+            key={row.key}
+            buildKey={buildKey}
+            job={job}
+            open={hash === job.id}
+            windowed={{
+              index: row.index,
+              of: jobs.length,
+              top: row.start - margin,
+              measure: virtualizer.measureElement,
+            }}
+          />
+        );
+      })}
+    </ol>
   );
 }
 
@@ -193,11 +294,7 @@ export function BuildPage(props: BuildKey) {
           <Annotations buildKey={buildKey} />
           <section aria-labelledby="jobs">
             <h2 id="jobs">Jobs</h2>
-            <ol className="jobs">
-              {(b.jobs ?? []).map((job) => (
-                <JobRow key={job.id} buildKey={buildKey} job={job} open={hash === job.id} />
-              ))}
-            </ol>
+            <JobList buildKey={buildKey} jobs={b.jobs ?? []} hash={hash} />
           </section>
           <Artifacts buildKey={buildKey} />
           {Object.keys(b.meta_data).length ? (

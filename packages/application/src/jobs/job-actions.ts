@@ -1,13 +1,17 @@
 import {
+  type BlockField,
   countLogHeaders,
   isFinishedJob,
+  isUnblockable,
   isUuid,
   type Job,
+  META_DATA_LIMITS,
   notFound,
   type Operation,
   type PipelineAction,
   reopensOnRetry,
   retryOf,
+  unblockMetaData,
   unprocessable,
 } from '@ci/domain';
 import type { LogChunk } from '../agents/agent-ports';
@@ -140,11 +144,42 @@ export const retryJob =
     return reload(deps, result, newId);
   };
 
-/** Unblocks a block step: the build resumes the state it was in (rule B1) and the next steps run. */
+/** What unblocking a block job asks for (its step's fields); none for a step without and other jobs. */
+export const getBlockFields =
+  (deps: Deps) =>
+  async (actor: Actor, ref: JobRef): Promise<BlockField[]> => {
+    const result = await loadJob(deps)(actor, ref, 'getBuild', 'read');
+    return result.job.job.blockFields ?? [];
+  };
+
+/**
+ * Unblocks a block step: the build resumes the state it was in (rule B1) and the next steps run. The
+ * step's field values become the build's meta-data first, so the steps it lets run can read them.
+ */
 export const unblockJob =
   (deps: Deps) =>
-  async (actor: Actor, ref: JobRef): Promise<JobInBuild> => {
+  async (actor: Actor, ref: JobRef, values?: Readonly<Record<string, string>>): Promise<JobInBuild> => {
     const result = await loadJob(deps)(actor, ref, 'unblockJob', 'build');
+    const { job } = result.job;
+    // A job that cannot be unblocked is refused below as such, whatever the values.
+    if (isUnblockable(job) && job.blockFields) {
+      const metaData = unblockMetaData(job.blockFields, values);
+      if (!metaData.ok) throw metaData.error;
+      for (const [key, value] of Object.entries(metaData.value)) {
+        const written = await deps.repos.buildMetaData.set({
+          buildId: job.buildId,
+          key,
+          value,
+          maxKeys: META_DATA_LIMITS.keysPerBuild,
+        });
+        if (!written) {
+          throw unprocessable(
+            'too_many_keys',
+            `A build may hold at most ${META_DATA_LIMITS.keysPerBuild} meta-data keys`,
+          );
+        }
+      }
+    }
     await changeJob(deps)({
       buildId: result.build.view.build.id,
       jobId: result.job.job.id,

@@ -77,10 +77,14 @@ export const retryJobById =
 const changeJobById =
   (operation: 'unblockJob' | 'cancelJob', act: typeof unblockJob) =>
   (deps: Deps) =>
-  async (actor: Actor, jobId: string | null): Promise<JobResult> => {
+  async (
+    actor: Actor,
+    jobId: string | null,
+    values?: Readonly<Record<string, string>>,
+  ): Promise<JobResult> => {
     requireScope(actor, operation);
     const ref = await addressJob(deps, actor, jobId);
-    return asResult(await act(deps)(actor, ref));
+    return asResult(await act(deps)(actor, ref, values));
   };
 
 /** Unblocks the block step with this UUID as `PUT …/jobs/{id}/unblock` does. */

@@ -185,6 +185,8 @@ export const JobEntity = defineEntity({
     concurrencyLimit: p.integer().nullable(),
     /** The group step its step came from (REST `group_key`); null outside a group. */
     groupKey: p.text().nullable(),
+    /** A block job's step's fields (what unblocking asks for); null for other jobs. */
+    blockFields: p.json<NonNullable<Job['blockFields']>>().nullable(),
   },
 });
 

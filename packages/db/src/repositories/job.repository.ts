@@ -21,7 +21,8 @@ export const JOB_RECORD = `id uuid, build_id uuid, step_id uuid, position int, t
   runnable_at timestamptz, started_at timestamptz, finished_at timestamptz, soft_fail boolean,
   continue_on_failure boolean, retry_automatic_limit int, signal text, signal_reason text, unblocked_by_id uuid,
   unblocked_at timestamptz, matrix jsonb, timeout_in_minutes int, cluster_id uuid, cluster_queue_id uuid,
-  trigger jsonb, triggered_build_id uuid, concurrency_group text, concurrency_limit int, group_key text`;
+  trigger jsonb, triggered_build_id uuid, concurrency_group text, concurrency_limit int, group_key text,
+  block_fields jsonb`;
 
 const COLUMN_NAMES = JOB_RECORD.split(',').map((column) => column.trim().split(/\s+/)[0]!);
 /** The columns of {@link JOB_RECORD}, in its order. */
@@ -79,6 +80,7 @@ function jobRecord(job: Job) {
     concurrency_group: job.concurrencyGroup ?? undefined,
     concurrency_limit: job.concurrencyLimit ?? undefined,
     group_key: job.groupKey ?? undefined,
+    block_fields: job.blockFields ?? undefined,
   };
 }
 
@@ -163,6 +165,7 @@ export function jobFromRow(row: Row): JobView {
     concurrencyGroup: (row.concurrency_group as string | null | undefined) ?? null,
     concurrencyLimit: (row.concurrency_limit as number | null | undefined) ?? null,
     groupKey: (row.group_key as string | null | undefined) ?? null,
+    blockFields: (row.block_fields as Job['blockFields'] | undefined) ?? null,
   };
   const agentRow = (row.agent as Row | null | undefined) ?? null;
   const agent: (Agent & { creator: null }) | null = agentRow

@@ -175,6 +175,7 @@ const scriptJob: Job = {
   concurrencyGroup: null,
   concurrencyLimit: null,
   groupKey: null,
+  blockFields: null,
 };
 
 const waiterJob: Job = {

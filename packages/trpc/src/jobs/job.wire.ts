@@ -38,5 +38,17 @@ export const UnblockedJobWire = z
   })
   .meta({ id: 'UnblockedJob' });
 
+/** A block step's field, for the web's unblock form (tRPC only: the public REST job shows no fields). */
+export const BlockFieldWire = z.strictObject({
+  type: z.enum(['text', 'select']),
+  key: z.string(),
+  label: z.string(),
+  hint: z.string().nullable(),
+  required: z.boolean(),
+  default: z.union([z.string(), z.array(z.string())]).nullable(),
+  options: z.array(z.strictObject({ label: z.string(), value: z.string() })),
+  multiple: z.boolean(),
+});
+
 export type JobLogWire = z.infer<typeof JobLogWire>;
 export type UnblockedJobWire = z.infer<typeof UnblockedJobWire>;

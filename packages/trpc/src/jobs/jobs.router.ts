@@ -14,7 +14,7 @@ import { documented } from '../documented';
 import { organizationSlug } from '../parameters';
 import { authed, router, type TrpcContext } from '../trpc';
 import { presentUser } from '../users/user.presenter';
-import { JobEnvWire, JobLogWire, UnblockedJobWire } from './job.wire';
+import { BlockFieldWire, JobEnvWire, JobLogWire, UnblockedJobWire } from './job.wire';
 
 const JOB = '/organizations/{organization}/pipelines/{pipeline}/builds/{number}/jobs/{job}';
 const TAGS = ['Jobs'];
@@ -26,12 +26,12 @@ const JobKey = z.object({
   job: z.string().meta({ description: 'job id' }),
 });
 
-/** The block step's field values: accepted as the public API does, and (as there) not kept. */
+/** The block step's field values: they become the build's meta-data, as in the public service. */
 const UnblockInput = JobKey.extend({
   fields: z
     .record(z.string(), z.string())
     .optional()
-    .meta({ description: "the block step's field values by key (accepted, not kept)" }),
+    .meta({ description: "the block step's field values by key, kept as the build's meta-data" }),
 });
 
 const jobRef = (input: z.infer<typeof JobKey>): JobRef => ({
@@ -147,6 +147,13 @@ export const jobsRouter = router({
       return presentJob(result.build, result.job, ctx.urls);
     }),
 
+  /** The web's unblock form: not part of REST (no `openapi`), whose jobs do not show their fields. */
+  blockFields: authed
+    .meta({ operation: 'getBuild' })
+    .input(JobKey)
+    .output(z.array(BlockFieldWire))
+    .query(({ ctx, input }) => ctx.useCases.getBlockFields(ctx.actor, jobRef(input))),
+
   unblock: authed
     .meta({
       openapi: { method: 'PUT', path: `${JOB}/unblock`, tags: TAGS, summary: 'Unblock a job' },
@@ -155,7 +162,7 @@ export const jobsRouter = router({
     .input(UnblockInput)
     .output(documented(UnblockedJobWire))
     .mutation(async ({ ctx, input }) => {
-      const result = await ctx.useCases.unblockJob(ctx.actor, jobRef(input));
+      const result = await ctx.useCases.unblockJob(ctx.actor, jobRef(input), input.fields);
       const { job } = result.job;
       const unblockedBy = job.unblockedById === ctx.actor.user.id ? ctx.actor.user : null;
       return {
