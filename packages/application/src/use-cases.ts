@@ -159,6 +159,20 @@ import {
   getOrganizationsById,
 } from './organizations/organizations-by-id';
 import {
+  createPipelineSchedule,
+  createPipelineScheduleOnPipelineId,
+  deletePipelineSchedule,
+  deletePipelineScheduleById,
+  findPipelineSchedule,
+  findPipelineScheduleBySlug,
+  getPipelineSchedule,
+  listPipelineSchedules,
+  runDueSchedules,
+  schedulesOfBuilds,
+  updatePipelineSchedule,
+  updatePipelineScheduleById,
+} from './pipeline-schedules/pipeline-schedules';
+import {
   createPipelineTemplate,
   deletePipelineTemplate,
   findPipelineTemplate,
@@ -267,6 +281,11 @@ export function createUseCases(deps: Deps) {
     createPipelineTrigger: createPipelineTrigger(deps),
     updatePipelineTrigger: updatePipelineTrigger(deps),
     deletePipelineTrigger: deletePipelineTrigger(deps),
+    listPipelineSchedules: listPipelineSchedules(deps),
+    getPipelineSchedule: getPipelineSchedule(deps),
+    createPipelineSchedule: createPipelineSchedule(deps),
+    updatePipelineSchedule: updatePipelineSchedule(deps),
+    deletePipelineSchedule: deletePipelineSchedule(deps),
     createPipelineWebhook: createPipelineWebhook(deps),
     deletePipelineWebhook: deletePipelineWebhook(deps),
     listTeamPipelines: listTeamPipelines(deps),
@@ -333,6 +352,7 @@ export function createUseCases(deps: Deps) {
       notificationsFor: notificationsFor(deps),
       queueNotifications: queueNotifications(deps),
       attemptDelivery: attemptDelivery(deps),
+      runDueSchedules: runDueSchedules(deps),
     },
     /** The same use cases addressed by UUID, for GraphQL. */
     byId: {
@@ -344,6 +364,12 @@ export function createUseCases(deps: Deps) {
       createBuild: createBuildOnPipelineId(deps),
       createPipelineWebhook: createPipelineWebhookById(deps),
       deletePipelineWebhook: deletePipelineWebhookById(deps),
+      findPipelineSchedule: findPipelineSchedule(deps),
+      findPipelineScheduleBySlug: findPipelineScheduleBySlug(deps),
+      createPipelineSchedule: createPipelineScheduleOnPipelineId(deps),
+      updatePipelineSchedule: updatePipelineScheduleById(deps),
+      deletePipelineSchedule: deletePipelineScheduleById(deps),
+      schedulesOfBuilds: schedulesOfBuilds(deps),
       cancelBuild: cancelBuildById(deps),
       rebuildBuild: rebuildBuildById(deps),
       registries: getRegistriesById(deps),

@@ -37,6 +37,7 @@ import { Migration20261127180000 } from './Migration20261127180000';
 import { Migration20261127190000 } from './Migration20261127190000';
 import { Migration20261127210000 } from './Migration20261127210000';
 import { Migration20261127220000 } from './Migration20261127220000';
+import { Migration20261128010000 } from './Migration20261128010000';
 
 /** Every committed migration, in order. `pnpm --filter @ci/db migration:create` appends new ones. */
 export const migrationsList: MigrationObject[] = [
@@ -78,4 +79,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261127190000', class: Migration20261127190000 },
   { name: 'Migration20261127210000', class: Migration20261127210000 },
   { name: 'Migration20261127220000', class: Migration20261127220000 },
+  { name: 'Migration20261128010000', class: Migration20261128010000 },
 ];
