@@ -178,11 +178,9 @@ describe('parsePipelineScheduleRequest', () => {
     );
     expect(parsed.ok).toBe(false);
     if (!parsed.ok) {
-      expect((parsed.error.details?.errors as { field: string }[]).map((error) => error.field)).toEqual([
-        'label',
-        'cronline',
-        'enabled',
-      ]);
+      expect(
+        ((parsed.error.details?.errors ?? []) as { field: string }[]).map((error) => error.field),
+      ).toEqual(['label', 'cronline', 'enabled']);
     }
   });
 

@@ -136,7 +136,7 @@ export const deletePipelineSchedule =
   };
 
 /** GraphQL: the schedule by its UUID, addressed by its organization's and pipeline's slugs. */
-async function scheduleRef(deps: Deps, actor: Actor, id: string | null): Promise<PipelineScheduleRef> {
+async function scheduleRef(deps: Deps, id: string | null): Promise<PipelineScheduleRef> {
   const where = id && isUuid(id) ? await deps.repos.pipelineSchedules.locate(id.toLowerCase()) : null;
   if (!where) throw pipelineScheduleErrors.notFound();
   return { ...where, schedule: id as string };
@@ -146,7 +146,7 @@ export const findPipelineSchedule =
   (deps: Deps) =>
   async (actor: Actor, id: string | null): Promise<PipelineScheduleView> => {
     requireScope(actor, 'getPipelineSchedule');
-    return getPipelineSchedule(deps)(actor, await scheduleRef(deps, actor, id));
+    return getPipelineSchedule(deps)(actor, await scheduleRef(deps, id));
   };
 
 /** GraphQL's `pipelineSchedule(slug:)`: `organization/pipeline/schedule-uuid`. */
@@ -171,14 +171,14 @@ export const updatePipelineScheduleById =
   (deps: Deps) =>
   async (actor: Actor, id: string | null, body: unknown): Promise<PipelineScheduleView> => {
     requireScope(actor, 'updatePipelineSchedule');
-    return updatePipelineSchedule(deps)(actor, await scheduleRef(deps, actor, id), body);
+    return updatePipelineSchedule(deps)(actor, await scheduleRef(deps, id), body);
   };
 
 export const deletePipelineScheduleById =
   (deps: Deps) =>
   async (actor: Actor, id: string | null): Promise<PipelineScheduleView> => {
     requireScope(actor, 'deletePipelineSchedule');
-    return deletePipelineSchedule(deps)(actor, await scheduleRef(deps, actor, id));
+    return deletePipelineSchedule(deps)(actor, await scheduleRef(deps, id));
   };
 
 /** The schedule that made each of these builds, for GraphQL's `BuildSourceSchedule.pipelineSchedule`. */
