@@ -190,6 +190,27 @@ describe('the tick', () => {
     }
   });
 
+  it('claims each due schedule once when ticks run side by side', async () => {
+    const schedules = await Promise.all(
+      [1, 2, 3].map((n) => makeSchedule('releases', { label: `Side ${n}`, cronline: '0 0 1 1 *' })),
+    );
+    for (const schedule of schedules) await makeDue(schedule.id);
+    const before = (await buildsOf('releases')).length;
+    const ran = await Promise.all(
+      Array.from({ length: 4 }, () => world.server.useCases.background.runDueSchedules(10)),
+    );
+    expect(ran.reduce((sum, count) => sum + count, 0)).toBe(3);
+    expect((await buildsOf('releases')).length).toBe(before + 3);
+    const [row] = await world.server.database.sql.query<{ made: number; schedules: number }>(
+      `select count(*)::int as made, count(distinct pipeline_schedule_id)::int as schedules
+       from pipeline_schedule_builds where pipeline_schedule_id = any($1::uuid[])`,
+      [schedules.map((schedule) => schedule.id)],
+    );
+    expect(row).toEqual({ made: 3, schedules: 3 });
+    for (const schedule of schedules)
+      await world.call('DELETE', `${schedulesPath('releases')}/${schedule.id}`);
+  });
+
   it('leaves disabled schedules alone', async () => {
     const schedule = await makeSchedule('web', { label: 'Off', cronline: '* * * * *', enabled: false });
     await makeDue(schedule.id);
