@@ -10,11 +10,9 @@ export const PipelineScheduleWire = z
     graphql_id: z.string(),
     url: z.string(),
     label: z.string(),
-    cronline: z
-      .string()
-      .meta({
-        description: 'five cron fields or a nickname (`@daily`), then an optional IANA time zone (UTC)',
-      }),
+    cronline: z.string().meta({
+      description: 'five cron fields or a nickname (`@daily`), then an optional IANA time zone (UTC)',
+    }),
     branch: z.string().nullable().meta({ description: "null: the pipeline's default branch" }),
     commit: z.string().nullable().meta({ description: 'null: HEAD' }),
     message: z.string().nullable().meta({ description: 'null: `Scheduled build`' }),
