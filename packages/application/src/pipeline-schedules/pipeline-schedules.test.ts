@@ -9,6 +9,7 @@ import {
   listPipelineSchedules,
   runDueSchedules,
   updatePipelineSchedule,
+  updatePipelineScheduleById,
 } from './pipeline-schedules';
 
 const NOW = new Date('2026-11-27T10:07:30.000Z');
@@ -54,6 +55,7 @@ function world(input: { role?: OrganizationRole; levels?: AccessLevel[]; due?: D
       stored.set(id, next);
       return next;
     },
+    locate: async (id: string) => (stored.has(id) ? { organization: 'acme', pipeline: 'app' } : null),
     claimDue: async (_at: Date, tick: (due: DueSchedule, repos: unknown) => Promise<TickOutcome>) => {
       const next = due.shift();
       if (!next) return false;
@@ -62,15 +64,18 @@ function world(input: { role?: OrganizationRole; levels?: AccessLevel[]; due?: D
     },
   };
   const access = {
-    pipeline: async () => ({
-      organization: ACME,
-      role: input.role ?? 'member',
-      pipeline: PIPELINE,
-      pipelineCreator: null,
-      teamAccessLevels: input.levels ?? [],
-      pipelineHasTeams: true,
-      contentRevision: null,
-    }),
+    pipeline: async () =>
+      input.role || input.levels
+        ? {
+            organization: ACME,
+            role: input.role ?? 'member',
+            pipeline: PIPELINE,
+            pipelineCreator: null,
+            teamAccessLevels: input.levels ?? [],
+            pipelineHasTeams: true,
+            contentRevision: null,
+          }
+        : null,
   };
   const deps = {
     repos: { pipelineSchedules, access },
@@ -143,6 +148,18 @@ describe('updatePipelineSchedule', () => {
     await expect(
       updatePipelineSchedule(deps)(actor, { ...ref, schedule: '0190f3a0-0000-7abc-8def-000000000009' }, {}),
     ).rejects.toMatchObject({ kind: 'not_found', message: 'Pipeline schedule not found' });
+  });
+});
+
+describe('updatePipelineScheduleById', () => {
+  it('answers the schedule not found when its organization is not the actor’s, as for an unknown id', async () => {
+    const { deps } = world();
+    for (const id of [SCHEDULE_ID, '0190f3a0-0000-7abc-8def-000000000009', 'not-a-uuid']) {
+      await expect(updatePipelineScheduleById(deps)(actor, id, {})).rejects.toMatchObject({
+        kind: 'not_found',
+        message: 'Pipeline schedule not found',
+      });
+    }
   });
 });
 

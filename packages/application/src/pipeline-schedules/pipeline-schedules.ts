@@ -1,4 +1,6 @@
 import {
+  allows,
+  isDomainError,
   isUuid,
   newBuildRefusal,
   nextTickAfterRun,
@@ -10,7 +12,7 @@ import {
   pipelineScheduleErrors,
 } from '@ci/domain';
 import type { Actor } from '../auth/actor';
-import { requirePipeline, requireScope } from '../auth/authorize';
+import { type AuthorizedPipeline, requirePipeline, requireScope } from '../auth/authorize';
 import type { PipelineRef } from '../builds/create-build';
 import { scheduleBuild } from '../builds/create-build';
 import { inboundTarget } from '../inbound/source-webhooks';
@@ -38,14 +40,14 @@ const actionOf = (operation: ScheduleOperation | 'listPipelineSchedules' | 'crea
   operation === 'getPipelineSchedule' || operation === 'listPipelineSchedules' ? 'read' : 'manage';
 
 function viewOf(
-  target: { organization: { slug: string }; pipeline: { slug: string }; access: string },
+  target: Pick<AuthorizedPipeline, 'organization' | 'pipeline' | 'access'>,
   schedule: PipelineSchedule,
 ): PipelineScheduleView {
   return {
     schedule,
     organizationSlug: target.organization.slug,
     pipelineSlug: target.pipeline.slug,
-    mayManage: target.access === 'admin' || target.access === 'manage_build_and_read',
+    mayManage: allows(target.access, 'manage'),
   };
 }
 
@@ -135,18 +137,31 @@ export const deletePipelineSchedule =
     return viewOf(target, schedule);
   };
 
-/** GraphQL: the schedule by its UUID, addressed by its organization's and pipeline's slugs. */
-async function scheduleRef(deps: Deps, id: string | null): Promise<PipelineScheduleRef> {
+/**
+ * GraphQL: `use` on the schedule with this UUID, addressed by its organization's and pipeline's slugs. Any
+ * not-found (its organization or pipeline unseen by the actor too) is the schedule's, so an id tells
+ * nothing of where an unseen schedule is.
+ */
+async function withScheduleId<T>(
+  deps: Deps,
+  id: string | null,
+  use: (ref: PipelineScheduleRef) => Promise<T>,
+): Promise<T> {
   const where = id && isUuid(id) ? await deps.repos.pipelineSchedules.locate(id.toLowerCase()) : null;
   if (!where) throw pipelineScheduleErrors.notFound();
-  return { ...where, schedule: id as string };
+  try {
+    return await use({ ...where, schedule: id as string });
+  } catch (error) {
+    if (isDomainError(error) && error.kind === 'not_found') throw pipelineScheduleErrors.notFound();
+    throw error;
+  }
 }
 
 export const findPipelineSchedule =
   (deps: Deps) =>
   async (actor: Actor, id: string | null): Promise<PipelineScheduleView> => {
     requireScope(actor, 'getPipelineSchedule');
-    return getPipelineSchedule(deps)(actor, await scheduleRef(deps, id));
+    return withScheduleId(deps, id, (ref) => getPipelineSchedule(deps)(actor, ref));
   };
 
 /** GraphQL's `pipelineSchedule(slug:)`: `organization/pipeline/schedule-uuid`. */
@@ -171,14 +186,14 @@ export const updatePipelineScheduleById =
   (deps: Deps) =>
   async (actor: Actor, id: string | null, body: unknown): Promise<PipelineScheduleView> => {
     requireScope(actor, 'updatePipelineSchedule');
-    return updatePipelineSchedule(deps)(actor, await scheduleRef(deps, id), body);
+    return withScheduleId(deps, id, (ref) => updatePipelineSchedule(deps)(actor, ref, body));
   };
 
 export const deletePipelineScheduleById =
   (deps: Deps) =>
   async (actor: Actor, id: string | null): Promise<PipelineScheduleView> => {
     requireScope(actor, 'deletePipelineSchedule');
-    return deletePipelineSchedule(deps)(actor, await scheduleRef(deps, id));
+    return withScheduleId(deps, id, (ref) => deletePipelineSchedule(deps)(actor, ref));
   };
 
 /** The schedule that made each of these builds, for GraphQL's `BuildSourceSchedule.pipelineSchedule`. */
