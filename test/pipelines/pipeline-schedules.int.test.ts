@@ -165,6 +165,15 @@ describe('the tick', () => {
         },
       },
     });
+    const made = await world.gql(
+      `query ($slug: ID!) { pipelineSchedule(slug: $slug) { builds(first: 5) { count edges { node { number } } } } }`,
+      { slug: `acme/docs/${schedule.id}` },
+    );
+    expect(made.body).toEqual({
+      data: {
+        pipelineSchedule: { builds: { count: 1, edges: [{ node: { number: builds[0]?.number } }] } },
+      },
+    });
     await world.call('DELETE', `${schedulesPath('docs')}/${schedule.id}`);
   });
 

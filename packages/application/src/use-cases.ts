@@ -159,6 +159,7 @@ import {
   getOrganizationsById,
 } from './organizations/organizations-by-id';
 import {
+  buildsOfSchedule,
   createPipelineSchedule,
   createPipelineScheduleOnPipelineId,
   deletePipelineSchedule,
@@ -370,6 +371,7 @@ export function createUseCases(deps: Deps) {
       updatePipelineSchedule: updatePipelineScheduleById(deps),
       deletePipelineSchedule: deletePipelineScheduleById(deps),
       schedulesOfBuilds: schedulesOfBuilds(deps),
+      buildsOfSchedule: buildsOfSchedule(deps),
       cancelBuild: cancelBuildById(deps),
       rebuildBuild: rebuildBuildById(deps),
       registries: getRegistriesById(deps),

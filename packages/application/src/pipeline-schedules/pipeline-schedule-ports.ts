@@ -30,6 +30,11 @@ export interface PipelineScheduleRepository {
     changes: PipelineScheduleChanges;
   }): Promise<PipelineSchedule | null>;
   delete(pipelineId: string, id: string): Promise<boolean>;
+  /** A window of the ids of the builds the schedule made, newest first, and how many it made. */
+  buildsOf(input: { scheduleId: string; offset: number; limit: number }): Promise<{
+    ids: string[];
+    totalCount: number;
+  }>;
   /** The schedule that made each of these builds (build id → schedule id), for those a schedule made. */
   ofBuilds(buildIds: readonly string[]): Promise<Map<string, string>>;
   /**

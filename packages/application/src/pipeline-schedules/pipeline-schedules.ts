@@ -196,6 +196,16 @@ export const deletePipelineScheduleById =
     return withScheduleId(deps, id, (ref) => deletePipelineSchedule(deps)(actor, ref));
   };
 
+/**
+ * A window of the builds a schedule the actor reads made (GraphQL `PipelineSchedule.builds`): their ids,
+ * newest first, for the builds' loader, which shows each as the actor may see it.
+ */
+export const buildsOfSchedule =
+  (deps: Deps) => async (actor: Actor, scheduleId: string, window: { offset: number; limit: number }) => {
+    requireScope(actor, 'listBuilds');
+    return deps.repos.pipelineSchedules.buildsOf({ scheduleId, ...window });
+  };
+
 /** The schedule that made each of these builds, for GraphQL's `BuildSourceSchedule.pipelineSchedule`. */
 export const schedulesOfBuilds = (deps: Deps) => (buildIds: readonly string[]) =>
   deps.repos.pipelineSchedules.ofBuilds(buildIds);

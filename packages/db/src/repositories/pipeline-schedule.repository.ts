@@ -143,6 +143,20 @@ export function pipelineScheduleRepository(
       );
       return rows.length > 0;
     },
+    async buildsOf({ scheduleId, offset, limit }) {
+      const rows = await sql.query<{ build_id: string | null; total: number }>(
+        `select page.build_id, (select count(*)::int from pipeline_schedule_builds where pipeline_schedule_id = $1) as total
+         from (select 1) one left join lateral (
+           select sb.build_id from pipeline_schedule_builds sb join builds b on b.id = sb.build_id
+           where sb.pipeline_schedule_id = $1 order by b.created_at desc, b.id desc offset $2 limit $3
+         ) page on true`,
+        [scheduleId, offset, limit],
+      );
+      return {
+        ids: rows.flatMap((row) => (row.build_id ? [row.build_id] : [])),
+        totalCount: rows[0]?.total ?? 0,
+      };
+    },
     async ofBuilds(buildIds) {
       if (buildIds.length === 0) return new Map();
       const rows = await sql.query<{ build_id: string; pipeline_schedule_id: string }>(

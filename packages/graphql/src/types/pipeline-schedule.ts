@@ -1,11 +1,12 @@
 import type { PipelineScheduleView } from '@ci/application';
 import { allows, envLines } from '@ci/domain';
 import { builder } from '../builder';
-import { arrayConnection } from '../connection';
-import { BuildSourceScheduleRef } from './build';
+import { arrayConnection, resolveConnection } from '../connection';
+import { BuildConnection, BuildSourceScheduleRef } from './build';
+import { BuildNode } from './build-node';
 import { ALLOWED, PermissionRef, type PermissionShape } from './permission';
 import { PipelineNode } from './pipeline-node';
-import { PipelineRef, type PipelineShape } from './refs';
+import { BuildRef, PipelineRef, type PipelineShape } from './refs';
 import { ConnectionInterface } from './scalars';
 import { UserRef } from './user';
 
@@ -77,6 +78,27 @@ builder.node(PipelineScheduleRef, {
         PipelineNode.of(await ctx.loaders.pipelines.load(schedule.pipelineId)),
     }),
     permissions: t.field({ type: PipelineSchedulePermissions, nullable: false, resolve: (view) => view }),
+    builds: t.connection(
+      {
+        type: BuildRef,
+        nullable: true,
+        description: 'The builds the schedule made, newest first',
+        resolve: ({ schedule }, args, ctx) =>
+          resolveConnection(args, async (window) => {
+            const { ids, totalCount } = await ctx.useCases.byId.buildsOfSchedule(
+              ctx.actor,
+              schedule.id,
+              window,
+            );
+            const builds = await ctx.loaders.builds.loadMany(ids);
+            return {
+              items: builds.filter((build): build is BuildNode => build instanceof BuildNode),
+              totalCount,
+            };
+          }),
+      },
+      BuildConnection,
+    ),
   }),
 });
 
