@@ -48,6 +48,12 @@ describe('readServerConfig', () => {
     expect(() => readServerConfig({ AGENT_LOST_AFTER_SECONDS: 'soon' })).toThrow(/AGENT_LOST_AFTER_SECONDS/);
   });
 
+  it('looks for due pipeline schedules every 15 s, or as often as SCHEDULE_TICK_MS says', () => {
+    expect(readServerConfig({}).backgroundWork.scheduleTickMs).toBe(15_000);
+    expect(readServerConfig({ SCHEDULE_TICK_MS: '100' }).backgroundWork.scheduleTickMs).toBe(100);
+    expect(() => readServerConfig({ SCHEDULE_TICK_MS: '10' })).toThrow(/SCHEDULE_TICK_MS/);
+  });
+
   it('gives a request 30 s, its headers 10 s, an idle connection 72 s and a silent one 60 s by default', () => {
     expect(readServerConfig({}).timeouts).toEqual({
       requestMs: 30_000,

@@ -68,6 +68,7 @@ const ServerEnv = DatabaseEnv.extend({
   WORKER_POLL_MS: z.coerce.number().int().min(100).max(60_000).default(2000),
   WORKER_HEARTBEAT_MS: z.coerce.number().int().min(100).max(600_000).default(10_000),
   WORKER_STALE_AFTER_MS: z.coerce.number().int().min(300).max(86_400_000).default(60_000),
+  SCHEDULE_TICK_MS: z.coerce.number().int().min(100).max(600_000).default(15_000),
   WEBHOOK_ALLOW_PRIVATE_ADDRESSES: flag.default(false),
   WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(10).max(300_000).default(10_000),
   WEBHOOK_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(25).default(5),
@@ -194,8 +195,9 @@ export function readServerConfig(env: NodeJS.ProcessEnv) {
     /** how often each process passes over the trigger jobs with something to do (trigger-jobs.ts) */
     triggerPassMs: parsed.TRIGGER_PASS_SECONDS * 1000,
     /**
-     * graphile-worker in this process (ADR 0019): notification fan-out and deliveries. Every
-     * process runs it; a process silent for `staleAfterMs` has its locked jobs freed for the others.
+     * graphile-worker in this process (ADR 0019): notification fan-out and deliveries, and the pipeline
+     * schedules' tick every `scheduleTickMs` (ADR 0024). Every process runs it; a process silent for
+     * `staleAfterMs` has its locked jobs freed for the others.
      */
     backgroundWork: {
       enabled: parsed.BACKGROUND_WORK,
@@ -203,6 +205,7 @@ export function readServerConfig(env: NodeJS.ProcessEnv) {
       pollMs: parsed.WORKER_POLL_MS,
       heartbeatMs: parsed.WORKER_HEARTBEAT_MS,
       staleAfterMs: parsed.WORKER_STALE_AFTER_MS,
+      scheduleTickMs: parsed.SCHEDULE_TICK_MS,
     },
     /**
      * outbound webhooks: `allowPrivateAddresses` lets them reach loopback, private and link-local addresses

@@ -54,6 +54,8 @@ export type {
 export type { OrganizationMemberPage } from './organizations/list-organization-members';
 export type { OrganizationPage } from './organizations/list-organizations';
 export type { ListPart, Page, PartRequest, RowWindow } from './page';
+export type * from './pipeline-schedules/pipeline-schedule-ports';
+export type { PipelineScheduleRef, PipelineScheduleView } from './pipeline-schedules/pipeline-schedules';
 export type * from './pipeline-templates/pipeline-template-ports';
 export type { PipelineTemplateView } from './pipeline-templates/pipeline-templates';
 export type { PipelineListQuery, PipelinePage } from './pipelines/list-pipelines';

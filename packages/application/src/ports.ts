@@ -43,6 +43,7 @@ import type {
   SourceWebhookRepository,
 } from './inbound/inbound-ports';
 import type { NotificationServiceRepository } from './notifications/notification-ports';
+import type { PipelineScheduleRepository } from './pipeline-schedules/pipeline-schedule-ports';
 import type { PipelineTemplateRepository } from './pipeline-templates/pipeline-template-ports';
 import type { RuleRepository } from './rules/rule-ports';
 import type { SuiteRepository } from './suites/suite-ports';
@@ -788,6 +789,7 @@ export interface Repositories {
   notificationServices: NotificationServiceRepository;
   sourceWebhooks: SourceWebhookRepository;
   pipelineTriggers: PipelineTriggerRepository;
+  pipelineSchedules: PipelineScheduleRepository;
   badges: BadgeRepository;
 }
 

@@ -23,6 +23,7 @@ import { organizationJobRepository } from './repositories/organization-job.repos
 import { organizationMemberRepository } from './repositories/organization-member.repository';
 import { organizationSettingsRepository } from './repositories/organization-settings.repository';
 import { accessRepository, pipelineRepository } from './repositories/pipeline.repository';
+import { pipelineScheduleRepository } from './repositories/pipeline-schedule.repository';
 import { pipelineTemplateRepository } from './repositories/pipeline-template.repository';
 import { rateLimitRepository } from './repositories/rate-limit.repository';
 import { registryRepository } from './repositories/registry.repository';
@@ -94,6 +95,8 @@ function createRepositories(em: EntityManagerSource, sql: Sql): Repositories {
     notificationServices: notificationServiceRepository(em, sql),
     sourceWebhooks: sourceWebhookRepository(sql),
     pipelineTriggers: pipelineTriggerRepository(sql),
+    // A tick's repositories are these over its transaction's connection.
+    pipelineSchedules: pipelineScheduleRepository(sql, (tx) => createRepositories(em, tx)),
     badges: badgeRepository(sql),
   };
 }

@@ -21,6 +21,7 @@ export const GRAPHQL_TYPES = [
   'ClusterToken',
   'Artifact',
   'NotificationService',
+  'PipelineSchedule',
   // GraphQL's own objects: memberships and the session, which REST shows no graphql_id of.
   'OrganizationMember',
   'TeamMember',

@@ -29,6 +29,7 @@ export * from './new-build-jobs';
 export * from './notification-service';
 export * from './organization-settings';
 export * from './pipeline';
+export * from './pipeline-schedule';
 export * from './pipeline-template';
 export * from './pipeline-trigger';
 export * from './pipeline-upload';

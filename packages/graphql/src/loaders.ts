@@ -8,6 +8,7 @@ import type {
   ListPart,
   OrganizationMember,
   PartRequest,
+  PipelineScheduleView,
   PipelineSeen,
   PipelineTemplateView,
   RegistryView,
@@ -19,15 +20,16 @@ import type {
   TeamSuiteView,
   UseCases,
 } from '@ci/application';
-import type {
-  Agent,
-  Organization,
-  OrganizationBanner,
-  OrganizationInvitation,
-  Pipeline,
-  PipelineAccess,
-  Team,
-  User,
+import {
+  type Agent,
+  isDomainError,
+  type Organization,
+  type OrganizationBanner,
+  type OrganizationInvitation,
+  type Pipeline,
+  type PipelineAccess,
+  type Team,
+  type User,
 } from '@ci/domain';
 import DataLoader from 'dataloader';
 import type { GraphQLResolveInfo } from 'graphql';
@@ -79,6 +81,10 @@ export interface Loaders {
   rules: DataLoader<string, RuleView | null>;
   /** Pipeline templates (`node`): admins all, members the available ones. */
   pipelineTemplates: DataLoader<string, PipelineTemplateView | null>;
+  /** Schedules (`node`, a build's source): those of pipelines the viewer reads, `read_pipelines`. */
+  pipelineSchedules: DataLoader<string, PipelineScheduleView | null>;
+  /** The schedule that made each build (its id), null for the builds no schedule made. */
+  scheduleOfBuild: DataLoader<string, string | null>;
   /** Test suites and team suites (`read_suites`): every member of their organization. */
   suites: DataLoader<string, SuiteView | null>;
   teamSuites: DataLoader<string, TeamSuiteView | null>;
@@ -119,6 +125,12 @@ interface ConnectionInput<T, P> {
   idOf: (parent: P) => string;
 }
 
+/** A schedule the viewer may not see, or that is gone, reads as none (as `node` answers); a fault stays one. */
+function unseen(error: unknown): null {
+  if (isDomainError(error) && error.kind !== 'internal') return null;
+  throw error;
+}
+
 export function createLoaders(useCases: UseCases, actor: Actor): Loaders {
   const byId = useCases.byId;
   const lists = new Map<string, Promise<unknown>>();
@@ -150,6 +162,13 @@ export function createLoaders(useCases: UseCases, actor: Actor): Loaders {
     invitations: new DataLoader((ids) => byId.invitationsById(actor, ids)),
     rules: new DataLoader((ids) => byId.rules(actor, ids)),
     pipelineTemplates: new DataLoader((ids) => byId.pipelineTemplates(actor, ids)),
+    pipelineSchedules: new DataLoader((ids) =>
+      Promise.all(ids.map((id) => byId.findPipelineSchedule(actor, id).catch(unseen))),
+    ),
+    scheduleOfBuild: new DataLoader(async (buildIds) => {
+      const made = await byId.schedulesOfBuilds(buildIds);
+      return buildIds.map((id) => made.get(id) ?? null);
+    }),
     suites: new DataLoader((ids) => byId.suites(actor, ids)),
     teamSuites: new DataLoader((ids) => byId.teamSuites(actor, ids)),
     agentWork: new DataLoader((ids) => byId.workOfAgents(actor, ids)),

@@ -37,6 +37,7 @@ const NODES: Record<GraphqlType, NodeLoad> = {
   Artifact: () => null,
   // Not a Node in the public schema: read through `notificationService(uuid:)`.
   NotificationService: () => null,
+  PipelineSchedule: (id, ctx) => ctx.loaders.pipelineSchedules.load(id),
 };
 
 /**

@@ -154,6 +154,7 @@ describe('the OpenAPI document', () => {
         .filter(({ path }) => !path.endsWith('/artifacts'))
         .filter(({ path }) => !path.startsWith(SERVICES))
         .filter(({ path }) => !path.includes('/triggers'))
+        .filter(({ path }) => !path.includes('/schedules'))
         .map(({ method, path }) => `${method} ${path}`)
         .sort(),
     ).toEqual(BUILD_OPERATIONS.map(([method, path]) => `${method} ${path}`).sort());
@@ -234,7 +235,10 @@ describe('the OpenAPI document', () => {
         .filter(
           ({ path }) =>
             path === PIPELINES ||
-            (path.startsWith(`${PIPELINE}`) && !path.includes('/builds') && !path.includes('/triggers')),
+            (path.startsWith(`${PIPELINE}`) &&
+              !path.includes('/builds') &&
+              !path.includes('/triggers') &&
+              !path.includes('/schedules')),
         )
         .map(({ method, path }) => `${method} ${path}`)
         .sort(),
@@ -247,8 +251,13 @@ describe('the OpenAPI document', () => {
     ['GET', `${PIPELINE}/triggers/{trigger}`, '200', 'PipelineTrigger', 'read_pipelines'],
     ['PATCH', `${PIPELINE}/triggers/{trigger}`, '200', 'PipelineTrigger', 'write_pipelines'],
     ['DELETE', `${PIPELINE}/triggers/{trigger}`, '204', null, 'write_pipelines'],
+    ['GET', `${PIPELINE}/schedules`, '200', 'PipelineScheduleList', 'read_pipelines'],
+    ['POST', `${PIPELINE}/schedules`, '201', 'PipelineSchedule', 'write_pipelines'],
+    ['GET', `${PIPELINE}/schedules/{schedule}`, '200', 'PipelineSchedule', 'read_pipelines'],
+    ['PATCH', `${PIPELINE}/schedules/{schedule}`, '200', 'PipelineSchedule', 'write_pipelines'],
+    ['DELETE', `${PIPELINE}/schedules/{schedule}`, '204', null, 'write_pipelines'],
   ] as const)(
-    'documents the pipeline trigger operation %s %s (%s, %s)',
+    'documents the pipeline trigger and schedule operation %s %s (%s, %s)',
     (method, path, status, shape, scope) => {
       const { responses, security } = operation(method, path);
       expect(Object.keys(responses).filter((code) => code.startsWith('2'))).toEqual([status]);

@@ -28,6 +28,12 @@ import {
 } from './notifications/notification-service.wire';
 import { OrganizationMemberWire, OrganizationWire } from './organizations/organization.wire';
 import {
+  CreatePipelineScheduleRequest,
+  PipelineScheduleListWire,
+  PipelineScheduleWire,
+  UpdatePipelineScheduleRequest,
+} from './pipeline-schedules/pipeline-schedule.wire';
+import {
   CreatePipelineTriggerRequest,
   CreatePipelineWebhookRequest,
   PipelineTriggerListWire,
@@ -100,6 +106,10 @@ const COMPONENTS = {
   PipelineTriggerList: PipelineTriggerListWire,
   CreatePipelineTriggerRequest,
   UpdatePipelineTriggerRequest,
+  PipelineSchedule: PipelineScheduleWire,
+  PipelineScheduleList: PipelineScheduleListWire,
+  CreatePipelineScheduleRequest,
+  UpdatePipelineScheduleRequest,
   AccessToken: AccessTokenWire,
   User: UserWire,
   Organization: OrganizationWire,
@@ -150,6 +160,8 @@ const TAG_DESCRIPTIONS: Record<string, string> = {
     "An organization's pipelines: list, get, create, update, delete, archive and unarchive, and their inbound webhook",
   'Pipeline triggers':
     "A pipeline's triggers: URLs ending in a `bktr_` token that create a build from a JSON POST",
+  'Pipeline schedules':
+    "A pipeline's schedules (an extension): cron expressions that each create one build per tick",
   Registries: "An organization's package registries",
   Clusters: "An organization's clusters of agents (stored; dispatch does not use them yet)",
   'Cluster queues': "A cluster's queues, and pausing their dispatch",

@@ -7,6 +7,7 @@ import { clusterQueuesRouter, clustersRouter, clusterTokensRouter } from './clus
 import { jobsRouter } from './jobs/jobs.router';
 import { notificationServicesRouter } from './notifications/notification-services.router';
 import { organizationsRouter } from './organizations/organizations.router';
+import { pipelineSchedulesRouter } from './pipeline-schedules/pipeline-schedules.router';
 import { pipelineTriggersRouter } from './pipeline-triggers/pipeline-triggers.router';
 import { pipelinesRouter } from './pipelines/pipelines.router';
 import { registriesRouter } from './registries/registries.router';
@@ -20,6 +21,7 @@ export const appRouter = router({
   builds: buildsRouter,
   pipelines: pipelinesRouter,
   pipelineTriggers: pipelineTriggersRouter,
+  pipelineSchedules: pipelineSchedulesRouter,
   registries: registriesRouter,
   clusters: clustersRouter,
   clusterQueues: clusterQueuesRouter,

@@ -11,6 +11,7 @@ import { webhookSender } from './webhook-sender';
  * The durable background work of this process, on graphile-worker (ADR 0019): every server process runs a
  * runner over the same tables, so any number of processes share the work and each job runs once at a time.
  * The triggers of Migration20261127170000 queue `notification_fan_out` in the transaction of each change;
+ * `pipeline_schedules_tick` runs every `scheduleTickMs`, making one build per due schedule (ADR 0024);
  * the fan-out queues one `notification_delivery` per service that wants the event; a delivery's attempts
  * are jobs too (the retry is queued in the transaction that records the failure).
  *
@@ -29,6 +30,11 @@ interface RawTransition {
   event_id: string;
   at: string;
 }
+
+/** The pipeline schedules' tick (ADR 0024): claims due schedules and makes their builds. */
+const SCHEDULE_TICK = 'pipeline_schedules_tick';
+/** Schedules one tick runs at most; the rest wait for the next (a tick never holds a worker long). */
+const SCHEDULES_PER_TICK = 100;
 
 export interface BackgroundWork {
   stop(): Promise<void>;
@@ -70,6 +76,22 @@ export async function startBackgroundWork(input: {
       const id = (payload as { delivery_id?: string }).delivery_id;
       if (id) await useCases.background.attemptDelivery(id, send, policy);
     },
+    async [SCHEDULE_TICK](_payload, helpers) {
+      try {
+        await useCases.background.runDueSchedules(SCHEDULES_PER_TICK);
+      } finally {
+        // The next tick, whatever this one did: one pending tick job at a time, by its key.
+        await helpers.addJob(
+          SCHEDULE_TICK,
+          {},
+          {
+            jobKey: SCHEDULE_TICK,
+            runAt: new Date(Date.now() + config.backgroundWork.scheduleTickMs),
+            maxAttempts: 1,
+          },
+        );
+      }
+    },
   };
 
   const workerIds = new Set<string>();
@@ -94,6 +116,14 @@ export async function startBackgroundWork(input: {
       if (level === 'error') log.error({ scope, meta }, message);
     }),
   });
+
+  // The schedules' tick runs as a job that queues its successor; each process makes sure one is queued
+  // (keeping its time when one is), so the tick survives restarts and runs in whichever process is free.
+  await runner.addJob(
+    SCHEDULE_TICK,
+    {},
+    { jobKey: SCHEDULE_TICK, jobKeyMode: 'preserve_run_at', maxAttempts: 1 },
+  );
 
   const staleAfterSeconds = config.backgroundWork.staleAfterMs / 1000;
   async function heartbeat() {

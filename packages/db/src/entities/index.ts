@@ -15,6 +15,7 @@ import {
   UserEntity,
 } from './organization.entity';
 import { CatalogRevisionEntity, PipelineCountsEntity, PipelineEntity } from './pipeline.entity';
+import { PipelineScheduleBuildEntity, PipelineScheduleEntity } from './pipeline-schedule.entity';
 import { PipelineTemplateEntity } from './pipeline-template.entity';
 import { PipelineTriggerEntity } from './pipeline-trigger.entity';
 import { RateLimitWindowEntity } from './rate-limit.entity';
@@ -47,6 +48,8 @@ export {
   OrganizationMemberEntity,
   PipelineCountsEntity,
   PipelineEntity,
+  PipelineScheduleBuildEntity,
+  PipelineScheduleEntity,
   PipelineTemplateEntity,
   PipelineTriggerEntity,
   RateLimitWindowEntity,
@@ -87,6 +90,8 @@ export const entities = [
   RuleEntity,
   PipelineTemplateEntity,
   PipelineTriggerEntity,
+  PipelineScheduleEntity,
+  PipelineScheduleBuildEntity,
   SuiteEntity,
   TeamSuiteEntity,
   OrganizationBannerEntity,

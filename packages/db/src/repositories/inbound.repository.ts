@@ -22,10 +22,10 @@ const ORGANIZATION_COLUMNS = prefixedColumns('o', [
 ]);
 
 /** A pipeline `p` with its organization `o` and creator `pu`, as a secret of the pipeline's finds it. */
-const INBOUND_SELECT = `select ${ORGANIZATION_COLUMNS}, ${PIPELINE_COLUMNS}, ${PIPELINE_CREATOR_COLUMNS}
+export const INBOUND_SELECT = `select ${ORGANIZATION_COLUMNS}, ${PIPELINE_COLUMNS}, ${PIPELINE_CREATOR_COLUMNS}
   from pipelines p join organizations o on o.id = p.organization_id left join users pu on pu.id = p.created_by_id`;
 
-function inboundFromRow(row: Row): InboundPipeline {
+export function inboundFromRow(row: Row): InboundPipeline {
   return {
     organization: organizationFromRow(row, 'o_'),
     pipeline: pipelineFromRow(row),

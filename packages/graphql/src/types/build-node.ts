@@ -71,8 +71,8 @@ export class BuildNode implements BuildResult {
   get env(): string[] {
     return asKeyValues(this.view.build.env);
   }
-  get source(): { source: BuildSource } {
-    return { source: this.view.build.source };
+  get source(): { source: BuildSource; buildId: string } {
+    return { source: this.view.build.source, buildId: this.view.build.id };
   }
   get createdAt(): Date {
     return this.view.build.createdAt;

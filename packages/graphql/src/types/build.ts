@@ -60,8 +60,13 @@ const SOURCE_TYPES = {
   trigger_job: 'BuildSourceTriggerJob',
 } as const satisfies Record<BuildSource, string>;
 
+export const BuildSourceScheduleRef = builder.objectRef<{ source: BuildSource; buildId: string }>(
+  SOURCE_TYPES.schedule,
+);
 for (const [source, name] of Object.entries(SOURCE_TYPES)) {
-  builder.objectRef<{ source: BuildSource }>(name).implement({
+  const ref =
+    source === 'schedule' ? BuildSourceScheduleRef : builder.objectRef<{ source: BuildSource }>(name);
+  ref.implement({
     interfaces: [BuildSourceInterface],
     isTypeOf: (value) => (value as { source: BuildSource }).source === source,
   });

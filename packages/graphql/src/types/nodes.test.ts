@@ -136,7 +136,7 @@ describe('BuildNode', () => {
 
   it("shows its source and its pipeline with what the build's access decided", () => {
     const node = new BuildNode({ ...build({ source: 'webhook' }), showWebhookUrl: true });
-    expect(node.source).toEqual({ source: 'webhook' });
+    expect(node.source).toEqual({ source: 'webhook', buildId: node.view.build.id });
     expect(node.pipeline).toBeInstanceOf(PipelineNode);
     expect(node.pipeline).toMatchObject({
       pipeline: node.view.pipeline,
