@@ -12,9 +12,8 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createUseCases } from '@ci/application';
+import { createUseCases, newId } from '@ci/application';
 import { openDatabase, startEmbeddedPostgres } from '@ci/db';
-import { newId } from '@ci/domain';
 import { chromium } from 'playwright-core';
 import { freePort, startProjectServer } from './lib/processes';
 

@@ -39,9 +39,9 @@ import { Migration20261127210000 } from './Migration20261127210000';
 import { Migration20261127220000 } from './Migration20261127220000';
 import { Migration20261128000000 } from './Migration20261128000000';
 import { Migration20261128000500 } from './Migration20261128000500';
+import { Migration20261128010000 } from './Migration20261128010000';
 import { Migration20261128020000 } from './Migration20261128020000';
 import { Migration20261128040000 } from './Migration20261128040000';
-import { Migration20261128010000 } from './Migration20261128010000';
 
 /** Every committed migration, in order. `pnpm --filter @ci/db migration:create` appends new ones. */
 export const migrationsList: MigrationObject[] = [
@@ -85,7 +85,7 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261127220000', class: Migration20261127220000 },
   { name: 'Migration20261128000000', class: Migration20261128000000 },
   { name: 'Migration20261128000500', class: Migration20261128000500 },
+  { name: 'Migration20261128010000', class: Migration20261128010000 },
   { name: 'Migration20261128020000', class: Migration20261128020000 },
   { name: 'Migration20261128040000', class: Migration20261128040000 },
-  { name: 'Migration20261128010000', class: Migration20261128010000 },
 ];
