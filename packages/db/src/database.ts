@@ -11,11 +11,7 @@ import { buildMetaDataRepository } from './repositories/build-meta-data.reposito
 import { clusterRepository } from './repositories/cluster.repository';
 import { idempotencyKeyRepository } from './repositories/idempotency-key.repository';
 import { organizationRepository, userRepository } from './repositories/identity.repository';
-import {
-  badgeRepository,
-  pipelineTriggerRepository,
-  sourceWebhookRepository,
-} from './repositories/inbound.repository';
+import { badgeRepository, sourceWebhookRepository } from './repositories/inbound.repository';
 import { jobRepository } from './repositories/job.repository';
 import { lookupRepository } from './repositories/lookup.repository';
 import { notificationServiceRepository } from './repositories/notification-service.repository';
@@ -25,6 +21,7 @@ import { organizationSettingsRepository } from './repositories/organization-sett
 import { accessRepository, pipelineRepository } from './repositories/pipeline.repository';
 import { pipelineScheduleRepository } from './repositories/pipeline-schedule.repository';
 import { pipelineTemplateRepository } from './repositories/pipeline-template.repository';
+import { pipelineTriggerRepository } from './repositories/pipeline-trigger.repository';
 import { rateLimitRepository } from './repositories/rate-limit.repository';
 import { registryRepository } from './repositories/registry.repository';
 import { ruleRepository } from './repositories/rule.repository';
@@ -94,9 +91,9 @@ function createRepositories(em: EntityManagerSource, sql: Sql): Repositories {
     artifacts: artifactRepository(sql),
     notificationServices: notificationServiceRepository(em, sql),
     sourceWebhooks: sourceWebhookRepository(sql),
-    pipelineTriggers: pipelineTriggerRepository(sql),
+    pipelineTriggers: pipelineTriggerRepository(em, sql),
     // A tick's repositories are these over its transaction's connection.
-    pipelineSchedules: pipelineScheduleRepository(sql, (tx) => createRepositories(em, tx)),
+    pipelineSchedules: pipelineScheduleRepository(em, sql, (tx) => createRepositories(em, tx)),
     badges: badgeRepository(sql),
   };
 }

@@ -1,4 +1,5 @@
-import { defineEntity, p } from '@mikro-orm/core';
+import type { PipelineSchedule } from '@ci/domain';
+import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
 import { BuildEntity } from './build.entity';
 import { UserEntity } from './organization.entity';
 import { PipelineEntity } from './pipeline.entity';
@@ -25,6 +26,25 @@ export const PipelineScheduleEntity = defineEntity({
     createdAt: p.datetime(3),
   },
 });
+
+export function toPipelineSchedule(schedule: InferEntity<typeof PipelineScheduleEntity>): PipelineSchedule {
+  return {
+    id: schedule.id,
+    pipelineId: schedule.pipeline.id,
+    label: schedule.label,
+    cronline: schedule.cronline,
+    branch: schedule.branch ?? null,
+    commit: schedule.commit ?? null,
+    message: schedule.message ?? null,
+    env: schedule.env ?? {},
+    enabled: schedule.enabled,
+    nextBuildAt: schedule.nextBuildAt ?? null,
+    failedAt: schedule.failedAt ?? null,
+    failedMessage: schedule.failedMessage ?? null,
+    createdById: schedule.createdBy?.id ?? null,
+    createdAt: schedule.createdAt,
+  };
+}
 
 /** Which schedule made a build (its `source` is `schedule`): GraphQL's `BuildSourceSchedule.pipelineSchedule`. */
 export const PipelineScheduleBuildEntity = defineEntity({

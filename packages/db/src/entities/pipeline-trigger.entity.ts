@@ -1,4 +1,5 @@
-import { defineEntity, p } from '@mikro-orm/core';
+import type { PipelineTrigger } from '@ci/domain';
+import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
 import { UserEntity } from './organization.entity';
 import { PipelineEntity } from './pipeline.entity';
 
@@ -20,3 +21,18 @@ export const PipelineTriggerEntity = defineEntity({
     createdAt: p.datetime(3),
   },
 });
+
+export function toPipelineTrigger(trigger: InferEntity<typeof PipelineTriggerEntity>): PipelineTrigger {
+  return {
+    id: trigger.id,
+    pipelineId: trigger.pipeline.id,
+    label: trigger.label,
+    enabled: trigger.enabled,
+    tokenHash: trigger.tokenHash,
+    branch: trigger.branch ?? null,
+    commit: trigger.commit ?? null,
+    message: trigger.message ?? null,
+    createdById: trigger.createdBy?.id ?? null,
+    createdAt: trigger.createdAt,
+  };
+}
