@@ -6,12 +6,9 @@
  * each runs in a build of its own. Prints the wall time, files per second and the p50/p99 of one file.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createUseCases, newId } from '@ci/application';
-import { openDatabase, startEmbeddedPostgres } from '@ci/db';
-import { freePort, startProjectServer } from './lib/processes';
+import { startBenchOrganization } from './lib/bench-organization';
+import { startProjectServer } from './lib/processes';
 
 const AGENTS = 4;
 const FILE_BYTES = 1024;
@@ -19,15 +16,7 @@ const BATCH = 100;
 const PER_AGENT_CONCURRENCY = 4;
 const totals = (process.env.BENCH_ARTIFACTS ?? '250,1000,4000').split(',').map(Number);
 
-const work = mkdtempSync(join(tmpdir(), 'ci-bench-artifacts-'));
-const postgres = await startEmbeddedPostgres({ dataDir: work, port: await freePort(), database: 'bench' });
-const database = await openDatabase({ url: postgres.url, dataDir: work, embeddedPort: 0, poolMax: 2 });
-const useCases = createUseCases({ repos: database.repos, clock: { now: () => new Date() }, newId });
-const admin = useCases.admin;
-await admin.createOrganization({ name: 'Bench', slug: 'bench' });
-const user = await admin.createUser({ name: 'Bench', email: 'bench@bench.test' });
-await admin.addMember({ organization: 'bench', email: user.email, role: 'admin' });
-const token = (await admin.createAccessToken({ email: user.email, scopes: 'all' })).secret;
+const { work, postgresUrl, database, admin, token, remove } = await startBenchOrganization('artifacts');
 await admin.createPipeline({
   organization: 'bench',
   name: 'uploads',
@@ -38,7 +27,7 @@ const registration = (await admin.createAgentToken({ organization: 'bench' })).s
 await database.close();
 
 const server = await startProjectServer({
-  databaseUrl: postgres.url,
+  databaseUrl: postgresUrl,
   env: { ARTIFACTS_DIR: join(work, 'artifacts'), AGENT_LOST_AFTER_SECONDS: '600' },
 });
 
@@ -139,6 +128,5 @@ try {
   }
 } finally {
   await server.stop();
-  await postgres.stop();
-  rmSync(work, { recursive: true, force: true });
+  await remove();
 }

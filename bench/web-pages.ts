@@ -9,27 +9,16 @@
  */
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { createUseCases, newId } from '@ci/application';
-import { openDatabase, startEmbeddedPostgres } from '@ci/db';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { chromium } from 'playwright-core';
-import { freePort, startProjectServer } from './lib/processes';
+import { startBenchOrganization } from './lib/bench-organization';
+import { startProjectServer } from './lib/processes';
 
 const LOADS = Number(process.env.BENCH_WEB_LOADS ?? 5);
 const LOG_MB = Number(process.env.BENCH_LOG_MB ?? 50);
 const CHUNK_BYTES = 1024 * 1024;
 
-const work = mkdtempSync(join(tmpdir(), 'ci-bench-web-'));
-const postgres = await startEmbeddedPostgres({ dataDir: work, port: await freePort(), database: 'bench' });
-const database = await openDatabase({ url: postgres.url, dataDir: work, embeddedPort: 0, poolMax: 2 });
-const useCases = createUseCases({ repos: database.repos, clock: { now: () => new Date() }, newId });
-const admin = useCases.admin;
-await admin.createOrganization({ name: 'Bench', slug: 'bench' });
-const user = await admin.createUser({ name: 'Bench', email: 'bench@bench.test' });
-await admin.addMember({ organization: 'bench', email: user.email, role: 'admin' });
-const token = (await admin.createAccessToken({ email: user.email, scopes: 'all' })).secret;
+const { postgresUrl, database, admin, token, remove } = await startBenchOrganization('web');
 // 5 steps of 100 parallel copies: 500 jobs, which stay scheduled (no agent takes them).
 const wideSteps = Array.from(
   { length: 5 },
@@ -52,7 +41,7 @@ const registration = (await admin.createAgentToken({ organization: 'bench' })).s
 await database.close();
 
 const server = await startProjectServer({
-  databaseUrl: postgres.url,
+  databaseUrl: postgresUrl,
   env: { AGENT_LOST_AFTER_SECONDS: '600' },
 });
 
@@ -240,6 +229,5 @@ try {
   if (process.env.BENCH_WEB !== 'log') await buildPage();
 } finally {
   await server.stop();
-  await postgres.stop();
-  rmSync(work, { recursive: true, force: true });
+  await remove();
 }

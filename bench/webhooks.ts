@@ -6,12 +6,8 @@
  * signed GitHub push to the pipeline's webhook URL against a REST create, BENCH_WEBHOOK_INBOUND (200)
  * of each (the target: the push at most twice the create). Prints the figures; no thresholds.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { createUseCases, newId } from '@ci/application';
-import { openDatabase, startEmbeddedPostgres } from '@ci/db';
-import { freePort, startProjectServer } from './lib/processes';
+import { startBenchOrganization } from './lib/bench-organization';
+import { startProjectServer } from './lib/processes';
 import { describeWebhookPhase, runWebhookPhase } from './lib/webhook-phase';
 
 const env = process.env;
@@ -20,15 +16,7 @@ const spreadMs = Number(env.BENCH_WEBHOOK_SPREAD_MS ?? 1000);
 const inboundRequests = Number(env.BENCH_WEBHOOK_INBOUND ?? 200);
 const serverCount = Number(env.BENCH_WEBHOOK_SERVERS ?? 2);
 
-const work = mkdtempSync(join(tmpdir(), 'ci-bench-webhooks-'));
-const postgres = await startEmbeddedPostgres({ dataDir: work, port: await freePort(), database: 'bench' });
-const database = await openDatabase({ url: postgres.url, dataDir: work, embeddedPort: 0, poolMax: 2 });
-const useCases = createUseCases({ repos: database.repos, clock: { now: () => new Date() }, newId });
-const admin = useCases.admin;
-await admin.createOrganization({ name: 'Bench', slug: 'bench' });
-const user = await admin.createUser({ name: 'Bench', email: 'bench@bench.test' });
-await admin.addMember({ organization: 'bench', email: user.email, role: 'admin' });
-const token = (await admin.createAccessToken({ email: user.email, scopes: 'all' })).secret;
+const { postgresUrl, database, admin, token, remove } = await startBenchOrganization('webhooks');
 await admin.createPipeline({
   organization: 'bench',
   name: 'events',
@@ -42,7 +30,7 @@ try {
   for (let i = 0; i < serverCount; i += 1) {
     servers.push(
       await startProjectServer({
-        databaseUrl: postgres.url,
+        databaseUrl: postgresUrl,
         env: { WEBHOOK_ALLOW_PRIVATE_ADDRESSES: 'true' },
       }),
     );
@@ -63,6 +51,5 @@ try {
   for (const line of describeWebhookPhase(result)) process.stdout.write(`  ${line}\n`);
 } finally {
   for (const server of servers) await server.stop();
-  await postgres.stop();
-  rmSync(work, { recursive: true, force: true });
+  await remove();
 }
