@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { readDescription, readSluggedName, readUuidField, reasonsOf } from './body-fields';
+import { readDescription, readOptionalText, readSluggedName, readUuidField, reasonsOf } from './body-fields';
 import { err, ok } from './result';
 
 describe('readSluggedName', () => {
@@ -29,6 +29,33 @@ describe('readDescription', () => {
     ['text one too long', 'a'.repeat(6), err('Description is too long (maximum is 5 characters)')],
   ])('reads %s', (_case, value, expected) => {
     expect(readDescription(value, 5)).toEqual(expected);
+  });
+});
+
+describe('readOptionalText', () => {
+  it.each<[string, unknown, ReturnType<typeof readOptionalText>]>([
+    ['text', 'main', ok('main')],
+    ['nothing, as no change', undefined, ok(undefined)],
+    ['null, as a clear', null, ok(null)],
+    ['empty text, as a clear', '', ok(null)],
+    ['a number', 1, err({ field: 'branch', code: 'invalid', message: 'branch must be a string' })],
+    [
+      'a NUL',
+      'a\u0000b',
+      err({
+        field: 'branch',
+        code: 'invalid',
+        message: "branch can't contain NUL characters or unpaired surrogates",
+      }),
+    ],
+    ['text at the limit', 'a'.repeat(5), ok('aaaaa')],
+    [
+      'text one too long',
+      'a'.repeat(6),
+      err({ field: 'branch', code: 'too_long', message: 'branch is too long (maximum is 5 characters)' }),
+    ],
+  ])('reads %s', (_case, value, expected) => {
+    expect(readOptionalText(value, 'branch', 5)).toEqual(expected);
   });
 });
 

@@ -1,3 +1,4 @@
+import type { FieldError } from './errors';
 import { isUuid } from './ids';
 import { err, ok, type Result } from './result';
 import { slugify } from './slug';
@@ -26,6 +27,25 @@ export function readDescription(value: unknown, maxLength: number): Result<strin
   if (typeof value !== 'string') return err('Description is invalid');
   if (!isStorableText(value)) return err(`Description ${UNSTORABLE_TEXT}`);
   if (value.length > maxLength) return err(`Description is too long (maximum is ${maxLength} characters)`);
+  return ok(value);
+}
+
+/**
+ * An optional text field of a request body: undefined when absent, null when null or empty (a clear), else
+ * the text; anything but storable text of at most `max` characters is refused as the field's error.
+ */
+export function readOptionalText(
+  value: unknown,
+  field: string,
+  max: number,
+): Result<string | null | undefined, FieldError> {
+  if (value === undefined) return ok(undefined);
+  if (value === null || value === '') return ok(null);
+  if (typeof value !== 'string') return err({ field, code: 'invalid', message: `${field} must be a string` });
+  if (!isStorableText(value)) return err({ field, code: 'invalid', message: `${field} ${UNSTORABLE_TEXT}` });
+  if (value.length > max) {
+    return err({ field, code: 'too_long', message: `${field} is too long (maximum is ${max} characters)` });
+  }
   return ok(value);
 }
 

@@ -1,3 +1,4 @@
+import { readOptionalText } from './body-fields';
 import type { BuildRequest } from './build-input';
 import type { Pipeline } from './entities';
 import { DomainError, type FieldError } from './errors';
@@ -118,20 +119,9 @@ export function parsePipelineScheduleRequest(
   const fields: Partial<PipelineScheduleFields> = {};
   const { partial } = options;
   const readText = (field: string, max: number): string | null | undefined => {
-    const value = input[field];
-    if (value === undefined) return undefined;
-    if (value === null || value === '') return null;
-    if (typeof value !== 'string')
-      errors.push({ field, code: 'invalid', message: `${field} must be a string` });
-    else if (!isStorableText(value))
-      errors.push({ field, code: 'invalid', message: `${field} ${UNSTORABLE_TEXT}` });
-    else if (value.length > max) {
-      errors.push({
-        field,
-        code: 'too_long',
-        message: `${field} is too long (maximum is ${max} characters)`,
-      });
-    } else return value;
+    const read = readOptionalText(input[field], field, max);
+    if (read.ok) return read.value;
+    errors.push(read.error);
     return undefined;
   };
   const label = readText('label', PIPELINE_SCHEDULE_LIMITS.label);

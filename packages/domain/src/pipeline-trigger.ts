@@ -1,9 +1,9 @@
+import { readOptionalText } from './body-fields';
 import type { BuildRequest } from './build-input';
 import type { Pipeline } from './entities';
 import { DomainError, type FieldError, validationFailed } from './errors';
 import { isJsonObject } from './json-object';
 import { err, ok, type Result } from './result';
-import { isStorableText, UNSTORABLE_TEXT } from './storable-text';
 
 /** A pipeline trigger: a URL that creates a build of its pipeline from any JSON POST. */
 export interface PipelineTrigger {
@@ -58,19 +58,9 @@ export function parsePipelineTriggerRequest(
   const errors: FieldError[] = [];
   const fields: Partial<PipelineTriggerFields> = {};
   const readText = (value: unknown, field: string, max: number): string | null | undefined => {
-    if (value === undefined) return undefined;
-    if (value === null || value === '') return null;
-    if (typeof value !== 'string')
-      errors.push({ field, code: 'invalid', message: `${field} must be a string` });
-    else if (!isStorableText(value))
-      errors.push({ field, code: 'invalid', message: `${field} ${UNSTORABLE_TEXT}` });
-    else if (value.length > max) {
-      errors.push({
-        field,
-        code: 'too_long',
-        message: `${field} is too long (maximum is ${max} characters)`,
-      });
-    } else return value;
+    const read = readOptionalText(value, field, max);
+    if (read.ok) return read.value;
+    errors.push(read.error);
     return undefined;
   };
   if (input.type !== undefined && input.type !== 'webhook') {
