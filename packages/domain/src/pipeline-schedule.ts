@@ -7,18 +7,9 @@ import { err, ok, type Result } from './result';
 import { isStorableText, UNSTORABLE_TEXT } from './storable-text';
 
 /** A pipeline schedule: builds of its pipeline at the times its cronline names. */
-export interface PipelineSchedule {
+export interface PipelineSchedule extends PipelineScheduleFields {
   id: string;
   pipelineId: string;
-  label: string;
-  /** a 5-field cron expression or a nickname (`@daily`), optionally followed by an IANA time zone */
-  cronline: string;
-  /** What its builds carry; null: the pipeline's default branch, `HEAD`, `Scheduled build`. */
-  branch: string | null;
-  commit: string | null;
-  message: string | null;
-  env: Record<string, string>;
-  enabled: boolean;
   /** The tick the next build is for; null while disabled. */
   nextBuildAt: Date | null;
   /** When and why its last tick made no build; cleared by a tick that makes one. */
@@ -95,9 +86,12 @@ export function splitCronline(text: string): Result<Cronline, string> {
  */
 export type CronCheck = (cronline: Cronline) => string | null;
 
+/** What a schedule's creator chooses (and an update may change). */
 export interface PipelineScheduleFields {
   label: string;
+  /** a 5-field cron expression or a nickname (`@daily`), optionally followed by an IANA time zone */
   cronline: string;
+  /** What its builds carry; null: the pipeline's default branch, `HEAD`, `Scheduled build`. */
   branch: string | null;
   commit: string | null;
   message: string | null;

@@ -6,17 +6,11 @@ import { isJsonObject } from './json-object';
 import { err, ok, type Result } from './result';
 
 /** A pipeline trigger: a URL that creates a build of its pipeline from any JSON POST. */
-export interface PipelineTrigger {
+export interface PipelineTrigger extends PipelineTriggerFields {
   id: string;
   pipelineId: string;
-  label: string;
-  enabled: boolean;
   /** SHA-256 (hex) of the secret URL token; the token itself is shown once, when made */
   tokenHash: string;
-  /** What the builds it creates carry; null: the pipeline's default branch, `HEAD`, a message of ours. */
-  branch: string | null;
-  commit: string | null;
-  message: string | null;
   createdAt: Date;
   createdById: string | null;
 }
@@ -38,9 +32,11 @@ export const TRIGGER_PAYLOAD_META_DATA_KEY = 'buildkite:webhook';
 
 export const PIPELINE_TRIGGER_LIMITS = { label: 255, branch: 255, commit: 255, message: 10_000 } as const;
 
+/** What a trigger's creator chooses (and an update may change). */
 export interface PipelineTriggerFields {
   label: string;
   enabled: boolean;
+  /** What the builds it creates carry; null: the pipeline's default branch, `HEAD`, a message of ours. */
   branch: string | null;
   commit: string | null;
   message: string | null;
