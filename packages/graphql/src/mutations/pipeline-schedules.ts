@@ -1,6 +1,6 @@
 import type { PipelineScheduleView } from '@ci/application';
 import { encodeGraphqlId, envFromLines, unprocessable } from '@ci/domain';
-import type { GraphqlContext } from '../builder';
+import type { GraphqlContext, Types } from '../builder';
 import { cursorFor } from '../connection';
 import { uuidOf } from '../global-id';
 import { PipelineNode } from '../types/pipeline-node';
@@ -36,17 +36,22 @@ function bodyOf(input: Record<string, unknown>) {
   return body;
 }
 
+/** The fields create and update both take; on update an absent one is kept. */
+const scheduleInputFields = (t: PothosSchemaTypes.InputFieldBuilder<Types, 'InputObject'>) => ({
+  label: t.string(),
+  cronline: t.string(),
+  message: t.string(),
+  commit: t.string(),
+  branch: t.string(),
+  env: t.string({ description: 'The environment of its builds: `KEY=value` lines' }),
+  enabled: t.boolean(),
+});
+
 publicMutation('pipelineScheduleCreate', {
   description: 'Create a scheduled build on pipeline.',
   inputFields: (t) => ({
     pipelineID: t.id({ required: true }),
-    label: t.string(),
-    cronline: t.string(),
-    message: t.string(),
-    commit: t.string(),
-    branch: t.string(),
-    env: t.string({ description: 'The environment of its builds: `KEY=value` lines' }),
-    enabled: t.boolean(),
+    ...scheduleInputFields(t),
   }),
   resolve: async (input, ctx) => {
     const view = await ctx.useCases.byId.createPipelineSchedule(
@@ -74,13 +79,7 @@ publicMutation('pipelineScheduleUpdate', {
   description: 'Update a scheduled build on pipeline.',
   inputFields: (t) => ({
     id: t.id({ required: true }),
-    label: t.string(),
-    cronline: t.string(),
-    message: t.string(),
-    commit: t.string(),
-    branch: t.string(),
-    env: t.string({ description: 'The environment of its builds: `KEY=value` lines' }),
-    enabled: t.boolean(),
+    ...scheduleInputFields(t),
   }),
   resolve: async (input, ctx) => ({
     pipelineSchedule: await ctx.useCases.byId.updatePipelineSchedule(
