@@ -5,7 +5,6 @@ import {
   isUnblockable,
   isUuid,
   type Job,
-  META_DATA_LIMITS,
   notFound,
   type Operation,
   type PipelineAction,
@@ -15,6 +14,7 @@ import {
   unprocessable,
 } from '@ci/domain';
 import type { LogChunk } from '../agents/agent-ports';
+import { setBuildMetaData } from '../agents/job-meta-data';
 import type { Actor } from '../auth/actor';
 import { type BuildResult, requireBuild } from '../builds/build-result';
 import type { BuildRef } from '../builds/get-build';
@@ -166,18 +166,7 @@ export const unblockJob =
       const metaData = unblockMetaData(job.blockFields, values);
       if (!metaData.ok) throw metaData.error;
       for (const [key, value] of Object.entries(metaData.value)) {
-        const written = await deps.repos.buildMetaData.set({
-          buildId: job.buildId,
-          key,
-          value,
-          maxKeys: META_DATA_LIMITS.keysPerBuild,
-        });
-        if (!written) {
-          throw unprocessable(
-            'too_many_keys',
-            `A build may hold at most ${META_DATA_LIMITS.keysPerBuild} meta-data keys`,
-          );
-        }
+        await setBuildMetaData(deps, { buildId: job.buildId, key, value });
       }
     }
     await changeJob(deps)({
