@@ -1,23 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { readBlockFields, unblockMetaData } from './block-fields';
 import type { BlockField } from './entities';
+import { textBlockField as text } from './job.fixture';
 
 const read = (value: unknown) => {
   const problems: string[] = [];
   return { fields: readBlockFields(value, problems), problems };
 };
-
-const text = (over: Partial<BlockField> = {}): BlockField => ({
-  type: 'text',
-  key: 'version',
-  label: 'Version',
-  hint: null,
-  required: true,
-  default: null,
-  options: [],
-  multiple: false,
-  ...over,
-});
 
 const OPTIONS = [
   { label: 'Beta', value: 'beta' },

@@ -1,4 +1,4 @@
-import type { Job, JobState, JobType } from './entities';
+import type { BlockField, Job, JobState, JobType } from './entities';
 
 const at = new Date('2026-11-21T10:05:00.000Z');
 
@@ -48,6 +48,21 @@ export function jobIn(state: JobState, type: JobType = 'script', overrides: Part
     concurrencyLimit: null,
     groupKey: null,
     blockFields: null,
+    ...overrides,
+  };
+}
+
+/** A block step's required text field `version` as a step without options reads it, for tests. */
+export function textBlockField(overrides: Partial<BlockField> = {}): BlockField {
+  return {
+    type: 'text',
+    key: 'version',
+    label: 'Version',
+    hint: null,
+    required: true,
+    default: null,
+    options: [],
+    multiple: false,
     ...overrides,
   };
 }

@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { CommandStep, StepDefinition } from './entities';
 import type { FieldError } from './errors';
+import { textBlockField } from './job.fixture';
 import { parsePipelineFile, parseStepDefinitions } from './steps';
 
 /** Step ids in order of allocation, so expectations can name them. */
@@ -212,18 +213,7 @@ describe('parseStepDefinitions', () => {
         id: 'step-1',
         key: null,
         label: 'Release',
-        fields: [
-          {
-            type: 'text',
-            key: 'version',
-            label: 'Version',
-            hint: null,
-            required: true,
-            default: null,
-            options: [],
-            multiple: false,
-          },
-        ],
+        fields: [textBlockField()],
       },
     ],
   ])('reads %s', (_case, step, expected) => {
