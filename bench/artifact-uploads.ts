@@ -8,7 +8,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { startBenchOrganization } from './lib/bench-organization';
-import { startProjectServer } from './lib/processes';
+import { serverCalls, startProjectServer } from './lib/processes';
 
 const AGENTS = 4;
 const FILE_BYTES = 1024;
@@ -31,16 +31,7 @@ const server = await startProjectServer({
   env: { ARTIFACTS_DIR: join(work, 'artifacts'), AGENT_LOST_AFTER_SECONDS: '600' },
 });
 
-async function call<T>(method: string, path: string, auth: string, body?: unknown): Promise<T> {
-  const response = await fetch(`${server.baseUrl}${path}`, {
-    method,
-    headers: { Authorization: auth, ...(body !== undefined ? { 'Content-Type': 'application/json' } : {}) },
-    ...(body === undefined ? {} : { body: body instanceof Uint8Array ? body : JSON.stringify(body) }),
-  } as RequestInit);
-  const text = await response.text();
-  if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${text}`);
-  return (text ? JSON.parse(text) : undefined) as T;
-}
+const call = serverCalls(server.baseUrl);
 
 /** A registered agent holding a running job of the newest build. */
 async function agentWithJob(): Promise<{ auth: string; jobId: string }> {

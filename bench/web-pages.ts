@@ -12,7 +12,7 @@ import { randomBytes } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { chromium } from 'playwright-core';
 import { startBenchOrganization } from './lib/bench-organization';
-import { startProjectServer } from './lib/processes';
+import { serverCalls, startProjectServer } from './lib/processes';
 
 const LOADS = Number(process.env.BENCH_WEB_LOADS ?? 5);
 const LOG_MB = Number(process.env.BENCH_LOG_MB ?? 50);
@@ -45,16 +45,7 @@ const server = await startProjectServer({
   env: { AGENT_LOST_AFTER_SECONDS: '600' },
 });
 
-async function call<T>(method: string, path: string, auth: string, body?: unknown): Promise<T> {
-  const response = await fetch(`${server.baseUrl}${path}`, {
-    method,
-    headers: { Authorization: auth, ...(body !== undefined ? { 'Content-Type': 'application/json' } : {}) },
-    ...(body === undefined ? {} : { body: body instanceof Uint8Array ? body : JSON.stringify(body) }),
-  } as RequestInit);
-  const text = await response.text();
-  if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${text}`);
-  return (text ? JSON.parse(text) : undefined) as T;
-}
+const call = serverCalls(server.baseUrl);
 
 const createBuild = (pipeline: string) =>
   call<{ number: number; jobs: unknown[] }>(

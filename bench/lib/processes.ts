@@ -41,6 +41,23 @@ export async function startProjectServer(options: {
   });
 }
 
+/**
+ * Calls of a server at `baseUrl` with the given `Authorization`: a body that is bytes is sent as it is,
+ * any other as JSON; the answer's JSON, and anything but a 2xx thrown with its status and text.
+ */
+export function serverCalls(baseUrl: string) {
+  return async <T>(method: string, path: string, auth: string, body?: unknown): Promise<T> => {
+    const response = await fetch(`${baseUrl}${path}`, {
+      method,
+      headers: { Authorization: auth, ...(body !== undefined ? { 'Content-Type': 'application/json' } : {}) },
+      ...(body === undefined ? {} : { body: body instanceof Uint8Array ? body : JSON.stringify(body) }),
+    } as RequestInit);
+    const text = await response.text();
+    if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${text}`);
+    return (text ? JSON.parse(text) : undefined) as T;
+  };
+}
+
 function sourceEntry(): string[] {
   return ['--import', 'tsx', resolve(ROOT, 'apps/server/src/main.ts')];
 }
