@@ -1,10 +1,12 @@
-// `pnpm start`'s bundle of the server (docs/adr/0015-server-start.md): our workspace packages bundled,
-// every package from node_modules left as an import of the very file Node would load for its importer.
-import { defineConfig } from 'tsdown';
+// The bundles of the server (`pnpm start`, docs/adr/0015-server-start.md) and of the CLI (its tests run
+// it, `test/support/cli.ts`): our workspace packages bundled, every package from node_modules left as an
+// import of the very file Node would load for its importer.
+import { defineConfig, type UserConfig } from 'tsdown';
 
-export default defineConfig({
-  entry: { main: 'apps/server/src/main.ts' },
-  outDir: 'apps/server/dist',
+/** `apps/<app>/src/main.ts` bundled into `apps/<app>/dist/main.mjs`. */
+const bundle = (app: string): UserConfig => ({
+  entry: { main: `apps/${app}/src/main.ts` },
+  outDir: `apps/${app}/dist`,
   platform: 'node',
   format: 'esm',
   sourcemap: true,
@@ -20,3 +22,5 @@ export default defineConfig({
   inputOptions: { makeAbsoluteExternalsRelative: true },
   report: false,
 });
+
+export default defineConfig([bundle('server'), bundle('cli')]);

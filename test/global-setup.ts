@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -14,6 +15,8 @@ import { freePort } from './support/free-port';
 export default async function setup(project: TestProject) {
   // The pages the server answers at every web_url are the built web app (skipped when it is up to date).
   await buildWeb();
+  // The CLI's tests run its bundle (test/support/cli.ts); `pnpm start`'s server bundle comes with it.
+  execFileSync('node_modules/.bin/tsdown', ['--log-level', 'warn'], { stdio: 'inherit' });
   const dataDir = mkdtempSync(join(tmpdir(), 'ci-test-'));
   const server = process.env.TEST_DATABASE_URL
     ? { url: process.env.TEST_DATABASE_URL, stop: async () => {} }

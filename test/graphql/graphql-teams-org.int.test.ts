@@ -1,8 +1,6 @@
-import { execFile } from 'node:child_process';
-import { resolve } from 'node:path';
-import { promisify } from 'node:util';
 import { encodeGraphqlId } from '@ci/domain';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from '../support/cli';
 import { type GraphqlWorld, startGraphqlWorld } from '../support/graphql-world';
 import { teamIds } from '../support/world';
 
@@ -16,7 +14,6 @@ import { teamIds } from '../support/world';
 let world: GraphqlWorld;
 let teams: Record<string, string>;
 let acmeId: string;
-const ROOT = resolve(import.meta.dirname, '../..');
 
 beforeAll(async () => {
   world = await startGraphqlWorld();
@@ -534,19 +531,9 @@ describe('organization settings over GraphQL', () => {
       'Validation failed: Teams must be teams of the organization',
     );
 
-    const { stdout } = await promisify(execFile)(
-      resolve(ROOT, 'node_modules/.bin/tsx'),
-      [
-        'apps/cli/src/main.ts',
-        'invitation',
-        'accept',
-        '--id',
-        invitation.uuid,
-        '--name',
-        'Nia Newcomer',
-        '--json',
-      ],
-      { cwd: ROOT, env: { ...process.env, DATABASE_URL: world.server.url } },
+    const { stdout } = await runCli(
+      ['invitation', 'accept', '--id', invitation.uuid, '--name', 'Nia Newcomer', '--json'],
+      { ...process.env, DATABASE_URL: world.server.url },
     );
     expect(JSON.parse(stdout.trim())).toMatchObject({ email: 'newcomer@acme.test', role: 'admin' });
 

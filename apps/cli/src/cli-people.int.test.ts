@@ -5,6 +5,7 @@ import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startAgentsWorld } from '../../../test/support/agents-world';
 import { ROOT, spawnCollecting } from '../../../test/support/child-process';
+import { CLI, type CliRun, runCli } from '../../../test/support/cli';
 import { freePort } from '../../../test/support/free-port';
 import { waitFor } from '../../../test/support/wait-for';
 
@@ -19,26 +20,9 @@ afterAll(async () => {
   await world?.close();
 });
 
-interface Ran {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
 /** The CLI as a real process, not on a terminal, with no config file unless `env` names one. */
-function cli(args: string[], env: Record<string, string> = {}, through?: string): Promise<Ran> {
-  return new Promise((resolveRun) => {
-    execFile(
-      through ?? resolve(ROOT, 'node_modules/.bin/tsx'),
-      through ? args : ['apps/cli/src/main.ts', ...args],
-      {
-        cwd: ROOT,
-        env: { PATH: process.env.PATH ?? '', CI_CONFIG: join(configDir, 'none.json'), ...env },
-      },
-      (error, stdout, stderr) =>
-        resolveRun({ code: error ? Number((error as { code?: number }).code ?? 1) : 0, stdout, stderr }),
-    );
-  });
+function cli(args: string[], env: Record<string, string> = {}): Promise<CliRun> {
+  return runCli(args, { PATH: process.env.PATH ?? '', CI_CONFIG: join(configDir, 'none.json'), ...env });
 }
 
 const hasScript = spawnSync('script', ['--version']).status === 0;
@@ -105,15 +89,21 @@ describe('the CLI for people', { timeout: 240_000 }, () => {
   it.skipIf(!hasScript)('colours a terminal unless NO_COLOR is set', async () => {
     // `script` runs the CLI on a pseudo-terminal, as a person's shell would.
     const onTerminal = (env: Record<string, string>) =>
-      cli(
-        [
-          '-qec',
-          `${resolve(ROOT, 'node_modules/.bin/tsx')} apps/cli/src/main.ts org list --remote ${world.server.baseUrl} --token ${world.token}`,
-          '/dev/null',
-        ],
-        env,
-        'script',
-      );
+      new Promise<CliRun>((done) => {
+        execFile(
+          'script',
+          [
+            '-qec',
+            `${CLI.join(' ')} org list --remote ${world.server.baseUrl} --token ${world.token}`,
+            '/dev/null',
+          ],
+          {
+            cwd: ROOT,
+            env: { PATH: process.env.PATH ?? '', CI_CONFIG: join(configDir, 'none.json'), ...env },
+          },
+          (error, stdout, stderr) => done({ code: error ? 1 : 0, stdout, stderr }),
+        );
+      });
     const coloured = await onTerminal({ TERM: 'xterm-256color' });
     expect(coloured.stdout).toContain('acme');
     expect(coloured.stdout).toContain(ESCAPE);
@@ -184,8 +174,8 @@ describe('the CLI for people', { timeout: 240_000 }, () => {
 
     // Watching starts before any agent runs it: the build goes from scheduled to blocked.
     const watching = spawnCollecting(
-      resolve(ROOT, 'node_modules/.bin/tsx'),
-      ['apps/cli/src/main.ts', 'build', 'watch', ...server(), ...key, '--interval', '0.2'],
+      CLI[0],
+      [CLI[1], 'build', 'watch', ...server(), ...key, '--interval', '0.2'],
       { env: { PATH: process.env.PATH ?? '', CI_CONFIG: join(configDir, 'none.json') } },
     );
     await waitFor(

@@ -1,13 +1,9 @@
-import { execFile } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ROOT } from '../../../test/support/child-process';
+import { runCli } from '../../../test/support/cli';
 import { startWorld, type World } from '../../../test/support/world';
-
-const run = promisify(execFile);
 
 let world: World;
 beforeAll(async () => {
@@ -18,15 +14,11 @@ afterAll(() => world?.close());
 /** Runs the CLI against the world's server; resolves with its exit code and its one JSON line. */
 async function remote(token: string | null, ...args: string[]) {
   const tokenArgs = token === null ? [] : ['--token', token];
-  const result = await run(
-    resolve(ROOT, 'node_modules/.bin/tsx'),
-    ['apps/cli/src/main.ts', '--remote', world.server.baseUrl, ...tokenArgs, ...args, '--json'],
+  const result = await runCli(
+    ['--remote', world.server.baseUrl, ...tokenArgs, ...args, '--json'],
     // No DATABASE_URL: remote commands never touch a database.
     // No config file either: only the flags say where to go.
-    { cwd: ROOT, env: { PATH: process.env.PATH ?? '', CI_CONFIG: '/nonexistent/ci-config.json' } },
-  ).then(
-    ({ stdout, stderr }) => ({ code: 0, stdout, stderr }),
-    (error: { code: number; stdout: string; stderr: string }) => error,
+    { PATH: process.env.PATH ?? '', CI_CONFIG: '/nonexistent/ci-config.json' },
   );
   const lines = result.stdout.trim().split('\n').filter(Boolean);
   return { ...result, body: lines.length === 1 ? JSON.parse(lines[0] ?? '') : null };

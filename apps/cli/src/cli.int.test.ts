@@ -1,24 +1,17 @@
-import { execFile } from 'node:child_process';
-import { resolve } from 'node:path';
-import { promisify } from 'node:util';
 import { createUseCases, newId } from '@ci/application';
 import { openDatabase } from '@ci/db';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from '../../../test/support/cli';
 import { freshDatabaseUrl } from '../../../test/support/database';
 
-const run = promisify(execFile);
-const ROOT = resolve(import.meta.dirname, '../../..');
 let databaseUrl: string;
 
 async function cli(...args: string[]) {
-  const { stdout } = await run(
-    resolve(ROOT, 'node_modules/.bin/tsx'),
-    ['apps/cli/src/main.ts', ...args, '--json'],
-    {
-      cwd: ROOT,
-      env: { ...process.env, DATABASE_URL: databaseUrl },
-    },
-  );
+  const { code, stdout, stderr } = await runCli([...args, '--json'], {
+    ...process.env,
+    DATABASE_URL: databaseUrl,
+  });
+  if (code !== 0) throw new Error(`the CLI exited ${code}: ${stderr}`);
   const lines = stdout.trim().split('\n');
   expect(lines).toHaveLength(1); // exactly one JSON object on stdout
   return JSON.parse(lines[0] ?? '');
