@@ -3,7 +3,7 @@ import { acmeWithAdmin, freshDatabase } from '../support/database';
 import { type ServerProcess, startServerProcess } from '../support/server-process';
 
 /**
- * /graphql in the real server process (`apps/server/src/main.ts` under tsx), as it runs in production:
+ * /graphql in the real server process (the bundle `pnpm start` runs), as it runs in production:
  * the schema and the GraphQL libraries must share one copy of `graphql` there too.
  */
 

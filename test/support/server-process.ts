@@ -4,7 +4,8 @@ import { freePort } from './free-port';
 export type ServerProcess = RunningProcess;
 
 /**
- * The real server (`apps/server/src/main.ts`) as a separate Node process on `127.0.0.1:<free port>`,
+ * The real server as `pnpm start` runs it (the bundle `apps/server/dist/main.mjs`, which the tests' global
+ * setup builds) as a separate Node process on `127.0.0.1:<free port>`,
  * resolved once it answers `GET /healthz` with 200; it exits with the test process that spawned it.
  * `env` comes on top of SEED_DEMO=false, LOG_LEVEL=warn, RATE_LIMIT_ENABLED=false and
  * PRESSURE_MAX_EVENT_LOOP_DELAY_MS=0, and VALIDATE_RESPONSES=true (a response that does not match its
@@ -18,14 +19,7 @@ export async function startServerProcess(
   return startProcess({
     name: 'server process',
     command: process.execPath,
-    args: [
-      '--import',
-      'tsx',
-      '--import',
-      EXIT_WITH_PARENT,
-      'apps/server/src/main.ts',
-      ...(options.args ?? []),
-    ],
+    args: ['--import', EXIT_WITH_PARENT, 'apps/server/dist/main.mjs', ...(options.args ?? [])],
     env: {
       ...process.env,
       SEED_DEMO: 'false',
