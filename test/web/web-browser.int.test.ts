@@ -239,4 +239,35 @@ describe('the web app in a browser', () => {
     await stranger.waitForURL(/\/sign-in\?next=/);
     await other.close();
   });
+
+  it('draws only the rows near the window of a big build, and scrolls to the job its address names', async () => {
+    // 200 jobs on a queue no agent serves: they wait, and the page windows its list from 150 on.
+    const big = await world.createPipeline(
+      `steps:\n${'  - command: "true"\n    agents: { queue: nowhere }\n    parallelism: 100\n'.repeat(2)}`,
+    );
+    const { number } = await world.createBuild(big);
+    const { jobs } = await world.getBuild(big, number);
+    expect(jobs).toHaveLength(200);
+    await page.goto(`/acme/${big}/builds/${number}`);
+    await page.locator('[aria-posinset="1"]').waitFor();
+    expect(await page.locator('[aria-setsize="200"]').count()).toBeLessThan(60);
+    expect(await page.locator('[aria-posinset="200"]').count()).toBe(0);
+
+    await page.goto('about:blank');
+    await page.goto(`/acme/${big}/builds/${number}#${jobs[179].id}`);
+    const late = page.locator('[aria-posinset="180"]');
+    await late.waitFor();
+    // Scrolled to: its row is on screen (its top at the window's, give or take a pixel's rounding).
+    await expect
+      .poll(
+        async () => {
+          const box = await late.boundingBox();
+          return box !== null && box.y > -2 && box.y < (page.viewportSize()?.height ?? 0);
+        },
+        { timeout: 5000 },
+      )
+      .toBe(true);
+    expect(await page.evaluate(() => window.scrollY)).toBeGreaterThan(1000);
+    await shot('big-build');
+  });
 });
