@@ -40,6 +40,8 @@ export interface WebhookPhaseResult {
     /** from the first cancel sent to the first and the last delivery's arrival */
     firstDeliveryMs: number;
     lastDeliveryMs: number;
+    /** from each cancel's answer (its build finished, committed) to its delivery's arrival */
+    fromFinish: Latencies;
     errors: number;
   };
   inbound: { webhook: Latencies; restCreate: Latencies; ratioP50: number; ratioP99: number; errors: number };
@@ -125,6 +127,7 @@ export async function runWebhookPhase(options: WebhookPhaseOptions): Promise<Web
     serviceId = service.body.id;
 
     const sent = new Map<string, number>();
+    const answered = new Map<string, number>();
     const began = performance.now();
     let lastAnswer = began;
     await Promise.all(
@@ -134,6 +137,7 @@ export async function runWebhookPhase(options: WebhookPhaseOptions): Promise<Web
         sent.set(build.id, performance.now());
         const base = servers[index % servers.length] as string;
         const canceled = await call(base, 'PUT', `${pipelinePath}/builds/${build.number}/cancel`);
+        answered.set(build.id, performance.now());
         lastAnswer = Math.max(lastAnswer, performance.now());
         if (canceled.status !== 200) errors += 1;
       }),
@@ -142,12 +146,15 @@ export async function runWebhookPhase(options: WebhookPhaseOptions): Promise<Web
     while (arrived.size < numbers.length && performance.now() < deadline) {
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
-    const outbound = latencies(
-      [...sent].flatMap(([id, at]) => {
-        const got = arrived.get(id);
-        return got === undefined ? [] : [got - at];
-      }),
-    );
+    const toArrival = (from: Map<string, number>) =>
+      latencies(
+        [...from].flatMap(([id, at]) => {
+          const got = arrived.get(id);
+          return got === undefined ? [] : [Math.max(0, got - at)];
+        }),
+      );
+    const outbound = toArrival(sent);
+    const fromFinish = toArrival(answered);
 
     // The inbound requests' builds queue no notification work either.
     await deleteService();
@@ -211,6 +218,7 @@ export async function runWebhookPhase(options: WebhookPhaseOptions): Promise<Web
         finishSpanMs: Math.round(lastAnswer - began),
         firstDeliveryMs: arrived.size ? Math.round(Math.min(...arrived.values()) - began) : -1,
         lastDeliveryMs: arrived.size ? Math.round(Math.max(...arrived.values()) - began) : -1,
+        fromFinish,
         errors,
       },
       inbound: {
@@ -233,7 +241,8 @@ export function describeWebhookPhase(result: WebhookPhaseResult): string[] {
   return [
     `outbound: ${outbound.builds} builds finished in ${outbound.finishSpanMs} ms, ${outbound.delivered} build.finished ` +
       `delivered from ${outbound.firstDeliveryMs} ms to ${outbound.lastDeliveryMs} ms; ` +
-      `cancel → delivery p50 ${outbound.p50Ms} ms, p99 ${outbound.p99Ms} ms, max ${outbound.maxMs} ms, errors ${outbound.errors}`,
+      `cancel → delivery p50 ${outbound.p50Ms} ms, p99 ${outbound.p99Ms} ms, max ${outbound.maxMs} ms; ` +
+      `finished → delivery p50 ${outbound.fromFinish.p50Ms} ms, p99 ${outbound.fromFinish.p99Ms} ms, errors ${outbound.errors}`,
     `inbound: GitHub push → 201 p50 ${inbound.webhook.p50Ms} ms, p99 ${inbound.webhook.p99Ms} ms; ` +
       `REST create p50 ${inbound.restCreate.p50Ms} ms, p99 ${inbound.restCreate.p99Ms} ms; ` +
       `ratio p50 ${inbound.ratioP50}, p99 ${inbound.ratioP99} (${inbound.webhook.count} each), errors ${inbound.errors}`,
