@@ -263,4 +263,49 @@ describe('the CLI with --remote', { timeout: 240_000 }, () => {
     const after = await world.call('GET', '/v2/organizations/acme/pipelines/web');
     expect(after.body.provider.webhook_url).toBe('');
   });
+
+  it('manages pipeline schedules: create, change, list, delete, and refuses a bad cronline', async () => {
+    const key = ['--org', 'acme', '--pipeline', 'web'];
+    const created = await remote(
+      world.tokens.admin,
+      'schedule',
+      'create',
+      ...key,
+      '--label',
+      'Nightly',
+      '--cronline',
+      '0 2 * * * Europe/London',
+      '--env',
+      'MODE=nightly',
+      'DEPTH=full',
+    );
+    expect(created.code, created.stderr).toBe(0);
+    expect(created.body).toMatchObject({
+      label: 'Nightly',
+      cronline: '0 2 * * * Europe/London',
+      env: { MODE: 'nightly', DEPTH: 'full' },
+      enabled: true,
+    });
+    expect(Date.parse(created.body.next_build_at)).toBeGreaterThan(Date.now());
+
+    const schedule = ['--schedule', created.body.id];
+    const changed = await remote(world.tokens.admin, 'schedule', 'update', ...key, ...schedule, '--disabled');
+    expect(changed.body).toMatchObject({ id: created.body.id, enabled: false, next_build_at: null });
+    const listed = await remote(world.tokens.admin, 'schedule', 'list', ...key);
+    expect(listed.body.schedules.map((item: { id: string }) => item.id)).toEqual([created.body.id]);
+    const bad = await remote(
+      world.tokens.admin,
+      'schedule',
+      'update',
+      ...key,
+      ...schedule,
+      '--cronline',
+      '61 * * * *',
+    );
+    expect(bad.code).toBe(1);
+    expect(bad.body.error).toMatch(/^422 Validation Failed: cronline "61 \* \* \* \*"/);
+    const deleted = await remote(world.tokens.admin, 'schedule', 'delete', ...key, ...schedule);
+    expect(deleted.body).toMatchObject({ schedule: created.body.id, deleted: true });
+    expect((await remote(world.tokens.admin, 'schedule', 'list', ...key)).body.schedules).toEqual([]);
+  });
 });

@@ -80,14 +80,14 @@ function jobKey(options: Options) {
   return { ...buildKey(options), job: required(options, 'job') };
 }
 
-/** `--field key=value`, repeated → the unblock body's `fields`. */
-function unblockFields(options: Options): Record<string, string> | undefined {
-  const given = options.field;
+/** `--<name> key=value`, repeated → an object (the unblock body's `fields`, a schedule's `env`). */
+function keyValues(options: Options, name: string): Record<string, string> | undefined {
+  const given = options[name];
   if (!Array.isArray(given)) return undefined;
   return Object.fromEntries(
     given.map((item) => {
       const at = item.indexOf('=');
-      if (at < 1) throw new UsageError('--field takes key=value');
+      if (at < 1) throw new UsageError(`--${name} takes key=value`);
       return [item.slice(0, at), item.slice(at + 1)];
     }),
   );
@@ -141,14 +141,34 @@ function triggerFields(options: Options) {
       .map((name) => [name, optional(options, name)])
       .filter(([, value]) => value !== undefined),
   );
-  if (options.enabled && options.disabled)
-    throw new UsageError('--enabled and --disabled exclude each other');
   const label = optional(options, 'label');
   return {
     ...(label !== undefined ? { label } : {}),
     ...(Object.keys(build).length > 0 ? { build } : {}),
-    ...(options.disabled ? { enabled: false } : options.enabled ? { enabled: true } : {}),
+    ...enabledFlag(options),
   };
+}
+
+/** `--enabled` or `--disabled`, when one is given. */
+function enabledFlag(options: Options): { enabled?: boolean } {
+  if (options.enabled && options.disabled)
+    throw new UsageError('--enabled and --disabled exclude each other');
+  return options.disabled ? { enabled: false } : options.enabled ? { enabled: true } : {};
+}
+
+function scheduleKey(options: Options) {
+  return { ...pipelineKey(options), schedule: required(options, 'schedule') };
+}
+
+/** A pipeline schedule's fields the options give, as the REST body names them. */
+function scheduleFields(options: Options) {
+  const fields = Object.fromEntries(
+    (['label', 'cronline', 'branch', 'commit', 'message'] as const)
+      .map((name) => [name, optional(options, name)])
+      .filter(([, value]) => value !== undefined),
+  );
+  const env = keyValues(options, 'env');
+  return { ...fields, ...(env ? { env } : {}), ...enabledFlag(options) };
 }
 
 /** The pipeline's inbound webhook as people need it: where the source host sends its events. */
@@ -319,6 +339,51 @@ export const REMOTE_COMMANDS: Record<string, RemoteCommand> = {
       return { ...key, deleted: true };
     },
   },
+  'schedule list': {
+    description: "a pipeline's schedules, each with the time its next build is due",
+    options: ['org!', 'pipeline!'],
+    run: async (client, options) => ({
+      schedules: await client.pipelineSchedules.list.query(pipelineKey(options)),
+    }),
+  },
+  'schedule create': {
+    description: 'a pipeline schedule: a build at each tick of its cronline',
+    options: ['org!', 'pipeline!', 'label!', 'cronline!', 'branch', 'commit', 'message', 'env', 'disabled'],
+    run: async (client, options) =>
+      client.pipelineSchedules.create.mutate({
+        ...pipelineKey(options),
+        ...scheduleFields(options),
+        label: required(options, 'label'),
+        cronline: required(options, 'cronline'),
+      }),
+  },
+  'schedule update': {
+    description: "change a pipeline schedule's cronline, build or whether it is enabled",
+    options: [
+      'org!',
+      'pipeline!',
+      'schedule!',
+      'label',
+      'cronline',
+      'branch',
+      'commit',
+      'message',
+      'env',
+      'enabled',
+      'disabled',
+    ],
+    run: async (client, options) =>
+      client.pipelineSchedules.update.mutate({ ...scheduleKey(options), ...scheduleFields(options) }),
+  },
+  'schedule delete': {
+    description: 'delete a pipeline schedule: no more builds from it',
+    options: ['org!', 'pipeline!', 'schedule!'],
+    run: async (client, options) => {
+      const key = scheduleKey(options);
+      await client.pipelineSchedules.delete.mutate(key);
+      return { ...key, deleted: true };
+    },
+  },
   'pipeline-webhook show': {
     description: "the URL the pipeline's source host (GitHub, GitLab, Bitbucket) sends its events to",
     options: ['org!', 'pipeline!'],
@@ -482,7 +547,7 @@ export const REMOTE_COMMANDS: Record<string, RemoteCommand> = {
     options: ['org!', 'pipeline!', 'number!', 'job!', 'field'],
     show: 'job',
     run: async (client, options) => {
-      const fields = unblockFields(options);
+      const fields = keyValues(options, 'field');
       return client.jobs.unblock.mutate({ ...jobKey(options), ...(fields ? { fields } : {}) });
     },
   },
