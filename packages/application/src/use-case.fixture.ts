@@ -1,4 +1,11 @@
-import { ORGANIZATION_SETTINGS_DEFAULTS, type Organization, type Scope } from '@ci/domain';
+import {
+  type AccessToken,
+  ORGANIZATION_SETTINGS_DEFAULTS,
+  type Organization,
+  type Scope,
+  type User,
+} from '@ci/domain';
+import { hashAccessTokenSecret } from './auth/access-token-secret';
 import type { Actor } from './auth/actor';
 
 /** What the use cases' unit tests share: two organizations, numbered UUIDs, and the caller. */
@@ -31,5 +38,29 @@ export function actorWith(scopes: readonly Scope[], organizationIds: readonly st
     user: { id: 'u', name: 'U', email: 'u@x', avatarUrl: null, createdAt: new Date(0) },
     scopes,
     organizationIds,
+  };
+}
+
+export const ADA: User = {
+  id: 'u-1',
+  name: 'Ada',
+  email: 'ada@example.com',
+  avatarUrl: null,
+  createdAt: new Date(0),
+};
+
+/** Ada's access token whose secret is `secret`, with `overrides`. */
+export function tokenOf(secret: string, overrides: Partial<AccessToken> = {}): AccessToken {
+  return {
+    id: 't-1',
+    userId: ADA.id,
+    tokenHash: hashAccessTokenSecret(secret),
+    scopes: ['read_builds'],
+    organizationIds: null,
+    description: null,
+    createdAt: new Date(0),
+    expiresAt: null,
+    revokedAt: null,
+    ...overrides,
   };
 }

@@ -1,32 +1,16 @@
-import type { AccessToken, User } from '@ci/domain';
+import type { AccessToken } from '@ci/domain';
 import { describe, expect, it } from 'vitest';
 import type { Deps } from '../ports';
+import { ADA, tokenOf } from '../use-case.fixture';
 import { hashAccessTokenSecret } from './access-token-secret';
 import { authenticate } from './authenticate';
 
 const SECRET = `bkua_${'a'.repeat(40)}`;
-const user: User = {
-  id: 'u-1',
-  name: 'Ada',
-  email: 'ada@example.com',
-  avatarUrl: null,
-  createdAt: new Date(0),
-};
+const user = ADA;
 /** A token repository holding one token; it records the hash each read asked for. */
 function world(token: Partial<AccessToken> = {}) {
   const asked: string[] = [];
-  const stored: AccessToken = {
-    id: 't-1',
-    userId: user.id,
-    tokenHash: hashAccessTokenSecret(SECRET),
-    scopes: ['read_builds'],
-    organizationIds: null,
-    description: null,
-    createdAt: new Date(0),
-    expiresAt: null,
-    revokedAt: null,
-    ...token,
-  };
+  const stored = tokenOf(SECRET, { ...token });
   const deps = {
     repos: {
       accessTokens: {

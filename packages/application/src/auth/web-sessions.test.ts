@@ -1,32 +1,19 @@
-import type { AccessToken, User, WebSession } from '@ci/domain';
+import type { AccessToken, WebSession } from '@ci/domain';
 import { describe, expect, it } from 'vitest';
 import type { Deps } from '../ports';
-import { hashAccessTokenSecret } from './access-token-secret';
+import { ADA, tokenOf } from '../use-case.fixture';
 import { authenticateSession, csrfTokenFor, signIn, signOut } from './web-sessions';
 
 const SECRET = `bkua_${'b'.repeat(40)}`;
-const user: User = {
-  id: 'u-1',
-  name: 'Ada',
-  email: 'ada@example.com',
-  avatarUrl: null,
-  createdAt: new Date(0),
-};
+const user = ADA;
 
 /** One token and a session store in memory; the clock is moved by the test. */
 function world(token: Partial<AccessToken> = {}) {
-  const stored: AccessToken = {
-    id: 't-1',
-    userId: user.id,
-    tokenHash: hashAccessTokenSecret(SECRET),
+  const stored = tokenOf(SECRET, {
     scopes: ['read_builds', 'write_builds'],
     organizationIds: ['org-1'],
-    description: null,
-    createdAt: new Date(0),
-    expiresAt: null,
-    revokedAt: null,
     ...token,
-  };
+  });
   const sessions = new Map<string, WebSession>();
   const clock = { at: new Date('2026-11-27T10:00:00Z') };
   const deps = {
