@@ -1,9 +1,8 @@
-import { timingSafeEqual } from 'node:crypto';
 import { once } from 'node:events';
 import { readFile } from 'node:fs/promises';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
-import { type Actor, csrfTokenFor, type JobLogPage, type UseCases } from '@ci/application';
+import { type Actor, csrfTokenFor, type JobLogPage, sameSecret, type UseCases } from '@ci/application';
 import { isDomainError, parseBuildNumber } from '@ci/domain';
 import { type PublicUrls, replyWithError } from '@ci/trpc';
 import fastifyCookie from '@fastify/cookie';
@@ -48,12 +47,6 @@ export interface WebAppOptions {
   root?: string;
 }
 
-function sameText(a: string, b: string): boolean {
-  const left = Buffer.from(a);
-  const right = Buffer.from(b);
-  return left.length === right.length && timingSafeEqual(left, right);
-}
-
 /**
  * The web session a /trpc request carries (its cookie's secret), or null: none, or a change (anything
  * but GET and HEAD) without the session's CSRF token, which then authenticates as no one at all.
@@ -65,7 +58,7 @@ export function webSessionOf(request: FastifyRequest): string | null {
   if (!secret) return null;
   if (request.method === 'GET' || request.method === 'HEAD') return secret;
   const sent = request.headers[CSRF_HEADER];
-  return typeof sent === 'string' && sameText(sent, csrfTokenFor(secret)) ? secret : null;
+  return typeof sent === 'string' && sameSecret(sent, csrfTokenFor(secret)) ? secret : null;
 }
 
 /** A browser's change must come from our own pages: an `Origin` of another site is refused (login CSRF). */

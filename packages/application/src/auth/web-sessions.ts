@@ -6,7 +6,7 @@ import {
   WEB_SESSION_LIFETIME_MS,
 } from '@ci/domain';
 import type { Deps } from '../ports';
-import { sameHash } from './access-token-secret';
+import { sameHash, sha256Hex } from './access-token-secret';
 import { type Actor, actorOf } from './actor';
 import { authenticate } from './authenticate';
 
@@ -18,10 +18,6 @@ export interface SignedIn {
 }
 
 const SECRET_PATTERN = /^[A-Za-z0-9_-]{43}$/;
-
-function hashSessionSecret(secret: string): string {
-  return hash('sha256', secret, 'hex');
-}
 
 /**
  * The token a session's page sends in a header with every change: derived from the cookie's secret, so
@@ -46,7 +42,7 @@ export const signIn =
     await deps.repos.webSessions.deleteExpired(now);
     await deps.repos.webSessions.insert({
       id: deps.newId(),
-      sessionHash: hashSessionSecret(secret),
+      sessionHash: sha256Hex(secret),
       accessTokenId: actor.tokenId,
       createdAt: now,
       expiresAt,
@@ -59,7 +55,7 @@ export const authenticateSession =
   (deps: Deps) =>
   async (secret: string, clientAddress: string | null = null): Promise<Actor> => {
     if (!SECRET_PATTERN.test(secret)) throw unauthenticated();
-    const sessionHash = hashSessionSecret(secret);
+    const sessionHash = sha256Hex(secret);
     const found = await deps.repos.webSessions.findByHash(sessionHash);
     if (!found || !sameHash(found.session.sessionHash, sessionHash)) throw unauthenticated();
     const now = deps.clock.now();
@@ -73,5 +69,5 @@ export const signOut =
   (deps: Deps) =>
   async (secret: string): Promise<void> => {
     if (!SECRET_PATTERN.test(secret)) return;
-    await deps.repos.webSessions.deleteByHash(hashSessionSecret(secret));
+    await deps.repos.webSessions.deleteByHash(sha256Hex(secret));
   };

@@ -1,4 +1,4 @@
-import { hash, randomInt } from 'node:crypto';
+import { randomInt } from 'node:crypto';
 import {
   isPipelineTriggerToken,
   isUuid,
@@ -10,6 +10,7 @@ import {
   pipelineTriggerBuildRequest,
   pipelineTriggerErrors,
 } from '@ci/domain';
+import { sha256Hex } from '../auth/access-token-secret';
 import type { Actor } from '../auth/actor';
 import { requirePipeline } from '../auth/authorize';
 import type { PipelineRef } from '../builds/create-build';
@@ -36,10 +37,6 @@ function newTriggerToken(): string {
   let token = PIPELINE_TRIGGER_TOKEN_PREFIX;
   for (let i = 0; i < 40; i++) token += TOKEN_ALPHABET[randomInt(TOKEN_ALPHABET.length)];
   return token;
-}
-
-function hashTriggerToken(token: string): string {
-  return hash('sha256', token, 'hex');
 }
 
 export const listPipelineTriggers =
@@ -87,7 +84,7 @@ export const createPipelineTrigger =
       ...(fields.value as PipelineTriggerFields),
       id: deps.newId(),
       pipelineId: target.pipeline.id,
-      tokenHash: hashTriggerToken(token),
+      tokenHash: sha256Hex(token),
       createdAt: deps.clock.now(),
       createdById: actor.user.id,
     };
@@ -131,7 +128,7 @@ export const receivePipelineTrigger =
   (deps: Deps) =>
   async (delivery: WebhookDelivery): Promise<WebhookOutcome> => {
     if (!isPipelineTriggerToken(delivery.token)) throw pipelineTriggerErrors.invalidToken();
-    const found = await deps.repos.pipelineTriggers.findByTokenHash(hashTriggerToken(delivery.token));
+    const found = await deps.repos.pipelineTriggers.findByTokenHash(sha256Hex(delivery.token));
     if (!found) throw pipelineTriggerErrors.notFound();
     if (!found.trigger.enabled) throw pipelineTriggerErrors.disabled();
     const payload = parsePayload(delivery.body);

@@ -1,4 +1,4 @@
-import { createHmac, hash, timingSafeEqual } from 'node:crypto';
+import { createHmac } from 'node:crypto';
 import {
   type BuildState,
   badRequest,
@@ -15,6 +15,7 @@ import {
   webhookDecision,
   webhookSignatureInvalid,
 } from '@ci/domain';
+import { sameSecret } from '../auth/access-token-secret';
 import { scheduleBuild } from '../builds/create-build';
 import type { Deps } from '../ports';
 import type { InboundPipeline } from './inbound-ports';
@@ -128,14 +129,6 @@ export function parsePayload(body: string): unknown {
   }
 }
 
-function sameText(a: string, b: string): boolean {
-  // Hashes first: equal lengths for timingSafeEqual, and nothing about either length leaks.
-  return timingSafeEqual(
-    Buffer.from(hash('sha256', a, 'hex'), 'hex'),
-    Buffer.from(hash('sha256', b, 'hex'), 'hex'),
-  );
-}
-
 /**
  * GitLab sends the secret itself (`X-Gitlab-Token`); GitHub, Bitbucket and generic senders an HMAC-SHA256
  * of the body with it (`X-Hub-Signature-256`, Bitbucket's `X-Hub-Signature`: `sha256=<hex>`).
@@ -143,12 +136,12 @@ function sameText(a: string, b: string): boolean {
 function signedWith(secret: string, host: SourceHost, delivery: WebhookDelivery): boolean {
   if (host === 'gitlab') {
     const token = delivery.headers['x-gitlab-token'];
-    return token !== undefined && sameText(token, secret);
+    return token !== undefined && sameSecret(token, secret);
   }
   const signature = delivery.headers['x-hub-signature-256'] ?? delivery.headers['x-hub-signature'];
   if (signature === undefined) return false;
   const expected = `sha256=${createHmac('sha256', secret).update(delivery.body).digest('hex')}`;
-  return sameText(signature.trim().toLowerCase(), expected);
+  return sameSecret(signature.trim().toLowerCase(), expected);
 }
 
 const QUEUED: readonly BuildState[] = ['scheduled'];
