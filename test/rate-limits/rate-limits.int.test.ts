@@ -372,4 +372,18 @@ describe('refused tokens', () => {
     expect(next.status).toBe(401);
     expect(next.headers.get('ratelimit-remaining')).toBe('2');
   });
+
+  it("count the web app's live log alike", async () => {
+    time.at = new Date(START.getTime() + 120_000);
+    const live = () =>
+      world.call('GET', '/live/jobs/acme/web/1/00000000-0000-7000-8000-000000000000/log', {
+        token: 'bkua_unknown',
+      });
+    for (const remaining of ['2', '1', '0']) {
+      const refused = await live();
+      expect(refused.status).toBe(401);
+      expect(refused.headers.get('ratelimit-remaining')).toBe(remaining);
+    }
+    expect((await live()).status).toBe(429);
+  });
 });

@@ -270,7 +270,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   registerDocsPages(app);
 
-  await registerWebApp(app, { useCases: deps.useCases, urls });
+  await registerWebApp(app, { useCases: deps.useCases, urls, rateLimits: deps.config.rateLimits });
 
   /** The database's answer to a ping: null when it answers, else the 503 to send (the outage logged once). */
   const databaseDown = async (request: FastifyRequest, reply: FastifyReply) => {

@@ -2,8 +2,8 @@ import { once } from 'node:events';
 import { readFile } from 'node:fs/promises';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
-import { type Actor, csrfTokenFor, type JobLogPage, sameSecret, type UseCases } from '@ci/application';
-import { isDomainError, parseBuildNumber } from '@ci/domain';
+import { csrfTokenFor, type JobLogPage, sameSecret, type UseCases } from '@ci/application';
+import { isDomainError, parseBuildNumber, type RateLimitPolicy } from '@ci/domain';
 import { type PublicUrls, replyWithError } from '@ci/trpc';
 import fastifyCookie from '@fastify/cookie';
 import fastifyStatic from '@fastify/static';
@@ -43,6 +43,8 @@ const LOG_HEARTBEAT_MS = 15_000;
 export interface WebAppOptions {
   useCases: UseCases;
   urls: PublicUrls;
+  /** the API's rate limits (null: off), which count refused credentials of the live log too */
+  rateLimits: RateLimitPolicy | null;
   /** where the built app is; apps/web/dist by default */
   root?: string;
 }
@@ -78,14 +80,6 @@ function shellFor(shell: string, request: FastifyRequest): string {
   const secret = header ? fastifyCookie.parse(header)[SESSION_COOKIE] : undefined;
   const token = secret ? csrfTokenFor(secret) : '';
   return shell.replace('</head>', `<meta name="csrf-token" content="${token}"></head>`);
-}
-
-/** Who asks for a live log: the web session, or an API token as every other API request. */
-async function actorOf(request: FastifyRequest, useCases: UseCases): Promise<Actor> {
-  const authorization = request.headers.authorization;
-  const session = webSessionOf(request);
-  if (authorization === undefined && session) return useCases.authenticateSession(session, request.ip);
-  return useCases.authenticate(authorization, request.ip);
 }
 
 type PageParams = Partial<
@@ -217,7 +211,18 @@ export async function registerWebApp(app: FastifyInstance, options: WebAppOption
     }>('/live/jobs/:organization/:pipeline/:number/:job/log', async (request, reply) => {
       let follow: Awaited<ReturnType<UseCases['followJobLog']>>;
       try {
-        const actor = await actorOf(request, useCases);
+        // As every API request: the token or the web session, a refusal counted against its address.
+        const admitted = await useCases.authenticateRequest({
+          authorization: request.headers.authorization,
+          session: webSessionOf(request),
+          clientAddress: request.ip,
+          policy: options.rateLimits,
+        });
+        if ('refused' in admitted) {
+          reply.headers(admitted.refused.headers);
+          throw admitted.refused.error;
+        }
+        const { actor } = admitted;
         const { organization, pipeline, number, job } = request.params;
         follow = await useCases.followJobLog(actor, {
           organization,

@@ -207,7 +207,7 @@ import {
 import { updatePipeline } from './pipelines/update-pipeline';
 import type { Deps } from './ports';
 import { countRequest } from './rate-limits/count-request';
-import { refuseAuthentication } from './rate-limits/refuse-authentication';
+import { authenticateRequest, refuseAuthentication } from './rate-limits/refuse-authentication';
 import { createRegistry } from './registries/create-registry';
 import { deleteRegistry } from './registries/delete-registry';
 import { getRegistry } from './registries/get-registry';
@@ -277,6 +277,7 @@ export function createUseCases(deps: Deps) {
     signOut: signOut(deps),
     countRequest: countRequest(deps),
     refuseAuthentication: refuseAuthentication(deps),
+    authenticateRequest: authenticateRequest(deps),
     idempotentCreate: idempotentCreate(deps),
     listBuilds: listBuilds(deps),
     pipelineRevision: pipelineRevision(deps),

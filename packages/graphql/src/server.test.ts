@@ -13,7 +13,7 @@ const actor: Actor = {
 /** The server over use cases whose build lookup fails as `failure` says: the only way to fail unexpectedly. */
 function serverFailingWith(failure: Error) {
   const useCases = {
-    authenticate: async () => actor,
+    authenticateRequest: async () => ({ actor }),
     byId: {
       findBuild: async () => {
         throw failure;
@@ -96,9 +96,9 @@ describe('a Fetch request', () => {
   function serverRecordingAuthentication(maxBodyBytes?: number) {
     const authenticated: unknown[][] = [];
     const useCases = {
-      authenticate: async (...args: unknown[]) => {
-        authenticated.push(args);
-        return actor;
+      authenticateRequest: async (request: { authorization?: string; clientAddress: string | null }) => {
+        authenticated.push([request.authorization, request.clientAddress]);
+        return { actor };
       },
       byId: { findPipeline: async () => Promise.reject(notFound('pipeline')) },
     } as unknown as UseCases;

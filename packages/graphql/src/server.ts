@@ -133,27 +133,28 @@ export function createGraphqlServer(options: GraphqlServerOptions) {
 
   /** Who asks, and whether they may: the bearer token, the rate limit, then the `graphql` scope. */
   async function admit(authorization: string | undefined, clientAddress: string | null): Promise<Admission> {
-    let actor: Actor;
-    try {
-      actor = await options.useCases.authenticate(authorization, clientAddress);
-    } catch (error) {
-      if (!isDomainError(error)) throw error;
-      // A refused token counts against its client address (REST and tRPC count it alike).
-      const refused =
-        error.kind === 'unauthenticated'
-          ? await options.useCases.refuseAuthentication(error, {
-              clientAddress,
-              policy: options.rateLimits ?? null,
-            })
-          : { error, headers: {} };
+    // A refused token counts against its client address, as on REST and tRPC.
+    const admitted = await options.useCases
+      .authenticateRequest({
+        authorization,
+        session: null,
+        clientAddress,
+        policy: options.rateLimits ?? null,
+      })
+      .catch((error: unknown) => {
+        if (!isDomainError(error)) throw error;
+        return { refused: { error, headers: {} } };
+      });
+    if ('refused' in admitted) {
       return {
-        refused: refusal(refused.error, {
+        refused: refusal(admitted.refused.error, {
           'X-Accepted-OAuth-Scopes': ACCEPTED_SCOPES,
           'X-OAuth-Scopes': '',
-          ...refused.headers,
+          ...admitted.refused.headers,
         }),
       };
     }
+    const { actor } = admitted;
     const headers: Record<string, string> = {
       'X-Accepted-OAuth-Scopes': ACCEPTED_SCOPES,
       'X-OAuth-Scopes': actor.scopes.join(', '),

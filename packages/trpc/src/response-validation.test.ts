@@ -35,7 +35,9 @@ const things = router({
 });
 
 const useCases = {
-  authenticate: async () => ({ tokenId: 't', user: {}, scopes: [], organizationIds: null }),
+  authenticateRequest: async () => ({
+    actor: { tokenId: 't', user: {}, scopes: [], organizationIds: null },
+  }),
 } as unknown as UseCases;
 
 async function serve(validateResponse: ResponseCheck | undefined) {

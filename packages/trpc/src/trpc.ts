@@ -183,21 +183,17 @@ async function admit(
   ctx.response.headers['X-Accepted-OAuth-Scopes'] = accepted ?? '';
   ctx.response.headers['X-OAuth-Scopes'] = '';
   const named = await namedBy(getRawInput);
-  let actor: Actor;
-  try {
-    actor =
-      ctx.authorization === undefined && ctx.session
-        ? await ctx.useCases.authenticateSession(ctx.session, ctx.clientAddress ?? null)
-        : await ctx.useCases.authenticate(ctx.authorization, ctx.clientAddress ?? null);
-  } catch (error) {
-    if (!isDomainError(error) || error.kind !== 'unauthenticated') throw error;
-    const refused = await ctx.useCases.refuseAuthentication(error, {
-      clientAddress: ctx.clientAddress ?? null,
-      policy: ctx.rateLimits,
-    });
-    Object.assign(ctx.response.headers, refused.headers);
-    throw refused.error;
+  const admitted = await ctx.useCases.authenticateRequest({
+    authorization: ctx.authorization,
+    session: ctx.session ?? null,
+    clientAddress: ctx.clientAddress ?? null,
+    policy: ctx.rateLimits,
+  });
+  if ('refused' in admitted) {
+    Object.assign(ctx.response.headers, admitted.refused.headers);
+    throw admitted.refused.error;
   }
+  const { actor } = admitted;
   ctx.response.headers['X-OAuth-Scopes'] = actor.scopes.join(', ');
   if (ctx.rateLimits) {
     const status = await ctx.useCases.countRequest(actor, {
