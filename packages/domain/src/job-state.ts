@@ -256,11 +256,14 @@ export function retryOf(
   };
 }
 
+/** The queue of an agent without a `queue=` tag, and of a job without agent query rules. */
+export const DEFAULT_QUEUE = 'default';
+
 /** Agent query rules (`key=value`, `key=*`, `*`) satisfied by an agent's tags (`key=value`). */
 export function agentMatches(rules: readonly string[], tags: readonly string[]): boolean {
   const tagValues = tagValuesOf(tags);
-  const effective = rules.length ? rules : ['queue=default'];
-  if (!tagValues.has('queue')) tagValues.set('queue', 'default');
+  const effective = rules.length ? rules : [`queue=${DEFAULT_QUEUE}`];
+  if (!tagValues.has('queue')) tagValues.set('queue', DEFAULT_QUEUE);
   return rulesMet(effective, tagValues);
 }
 

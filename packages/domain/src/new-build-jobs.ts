@@ -1,10 +1,11 @@
 import { matchesBranchFilter } from './branch-filter';
 import { type ClusterPlacement, queueForRules } from './cluster';
 import type { Job, Pipeline, StepDefinition } from './entities';
+import { DEFAULT_QUEUE } from './job-state';
 import { type ConditionFacts, conditionHolds, parseCondition } from './step-condition';
 import { interpolateMatrix, type JobMatrix, jobMatrix, matrixCombinations } from './step-matrix';
 
-const DEFAULT_AGENT_QUERY_RULES = ['queue=default'];
+const DEFAULT_AGENT_QUERY_RULES = [`queue=${DEFAULT_QUEUE}`];
 
 /** What a new job takes from its step (and its place among the step's parallel copies). */
 type FromStep = Pick<

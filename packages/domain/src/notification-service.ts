@@ -1,5 +1,8 @@
 import { matchesBranchFilter } from './branch-filter';
+import { type BuildState, isFinished } from './build-state';
+import type { JobState } from './entities';
 import { type DomainError, validationFailed } from './errors';
+import { isFinishedJob } from './job-state';
 import { err, ok, type Result } from './result';
 import { isStorableText } from './storable-text';
 
@@ -82,17 +85,6 @@ export interface Transition {
   at: string;
 }
 
-const FINISHED_BUILD = new Set(['passed', 'failed', 'canceled', 'blocked', 'not_run']);
-const FINISHED_JOB = new Set([
-  'passed',
-  'failed',
-  'canceled',
-  'broken',
-  'expired',
-  'timed_out',
-  'lost',
-  'skipped',
-]);
 const AGENT_EVENTS: Record<string, NotificationEvent> = {
   connected: 'agent.connected',
   lost: 'agent.lost',
@@ -109,7 +101,7 @@ export function notificationEventOf(transition: Pick<Transition, 'kind' | 'state
     if (state === 'running') return 'build.running';
     if (state === 'failing') return 'build.failing';
     if (state === 'skipped') return 'build.skipped';
-    return FINISHED_BUILD.has(state) ? 'build.finished' : null;
+    return isFinished(state as BuildState) ? 'build.finished' : null;
   }
   if (kind === 'job') {
     if (state === 'scheduled') return 'job.scheduled';
@@ -117,7 +109,7 @@ export function notificationEventOf(transition: Pick<Transition, 'kind' | 'state
     // A block step's job is activated when it is unblocked.
     if (state === 'unblocked' && previous === 'blocked') return 'job.activated';
     if (state === 'skipped' && previous === null) return null;
-    return FINISHED_JOB.has(state) ? 'job.finished' : null;
+    return isFinishedJob(state as JobState) ? 'job.finished' : null;
   }
   return AGENT_EVENTS[state] ?? null;
 }

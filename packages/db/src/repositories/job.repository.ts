@@ -6,7 +6,17 @@ import type {
   LogChunk,
   TriggerJobDue,
 } from '@ci/application';
-import type { Agent, Build, BuildState, Job, JobMatrix, JobState, JobType } from '@ci/domain';
+import {
+  type Agent,
+  type Build,
+  type BuildState,
+  DEFAULT_QUEUE,
+  type Job,
+  type JobMatrix,
+  type JobState,
+  type JobType,
+  queueKeyOf,
+} from '@ci/domain';
 import { toDate, toDateOrNull } from '../rows';
 import { isUniqueViolation, type Sql } from '../sql';
 import { AGENT_OBJECT, agentFromRow, HELD_JOB_STATES } from './agent.repository';
@@ -241,7 +251,7 @@ const CLAIM_BATCH = 100;
  * Whether an unclustered job's rules let an agent of queue `$4` run it: no rules mean the default queue;
  * a `queue=` rule must name it or `*` (the domain's `agentMayRun` checks all of them on each candidate).
  */
-const QUEUE_MAY_RUN = `(case when cardinality(j.agent_query_rules) = 0 then $4 = 'default'
+const QUEUE_MAY_RUN = `(case when cardinality(j.agent_query_rules) = 0 then $4 = '${DEFAULT_QUEUE}'
   else not exists (select 1 from unnest(j.agent_query_rules) rule
     where rule like 'queue=%' and rule not in ('queue=*', 'queue=' || $4)) end)`;
 
@@ -363,8 +373,7 @@ export function jobRepository(sql: Sql): JobRepository {
         // The candidates are read without locks, oldest first, a batch at a time: those of the agent's
         // cluster and queue, or for an unclustered agent the unclustered ones its queue may run (so jobs
         // of a queue nobody serves never hide the others).
-        const queueTag =
-          agent.tags.find((tag) => tag.startsWith('queue='))?.slice('queue='.length) ?? 'default';
+        const queueTag = queueKeyOf(agent.tags) ?? DEFAULT_QUEUE;
         for (let after: Row | undefined; ; ) {
           const rows = await tx.query(
             `select j.* from jobs j join builds b on b.id = j.build_id
