@@ -68,3 +68,10 @@ export const flag = (description: string) =>
     .optional()
     .transform((value) => value === true || value === 'true' || value === '1')
     .meta({ description, ...documentedAs({ type: 'boolean' }) });
+
+/**
+ * A procedure's input of path parameters `key` and a request body: the domain validates bodies (422
+ * `Validation failed: …`), so the run-time input passes them through untouched; its type is the request's.
+ */
+export const bodyOf = <Key extends object, Body>(key: z.ZodObject) =>
+  z.looseObject(key.shape) as unknown as z.ZodType<Key & Body>;

@@ -26,9 +26,13 @@ function deliveryFromRow(row: Row): NotificationDelivery {
   };
 }
 
-/** Queues an attempt of a delivery as graphile-worker's job (ADR 0019), in the caller's transaction. */
-const QUEUE_ATTEMPT = `select graphile_worker.add_job('notification_delivery',
-  json_build_object('delivery_id', $1::uuid), run_at := $2::timestamptz, max_attempts := 5)`;
+/**
+ * Queues an attempt of each delivery of `$1` as graphile-worker's job (ADR 0019), at `$2` (null: now), in
+ * the caller's transaction: one statement however many.
+ */
+const QUEUE_ATTEMPTS = `select graphile_worker.add_job('notification_delivery',
+  json_build_object('delivery_id', id), run_at := $2::timestamptz, max_attempts := 5)
+  from unnest($1::uuid[]) id`;
 
 export function notificationServiceRepository(
   entityManager: EntityManagerSource,
@@ -107,7 +111,7 @@ export function notificationServiceRepository(
             ),
           ],
         );
-        for (const row of made) await tx.query(QUEUE_ATTEMPT, [row.id, null]);
+        if (made.length) await tx.query(QUEUE_ATTEMPTS, [made.map((row) => row.id), null]);
         return made.length;
       });
     },
@@ -141,7 +145,7 @@ export function notificationServiceRepository(
           ],
         );
         if (!row) return;
-        if (attempt.retryAt) await tx.query(QUEUE_ATTEMPT, [attempt.id, attempt.retryAt]);
+        if (attempt.retryAt) await tx.query(QUEUE_ATTEMPTS, [[attempt.id], attempt.retryAt]);
         // The newest deliveries are kept; older finished ones go (those still being sent stay until done).
         await tx.query(
           `delete from notification_deliveries d where d.service_id = $1 and d.state in ('succeeded', 'failed')

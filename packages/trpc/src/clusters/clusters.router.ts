@@ -2,7 +2,7 @@ import type { ClusterQueueRef, ClusterRef, ClusterTokenRef } from '@ci/applicati
 import { z } from 'zod';
 import { documented, documentedList } from '../documented';
 import { listPage } from '../pagination';
-import { organizationSlug, pageParameters } from '../parameters';
+import { bodyOf, organizationSlug, pageParameters } from '../parameters';
 import { authed, router } from '../trpc';
 import { presentCluster, presentClusterQueue, presentClusterToken, presentEach } from './cluster.presenter';
 import {
@@ -33,13 +33,6 @@ const token = z.string().meta({ description: 'cluster token UUID' });
 const ClusterKey = z.object({ organization, cluster });
 const QueueKey = z.object({ organization, cluster, queue });
 const TokenKey = z.object({ organization, cluster, token });
-
-/**
- * Bodies are validated by the domain (422 `Validation failed: …`), so the run-time inputs pass them
- * through untouched; their types and OpenAPI components are the requests'.
- */
-const bodyOf = <Key extends object, Body>(key: z.ZodObject) =>
-  z.looseObject(key.shape) as unknown as z.ZodType<Key & Body>;
 
 const CLUSTER_TAGS = ['Clusters'];
 const QUEUE_TAGS = ['Cluster queues'];

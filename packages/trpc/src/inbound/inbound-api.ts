@@ -1,9 +1,9 @@
-import { createHash } from 'node:crypto';
 import type { UseCases, WebhookOutcome } from '@ci/application';
 import { badgeSvg, webAddresses } from '@ci/domain';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { apiAddresses } from '../api-addresses';
 import { replyWithError } from '../http-errors';
+import { entityTag, matchesNoneMatch } from '../response-cache';
 import type { PublicUrls } from '../trpc';
 
 /** Headers as the use cases read them: lower-case names, one value each (the first of a repeated one). */
@@ -78,16 +78,13 @@ export function registerInboundApi(app: FastifyInstance, options: { useCases: Us
         authorization,
         clientAddress: request.ip,
       });
-      const etag = `"${createHash('sha256')
-        .update(`${badge.status}:${badge.buildId ?? ''}`)
-        .digest('base64url')
-        .slice(0, 27)}"`;
+      const etag = entityTag(`${badge.status}:${badge.buildId ?? ''}`, request.url);
       // A badge seen with a token is that token holder's: no shared cache keeps it.
       reply
         .header('Cache-Control', `${authorization ? 'private' : 'public'}, max-age=${BADGE_MAX_AGE_SECONDS}`)
         .header('ETag', etag)
         .header('Vary', 'Authorization');
-      if (request.headers['if-none-match'] === etag) return reply.code(304).send();
+      if (matchesNoneMatch(request.headers['if-none-match'], etag)) return reply.code(304).send();
       return reply.type('image/svg+xml; charset=utf-8').send(badgeSvg(badge.status));
     });
   });

@@ -1,7 +1,7 @@
 import type { PipelineRef, PipelineTriggerRef } from '@ci/application';
 import { z } from 'zod';
 import { documented } from '../documented';
-import { organizationSlug } from '../parameters';
+import { bodyOf, organizationSlug } from '../parameters';
 import { authed, router } from '../trpc';
 import { presentPipelineTrigger } from './pipeline-trigger.presenter';
 import {
@@ -20,10 +20,6 @@ const pipeline = z.string().meta({ description: 'pipeline slug' });
 const trigger = z.string().meta({ description: 'pipeline trigger UUID' });
 const PipelineKey = z.object({ organization, pipeline });
 const TriggerKey = z.object({ organization, pipeline, trigger });
-
-/** The domain validates the bodies (422); the run-time inputs pass them through untouched. */
-const bodyOf = <Key extends object, Body>(key: z.ZodObject) =>
-  z.looseObject(key.shape) as unknown as z.ZodType<Key & Body>;
 
 export const pipelineTriggersRouter = router({
   list: authed
