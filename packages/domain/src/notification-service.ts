@@ -148,7 +148,7 @@ export type NotificationServiceFields = Pick<
 const MAX_URL_LENGTH = 2048;
 
 /** Whether `text` is an absolute http(s) URL with a host (where it may point is checked when sending). */
-export function isWebhookUrl(text: string): boolean {
+function isWebhookUrl(text: string): boolean {
   if (text.length > MAX_URL_LENGTH) return false;
   try {
     const url = new URL(text);
