@@ -101,24 +101,22 @@ function listening(port: number): Promise<boolean> {
   });
 }
 
-/**
- * A PostgreSQL server that another process (a running server, the CLI) already started in this data
- * directory: its postmaster.pid names a live process and a port something listens on (else the file is
- * stale, and PostgreSQL's own start says so).
- */
-/** The postmaster's pid, from the first line of its `postmaster.pid`; null without a readable one. */
-function postmasterPid(pgDir: string): number | null {
+/** The postmaster's pid and port, from the first and fourth lines of its `postmaster.pid`; null without one. */
+function postmasterFile(pgDir: string): { pid: number; port: number } | null {
+  let lines: string[];
   try {
-    const pid = Number(readFileSync(join(pgDir, 'postmaster.pid'), 'utf8').split('\n')[0]);
-    return Number.isInteger(pid) && pid > 0 ? pid : null;
+    lines = readFileSync(join(pgDir, 'postmaster.pid'), 'utf8').split('\n');
   } catch {
     return null;
   }
+  const pid = Number(lines[0]);
+  const port = Number(lines[3]);
+  return Number.isInteger(pid) && pid > 0 && Number.isInteger(port) ? { pid, port } : null;
 }
 
 function signalPostmaster(pgDir: string, signal: NodeJS.Signals): void {
-  const pid = postmasterPid(pgDir);
-  if (pid === null) return;
+  const pid = postmasterFile(pgDir)?.pid;
+  if (pid === undefined) return;
   try {
     process.kill(pid, signal);
   } catch {
@@ -126,19 +124,20 @@ function signalPostmaster(pgDir: string, signal: NodeJS.Signals): void {
   }
 }
 
+/**
+ * A PostgreSQL server that another process (a running server, the CLI) already started in this data
+ * directory: its postmaster.pid names a live process and a port something listens on (else the file is
+ * stale, and PostgreSQL's own start says so).
+ */
 async function runningServer(pgDir: string): Promise<{ pid: number; port: number } | null> {
-  const pidFile = join(pgDir, 'postmaster.pid');
-  if (!existsSync(pidFile)) return null;
-  const [pidLine, , , portLine] = readFileSync(pidFile, 'utf8').split('\n');
-  const pid = Number(pidLine);
-  const port = Number(portLine);
-  if (!Number.isInteger(pid) || !Number.isInteger(port)) return null;
+  const found = postmasterFile(pgDir);
+  if (!found) return null;
   try {
-    process.kill(pid, 0);
+    process.kill(found.pid, 0);
   } catch {
     return null;
   }
-  return (await listening(port)) ? { pid, port } : null;
+  return (await listening(found.port)) ? found : null;
 }
 
 async function ensureDatabase(url: string, database: string): Promise<void> {

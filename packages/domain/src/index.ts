@@ -6,6 +6,7 @@ export * from './agent-token';
 export * from './annotation';
 export * from './artifact';
 export * from './block-fields';
+export * from './body-fields';
 export * from './branch-filter';
 export * from './build-admission';
 export * from './build-badge';

@@ -6,6 +6,7 @@ import {
   agentMatches,
   agentMayRun,
   isFinishedJob,
+  isRetryable,
   isUnblockable,
   type JobTrigger,
   type JobTriggerType,
@@ -218,6 +219,28 @@ describe('isUnblockable', () => {
           type === 'manual' && state === 'blocked',
         );
       }
+    }
+  });
+});
+
+describe('isRetryable', () => {
+  const retryableStates = ['passed', 'failed', 'canceled', 'broken', 'expired', 'timed_out', 'lost'];
+
+  it('holds for a command job that ended other than skipped, in every type and state', () => {
+    for (const type of JOB_TYPES) {
+      for (const state of JOB_STATES) {
+        expect(isRetryable(jobIn(state, type)), `${type} ${state}`).toBe(
+          type === 'script' && retryableStates.includes(state),
+        );
+      }
+    }
+  });
+
+  it('is what the retried trigger accepts, and never twice', () => {
+    for (const state of JOB_STATES) {
+      const job = jobIn(state, 'script');
+      expect(jobTransition(job, triggers.retried, at).ok, state).toBe(isRetryable(job));
+      expect(isRetryable({ ...job, retried: true })).toBe(false);
     }
   });
 });

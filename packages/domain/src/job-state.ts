@@ -22,12 +22,22 @@ export const FINISHED_JOB_STATES = [
   'lost',
 ] as const satisfies readonly JobState[];
 
+export type FinishedJobState = (typeof FINISHED_JOB_STATES)[number];
+
+/** States a command job can be retried from: every end but a skip. */
+export type RetryableJobState = Exclude<FinishedJobState, 'skipped'>;
+
 export function isActiveJob(state: JobState): boolean {
   return (ACTIVE_JOB_STATES as readonly JobState[]).includes(state);
 }
 
 export function isFinishedJob(state: JobState): boolean {
   return (FINISHED_JOB_STATES as readonly JobState[]).includes(state);
+}
+
+/** Whether a new run of the job can be asked for: a command job, not yet retried, ended but not skipped. */
+export function isRetryable(job: Pick<Job, 'type' | 'state' | 'retried'>): boolean {
+  return job.type === 'script' && !job.retried && isFinishedJob(job.state) && job.state !== 'skipped';
 }
 
 /**
@@ -218,7 +228,7 @@ export function jobTransition(job: Job, trigger: JobTrigger, at: Date): Result<J
       if (type === 'manual' && state === 'blocked_failed') return ok({ ...job, state: 'blocked' });
       break;
     case 'retried':
-      if (script && !job.retried && isFinishedJob(state) && state !== 'skipped') {
+      if (isRetryable(job)) {
         return ok({ ...job, retried: true, retriedInJobId: trigger.newJobId });
       }
       break;

@@ -220,11 +220,6 @@ export function nextTickAfterRun(input: { now: Date; next: (after: Date) => Date
   return input.next(input.now);
 }
 
-/** Whether a schedule's tick is due at `now`. */
-export function isScheduleDue(schedule: Pick<PipelineSchedule, 'enabled' | 'nextBuildAt'>, now: Date) {
-  return schedule.enabled && schedule.nextBuildAt !== null && schedule.nextBuildAt <= now;
-}
-
 /** The build a schedule's tick creates: its fields, else the pipeline's default branch, `HEAD`, a message. */
 export function pipelineScheduleBuildRequest(
   schedule: Pick<PipelineSchedule, 'branch' | 'commit' | 'message' | 'env'>,

@@ -1,3 +1,4 @@
+import type { FinishedJobState, RetryableJobState } from '@ci/trpc';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { useWindowVirtualizer } from '@tanstack/react-virtual';
 import { useEffect, useRef, useState } from 'react';
@@ -7,8 +8,27 @@ import { Link, navigate, useLocation, useTitle } from '../router';
 import { duration, ErrorMessage, Loaded, OrganizationNav, StateBadge, When } from '../ui';
 import { UnblockForm } from '../unblock-form';
 
-const RETRYABLE = new Set(['failed', 'timed_out', 'canceled', 'expired', 'broken']);
-const FINISHED_JOB = new Set(['passed', 'failed', 'canceled', 'timed_out', 'skipped', 'broken', 'expired']);
+// The domain's lists, as keys the compiler checks against its types (a state added there fails here).
+const FINISHED_JOB: Record<FinishedJobState, true> = {
+  passed: true,
+  failed: true,
+  canceled: true,
+  skipped: true,
+  broken: true,
+  expired: true,
+  timed_out: true,
+  lost: true,
+};
+const RETRYABLE: Record<RetryableJobState, true> = {
+  passed: true,
+  failed: true,
+  canceled: true,
+  broken: true,
+  expired: true,
+  timed_out: true,
+  lost: true,
+};
+const isIn = (states: Record<string, true>, state: string) => Object.hasOwn(states, state);
 
 interface BuildKey {
   organization: string;
@@ -73,7 +93,7 @@ function JobRow(props: { buildKey: BuildKey; job: Job; open: boolean; windowed?:
               <span className="visually-hidden"> of {name}</span>
             </button>
           ) : null}
-          {job.type === 'script' && !job.retried && RETRYABLE.has(job.state) ? (
+          {job.type === 'script' && !job.retried && isIn(RETRYABLE, job.state) ? (
             <RetryButton jobKey={key} name={name} />
           ) : null}
           {job.type === 'manual' && job.state === 'blocked' ? (
@@ -100,7 +120,7 @@ function JobRow(props: { buildKey: BuildKey; job: Job; open: boolean; windowed?:
           pipeline={buildKey.pipeline}
           number={Number(buildKey.number)}
           job={job.id}
-          key={`${job.id}-${FINISHED_JOB.has(job.state)}`}
+          key={`${job.id}-${isIn(FINISHED_JOB, job.state)}`}
         />
       ) : null}
     </li>

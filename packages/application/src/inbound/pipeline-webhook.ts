@@ -1,4 +1,4 @@
-import { badRequest, isJsonObject, isStorableText, notFound, unprocessable } from '@ci/domain';
+import { badRequest, isJsonObject, notFound, readOptionalText, unprocessable } from '@ci/domain';
 import type { Actor } from '../auth/actor';
 import { requirePipeline, requireScope } from '../auth/authorize';
 import type { PipelineRef } from '../builds/create-build';
@@ -11,15 +11,10 @@ const SECRET_LIMIT = 255;
 
 /** `secret`: a string sets it, null or '' clears it, absent leaves it. */
 function secretOf(body: unknown): string | null | undefined {
-  if (!isJsonObject(body) || body.secret === undefined) return undefined;
-  if (body.secret === null || body.secret === '') return null;
-  if (typeof body.secret !== 'string' || !isStorableText(body.secret) || body.secret.length > SECRET_LIMIT) {
-    throw badRequest(
-      'webhook_secret_invalid',
-      `secret must be a string of at most ${SECRET_LIMIT} characters`,
-    );
-  }
-  return body.secret;
+  if (!isJsonObject(body)) return undefined;
+  const read = readOptionalText(body.secret, 'secret', SECRET_LIMIT);
+  if (!read.ok) throw badRequest('webhook_secret_invalid', read.error.message);
+  return read.value;
 }
 
 /**

@@ -16,9 +16,14 @@ const ORGANIZATION_COLUMNS = prefixedColumns('o', [
   'members_require_two_factor_authentication',
 ]);
 
-/** A pipeline `p` with its organization `o` and creator `pu`, as a secret of the pipeline's finds it. */
-export const INBOUND_SELECT = `select ${ORGANIZATION_COLUMNS}, ${PIPELINE_COLUMNS}, ${PIPELINE_CREATOR_COLUMNS}
+/**
+ * A pipeline `p` with its organization `o` and creator `pu`, as a secret of the pipeline's finds it;
+ * `leading` names the finder's own columns, read first.
+ */
+export function inboundSelect(leading: string): string {
+  return `select ${leading}, ${ORGANIZATION_COLUMNS}, ${PIPELINE_COLUMNS}, ${PIPELINE_CREATOR_COLUMNS}
   from pipelines p join organizations o on o.id = p.organization_id left join users pu on pu.id = p.created_by_id`;
+}
 
 export function inboundFromRow(row: Row): InboundPipeline {
   return {
@@ -32,7 +37,7 @@ export function sourceWebhookRepository(sql: Sql): SourceWebhookRepository {
   return {
     async findByToken(token) {
       const [row] = await sql.query(
-        `${INBOUND_SELECT.replace('select ', 'select p.webhook_secret, ')}
+        `${inboundSelect('p.webhook_secret')}
         where p.webhook_token = $1`,
         [token],
       );

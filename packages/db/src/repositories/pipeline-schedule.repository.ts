@@ -6,7 +6,7 @@ import {
 } from '../entities/pipeline-schedule.entity';
 import { type EntityManagerSource, updateReturning } from '../orm';
 import type { Sql } from '../sql';
-import { INBOUND_SELECT, inboundFromRow } from './inbound.repository';
+import { inboundFromRow, inboundSelect } from './inbound.repository';
 
 /**
  * Schedules through the EntityManager; SQL for the tick's claim and the slugs and build windows it joins.
@@ -87,7 +87,7 @@ export function pipelineScheduleRepository(
              where enabled and next_build_at <= $1
              order by next_build_at, id limit 1 for update skip locked
            )
-           ${INBOUND_SELECT.replace('select ', 'select to_jsonb(s) as schedule, ')}
+           ${inboundSelect('to_jsonb(s) as schedule')}
            join pipeline_schedules s on s.pipeline_id = p.id where s.id = (select id from due)`,
           [at],
         );

@@ -2,7 +2,7 @@ import type { PipelineTriggerRepository } from '@ci/application';
 import { PipelineTriggerEntity, toPipelineTrigger } from '../entities/pipeline-trigger.entity';
 import { type EntityManagerSource, updateReturning } from '../orm';
 import type { Sql } from '../sql';
-import { INBOUND_SELECT, inboundFromRow } from './inbound.repository';
+import { inboundFromRow, inboundSelect } from './inbound.repository';
 
 /** Triggers through the EntityManager; SQL for the lookup of each delivery, with the pipeline it builds. */
 export function pipelineTriggerRepository(
@@ -43,7 +43,7 @@ export function pipelineTriggerRepository(
     },
     async findByTokenHash(hash) {
       const [row] = await sql.query(
-        `${INBOUND_SELECT.replace('select ', 'select to_jsonb(t) as trigger, ')}
+        `${inboundSelect('to_jsonb(t) as trigger')}
          join pipeline_triggers t on t.pipeline_id = p.id where t.token_hash = $1`,
         [hash],
       );
