@@ -172,6 +172,32 @@ describe('the web app in a browser', () => {
     await page.getByText('No registries.').waitFor();
   });
 
+  it('adds a pipeline schedule, refuses a bad cron expression, and deletes it', async () => {
+    await page.goto(`/acme/${pipelines.failing}/builds`);
+    const schedules = page.getByRole('region', { name: 'Schedules' });
+    await schedules.getByText('No schedules.').waitFor();
+    await schedules.getByRole('button', { name: 'New schedule' }).click();
+    const form = schedules.getByRole('form', { name: 'New schedule' });
+    await form.getByLabel('Label').fill('Nightly');
+    await form.getByLabel('Cron expression').fill('every night');
+    await form.getByRole('button', { name: 'Add schedule' }).click();
+    await expect.poll(() => form.getByRole('alert').textContent()).toMatch(/cron/i);
+    await form.getByLabel('Cron expression').fill('0 3 * * *');
+    await form.getByLabel('Branch').fill('release');
+    await form.getByRole('button', { name: 'Add schedule' }).click();
+    await schedules.getByText('0 3 * * *').waitFor();
+    const listed = await world.call('GET', `/v2/organizations/acme/pipelines/${pipelines.failing}/schedules`);
+    expect(listed.body).toEqual([
+      expect.objectContaining({ label: 'Nightly', cronline: '0 3 * * *', branch: 'release', enabled: true }),
+    ]);
+    expect(await schedules.locator('time').count()).toBe(1);
+    await shot('schedules');
+    await schedules.getByRole('button', { name: 'Delete Nightly' }).click();
+    await schedules.getByText('No schedules.').waitFor();
+    const after = await world.call('GET', `/v2/organizations/acme/pipelines/${pipelines.failing}/schedules`);
+    expect(after.body).toEqual([]);
+  });
+
   it('retries a failed job', async () => {
     const { number } = await world.createBuild(pipelines.failing);
     await world.waitForBuild(pipelines.failing, number, 'failed');

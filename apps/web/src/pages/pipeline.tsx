@@ -66,6 +66,98 @@ function NewBuild(props: { organization: string; pipeline: string; defaultBranch
   );
 }
 
+/** The pipeline's schedules: each tick of a cron expression makes a build (`source: schedule`). */
+function Schedules(props: { organization: string; pipeline: string }) {
+  const key = { organization: props.organization, pipeline: props.pipeline };
+  const [adding, setAdding] = useState(false);
+  const schedules = useQuery({
+    queryKey: ['pipelineSchedules.list', key],
+    queryFn: () => api.pipelineSchedules.list.query(key),
+  });
+  const refresh = () => queryClient.invalidateQueries({ queryKey: ['pipelineSchedules.list'] });
+  const create = useMutation({
+    mutationFn: (body: { label: string; cronline: string; branch: string | null }) =>
+      api.pipelineSchedules.create.mutate({ ...key, ...body }),
+    onSuccess: async () => {
+      setAdding(false);
+      await refresh();
+    },
+  });
+  const remove = useMutation({
+    mutationFn: (schedule: string) => api.pipelineSchedules.delete.mutate({ ...key, schedule }),
+    onSuccess: refresh,
+  });
+  const submit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const form = new FormData(event.currentTarget);
+    create.mutate({
+      label: String(form.get('label') ?? ''),
+      cronline: String(form.get('cronline') ?? ''),
+      branch: String(form.get('branch') ?? '').trim() || null,
+    });
+  };
+  return (
+    <section aria-label="Schedules" className="panel">
+      <h2>Schedules</h2>
+      <Loaded query={schedules}>
+        {(list) => (
+          <ul className="schedules">
+            {list.length === 0 ? <li className="muted">No schedules.</li> : null}
+            {list.map((schedule) => (
+              <li key={schedule.id}>
+                <strong>{schedule.label}</strong> <code>{schedule.cronline}</code>{' '}
+                <span className="muted small">
+                  {schedule.branch ?? 'default branch'} ·{' '}
+                  {schedule.enabled && schedule.next_build_at ? (
+                    <>
+                      next <When at={schedule.next_build_at} />
+                    </>
+                  ) : (
+                    'disabled'
+                  )}
+                  {schedule.failed_message ? ` · last tick failed: ${schedule.failed_message}` : ''}
+                </span>{' '}
+                <button
+                  type="button"
+                  className="secondary"
+                  onClick={() => remove.mutate(schedule.id)}
+                  disabled={remove.isPending}
+                >
+                  Delete<span className="visually-hidden"> {schedule.label}</span>
+                </button>
+              </li>
+            ))}
+          </ul>
+        )}
+      </Loaded>
+      <ErrorMessage error={remove.error} />
+      {adding ? (
+        <form onSubmit={submit} aria-label="New schedule">
+          <label htmlFor="schedule-label">Label</label>
+          <input id="schedule-label" name="label" required />
+          <label htmlFor="schedule-cronline">Cron expression</label>
+          <input id="schedule-cronline" name="cronline" placeholder="0 3 * * * Europe/Berlin" required />
+          <label htmlFor="schedule-branch">Branch</label>
+          <input id="schedule-branch" name="branch" placeholder="the default branch" />
+          <ErrorMessage error={create.error} />
+          <div className="actions">
+            <button type="submit" disabled={create.isPending}>
+              Add schedule
+            </button>
+            <button type="button" className="secondary" onClick={() => setAdding(false)}>
+              Close
+            </button>
+          </div>
+        </form>
+      ) : (
+        <button type="button" onClick={() => setAdding(true)}>
+          New schedule
+        </button>
+      )}
+    </section>
+  );
+}
+
 export function PipelinePage(props: { organization: string; pipeline: string }) {
   const { organization, pipeline } = props;
   const { search } = useLocation();
@@ -174,6 +266,7 @@ export function PipelinePage(props: { organization: string; pipeline: string }) 
               </>
             )}
           </Loaded>
+          <Schedules organization={organization} pipeline={pipeline} />
         </>
       )}
     </Loaded>
