@@ -91,3 +91,22 @@ export function OrganizationNav(props: { organization: string; current: string }
     </nav>
   );
 }
+
+/** A form's submit button (disabled while its call runs) and the button that closes it. */
+export function FormActions(props: {
+  submit: string;
+  pending: boolean;
+  onClose: () => void;
+  close?: string;
+}) {
+  return (
+    <div className="actions">
+      <button type="submit" disabled={props.pending}>
+        {props.submit}
+      </button>
+      <button type="button" className="secondary" onClick={props.onClose}>
+        {props.close ?? 'Close'}
+      </button>
+    </div>
+  );
+}

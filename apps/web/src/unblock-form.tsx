@@ -1,7 +1,7 @@
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { type FormEvent, useId } from 'react';
 import { api, type Outputs } from './api';
-import { ErrorMessage, Loaded } from './ui';
+import { ErrorMessage, FormActions, Loaded } from './ui';
 
 type BlockField = Outputs['jobs']['blockFields'][number];
 
@@ -123,14 +123,12 @@ export function UnblockForm(props: {
             {list.map((field) => (
               <FieldInput key={field.key} field={field} />
             ))}
-            <div className="actions">
-              <button type="submit" disabled={unblock.isPending}>
-                Continue
-              </button>
-              <button type="button" className="secondary" onClick={props.onCancel}>
-                Cancel
-              </button>
-            </div>
+            <FormActions
+              submit="Continue"
+              pending={unblock.isPending}
+              onClose={props.onCancel}
+              close="Cancel"
+            />
             <ErrorMessage error={unblock.error} />
           </form>
         );

@@ -2,7 +2,7 @@ import { useMutation, useQuery } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { api, queryClient } from '../api';
 import { Link, navigate, useLocation, useTitle } from '../router';
-import { duration, ErrorMessage, Loaded, OrganizationNav, StateBadge, When } from '../ui';
+import { duration, ErrorMessage, FormActions, Loaded, OrganizationNav, StateBadge, When } from '../ui';
 
 const PER_PAGE = 20;
 const STATES = [
@@ -54,14 +54,7 @@ function NewBuild(props: { organization: string; pipeline: string; defaultBranch
       <label htmlFor="new-branch">Branch</label>
       <input id="new-branch" name="branch" defaultValue={props.defaultBranch ?? 'main'} required />
       <ErrorMessage error={create.error} />
-      <div className="actions">
-        <button type="submit" disabled={create.isPending}>
-          Create build
-        </button>
-        <button type="button" className="secondary" onClick={() => setOpen(false)}>
-          Close
-        </button>
-      </div>
+      <FormActions submit="Create build" pending={create.isPending} onClose={() => setOpen(false)} />
     </form>
   );
 }
@@ -140,14 +133,7 @@ function Schedules(props: { organization: string; pipeline: string }) {
           <label htmlFor="schedule-branch">Branch</label>
           <input id="schedule-branch" name="branch" placeholder="the default branch" />
           <ErrorMessage error={create.error} />
-          <div className="actions">
-            <button type="submit" disabled={create.isPending}>
-              Add schedule
-            </button>
-            <button type="button" className="secondary" onClick={() => setAdding(false)}>
-              Close
-            </button>
-          </div>
+          <FormActions submit="Add schedule" pending={create.isPending} onClose={() => setAdding(false)} />
         </form>
       ) : (
         <button type="button" onClick={() => setAdding(true)}>
