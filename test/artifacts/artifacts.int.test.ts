@@ -1,11 +1,15 @@
 import { createHash } from 'node:crypto';
+import { encodeGraphqlId } from '@ci/domain';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { agentProtocol } from '../support/agent-protocol';
-import { startWorld, type World } from '../support/world';
+import { type GraphqlWorld, startGraphqlWorld } from '../support/graphql-world';
 
-/** The artifact calls of /v3 driven by hand, and the REST endpoints that show what they stored. */
+/**
+ * The artifact calls of /v3 driven by hand, and the REST endpoints and GraphQL fields that show what
+ * they stored.
+ */
 
-let world: World;
+let world: GraphqlWorld;
 let protocol: ReturnType<typeof agentProtocol>;
 let agent: string;
 let jobId: string;
@@ -43,7 +47,7 @@ async function upload(path: string, bytes: Uint8Array, change: Record<string, un
 }
 
 beforeAll(async () => {
-  world = await startWorld();
+  world = await startGraphqlWorld();
   const registration = (await world.server.useCases.admin.createAgentToken({ organization: 'acme' })).secret;
   protocol = agentProtocol(world.server, registration);
   agent = (await protocol.register({ name: 'artifacts' })).token;
@@ -248,5 +252,99 @@ describe('artifacts over REST', () => {
     expect(
       (await world.call('GET', `${PIPELINE}/builds/${buildNumber}/jobs/${jobId}/artifacts/nope`)).status,
     ).toBe(404);
+  });
+});
+
+describe('artifacts over GraphQL', () => {
+  const NODE = `query ($id: ID!) { node(id: $id) { __typename
+    ... on Artifact { id uuid path state size sha1sum job { uuid } } } }`;
+  const BY_UUID = 'query ($uuid: ID!) { artifact(uuid: $uuid) { uuid path downloadURL } }';
+  const DELETE = `mutation ($input: ArtifactDeleteInput!) {
+    artifactDelete(input: $input) { clientMutationId deletedArtifactId artifact { uuid path } } }`;
+  const errorsOf = (response: { body: { errors?: Array<{ message: string }> } }) =>
+    response.body.errors?.map((error) => error.message);
+
+  it('answers node and artifact(uuid) for an artifact the viewer sees, null where the pipeline is hidden', async () => {
+    const bytes = Buffer.from('seen');
+    const { id } = await upload('graphql/seen.txt', bytes);
+    const graphqlId = encodeGraphqlId('Artifact', id);
+    const node = await world.gql(NODE, { id: graphqlId });
+    expect(node.body).toEqual({
+      data: {
+        node: {
+          __typename: 'Artifact',
+          id: graphqlId,
+          uuid: id,
+          path: 'graphql/seen.txt',
+          state: 'FINISHED',
+          size: bytes.length,
+          sha1sum: digest('sha1', bytes),
+          job: { uuid: jobId },
+        },
+      },
+    });
+    const found = await world.gql(BY_UUID, { uuid: id });
+    expect(found.body.data.artifact).toMatchObject({ uuid: id, path: 'graphql/seen.txt' });
+    expect(Buffer.from(await (await fetch(found.body.data.artifact.downloadURL)).arrayBuffer())).toEqual(
+      bytes,
+    );
+
+    // `web` belongs to a team the bystander is not in; the outsider is not in acme.
+    for (const token of [world.tokens.bystander, world.tokens.outsider]) {
+      expect((await world.gql(NODE, { id: graphqlId }, { token })).body).toEqual({ data: { node: null } });
+      const hidden = await world.gql(BY_UUID, { uuid: id }, { token });
+      expect(hidden.body.data).toEqual({ artifact: null });
+      expect(errorsOf(hidden)).toEqual(['No artifact found']);
+    }
+  });
+
+  it('reads any number of artifacts by node in the statements of one', async () => {
+    const listed = await world.call('GET', `${PIPELINE}/builds/${buildNumber}/artifacts?per_page=3`);
+    const ids = listed.body.map((artifact: { id: string }) => artifact.id) as string[];
+    expect(ids).toHaveLength(3);
+    const nodes = (count: number) =>
+      world.countStatements(() =>
+        world.gql(
+          `{ ${ids
+            .slice(0, count)
+            .map(
+              (id, i) => `a${i}: node(id: "${encodeGraphqlId('Artifact', id)}") { ... on Artifact { uuid } }`,
+            )
+            .join(' ')} }`,
+        ),
+      );
+    const one = await nodes(1);
+    const three = await nodes(3);
+    expect(Object.values(three.result.body.data)).toEqual(ids.map((uuid) => ({ uuid })));
+    expect(three.statements).toBe(one.statements);
+  });
+
+  it("deletes with artifactDelete under REST's rules: refused without write_artifacts, then gone", async () => {
+    const { id } = await upload('graphql/gone.txt', Buffer.from('bye'));
+    const input = { id: encodeGraphqlId('Artifact', id), clientMutationId: 'c-1' };
+    const reader = await world.token('admin', { scopes: ['graphql', 'read_builds', 'read_artifacts'] });
+    const refused = await world.gql(DELETE, { input }, { token: reader });
+    expect(refused.body.data).toEqual({ artifactDelete: null });
+    expect(errorsOf(refused)).toEqual(["Your access token doesn't have the write_artifacts scope"]);
+    const hidden = await world.gql(DELETE, { input }, { token: world.tokens.outsider });
+    expect(errorsOf(hidden)).toEqual(['No artifact found']);
+
+    const deleted = await world.gql(DELETE, { input });
+    expect(deleted.body).toEqual({
+      data: {
+        artifactDelete: {
+          clientMutationId: 'c-1',
+          deletedArtifactId: input.id,
+          artifact: { uuid: id, path: 'graphql/gone.txt' },
+        },
+      },
+    });
+    const listed = await world.call(
+      'GET',
+      `${PIPELINE}/builds/${buildNumber}/jobs/${jobId}/artifacts?per_page=100`,
+    );
+    expect(listed.body.map((artifact: { id: string }) => artifact.id)).not.toContain(id);
+    expect((await world.gql(NODE, { id: input.id })).body).toEqual({ data: { node: null } });
+    expect(errorsOf(await world.gql(DELETE, { input }))).toEqual(['No artifact found']);
   });
 });

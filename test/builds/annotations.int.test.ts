@@ -1,9 +1,10 @@
+import { encodeGraphqlId } from '@ci/domain';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type GraphqlWorld, startGraphqlWorld } from '../support/graphql-world';
 
 /**
  * A build's annotations over REST (list, create, delete), the agent API's annotate with bad input, and
- * GraphQL's `Build.annotations` over a page of builds.
+ * GraphQL's `Build.annotations` over a page of builds, `node` and `annotationDelete`.
  */
 
 let world: GraphqlWorld;
@@ -222,5 +223,61 @@ describe('GraphQL Build.annotations', () => {
       ]);
     }
     expect(many.statements).toBe(few.statements);
+  });
+});
+
+describe('GraphQL node and annotationDelete', () => {
+  const NODE = `query ($id: ID!) { node(id: $id) { __typename
+    ... on Annotation { id uuid context style body { text } } } }`;
+  const DELETE = `mutation ($input: AnnotationDeleteInput!) {
+    annotationDelete(input: $input) { clientMutationId deletedAnnotationId build { uuid number } } }`;
+  const errorsOf = (response: { body: { errors?: Array<{ message: string }> } }) =>
+    response.body.errors?.map((error) => error.message);
+
+  it('answers node for an annotation the viewer sees, null where the pipeline is hidden', async () => {
+    const { id } = (await annotate({ body: '**seen**', context: 'graphql-node', style: 'info' })).body;
+    const graphqlId = encodeGraphqlId('Annotation', id);
+    expect((await world.gql(NODE, { id: graphqlId })).body).toEqual({
+      data: {
+        node: {
+          __typename: 'Annotation',
+          id: graphqlId,
+          uuid: id,
+          context: 'graphql-node',
+          style: 'INFO',
+          body: { text: '**seen**' },
+        },
+      },
+    });
+    // `web` belongs to a team the bystander is not in; the outsider is not in acme.
+    for (const token of [world.tokens.bystander, world.tokens.outsider]) {
+      expect((await world.gql(NODE, { id: graphqlId }, { token })).body).toEqual({ data: { node: null } });
+    }
+  });
+
+  it("deletes with annotationDelete under REST's rules: refused without write_builds, then gone", async () => {
+    const { id } = (await annotate({ body: 'bye', context: 'graphql-delete' })).body;
+    const input = { id: encodeGraphqlId('Annotation', id), clientMutationId: 'c-1' };
+    const reader = await world.token('admin', { scopes: ['graphql', 'read_builds'] });
+    const refused = await world.gql(DELETE, { input }, { token: reader });
+    expect(refused.body.data).toEqual({ annotationDelete: null });
+    expect(errorsOf(refused)).toEqual(["Your access token doesn't have the write_builds scope"]);
+    expect(errorsOf(await world.gql(DELETE, { input }, { token: world.tokens.outsider }))).toEqual([
+      'No annotation found',
+    ]);
+
+    const build = (await world.call('GET', `/v2/organizations/acme/pipelines/web/builds/${number}`)).body;
+    expect((await world.gql(DELETE, { input })).body).toEqual({
+      data: {
+        annotationDelete: {
+          clientMutationId: 'c-1',
+          deletedAnnotationId: input.id,
+          build: { uuid: build.id, number },
+        },
+      },
+    });
+    expect((await list()).map((a: { id: string }) => a.id)).not.toContain(id);
+    expect((await world.gql(NODE, { id: input.id })).body).toEqual({ data: { node: null } });
+    expect(errorsOf(await world.gql(DELETE, { input }))).toEqual(['No annotation found']);
   });
 });

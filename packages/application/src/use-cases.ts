@@ -38,6 +38,7 @@ import {
   listAnnotations,
   listAnnotationsOfBuilds,
 } from './annotations/annotations';
+import { deleteAnnotationById, getAnnotationsById } from './annotations/annotations-by-id';
 import {
   createArtifacts,
   openSignedArtifact,
@@ -55,6 +56,7 @@ import {
   listBuildArtifacts,
   listJobArtifacts,
 } from './artifacts/artifacts';
+import { deleteArtifactById, getArtifactsById } from './artifacts/artifacts-by-id';
 import { authenticate } from './auth/authenticate';
 import { organizationsById, pipelineAccessFor } from './auth/usable-memberships';
 import { authenticateSession, signIn, signOut } from './auth/web-sessions';
@@ -371,6 +373,8 @@ export function createUseCases(deps: Deps) {
       builds: getBuildsById(deps),
       jobs: getJobsById(deps),
       annotationsOfBuilds: listAnnotationsOfBuilds(deps),
+      annotations: getAnnotationsById(deps),
+      deleteAnnotation: deleteAnnotationById(deps),
       findBuild: findBuild(deps),
       createBuild: createBuildOnPipelineId(deps),
       createPipelineWebhook: createPipelineWebhookById(deps),
@@ -476,6 +480,8 @@ export function createUseCases(deps: Deps) {
       artifactsOfJobs: getArtifactsOfJobs(deps),
       artifactsOfBuilds: getArtifactsOfBuilds(deps),
       artifactDownloadUrl: getArtifactDownloadUrl(deps),
+      artifacts: getArtifactsById(deps),
+      deleteArtifact: deleteArtifactById(deps),
     },
     getJobLog: getJobLog(deps),
     followJobLog: followJobLog(deps),

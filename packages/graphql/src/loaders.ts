@@ -22,6 +22,8 @@ import type {
 } from '@ci/application';
 import {
   type Agent,
+  type Annotation,
+  type Artifact,
   isDomainError,
   type Organization,
   type OrganizationBanner,
@@ -88,6 +90,10 @@ export interface Loaders {
   /** Test suites and team suites (`read_suites`): every member of their organization. */
   suites: DataLoader<string, SuiteView | null>;
   teamSuites: DataLoader<string, TeamSuiteView | null>;
+  /** Artifacts (`node`, `artifact`): those of builds the viewer sees, `read_artifacts`. */
+  artifacts: DataLoader<string, Artifact | null>;
+  /** Annotations (`node`): those of builds the viewer sees, `read_builds`. */
+  annotations: DataLoader<string, Annotation | null>;
   /** What agents do: whether each holds a job, and the job when the actor may see it. */
   agentWork: DataLoader<string, AgentWork>;
   /** The run each job retried (`retrySource`). */
@@ -171,6 +177,8 @@ export function createLoaders(useCases: UseCases, actor: Actor): Loaders {
     }),
     suites: new DataLoader((ids) => byId.suites(actor, ids)),
     teamSuites: new DataLoader((ids) => byId.teamSuites(actor, ids)),
+    artifacts: new DataLoader((ids) => byId.artifacts(actor, ids)),
+    annotations: new DataLoader((ids) => byId.annotations(actor, ids)),
     agentWork: new DataLoader((ids) => byId.workOfAgents(actor, ids)),
     retrySources: new DataLoader(async (ids) =>
       (await byId.retrySources(actor, ids)).map((job) => JobNode.of(job)),

@@ -26,15 +26,13 @@ const NODES: Record<GraphqlType, NodeLoad> = {
   Agent: (id, ctx) => ctx.loaders.agents.load(id),
   AgentToken: (id, ctx) => ctx.loaders.agentTokens.load(id),
   Rule: (id, ctx) => ctx.loaders.rules.load(id),
-  // Nothing annotates builds yet (a later issue).
-  Annotation: () => null,
+  Annotation: (id, ctx) => ctx.loaders.annotations.load(id),
   PipelineTemplate: (id, ctx) => ctx.loaders.pipelineTemplates.load(id),
   Suite: (id, ctx) => ctx.loaders.suites.load(id),
   TeamSuite: (id, ctx) => ctx.loaders.teamSuites.load(id),
   OrganizationBanner: (id, ctx) => ctx.loaders.banners.load(id),
   OrganizationInvitation: (id, ctx) => ctx.loaders.invitations.load(id),
-  // Read through their job or build (`artifacts`), not by id.
-  Artifact: () => null,
+  Artifact: (id, ctx) => ctx.loaders.artifacts.load(id),
   // Not a Node in the public schema: read through `notificationService(uuid:)`.
   NotificationService: () => null,
   PipelineSchedule: (id, ctx) => ctx.loaders.pipelineSchedules.load(id),

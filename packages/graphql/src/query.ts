@@ -1,6 +1,7 @@
 import { notFound } from '@ci/domain';
 import { builder } from './builder';
 import { AgentTokenRef } from './types/agent-token';
+import { ArtifactRef } from './types/artifact';
 import { BuildNode } from './types/build-node';
 import { JobUnion } from './types/job';
 import { OrganizationRef } from './types/organization';
@@ -39,6 +40,17 @@ builder.queryFields((t) => ({
       }),
     },
     resolve: (_root, args, ctx) => ctx.useCases.byId.findAgentToken(ctx.actor, args.slug),
+  }),
+  artifact: t.field({
+    type: ArtifactRef,
+    nullable: true,
+    description: 'Find an artifact',
+    args: { uuid: t.arg.id({ required: true, description: 'The UUID of the artifact' }) },
+    resolve: async (_root, args, ctx) => {
+      const artifact = await ctx.loaders.artifacts.load(args.uuid);
+      if (!artifact) throw notFound('artifact');
+      return artifact;
+    },
   }),
   build: t.field({
     type: BuildRef,

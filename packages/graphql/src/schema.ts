@@ -44,6 +44,8 @@ import './mutations/pipeline-schedules';
 import './mutations/team-suites';
 import './mutations/teams';
 import './mutations/organization-settings';
+import './mutations/artifacts';
+import './mutations/annotations';
 
 /**
  * The relay plugin's connection plumbing, read in place: a connection's `edges` and `pageInfo` and an

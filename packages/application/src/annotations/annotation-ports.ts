@@ -13,6 +13,8 @@ export interface AnnotationRepository {
   ): Promise<Annotation>;
   /** Removes the build's annotation by its context or its id; whether there was one. */
   delete(key: { buildId: string } & ({ context: string } | { id: string })): Promise<boolean>;
+  /** The annotations of these ids that exist, in any order (GraphQL's reads by id). */
+  byIds(ids: readonly string[]): Promise<Annotation[]>;
   /** A window of each build's annotations, newest first (creation time, then id), or by priority first. */
   listOfBuilds(windows: readonly ParentWindow[], filter?: AnnotationFilter): Promise<Annotation[]>;
   countOfBuilds(buildIds: readonly string[], filter?: AnnotationFilter): Promise<ParentCount[]>;

@@ -89,14 +89,18 @@ export const createAnnotation =
     return writeAnnotation(deps)(build.view.build.id, write, null);
   };
 
-/** Deletes a build's annotation by its id: whoever may build the pipeline may. */
+/**
+ * Deletes a build's annotation by its id: whoever may build the pipeline may. Answers the build
+ * (GraphQL's `annotationDelete` shows it).
+ */
 export const deleteAnnotation =
   (deps: Deps) =>
-  async (actor: Actor, ref: BuildRef & { annotation: string }): Promise<void> => {
+  async (actor: Actor, ref: BuildRef & { annotation: string }): Promise<BuildResult> => {
     const { build } = await requireBuild(deps)(actor, 'deleteAnnotation', ref, 'build');
     const id = ref.annotation.toLowerCase();
     const deleted = isUuid(id) && (await deps.repos.annotations.delete({ buildId: build.view.build.id, id }));
     if (!deleted) throw notFound('annotation');
+    return build;
   };
 
 /** The agent's own running job: what its in-job commands act on. */

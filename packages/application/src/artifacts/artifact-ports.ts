@@ -4,6 +4,8 @@ export interface ArtifactRepository {
   /** Inserts a job's declared artifacts in one statement. */
   insert(artifacts: readonly Artifact[]): Promise<void>;
   find(id: string): Promise<Artifact | null>;
+  /** The artifacts of these ids that exist, in any order (GraphQL's reads by id). */
+  byIds(ids: readonly string[]): Promise<Artifact[]>;
   /** A job's artifacts, oldest first. */
   ofJob(jobId: string, page: { offset: number; limit: number }): Promise<Artifact[]>;
   /** A build's artifacts, oldest first. */

@@ -85,14 +85,16 @@ function signedUrl(deps: Deps, artifact: Artifact) {
 /**
  * `DELETE …/artifacts/{id}`: whoever may build the pipeline may. The row goes first, so nothing ever
  * lists an artifact whose bytes are gone; a failed removal of the bytes leaves only unreachable bytes.
+ * Answers the artifact as it was (GraphQL's `artifactDelete` shows it).
  */
 export const deleteArtifact =
   (deps: Deps) =>
-  async (actor: Actor, ref: ArtifactRef): Promise<void> => {
+  async (actor: Actor, ref: ArtifactRef): Promise<Artifact> => {
     const found = await loadJob(deps)(actor, ref, 'deleteArtifact', 'build');
     const artifact = await artifactOf(deps, found, ref.artifact);
     if (!(await deps.repos.artifacts.delete(artifact.id))) throw notFound('artifact');
     await artifactSettings(deps).store.remove(artifactKey(artifact));
+    return artifact;
   };
 
 export interface ArtifactsFilter {

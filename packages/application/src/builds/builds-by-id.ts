@@ -33,24 +33,37 @@ export const getBuildsById =
     options: { includeRetriedJobs?: boolean } = {},
   ): Promise<Array<BuildResult | null>> => {
     requireScope(actor, 'getBuild');
-    const wanted = distinctUuids(ids);
-    const [views, memberships] = await Promise.all([
-      deps.repos.lookups.builds({ ids: wanted, includeRetriedJobs: options.includeRetriedJobs ?? false }),
-      usableMemberships(deps, actor),
-    ]);
-    const access = await visiblePipelineAccess(
-      deps,
-      actor,
-      views.map((view) => view.pipeline),
-      memberships,
-    );
-    const visible = new Map<string, BuildResult>();
-    for (const view of views) {
-      const level = access.get(view.pipeline.id);
-      if (level) visible.set(view.build.id, asSeenWith(level, view));
-    }
-    return ids.map((id) => visible.get(id.toLowerCase()) ?? null);
+    return buildsAsSeen(deps, actor, ids, options);
   };
+
+/**
+ * These builds as {@link getBuildsById} answers them, with no scope of their own: for what is seen
+ * through its build under another scope (an artifact, `read_artifacts`, as REST reads it).
+ */
+export async function buildsAsSeen(
+  deps: Deps,
+  actor: Actor,
+  ids: readonly string[],
+  options: { includeRetriedJobs?: boolean } = {},
+): Promise<Array<BuildResult | null>> {
+  const wanted = distinctUuids(ids);
+  const [views, memberships] = await Promise.all([
+    deps.repos.lookups.builds({ ids: wanted, includeRetriedJobs: options.includeRetriedJobs ?? false }),
+    usableMemberships(deps, actor),
+  ]);
+  const access = await visiblePipelineAccess(
+    deps,
+    actor,
+    views.map((view) => view.pipeline),
+    memberships,
+  );
+  const visible = new Map<string, BuildResult>();
+  for (const view of views) {
+    const level = access.get(view.pipeline.id);
+    if (level) visible.set(view.build.id, asSeenWith(level, view));
+  }
+  return ids.map((id) => visible.get(id.toLowerCase()) ?? null);
+}
 
 /** These jobs with their builds (retried runs included), in the order given, null as for builds. */
 export const getJobsById =

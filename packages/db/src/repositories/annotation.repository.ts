@@ -66,6 +66,11 @@ export function annotationRepository(sql: Sql): AnnotationRepository {
       );
       return rows.length > 0;
     },
+    async byIds(ids) {
+      if (ids.length === 0) return [];
+      const rows = await sql.query(`select ${COLUMNS} from annotations where id = any($1::uuid[])`, [ids]);
+      return rows.map(toAnnotation);
+    },
     async listOfBuilds(windows, filter = NO_FILTER) {
       if (windows.every((window) => window.limit === 0)) return [];
       const order = filter.byPriority

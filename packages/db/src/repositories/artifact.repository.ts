@@ -63,6 +63,11 @@ export function artifactRepository(sql: Sql): ArtifactRepository {
       return artifact ?? null;
     },
 
+    byIds: (ids) =>
+      ids.length === 0
+        ? Promise.resolve([])
+        : list(`select ${COLUMNS} from artifacts where id = any($1::uuid[])`, [ids]),
+
     ofJob: (jobId, page) =>
       list(`select ${COLUMNS} from artifacts where job_id = $1 order by created_at, id offset $2 limit $3`, [
         jobId,

@@ -1,5 +1,5 @@
 import type { ArtifactsFilter } from '@ci/application';
-import { type Artifact, type ArtifactState, encodeGraphqlId } from '@ci/domain';
+import type { Artifact, ArtifactState } from '@ci/domain';
 import DataLoader from 'dataloader';
 import { builder, type GraphqlContext } from '../builder';
 import { arrayConnection } from '../connection';
@@ -28,11 +28,11 @@ export const ArtifactStates = builder.enumType('ArtifactStates', {
   },
 });
 
-const ArtifactRef = builder.objectRef<Artifact>('Artifact');
-ArtifactRef.implement({
+export const ArtifactRef = builder.objectRef<Artifact>('Artifact');
+builder.node(ArtifactRef, {
   description: 'A file uploaded from a job',
+  id: { resolve: (artifact) => artifact.id },
   fields: (t) => ({
-    id: t.id({ nullable: false, resolve: (artifact) => encodeGraphqlId('Artifact', artifact.id) }),
     uuid: t.id({ nullable: false, resolve: (artifact) => artifact.id }),
     path: t.exposeString('path', { nullable: false }),
     mimeType: t.exposeString('mimeType', { nullable: false }),

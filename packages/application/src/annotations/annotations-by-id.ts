@@ -1,0 +1,80 @@
+import { type Annotation, distinctUuids } from '@ci/domain';
+import type { Actor } from '../auth/actor';
+import { requireScope } from '../auth/authorize';
+import { usableById } from '../auth/usable-memberships';
+import type { BuildResult } from '../builds/build-result';
+import { buildsAsSeen } from '../builds/builds-by-id';
+import type { BuildRef } from '../builds/get-build';
+import type { Deps } from '../ports';
+import { deleteAnnotation } from './annotations';
+
+/**
+ * The annotation use cases for a transport that names annotations by UUID (GraphQL): an annotation is
+ * seen as its build is, and the delete finds the annotation's REST address and calls the REST use case,
+ * so every rule, refusal and message is REST's.
+ */
+
+/**
+ * These annotations as the actor may see them, in the order given, null for the unknown and the
+ * invisible: `read_builds` (as REST's list), then their builds' visibility. One read of the annotations,
+ * one of their builds.
+ */
+export const getAnnotationsById =
+  (deps: Deps) =>
+  async (actor: Actor, ids: readonly string[]): Promise<Array<Annotation | null>> => {
+    requireScope(actor, 'listAnnotations');
+    const wanted = distinctUuids(ids);
+    const annotations = wanted.length > 0 ? await deps.repos.annotations.byIds(wanted) : [];
+    const buildIds = [...new Set(annotations.map((annotation) => annotation.buildId))];
+    const builds = buildIds.length > 0 ? await buildsAsSeen(deps, actor, buildIds) : [];
+    const seen = new Set(builds.flatMap((build) => (build ? [build.view.build.id] : [])));
+    const visible = new Map(
+      annotations
+        .filter((annotation) => seen.has(annotation.buildId))
+        .map((annotation) => [annotation.id, annotation]),
+    );
+    return ids.map((id) => visible.get(id.toLowerCase()) ?? null);
+  };
+
+/** The REST address of an annotation the actor's organizations hold (whether the actor may act on it is the use case's question). */
+async function addressAnnotation(
+  deps: Deps,
+  actor: Actor,
+  annotationId: string | null,
+): Promise<BuildRef & { annotation: string }> {
+  const {
+    found: { annotation, view },
+    membership,
+  } = await usableById(deps, actor, {
+    id: annotationId,
+    read: async (id) => {
+      const [annotation] = await deps.repos.annotations.byIds([id]);
+      if (!annotation) return [];
+      const views = await deps.repos.lookups.builds({ ids: [annotation.buildId], includeRetriedJobs: false });
+      return views.map((view) => ({ annotation, view }));
+    },
+    organizationOf: (found) => found.view.pipeline.organizationId,
+    resource: 'annotation',
+  });
+  return {
+    organization: membership.organization.slug,
+    pipeline: view.pipeline.slug,
+    number: view.build.number,
+    annotation: annotation.id,
+  };
+}
+
+/**
+ * Deletes the annotation with this UUID (null: the id named no annotation) as
+ * `DELETE …/builds/{n}/annotations/{id}` does; answers its build and the id it had.
+ */
+export const deleteAnnotationById =
+  (deps: Deps) =>
+  async (
+    actor: Actor,
+    annotationId: string | null,
+  ): Promise<{ build: BuildResult; deletedAnnotationId: string }> => {
+    requireScope(actor, 'deleteAnnotation');
+    const ref = await addressAnnotation(deps, actor, annotationId);
+    return { build: await deleteAnnotation(deps)(actor, ref), deletedAnnotationId: ref.annotation };
+  };

@@ -1,0 +1,69 @@
+import { type Artifact, distinctUuids } from '@ci/domain';
+import type { Actor } from '../auth/actor';
+import { requireScope } from '../auth/authorize';
+import { usableById } from '../auth/usable-memberships';
+import { buildsAsSeen } from '../builds/builds-by-id';
+import type { Deps } from '../ports';
+import { type ArtifactRef, deleteArtifact } from './artifacts';
+
+/**
+ * The artifact use cases for a transport that names artifacts by UUID (GraphQL): an artifact is seen as
+ * its build is, and the delete finds the artifact's REST address and calls the REST use case, so every
+ * rule, refusal and message is REST's.
+ */
+
+/**
+ * These artifacts as the actor may see them, in the order given, null for the unknown and the invisible:
+ * `read_artifacts` (as REST's get), then their builds' visibility. One read of the artifacts, one of
+ * their builds.
+ */
+export const getArtifactsById =
+  (deps: Deps) =>
+  async (actor: Actor, ids: readonly string[]): Promise<Array<Artifact | null>> => {
+    requireScope(actor, 'getArtifact');
+    const wanted = distinctUuids(ids);
+    const artifacts = wanted.length > 0 ? await deps.repos.artifacts.byIds(wanted) : [];
+    const buildIds = [...new Set(artifacts.map((artifact) => artifact.buildId))];
+    const builds = buildIds.length > 0 ? await buildsAsSeen(deps, actor, buildIds) : [];
+    const seen = new Set(builds.flatMap((build) => (build ? [build.view.build.id] : [])));
+    const visible = new Map(
+      artifacts.filter((artifact) => seen.has(artifact.buildId)).map((artifact) => [artifact.id, artifact]),
+    );
+    return ids.map((id) => visible.get(id.toLowerCase()) ?? null);
+  };
+
+/** The REST address of an artifact the actor's organizations hold (whether the actor may act on it is the use case's question). */
+async function addressArtifact(deps: Deps, actor: Actor, artifactId: string | null): Promise<ArtifactRef> {
+  const {
+    found: { artifact, view },
+    membership,
+  } = await usableById(deps, actor, {
+    id: artifactId,
+    read: async (id) => {
+      const [artifact] = await deps.repos.artifacts.byIds([id]);
+      if (!artifact) return [];
+      const views = await deps.repos.lookups.builds({ ids: [artifact.buildId], includeRetriedJobs: false });
+      return views.map((view) => ({ artifact, view }));
+    },
+    organizationOf: (found) => found.view.pipeline.organizationId,
+    resource: 'artifact',
+  });
+  return {
+    organization: membership.organization.slug,
+    pipeline: view.pipeline.slug,
+    number: view.build.number,
+    job: artifact.jobId,
+    artifact: artifact.id,
+  };
+}
+
+/**
+ * Deletes the artifact with this UUID (null: the id named no artifact) as `DELETE …/artifacts/{id}`
+ * does; answers the artifact as it was.
+ */
+export const deleteArtifactById =
+  (deps: Deps) =>
+  async (actor: Actor, artifactId: string | null): Promise<Artifact> => {
+    requireScope(actor, 'deleteArtifact');
+    return deleteArtifact(deps)(actor, await addressArtifact(deps, actor, artifactId));
+  };
