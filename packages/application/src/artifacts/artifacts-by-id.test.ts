@@ -1,70 +1,26 @@
-import type { AccessLevel, Artifact, Build, Pipeline, Scope } from '@ci/domain';
+import type { Artifact, Scope } from '@ci/domain';
 import { describe, expect, it } from 'vitest';
-import type { BuildView, Deps, PipelineAccessEntry } from '../ports';
-import { ACME, actorWith, uuid as id, OTHER } from '../use-case.fixture';
+import { buildVisibilityRepos, PIPELINE_NAMES, type PipelineName } from '../builds/build-visibility.fixture';
+import type { Deps } from '../ports';
+import { ACME, actorWith, uuid as id } from '../use-case.fixture';
 import { deleteArtifactById, getArtifactsById } from './artifacts-by-id';
 
-/** A pipeline the member's team builds, one of a team the member is not in, and one of another organization. */
-const pipelines = {
-  teamed: { id: id(101), organizationId: ACME.id, slug: 'teamed' },
-  hidden: { id: id(102), organizationId: ACME.id, slug: 'hidden' },
-  elsewhere: { id: id(103), organizationId: OTHER.id, slug: 'elsewhere' },
-} as const;
-type Name = keyof typeof pipelines;
-const NAMES = Object.keys(pipelines) as Name[];
-
-/** One build per pipeline (ids 1…), one job in each (11…), one artifact of that job (21…). */
-const views: BuildView[] = NAMES.map((name, index) => ({
-  build: { id: id(index + 1), number: 1, pipelineId: pipelines[name].id } as Build,
-  organizationSlug: pipelines[name].organizationId === ACME.id ? 'acme' : 'other',
-  pipeline: { ...(pipelines[name] as unknown as Pipeline), counts: {} } as BuildView['pipeline'],
-  creator: null,
-  jobs: [
-    { job: { id: id(index + 11) } as BuildView['jobs'][number]['job'], agent: null, retrySourceId: null },
-  ],
-  rebuiltFrom: null,
-  triggeredFrom: null,
-}));
-const artifacts: Artifact[] = NAMES.map(
+const artifacts: Artifact[] = PIPELINE_NAMES.map(
   (name, index) =>
     ({ id: id(index + 21), buildId: id(index + 1), jobId: id(index + 11), path: name }) as Artifact,
 );
-const artifactOf = (name: Name) => artifacts[NAMES.indexOf(name)] as Artifact;
+const artifactOf = (name: PipelineName) => artifacts[PIPELINE_NAMES.indexOf(name)] as Artifact;
 
-/** In-memory ports: the user a member of acme (in a team that builds `teamed`) and an admin of other. */
+/** One artifact per build of the shared fixture (of its job, its path the pipeline's name). */
 function world() {
   const reads: string[] = [];
-  const entries: PipelineAccessEntry[] = (['teamed', 'hidden'] as const).map((name) => ({
-    pipelineId: pipelines[name].id,
-    organizationId: ACME.id,
-    teamAccessLevels: name === 'teamed' ? (['build_and_read'] as AccessLevel[]) : [],
-    pipelineHasTeams: true,
-  }));
   const deps = {
     repos: {
+      ...buildVisibilityRepos(reads, 'build_and_read'),
       artifacts: {
         byIds: async (ids: readonly string[]) => {
           reads.push('artifacts');
           return artifacts.filter((artifact) => ids.includes(artifact.id));
-        },
-      },
-      lookups: {
-        builds: async ({ ids }: { ids: readonly string[] }) => {
-          reads.push('builds');
-          return views.filter((view) => ids.includes(view.build.id));
-        },
-      },
-      access: {
-        memberships: async () => {
-          reads.push('memberships');
-          return [
-            { organization: ACME, role: 'member' as const },
-            { organization: OTHER, role: 'admin' as const },
-          ];
-        },
-        pipelineAccessIn: async () => {
-          reads.push('access');
-          return entries;
         },
       },
     },
