@@ -68,6 +68,16 @@ const BODIES: Array<[string, Json, string]> = [
     { ...VALID, configuration: 'steps:\n  - trigger: ""' },
     'configuration',
   ],
+  [
+    'YAML with an if whose pattern does not compile',
+    { ...VALID, configuration: 'steps:\n  - command: x\n    if: build.message =~ /(x/' },
+    'configuration',
+  ],
+  [
+    'YAML with an if whose pattern has an unsupported flag',
+    { ...VALID, configuration: 'steps:\n  - command: x\n    if: build.message =~ /x/g' },
+    'configuration',
+  ],
   ['YAML with a nested env', { ...VALID, configuration: 'env: [A=b]\nsteps: [x]' }, 'configuration'],
   [
     'YAML asking for 1000 parallel jobs',
