@@ -43,6 +43,9 @@ describe('step conditions with RE2 patterns', () => {
 
   it('refuses what RE2 cannot compile, with its reason', () => {
     expect(refusal('build.message =~ /(a/')).toBe('invalid regular expression /(a/: missing closing ): `(a`');
+    expect(refusal('build.message =~ /(a/i')).toBe(
+      'invalid regular expression /(a/: missing closing ): `(a`',
+    );
     expect(refusal('build.message =~ /a{1001}/')).toMatch(
       /^invalid regular expression .*invalid repeat count/,
     );

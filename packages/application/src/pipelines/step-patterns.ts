@@ -20,9 +20,20 @@ export const stepPatterns: RegexEngine = (pattern, { caseInsensitive }) => {
     matcher = (text) => re2.test(text);
   } catch (error) {
     if (!(error instanceof RE2JSException)) throw error;
-    return err(error.message.replace(/^error parsing regexp: /, ''));
+    return err(reason(pattern, error));
   }
   if (compiled.size >= MAX_COMPILED) compiled.delete(compiled.keys().next().value!);
   compiled.set(key, matcher);
   return ok(matcher);
 };
+
+/** RE2's reason, about the pattern as written: with `i` its message quotes the pattern behind `(?i)`. */
+function reason(pattern: string, error: RE2JSException): string {
+  let message = error.message;
+  try {
+    RE2JS.compile(pattern);
+  } catch (plain) {
+    if (plain instanceof RE2JSException) message = plain.message;
+  }
+  return message.replace(/^error parsing regexp: /, '');
+}
