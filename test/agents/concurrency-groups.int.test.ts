@@ -71,6 +71,24 @@ describe('concurrency groups', () => {
     ]);
     // Jobs outside the group ran beside it.
     expect(mostAtOnce(jobs)).toBeGreaterThan(1);
+
+    // GraphQL shows a job's group and limit as the public `JobTypeCommand.concurrency`.
+    const graphql = await world.call('POST', '/graphql', {
+      body: {
+        query: `query($slug: ID!) { build(slug: $slug) { jobs(first: 10) { edges { node {
+          ... on JobTypeCommand { label concurrency { group limit } }
+        } } } } }`,
+        variables: { slug: `acme/${first}/${a.number}` },
+      },
+    });
+    expect(graphql.body.errors).toBeUndefined();
+    const shown = graphql.body.data.build.jobs.edges.map(
+      (edge: { node: { label: string; concurrency: unknown } }) => [edge.node.label, edge.node.concurrency],
+    );
+    expect(shown).toEqual([
+      ...Array(3).fill(['deploy-a', { group: 'acme/deploy-1', limit: 1 }]),
+      ...Array(2).fill(['free', null]),
+    ]);
   }, 90_000);
 
   it('runs at most two at a time with a limit of 2', async () => {

@@ -165,6 +165,27 @@ describe('job endpoints on /v2', () => {
     });
   });
 
+  it("merges the pipeline's env under the build's and the step's in a job's environment", async () => {
+    const created = await world.call('POST', '/v2/organizations/acme/pipelines', {
+      body: {
+        name: 'env-layers',
+        repository: 'git@example.com:acme/env-layers.git',
+        configuration:
+          'env:\n  SHARED: pipeline\n  ONLY_PIPELINE: p\n  BY_BUILD: pipeline\nsteps:\n  - command: make\n    env: { SHARED: step }\n',
+      },
+    });
+    expect(created.status, created.text).toBe(201);
+    const build = await world.createBuild('env-layers', { env: { BY_BUILD: 'build', ONLY_BUILD: 'b' } });
+    const response = await world.call('GET', `${jobPath('env-layers', build.number, build.jobs[0].id)}/env`);
+    expect(response.status).toBe(200);
+    expect(response.body.env).toMatchObject({
+      SHARED: 'step',
+      ONLY_PIPELINE: 'p',
+      BY_BUILD: 'build',
+      ONLY_BUILD: 'b',
+    });
+  });
+
   it('retries a finished job: a new job like the examples, the old one retried', async () => {
     const build = await world.call('GET', `/v2/organizations/acme/pipelines/web/builds/${number}`);
     const response = await world.call('PUT', `${jobPath('web', number, jobId)}/retry`);

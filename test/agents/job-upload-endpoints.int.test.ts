@@ -125,6 +125,34 @@ steps:
     expect(await agents.run(other.token)).toBe(deploy.id);
   });
 
+  it("keeps or leaves out uploaded steps by their if, matching the build's message", async () => {
+    const { pipeline, number, agent } = await buildOn(oneStep, { message: 'Release 2.0 [skip docs]' });
+    const jobId = await agents.start(agent);
+    const answer = await upload(
+      agent,
+      jobId,
+      `steps:
+  - label: release
+    command: x
+    if: build.message =~ /^release \\d/i
+  - label: docs
+    command: x
+    if: build.message !~ /\\[skip docs\\]/
+  - label: hotfix
+    command: x
+    if: build.message =~ /hotfix/
+`,
+    );
+    expect(answer.status, JSON.stringify(answer.body)).toBe(200);
+    const build = await jobsOf(pipeline, number);
+    expect(build.jobs.map((job: { name: string | null; type: string }) => job.name ?? job.type)).toEqual([
+      'uploader',
+      'release',
+      'waiter',
+      'after',
+    ]);
+  });
+
   it('takes a pipeline object as the public agent sends it, already interpolated', async () => {
     const { pipeline, number, agent } = await buildOn(oneStep);
     const jobId = await agents.start(agent);
@@ -186,6 +214,12 @@ steps:
       `steps:\n  - command: "${'x'.repeat(10 * 1024 * 1024)}"\n`,
       413,
       'Request body is too large',
+    ],
+    [
+      'an if whose pattern does not compile',
+      'steps:\n  - command: x\n    if: build.message =~ /(x/i\n',
+      422,
+      'The uploaded pipeline is invalid: Step 1: if: invalid regular expression /(x/: missing closing ): `(x`',
     ],
     ['a number', 42, 422, 'pipeline must be YAML or JSON text, or a JSON object'],
   ])('refuses %s with a clear message, changing nothing', async (_name, pipelineText, status, message) => {

@@ -233,6 +233,15 @@ describe('artifacts over REST', () => {
       token: reader,
     });
     expect(deleting.status).toBe(403);
+    expect(deleting.body.message).toBe("Your access token doesn't have the write_artifacts scope");
+    // write_artifacts deletes, and is no read scope.
+    const writer = await world.token('admin', { scopes: ['write_artifacts'] });
+    const { id } = await upload('written-off.txt', Buffer.from('w'));
+    const own = `${PIPELINE}/builds/${buildNumber}/jobs/${jobId}/artifacts/${id}`;
+    expect((await world.call('GET', own, { token: writer })).status).toBe(403);
+    expect((await world.call('GET', `${own}/download`, { token: writer })).status).toBe(403);
+    expect((await world.call('DELETE', own, { token: writer })).status).toBe(204);
+    expect((await world.call('GET', own)).status).toBe(404);
   });
 
   it('deletes an artifact: 204, then 404', async () => {

@@ -85,6 +85,33 @@ describe('create', () => {
     expect(two.jobs[0].id).not.toBe(one.jobs[0].id);
   });
 
+  it("keeps or leaves out steps whose if matches the build's message with =~ and !~", async () => {
+    const created = await world.call('POST', '/v2/organizations/acme/pipelines', {
+      body: {
+        name: 'regex-if',
+        repository: 'git@example.com:acme/regex-if.git',
+        configuration: `steps:
+  - label: always
+    command: make
+  - label: deploy
+    command: make deploy
+    if: build.message =~ /^deploy\\b/i && build.message !~ /\\[skip deploy\\]/
+  - label: docs
+    command: make docs
+    if: build.message =~ /(a+)+$/
+`,
+      },
+    });
+    expect(created.status, created.text).toBe(201);
+    const labels = async (message: string) => {
+      const build = await world.createBuild('regex-if', { message });
+      return build.jobs.map((job: Json) => job.name);
+    };
+    expect(await labels('Deploy v2 to production')).toEqual(['always', 'deploy']);
+    expect(await labels('deploy now [skip deploy]')).toEqual(['always']);
+    expect(await labels(`redeploy ${'a'.repeat(9_000)}`)).toEqual(['always', 'docs']);
+  });
+
   it('takes every optional property of the body', async () => {
     const build = await world.createBuild('web', {
       commit: 'v1.2.3',

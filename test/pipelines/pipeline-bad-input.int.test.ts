@@ -68,6 +68,31 @@ const BODIES: Array<[string, Json, string]> = [
     { ...VALID, configuration: 'steps:\n  - trigger: ""' },
     'configuration',
   ],
+  [
+    'YAML with 5,000 steps',
+    { ...VALID, configuration: `steps:\n${'  - echo step\n'.repeat(5000)}` },
+    'configuration',
+  ],
+  [
+    'YAML with a matrix of 10,000 combinations',
+    {
+      ...VALID,
+      configuration: `steps:\n  - command: x\n    matrix:\n      setup:\n${['a', 'b', 'c', 'd']
+        .map((name) => `        ${name}: [0, 1, 2, 3, 4, 5, 6, 7, 8, 9]\n`)
+        .join('')}`,
+    },
+    'configuration',
+  ],
+  [
+    'YAML with an if whose pattern does not compile',
+    { ...VALID, configuration: 'steps:\n  - command: x\n    if: build.message =~ /(x/' },
+    'configuration',
+  ],
+  [
+    'YAML with an if whose pattern has an unsupported flag',
+    { ...VALID, configuration: 'steps:\n  - command: x\n    if: build.message =~ /x/g' },
+    'configuration',
+  ],
   ['YAML with a nested env', { ...VALID, configuration: 'env: [A=b]\nsteps: [x]' }, 'configuration'],
   [
     'YAML asking for 1000 parallel jobs',

@@ -6,6 +6,7 @@ import { type BuildSnapshot, type BuildState, isFinished, newBuildSnapshot, tran
 import type { Job, JobState, StepDefinition } from './entities';
 import { type JobTrigger, jobTransition, retryOf } from './job-state';
 import { jobsForSteps } from './new-build-jobs';
+import { testPatterns } from './step-condition.fixture';
 
 const at = new Date('2026-11-21T10:05:00.000Z');
 let counter = 0;
@@ -39,7 +40,7 @@ const wait = (continueOnFailure = false): StepDefinition => ({
 const block = (): StepDefinition => ({ type: 'block', id: `block-${++counter}`, key: null, label: 'Deploy' });
 
 function newBuild(steps: StepDefinition[]) {
-  const jobs = jobsForSteps({ steps, buildId: 'b', at, newId, facts: factsOf() });
+  const jobs = jobsForSteps({ steps, buildId: 'b', at, newId, facts: factsOf(), regex: testPatterns });
   return progressBuild({ build: newBuildSnapshot(), jobs, at, newId });
 }
 

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { factsOf } from './build.fixture';
 import type { StepDefinition } from './entities';
 import { jobsForSteps, jobTimeout } from './new-build-jobs';
+import { testPatterns } from './step-condition.fixture';
 
 const at = new Date('2026-11-21T10:00:00.000Z');
 let counter = 0;
@@ -41,6 +42,7 @@ describe('jobsForSteps', () => {
       at,
       newId,
       facts: factsOf(),
+      regex: testPatterns,
     });
     expect(first).toMatchObject({
       type: 'trigger',
@@ -59,7 +61,14 @@ describe('jobsForSteps', () => {
 
   it('makes one scheduled script job per command step, keeping the step id and key', () => {
     const step = command();
-    const [job, ...rest] = jobsForSteps({ steps: [step], buildId: 'b', at, newId, facts: factsOf() });
+    const [job, ...rest] = jobsForSteps({
+      steps: [step],
+      buildId: 'b',
+      at,
+      newId,
+      facts: factsOf(),
+      regex: testPatterns,
+    });
     expect(rest).toEqual([]);
     expect(job).toMatchObject({
       type: 'script',
@@ -90,6 +99,7 @@ describe('jobsForSteps', () => {
       at,
       newId,
       facts: factsOf(),
+      regex: testPatterns,
     });
     expect(jobs.map((job) => job.groupKey)).toEqual(['g', 'g', 'g', null]);
   });
@@ -101,6 +111,7 @@ describe('jobsForSteps', () => {
       at,
       newId,
       facts: factsOf(),
+      regex: testPatterns,
     });
     expect(job?.agentQueryRules).toEqual(['queue=mac']);
   });
@@ -112,6 +123,7 @@ describe('jobsForSteps', () => {
       at,
       newId,
       facts: factsOf(),
+      regex: testPatterns,
     });
     expect(jobs.map((job) => [job.parallelGroupIndex, job.parallelGroupTotal])).toEqual([
       [0, 3],
@@ -128,7 +140,7 @@ describe('jobsForSteps', () => {
       command({ key: 'deploy' }),
       { type: 'block', id: newId(), key: 'release', label: 'Release' },
     ];
-    const jobs = jobsForSteps({ steps, buildId: 'b', at, newId, facts: factsOf() });
+    const jobs = jobsForSteps({ steps, buildId: 'b', at, newId, facts: factsOf(), regex: testPatterns });
     expect(jobs.map((job) => [job.type, job.state, job.runnableAt])).toEqual([
       ['script', 'scheduled', at],
       ['waiter', 'waiting', null],
@@ -154,6 +166,7 @@ describe('jobsForSteps', () => {
       at,
       newId,
       facts: factsOf(),
+      regex: testPatterns,
       timeouts: { defaultTimeoutInMinutes: 15, maximumTimeoutInMinutes: null },
     });
     expect(jobs.map((job) => job.timeoutInMinutes)).toEqual([5, 15, null]);
@@ -166,11 +179,14 @@ describe('jobsForSteps', () => {
       command({ key: 'c', condition: 'build.tag != null' }),
       { type: 'wait', id: newId(), key: 'w', continueOnFailure: false, condition: 'build.branch == "x"' },
       command({ key: 'd', condition: 'build.branch == "main" && pipeline.slug == "pipeline-1"' }),
+      command({ key: 'e', condition: 'build.branch =~ /^MA/i' }),
+      command({ key: 'f', condition: 'build.branch !~ /^ma/' }),
     ];
-    const jobs = jobsForSteps({ steps, buildId: 'b', at, newId, facts: factsOf() });
+    const jobs = jobsForSteps({ steps, buildId: 'b', at, newId, facts: factsOf(), regex: testPatterns });
     expect(jobs.map((job) => [job.stepKey, job.state])).toEqual([
       ['a', 'scheduled'],
       ['d', 'scheduled'],
+      ['e', 'scheduled'],
     ]);
     const tagged = jobsForSteps({
       steps,
@@ -178,11 +194,13 @@ describe('jobsForSteps', () => {
       at,
       newId,
       facts: factsOf({ branch: 'x', tag: 'v1' }),
+      regex: testPatterns,
     });
     expect(tagged.map((job) => [job.stepKey, job.state])).toEqual([
       ['b', 'scheduled'],
       ['c', 'scheduled'],
       ['w', 'waiting'],
+      ['f', 'waiting'],
     ]);
   });
 
@@ -198,7 +216,14 @@ describe('jobsForSteps', () => {
         adjustments: [{ with: { os: 'macos', arch: 'arm64' }, skip: false, softFail: true }],
       },
     });
-    const jobs = jobsForSteps({ steps: [step], buildId: 'b', at, newId, facts: factsOf() });
+    const jobs = jobsForSteps({
+      steps: [step],
+      buildId: 'b',
+      at,
+      newId,
+      facts: factsOf(),
+      regex: testPatterns,
+    });
     // Every field of a combination's job, filled with its values; copies differ only by index.
     const filled = (os: string, softFail: boolean, index: number) => [
       `test ${os}`,
@@ -232,6 +257,7 @@ describe('jobsForSteps', () => {
       at,
       newId,
       facts: factsOf(),
+      regex: testPatterns,
     });
     expect(list.map((job) => [job.command, job.matrix])).toEqual([
       ['echo a', 'a'],
@@ -254,7 +280,15 @@ describe('jobsForSteps', () => {
       command({ agentQueryRules: ['queue=gpu'] }),
       { type: 'wait', id: newId(), key: null, continueOnFailure: false },
     ];
-    const jobs = jobsForSteps({ steps, buildId: 'b', at, newId, facts: factsOf(), cluster });
+    const jobs = jobsForSteps({
+      steps,
+      buildId: 'b',
+      at,
+      newId,
+      facts: factsOf(),
+      regex: testPatterns,
+      cluster,
+    });
     expect(jobs.map((job) => [job.clusterId, job.clusterQueueId])).toEqual([
       ['c1', 'q-default'],
       ['c1', 'q-deploy'],
@@ -265,7 +299,14 @@ describe('jobsForSteps', () => {
   });
 
   it('leaves jobs of an unclustered pipeline unclustered', () => {
-    const jobs = jobsForSteps({ steps: [command()], buildId: 'b', at, newId, facts: factsOf() });
+    const jobs = jobsForSteps({
+      steps: [command()],
+      buildId: 'b',
+      at,
+      newId,
+      facts: factsOf(),
+      regex: testPatterns,
+    });
     expect(jobs.map((job) => [job.clusterId, job.clusterQueueId])).toEqual([[null, null]]);
   });
 });

@@ -2,7 +2,7 @@ import { matchesBranchFilter } from './branch-filter';
 import { type ClusterPlacement, queueForRules } from './cluster';
 import type { Job, Pipeline, StepDefinition } from './entities';
 import { DEFAULT_QUEUE } from './job-state';
-import { type ConditionFacts, conditionHolds, parseCondition } from './step-condition';
+import { type ConditionFacts, conditionHolds, parseCondition, type RegexEngine } from './step-condition';
 import { interpolateMatrix, type JobMatrix, jobMatrix, matrixCombinations } from './step-matrix';
 
 const DEFAULT_AGENT_QUERY_RULES = [`queue=${DEFAULT_QUEUE}`];
@@ -106,10 +106,10 @@ export function jobTimeout(
 export type PipelineTimeouts = Pick<Pipeline, 'defaultTimeoutInMinutes' | 'maximumTimeoutInMinutes'>;
 
 /** Whether a build with these facts runs the step: its `branches` match the branch and its `if` holds. */
-export function stepRuns(step: StepDefinition, facts: ConditionFacts): boolean {
+export function stepRuns(step: StepDefinition, facts: ConditionFacts, regex: RegexEngine): boolean {
   if (step.branches && !matchesBranchFilter(step.branches, facts.branch)) return false;
   if (!step.condition) return true;
-  const condition = parseCondition(step.condition);
+  const condition = parseCondition(step.condition, regex);
   // Checked when the step was read; a stored step that no longer reads runs, as before conditions.
   return !condition.ok || conditionHolds(condition.value, facts);
 }
@@ -125,6 +125,8 @@ export function jobsForSteps(input: {
   at: Date;
   newId: () => string;
   facts: ConditionFacts;
+  /** compiles the patterns of the steps' `if` */
+  regex: RegexEngine;
   /** the pipeline's default and maximum timeouts; absent: none */
   timeouts?: PipelineTimeouts;
   /** the pipeline's cluster; null or absent: unclustered */
@@ -134,7 +136,7 @@ export function jobsForSteps(input: {
   const cluster = input.cluster ?? null;
   let gated = false;
   for (const step of input.steps) {
-    if (!stepRuns(step, input.facts)) continue;
+    if (!stepRuns(step, input.facts, input.regex)) continue;
     const nextPlace = () => ({
       id: input.newId(),
       buildId: input.buildId,

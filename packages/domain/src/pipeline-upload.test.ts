@@ -10,6 +10,7 @@ import {
   uploadedSteps,
 } from './pipeline-upload';
 import type { Result } from './result';
+import { testPatterns } from './step-condition.fixture';
 import { MAX_JOBS_PER_BUILD } from './steps';
 
 const at = new Date('2026-11-27T12:00:00.000Z');
@@ -73,6 +74,7 @@ describe('uploadedSteps', () => {
       uploadedSteps(
         { env: { A: '1', B: '1' }, steps: [{ command: 'x', env: { B: '2' } }, 'wait'] },
         ids('s'),
+        testPatterns,
       ),
     );
     expect(steps).toMatchObject([
@@ -82,13 +84,13 @@ describe('uploadedSteps', () => {
   });
 
   it('refuses a bad step with its number and problem', () => {
-    expect(message(uploadedSteps({ steps: ['ok', { command: 3 }] }, ids('s')))).toBe(
+    expect(message(uploadedSteps({ steps: ['ok', { command: 3 }] }, ids('s'), testPatterns))).toBe(
       'The uploaded pipeline is invalid: Step 2: command must be a non-empty string or list of strings',
     );
   });
 
   it('refuses a document without steps', () => {
-    expect(message(uploadedSteps({ env: {} }, ids('s')))).toBe(
+    expect(message(uploadedSteps({ env: {} }, ids('s'), testPatterns))).toBe(
       'The uploaded pipeline is invalid: steps must be given',
     );
   });
@@ -98,10 +100,14 @@ describe('uploadedSteps', () => {
     const list = Array.from({ length: 5000 }, () => 'echo');
     expect(
       message(
-        uploadedSteps({ steps: list }, () => {
-          made++;
-          return 'id';
-        }),
+        uploadedSteps(
+          { steps: list },
+          () => {
+            made++;
+            return 'id';
+          },
+          testPatterns,
+        ),
       ),
     ).toBe(`The uploaded pipeline is invalid: 5000 steps (an upload may hold at most ${MAX_JOBS_PER_BUILD})`);
     expect(made).toBe(0);
@@ -109,7 +115,7 @@ describe('uploadedSteps', () => {
 });
 
 describe('insertUploadedJobs', () => {
-  const steps = value(uploadedSteps({ steps: ['one', 'wait', 'two'] }, ids('s')));
+  const steps = value(uploadedSteps({ steps: ['one', 'wait', 'two'] }, ids('s'), testPatterns));
   const build = [
     job('first', 0, 'passed'),
     job('uploader', 1, 'running'),
@@ -127,6 +133,7 @@ describe('insertUploadedJobs', () => {
       at,
       newId: ids('j'),
       facts,
+      regex: testPatterns,
       ...changes,
     });
 
@@ -188,7 +195,7 @@ describe('insertUploadedJobs', () => {
 
   it('refuses an upload that would grow the build past its bound, and with replace counts what goes', () => {
     const many = value(
-      uploadedSteps({ steps: Array.from({ length: MAX_JOBS_PER_BUILD }, () => 'x') }, ids('s')),
+      uploadedSteps({ steps: Array.from({ length: MAX_JOBS_PER_BUILD }, () => 'x') }, ids('s'), testPatterns),
     );
     const full = [
       job('uploader', 0, 'running'),

@@ -5,7 +5,7 @@ import { interpolate } from './interpolation';
 import { isJsonObject } from './json-object';
 import { jobsForSteps } from './new-build-jobs';
 import { err, ok, type Result } from './result';
-import type { ConditionFacts } from './step-condition';
+import type { ConditionFacts, RegexEngine } from './step-condition';
 import { MAX_JOBS_PER_BUILD, parsePipelineFile } from './steps';
 
 /** The largest pipeline a job may upload (its YAML or JSON text): the server's default body limit. */
@@ -68,12 +68,16 @@ export function interpolatePipeline(
  * each command step with the file's top-level `env` under its own. Refused with one message naming
  * every problem, and before any step is read when the list is longer than a build may hold.
  */
-export function uploadedSteps(doc: unknown, newStepId: () => string): Result<StepDefinition[], DomainError> {
+export function uploadedSteps(
+  doc: unknown,
+  newStepId: () => string,
+  regex: RegexEngine,
+): Result<StepDefinition[], DomainError> {
   const list = isJsonObject(doc) ? doc.steps : doc;
   if (Array.isArray(list) && list.length > MAX_JOBS_PER_BUILD) {
     return err(invalidUpload(`${list.length} steps (an upload may hold at most ${MAX_JOBS_PER_BUILD})`));
   }
-  const file = parsePipelineFile(doc, newStepId);
+  const file = parsePipelineFile(doc, newStepId, regex);
   if (!file.ok) {
     const messages = (file.error.details?.errors ?? []).map((error) => error.message);
     return err(invalidUpload(messages.join('; ') || file.error.message));
@@ -110,6 +114,8 @@ export function insertUploadedJobs(input: {
   newId: () => string;
   /** the build's facts, for the steps' `if` and `branches` */
   facts: ConditionFacts;
+  /** compiles the patterns of the steps' `if` */
+  regex: RegexEngine;
 }): Result<{ jobs: Job[]; added: Job[]; changed: Set<string>; removed: Set<string> }, DomainError> {
   const uploader = input.jobs.find((job) => job.id === input.uploaderId);
   if (!uploader) return err(unprocessable('job_not_found', 'The uploading job is not part of this build'));
@@ -136,6 +142,7 @@ export function insertUploadedJobs(input: {
     at: input.at,
     newId: input.newId,
     facts: input.facts,
+    regex: input.regex,
   });
   if (kept.length + fresh.length > MAX_JOBS_PER_BUILD_WITH_UPLOADS) {
     return err(

@@ -4,16 +4,30 @@ import { err, ok, type Result } from './result';
 
 /**
  * A step's `if`: a subset of the public expression syntax. Values are strings, numbers, booleans and
- * null; `==` and `!=` compare them, `&&`, `||`, `!` and parentheses combine them, and the variables are
- * {@link CONDITION_VARIABLES}. Regular expressions (`=~`) are refused: a pattern from a pipeline file
- * could backtrack for minutes on a long message.
+ * null; `==` and `!=` compare them, `=~` and `!~` match them against a regular expression literal
+ * (`/pattern/` or `/pattern/i`), `&&`, `||`, `!` and parentheses combine them, and the variables are
+ * {@link CONDITION_VARIABLES}. Patterns are compiled by a linear-time {@link RegexEngine} (RE2): a
+ * pattern from a pipeline file cannot backtrack for minutes on a long message.
  */
 export type Condition =
   | { kind: 'literal'; value: ConditionValue }
   | { kind: 'variable'; name: ConditionVariable }
   | { kind: 'not'; operand: Condition }
   | { kind: 'and' | 'or'; left: Condition; right: Condition }
-  | { kind: 'equals' | 'differs'; left: Condition; right: Condition };
+  | { kind: 'equals' | 'differs'; left: Condition; right: Condition }
+  | { kind: 'matches' | 'mismatches'; left: Condition; pattern: string; test: RegexMatcher };
+
+/** Whether a compiled pattern matches somewhere in a text. */
+export type RegexMatcher = (text: string) => boolean;
+
+/**
+ * Compiles a condition's pattern, or says what is wrong with it. The domain takes no package, so the
+ * caller passes a linear-time engine in (the application's RE2).
+ */
+export type RegexEngine = (
+  pattern: string,
+  options: { caseInsensitive: boolean },
+) => Result<RegexMatcher, string>;
 
 export type ConditionValue = string | number | boolean | null;
 
@@ -68,11 +82,49 @@ export type ConditionVariable = keyof typeof CONDITION_VARIABLES;
 
 /** Longer conditions are refused: a step's `if` is a line, not a program. */
 export const MAX_CONDITION_LENGTH = 1000;
+/** Longer patterns are refused: a branch or message test needs no more, and RE2's work grows with it. */
+export const MAX_CONDITION_PATTERN_LENGTH = 256;
+/** The public syntax's one flag: `i`, case-insensitive. */
+const PATTERN_FLAGS = new Set(['i']);
 
 type Token =
   | { type: 'value'; value: ConditionValue }
   | { type: 'name'; name: string }
-  | { type: 'op'; op: '==' | '!=' | '&&' | '||' | '!' | '(' | ')' };
+  | { type: 'regex'; pattern: string; flags: string }
+  | { type: 'op'; op: '==' | '!=' | '=~' | '!~' | '&&' | '||' | '!' | '(' | ')' };
+
+/**
+ * The regular expression literal at `start` (its opening `/`): the pattern up to the next `/` that is
+ * neither escaped nor inside a character class, then its flags.
+ */
+function readRegexLiteral(
+  text: string,
+  start: number,
+): Result<{ token: Token & { type: 'regex' }; end: number }, string> {
+  let i = start + 1;
+  let inClass = false;
+  while (i < text.length && (inClass || text[i] !== '/')) {
+    if (text[i] === '\\') i++;
+    else if (text[i] === '[') inClass = true;
+    else if (text[i] === ']') inClass = false;
+    i++;
+  }
+  if (i >= text.length) return err('a regular expression is not closed (expected /pattern/)');
+  const pattern = text.slice(start + 1, i);
+  if (pattern === '') return err('a regular expression is empty');
+  if (pattern.length > MAX_CONDITION_PATTERN_LENGTH) {
+    return err(`a regular expression is longer than ${MAX_CONDITION_PATTERN_LENGTH} characters`);
+  }
+  const flags = /^[A-Za-z0-9_]*/.exec(text.slice(i + 1))![0];
+  for (const flag of flags) {
+    if (!PATTERN_FLAGS.has(flag)) {
+      return err(
+        `unsupported regular expression flag "${flag}" in /${pattern}/${flags} (only "i" is supported)`,
+      );
+    }
+  }
+  return ok({ token: { type: 'regex', pattern, flags }, end: i + 1 + flags.length });
+}
 
 function tokenize(text: string): Result<Token[], string> {
   const tokens: Token[] = [];
@@ -108,7 +160,17 @@ function tokenize(text: string): Result<Token[], string> {
         tokens.push({ type: 'op', op: two });
         i += 2;
       } else if (two === '=~' || two === '!~') {
-        return err('regular expressions (=~, !~) are not supported');
+        tokens.push({ type: 'op', op: two });
+        i += 2;
+        // Only here does a "/" open a regular expression: nowhere else does the syntax have one.
+        while (i < text.length && /\s/.test(text[i]!)) i++;
+        if (text[i] !== '/') return err(`${two} must be followed by a regular expression, like /pattern/`);
+        const literal = readRegexLiteral(text, i);
+        if (!literal.ok) return literal;
+        tokens.push(literal.value.token);
+        i = literal.value.end;
+      } else if (c === '/') {
+        return err('a regular expression may only follow =~ or !~');
       } else if (c === '!' || c === '(' || c === ')') {
         tokens.push({ type: 'op', op: c });
         i++;
@@ -120,8 +182,8 @@ function tokenize(text: string): Result<Token[], string> {
   return ok(tokens);
 }
 
-/** Reads a step's `if`; the message says what is wrong. */
-export function parseCondition(text: string): Result<Condition, string> {
+/** Reads a step's `if`, compiling its patterns with `regex`; the message says what is wrong. */
+export function parseCondition(text: string, regex: RegexEngine): Result<Condition, string> {
   if (text.length > MAX_CONDITION_LENGTH) return err(`longer than ${MAX_CONDITION_LENGTH} characters`);
   const tokens = tokenize(text);
   if (!tokens.ok) return tokens;
@@ -162,6 +224,15 @@ export function parseCondition(text: string): Result<Condition, string> {
   }
   function comparison(): Result<Condition, string> {
     const left = primary();
+    if (left.ok && (isOp('=~') || isOp('!~'))) {
+      const kind = isOp('=~') ? 'matches' : 'mismatches';
+      // The tokenizer put the literal right behind the operator.
+      const literal = list[position + 1] as Token & { type: 'regex' };
+      position += 2;
+      const test = regex(literal.pattern, { caseInsensitive: literal.flags.includes('i') });
+      if (!test.ok) return err(`invalid regular expression /${literal.pattern}/: ${test.error}`);
+      return ok({ kind, left: left.value, pattern: literal.pattern, test: test.value });
+    }
     if (!left.ok || !(isOp('==') || isOp('!='))) return left;
     const kind = isOp('==') ? 'equals' : 'differs';
     position++;
@@ -173,6 +244,7 @@ export function parseCondition(text: string): Result<Condition, string> {
     if (!token) return err('the expression ends too early');
     position++;
     if (token.type === 'value') return ok({ kind: 'literal', value: token.value });
+    if (token.type === 'regex') return err('a regular expression may only follow =~ or !~');
     if (token.type === 'name') {
       if (!(token.name in CONDITION_VARIABLES)) return err(`unknown variable "${token.name}"`);
       return ok({ kind: 'variable', name: token.name as ConditionVariable });
@@ -194,11 +266,21 @@ export function parseCondition(text: string): Result<Condition, string> {
   const condition = or();
   if (!condition.ok) return condition;
   const rest = peek();
-  if (rest)
-    return err(
-      `unexpected "${rest.type === 'op' ? rest.op : rest.type === 'name' ? rest.name : String(rest.value)}"`,
-    );
+  if (rest) return err(`unexpected "${tokenText(rest)}"`);
   return condition;
+}
+
+function tokenText(token: Token): string {
+  switch (token.type) {
+    case 'op':
+      return token.op;
+    case 'name':
+      return token.name;
+    case 'regex':
+      return `/${token.pattern}/${token.flags}`;
+    case 'value':
+      return String(token.value);
+  }
 }
 
 /** Whether a build with these facts runs the step; a bare value counts as true unless false, null or "". */
@@ -222,6 +304,13 @@ function evaluate(condition: Condition, facts: ConditionFacts): ConditionValue {
       return evaluate(condition.left, facts) === evaluate(condition.right, facts);
     case 'differs':
       return evaluate(condition.left, facts) !== evaluate(condition.right, facts);
+    case 'matches':
+    case 'mismatches': {
+      // Only a string matches: a null tag or message matches no pattern.
+      const value = evaluate(condition.left, facts);
+      const matched = typeof value === 'string' && condition.test(value);
+      return condition.kind === 'matches' ? matched : !matched;
+    }
   }
 }
 

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { CommandStep, StepDefinition } from './entities';
 import type { FieldError } from './errors';
 import { textBlockField } from './job.fixture';
+import { testPatterns } from './step-condition.fixture';
 import { parsePipelineFile, parseStepDefinitions } from './steps';
 
 /** Step ids in order of allocation, so expectations can name them. */
@@ -12,7 +13,7 @@ function stepIds() {
 }
 
 function parse(doc: unknown) {
-  return parseStepDefinitions(doc, stepIds());
+  return parseStepDefinitions(doc, stepIds(), testPatterns);
 }
 
 function parsedOne(step: unknown): StepDefinition | undefined {
@@ -266,10 +267,16 @@ describe('parseStepDefinitions', () => {
       { trigger: 'deploy', build: { meta_data: ['a'] } },
       'Step 1: build.meta_data must map names to strings',
     ],
+    ['a bad if', { command: 'x', if: 'build.branch == ' }, 'Step 1: if: the expression ends too early'],
     [
-      'a bad if',
-      { command: 'x', if: 'build.branch =~ /x/' },
-      'Step 1: if: regular expressions (=~, !~) are not supported',
+      'an if with an unsupported regular expression flag',
+      { command: 'x', if: 'build.branch =~ /x/g' },
+      'Step 1: if: unsupported regular expression flag "g" in /x/g (only "i" is supported)',
+    ],
+    [
+      'an if with a pattern that does not compile',
+      { command: 'x', if: 'build.message =~ /(x/' },
+      'Step 1: if: invalid regular expression /(x/: Invalid regular expression: /(x/: Unterminated group',
     ],
     [
       'a timeout of no minutes',
@@ -389,7 +396,7 @@ describe('parseStepDefinitions', () => {
   });
 
   it('gives every step its own id', () => {
-    const result = parseStepDefinitions(['a', 'wait', 'b'], stepIds());
+    const result = parseStepDefinitions(['a', 'wait', 'b'], stepIds(), testPatterns);
     expect(result.ok && result.value.map((step) => step.id)).toEqual(['step-1', 'step-2', 'step-3']);
   });
 
@@ -592,7 +599,7 @@ describe('group steps and filters', () => {
 });
 
 describe('parsePipelineFile', () => {
-  const file = (doc: unknown) => parsePipelineFile(doc, stepIds());
+  const file = (doc: unknown) => parsePipelineFile(doc, stepIds(), testPatterns);
 
   it('reads the steps and the top-level env, scalars written as text', () => {
     expect(file({ env: { FOO: 'bar', N: 1 }, steps: [{ command: 'x' }] })).toEqual({

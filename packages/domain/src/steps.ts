@@ -3,7 +3,7 @@ import type { BlockStep, CommandStep, StepDefinition, StepFilters, TriggerStep, 
 import { type FieldError, validationFailed } from './errors';
 import { isJsonObject } from './json-object';
 import { err, ok, type Result } from './result';
-import { parseCondition } from './step-condition';
+import { parseCondition, type RegexEngine } from './step-condition';
 import { matrixSize, parseMatrix } from './step-matrix';
 
 /** The limit the public format uses for `retry: { automatic: true }`. */
@@ -20,9 +20,13 @@ export const MAX_TIMEOUT_IN_MINUTES = 7 * 24 * 60;
  * bare list. Steps are command steps (also a bare string, with `matrix`), `wait` steps, `block` steps,
  * `trigger` steps (a build of another pipeline) and `group` steps, whose steps take their place (with the group's `branches` and `if` as well as
  * their own). Every step may have `branches` and `if`. Fields this service does not run (plugins,
- * depends_on…) are ignored.
+ * depends_on…) are ignored. `regex` compiles the patterns of the steps' `if`.
  */
-export function parseStepDefinitions(doc: unknown, newStepId: () => string): Result<StepDefinition[]> {
+export function parseStepDefinitions(
+  doc: unknown,
+  newStepId: () => string,
+  regex: RegexEngine,
+): Result<StepDefinition[]> {
   const list = isJsonObject(doc) ? doc.steps : doc;
   if (list === undefined || list === null) return err(invalidSteps('missing', 'steps must be given'));
   if (!Array.isArray(list)) return err(invalidSteps('invalid', 'steps must be a list'));
@@ -34,8 +38,8 @@ export function parseStepDefinitions(doc: unknown, newStepId: () => string): Res
   list.forEach((raw, index) => {
     const problems: string[] = [];
     const parsed = isGroup(raw)
-      ? parseGroup(raw, problems, newStepId)
-      : [parseStep(raw, problems, newStepId)];
+      ? parseGroup(raw, problems, newStepId, regex)
+      : [parseStep(raw, problems, newStepId, regex)];
     for (const step of parsed) {
       if (!step?.key) continue;
       if (keys.has(step.key)) problems.push(`key "${step.key}" is already used by another step`);
@@ -77,9 +81,10 @@ function jobCount(steps: readonly StepDefinition[]): number {
 export function parsePipelineFile(
   doc: unknown,
   newStepId: () => string,
+  regex: RegexEngine,
 ): Result<{ steps: StepDefinition[]; env: Record<string, string> }> {
   const errors: FieldError[] = [];
-  const steps = parseStepDefinitions(doc, newStepId);
+  const steps = parseStepDefinitions(doc, newStepId, regex);
   if (!steps.ok) {
     for (const error of steps.error.details?.errors ?? []) errors.push({ ...error, field: 'configuration' });
   }
@@ -117,9 +122,10 @@ function parseGroup(
   raw: Record<string, unknown>,
   problems: string[],
   newStepId: () => string,
+  regex: RegexEngine,
 ): (StepDefinition | null)[] {
   readLabel(raw.group ?? raw.label ?? raw.name, problems);
-  const filters = readFilters(raw, problems);
+  const filters = readFilters(raw, problems, regex);
   const groupKey = typeof raw.key === 'string' && raw.key.trim() ? raw.key.trim() : newStepId();
   if (!Array.isArray(raw.steps) || raw.steps.length === 0) {
     problems.push('a group must have a non-empty list of steps');
@@ -130,7 +136,7 @@ function parseGroup(
       problems.push(`group step ${index + 1}: a group cannot hold another group`);
       return null;
     }
-    const step = parseStep(inner, problems, newStepId);
+    const step = parseStep(inner, problems, newStepId, regex);
     if (!step) return null;
     const branches = both(filters.branches, step.branches, (a, b) => `${a} ${b}`);
     const condition = both(filters.condition, step.condition, (a, b) => `(${a}) && (${b})`);
@@ -149,7 +155,7 @@ const both = (
  * jobs). A group's and its step's branches are both listed: the public rule that a step runs only where
  * both match holds when neither has exclusions.
  */
-function readFilters(raw: Record<string, unknown>, problems: string[]): StepFilters {
+function readFilters(raw: Record<string, unknown>, problems: string[], regex: RegexEngine): StepFilters {
   let branches: string | null = null;
   if (typeof raw.branches === 'string') branches = raw.branches.trim() || null;
   else if (Array.isArray(raw.branches) && raw.branches.every((branch) => typeof branch === 'string'))
@@ -158,7 +164,7 @@ function readFilters(raw: Record<string, unknown>, problems: string[]): StepFilt
     problems.push('branches must be a string or a list of strings');
   let condition: string | null = null;
   if (typeof raw.if === 'string') {
-    const parsed = parseCondition(raw.if);
+    const parsed = parseCondition(raw.if, regex);
     if (parsed.ok) condition = raw.if;
     else problems.push(`if: ${parsed.error}`);
   } else if (raw.if !== undefined && raw.if !== null) {
@@ -169,7 +175,12 @@ function readFilters(raw: Record<string, unknown>, problems: string[]): StepFilt
 }
 
 /** A step, or null when the step's kind is unknown; every problem found is pushed to `problems`. */
-function parseStep(raw: unknown, problems: string[], newStepId: () => string): StepDefinition | null {
+function parseStep(
+  raw: unknown,
+  problems: string[],
+  newStepId: () => string,
+  regex: RegexEngine,
+): StepDefinition | null {
   if (raw === 'wait') return { type: 'wait', id: newStepId(), key: null, continueOnFailure: false };
   if (typeof raw === 'string') {
     if (raw.trim() !== '') return commandStep({ id: newStepId(), label: null, command: raw });
@@ -182,13 +193,13 @@ function parseStep(raw: unknown, problems: string[], newStepId: () => string): S
   }
   switch (stepType(raw)) {
     case 'command':
-      return parseCommandStep(raw, problems, newStepId());
+      return parseCommandStep(raw, problems, newStepId(), regex);
     case 'wait':
-      return parseWaitStep(raw, problems, newStepId());
+      return parseWaitStep(raw, problems, newStepId(), regex);
     case 'block':
-      return parseBlockStep(raw, problems, newStepId());
+      return parseBlockStep(raw, problems, newStepId(), regex);
     case 'trigger':
-      return parseTriggerStep(raw, problems, newStepId());
+      return parseTriggerStep(raw, problems, newStepId(), regex);
     default:
       problems.push(EXPECTED_STEP);
       return null;
@@ -221,9 +232,14 @@ function stepType(raw: Record<string, unknown>): StepDefinition['type'] | null {
   }
 }
 
-function parseCommandStep(raw: Record<string, unknown>, problems: string[], id: string): CommandStep {
+function parseCommandStep(
+  raw: Record<string, unknown>,
+  problems: string[],
+  id: string,
+  regex: RegexEngine,
+): CommandStep {
   return {
-    ...readFilters(raw, problems),
+    ...readFilters(raw, problems, regex),
     ...readMatrix(raw.matrix, problems),
     ...readTimeout(raw.timeout_in_minutes, problems),
     ...readConcurrency(raw, problems),
@@ -242,11 +258,16 @@ function parseCommandStep(raw: Record<string, unknown>, problems: string[], id: 
   };
 }
 
-function parseWaitStep(raw: Record<string, unknown>, problems: string[], id: string): WaitStep {
+function parseWaitStep(
+  raw: Record<string, unknown>,
+  problems: string[],
+  id: string,
+  regex: RegexEngine,
+): WaitStep {
   const continueOnFailure = raw.continue_on_failure ?? false;
   if (typeof continueOnFailure !== 'boolean') problems.push('continue_on_failure must be true or false');
   return {
-    ...readFilters(raw, problems),
+    ...readFilters(raw, problems, regex),
     type: 'wait',
     id,
     key: readKey(raw, problems),
@@ -254,11 +275,16 @@ function parseWaitStep(raw: Record<string, unknown>, problems: string[], id: str
   };
 }
 
-function parseBlockStep(raw: Record<string, unknown>, problems: string[], id: string): BlockStep {
+function parseBlockStep(
+  raw: Record<string, unknown>,
+  problems: string[],
+  id: string,
+  regex: RegexEngine,
+): BlockStep {
   const label = readLabel(raw.block ?? raw.label ?? raw.name, problems);
   const fields = readBlockFields(raw.fields, problems);
   return {
-    ...readFilters(raw, problems),
+    ...readFilters(raw, problems, regex),
     type: 'block',
     id,
     key: readKey(raw, problems),
@@ -274,7 +300,12 @@ const PIPELINE_SLUG = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,254}$/;
  * `trigger: <pipeline slug>` with `label`, `async` and `build: {message, commit, branch, meta_data, env}`;
  * what `build` leaves out is decided when the build is made.
  */
-function parseTriggerStep(raw: Record<string, unknown>, problems: string[], id: string): TriggerStep {
+function parseTriggerStep(
+  raw: Record<string, unknown>,
+  problems: string[],
+  id: string,
+  regex: RegexEngine,
+): TriggerStep {
   // The API's legacy step objects name the same fields `trigger_project_slug`, `trigger_async`, ….
   const target = raw.trigger ?? raw.trigger_project_slug;
   const pipeline = typeof target === 'string' ? target.trim() : '';
@@ -296,7 +327,7 @@ function parseTriggerStep(raw: Record<string, unknown>, problems: string[], id: 
     return null;
   };
   return {
-    ...readFilters(raw, problems),
+    ...readFilters(raw, problems, regex),
     type: 'trigger',
     id,
     key: readKey(raw, problems),

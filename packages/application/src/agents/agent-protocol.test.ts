@@ -9,6 +9,7 @@ import {
 } from '@ci/domain';
 import { factsOf } from '@ci/domain/build.fixture';
 import { describe, expect, it } from 'vitest';
+import { stepPatterns } from '../pipelines/step-patterns';
 import type { BuildView, Deps } from '../ports';
 import type { AgentRegistrationToken, JobRepository } from './agent-ports';
 import {
@@ -45,6 +46,7 @@ function world(steps: { label: string; rules?: string[] }[]) {
       at: clock,
       newId,
       facts: factsOf(),
+      regex: stepPatterns,
     }),
     at: clock,
     newId,

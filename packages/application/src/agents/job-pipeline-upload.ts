@@ -13,6 +13,7 @@ import {
   uploadedSteps,
 } from '@ci/domain';
 import { parse as parseYaml } from 'yaml';
+import { stepPatterns } from '../pipelines/step-patterns';
 import type { Deps } from '../ports';
 import { authenticateAgent, dispatched, ownJob } from './agent-protocol';
 
@@ -88,7 +89,7 @@ export const uploadPipeline =
     } else {
       throw unprocessable('invalid_pipeline', 'pipeline must be YAML or JSON text, or a JSON object');
     }
-    const steps = must(uploadedSteps(doc, deps.newId));
+    const steps = must(uploadedSteps(doc, deps.newId, stepPatterns));
     if (request.dryRun) return { pipeline: doc, jobIds: [] };
     const jobIds = await deps.repos.jobs.changeBuild(location.buildId, (work) => {
       const at = deps.clock.now();
@@ -102,6 +103,7 @@ export const uploadPipeline =
           at,
           newId: deps.newId,
           facts: conditionFacts(view.build, view.pipeline, view.organizationSlug),
+          regex: stepPatterns,
         }),
       );
       const progress = progressBuild({ build: work.build, jobs: inserted.jobs, at, newId: deps.newId });

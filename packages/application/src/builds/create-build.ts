@@ -15,6 +15,7 @@ import {
 } from '@ci/domain';
 import type { Actor } from '../auth/actor';
 import { type AuthorizedPipeline, requirePipeline } from '../auth/authorize';
+import { stepPatterns } from '../pipelines/step-patterns';
 import type { Deps } from '../ports';
 import { asSeenWith, type BuildResult } from './build-result';
 
@@ -57,6 +58,7 @@ export const insertBuild =
         at: now,
         newId: deps.newId,
         facts: conditionFacts(build, pipeline, organization.slug),
+        regex: stepPatterns,
         timeouts: pipeline,
         cluster,
       }),

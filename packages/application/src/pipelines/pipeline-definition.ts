@@ -9,6 +9,7 @@ import {
   validationFailed,
 } from '@ci/domain';
 import { parse as parseYaml } from 'yaml';
+import { stepPatterns } from './step-patterns';
 
 /**
  * Reads a pipeline's steps with the domain's one step parser: a YAML `configuration` as a pipeline file
@@ -19,7 +20,7 @@ export function readPipelineDefinition(
   newStepId: () => string,
 ): Result<DefinedSteps> {
   if (definition.kind === 'steps') {
-    const steps = parseStepDefinitions(definition.steps, newStepId);
+    const steps = parseStepDefinitions(definition.steps, newStepId, stepPatterns);
     return steps.ok ? ok({ steps: steps.value, configuration: null, env: null }) : steps;
   }
   let document: unknown;
@@ -32,6 +33,6 @@ export function readPipelineDefinition(
       ]),
     );
   }
-  const file = parsePipelineFile(document, newStepId);
+  const file = parsePipelineFile(document, newStepId, stepPatterns);
   return file.ok ? ok({ ...file.value, configuration: definition.source }) : file;
 }

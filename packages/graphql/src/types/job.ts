@@ -39,6 +39,17 @@ const JobEventSignalReason = builder.enumType('JobEventSignalReason', {
   values: SIGNAL_REASONS,
 });
 
+const JobConcurrency = builder.objectRef<{ group: string; limit: number }>('JobConcurrency').implement({
+  description: 'Concurrency configuration for a job',
+  fields: (t) => ({
+    group: t.exposeString('group', { nullable: false, description: 'The concurrency group' }),
+    limit: t.exposeInt('limit', {
+      nullable: false,
+      description: 'The maximum amount of jobs in the concurrency that are allowed to run at any given time',
+    }),
+  }),
+});
+
 const JobRetryTypes = builder.enumType('JobRetryTypes', {
   description: 'The retry types that can be made on a Job',
   values: { AUTOMATIC: { value: 'automatic' }, MANUAL: { value: 'manual' } } as const,
@@ -131,6 +142,16 @@ jobType(
       resolve: ({ job }, _args, ctx) => clusterQueueOf(job.clusterQueueId, ctx),
     }),
     agentQueryRules: t.exposeStringList('agentQueryRules', { nullable: true }),
+    concurrency: t.field({
+      type: JobConcurrency,
+      nullable: true,
+      description:
+        "Concurrency information related to a job: its step's `concurrency_group` and `concurrency`",
+      resolve: ({ job }) =>
+        job.concurrencyGroup !== null && job.concurrencyLimit !== null
+          ? { group: job.concurrencyGroup, limit: job.concurrencyLimit }
+          : null,
+    }),
     automaticArtifactUploadPaths: t.exposeString('automaticArtifactUploadPaths', { nullable: true }),
     exitStatus: t.exposeString('exitStatus', { nullable: true }),
     passed: t.exposeBoolean('passed', { nullable: false }),
