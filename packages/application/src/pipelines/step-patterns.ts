@@ -1,9 +1,9 @@
 import { err, ok, type RegexEngine, type RegexMatcher } from '@ci/domain';
+import { LRUCache } from 'lru-cache';
 import { RE2JS, RE2JSException } from 're2js';
 
 /** Patterns compiled lately: a pipeline's steps are read again for every build it makes. */
-const compiled = new Map<string, RegexMatcher>();
-const MAX_COMPILED = 500;
+const compiled = new LRUCache<string, RegexMatcher>({ max: 500 });
 
 /**
  * The patterns of steps' `if` (`=~`, `!~`), compiled by RE2 (re2js, pure JS): its matching takes time
@@ -22,7 +22,6 @@ export const stepPatterns: RegexEngine = (pattern, { caseInsensitive }) => {
     if (!(error instanceof RE2JSException)) throw error;
     return err(reason(pattern, error));
   }
-  if (compiled.size >= MAX_COMPILED) compiled.delete(compiled.keys().next().value!);
   compiled.set(key, matcher);
   return ok(matcher);
 };
