@@ -38,6 +38,7 @@ function progressLine(stream: NodeJS.WriteStream) {
 /**
  * Polls the build every `intervalMs` until it is over, printing what its jobs logged since the last poll
  * (stdout) and a progress line (stderr); `quiet` prints nothing. Resolves with the build as it ended.
+ * The API reads a log only whole, so a running job's is read again each poll, a finished job's once.
  */
 export async function watchBuild(
   client: RemoteClient,
@@ -45,6 +46,8 @@ export async function watchBuild(
   options: { intervalMs: number; quiet: boolean },
 ): Promise<Build> {
   const printed = new Map<string, number>();
+  /** Jobs whose whole log has been printed: seen finished before it was read, so it grows no more. */
+  const complete = new Set<string>();
   const progress = progressLine(process.stderr);
   let logsReadable = !options.quiet;
   let lastJob: string | null = null;
@@ -65,9 +68,10 @@ export async function watchBuild(
   for (;;) {
     const build = await client.builds.get.query(key);
     for (const job of build.jobs ?? []) {
-      if (!logsReadable || job.type !== 'script' || job.started_at === null) continue;
+      if (!logsReadable || job.type !== 'script' || job.started_at === null || complete.has(job.id)) continue;
       try {
         await tailLog(job);
+        if (job.finished_at !== null) complete.add(job.id);
       } catch (error) {
         // A token without read_build_logs still follows the build's state.
         const status = error instanceof TRPCClientError ? error.data?.httpStatus : undefined;
