@@ -112,6 +112,15 @@ describe('job endpoints on /v2', () => {
     expect(Math.abs(response.body.header_times[0] / 1e6 - Date.now())).toBeLessThan(60_000);
   });
 
+  it('answers over tRPC the chunks after a sequence, and whether they end a finished job’s log', async () => {
+    const job = { organization: 'acme', pipeline: 'web', number: String(number), job: jobId };
+    const client = world.trpc(world.tokens.admin);
+    const whole = await client.jobs.logAfter.query({ ...job, after_sequence: -1 });
+    expect(whole).toEqual({ content: output, last_sequence: 0, finished: true });
+    const rest = await client.jobs.logAfter.query({ ...job, after_sequence: 0 });
+    expect(rest).toEqual({ content: '', last_sequence: 0, finished: true });
+  });
+
   it('answers the raw log for log.txt and for Accept: text/plain', async () => {
     for (const [suffix, headers] of [
       ['/log.txt', {}],
