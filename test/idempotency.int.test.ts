@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ServerProcess, startServerProcess } from './support/server-process';
-import { startWorld, teamIds, type World } from './support/world';
+import { readsToken, startWorld, teamIds, type World } from './support/world';
 
 /**
  * `Idempotency-Key` on the POSTs that create (issue 31, the Stripe pattern): the same key and body
@@ -43,6 +43,18 @@ describe('a create with an Idempotency-Key', () => {
     expect(again.headers.get('content-type')).toBe('application/json; charset=utf-8');
     expect(again.body).toEqual(first.body);
     expect(await buildCount()).toBe(before + 1);
+  });
+
+  it('admits the caller once, and answers the replay with its scopes as the first answer', async () => {
+    const first = await world.countStatements(() => create('admitted-once'));
+    expect(first.result.status).toBe(201);
+    expect(first.sql.filter(readsToken)).toHaveLength(1);
+    const again = await world.countStatements(() => create('admitted-once'));
+    expect(again.result.headers.get('idempotent-replayed')).toBe('true');
+    expect(again.sql.filter(readsToken)).toHaveLength(1);
+    const scopes = first.result.headers.get('x-oauth-scopes');
+    expect(scopes).toContain('write_builds');
+    expect(again.result.headers.get('x-oauth-scopes')).toBe(scopes);
   });
 
   it('answers from another server process too', async () => {

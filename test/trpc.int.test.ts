@@ -129,6 +129,24 @@ describe('builds over tRPC', () => {
 });
 
 describe('tRPC errors', () => {
+  it('answers the latest build of each pipeline it may see in one call, as the pipeline list shows it', async () => {
+    const latest = await admin().builds.create.mutate({ ...PIPELINE, commit: SHA('c'), branch: 'main' });
+    const ids = ['web', 'public', 'secret'].map((name) => world.pipelines[name]!.id);
+    const [listed] = await admin().builds.listForPipeline.query({ ...PIPELINE, per_page: '1' });
+    const asMember = await world
+      .trpc(world.tokens.member)
+      .builds.latestOfPipelines.query({ pipeline_ids: ids });
+    // `public` has no build; `secret` is not the member's to see, so it is left out.
+    expect(asMember.map((entry) => [entry.pipeline_id, entry.build?.number ?? null])).toEqual([
+      [ids[0], latest.number],
+      [ids[1], null],
+    ]);
+    const { jobs: _jobs, ...withoutJobs } = listed!;
+    expect(asMember[0]!.build).toEqual(withoutJobs);
+    const asAdmin = await admin().builds.latestOfPipelines.query({ pipeline_ids: ids });
+    expect(asAdmin.map((entry) => entry.pipeline_id)).toEqual(ids);
+  });
+
   it('answers a call without a token with 401 and the message REST answers', async () => {
     const rest = await world.call('GET', restPath(), { token: null });
     expect(rest.status).toBe(401);

@@ -112,6 +112,15 @@ describe('job endpoints on /v2', () => {
     expect(Math.abs(response.body.header_times[0] / 1e6 - Date.now())).toBeLessThan(60_000);
   });
 
+  it('answers over tRPC the chunks after a sequence, and whether they end a finished job’s log', async () => {
+    const job = { organization: 'acme', pipeline: 'web', number: String(number), job: jobId };
+    const client = world.trpc(world.tokens.admin);
+    const whole = await client.jobs.logAfter.query({ ...job, after_sequence: -1 });
+    expect(whole).toEqual({ content: output, last_sequence: 0, finished: true });
+    const rest = await client.jobs.logAfter.query({ ...job, after_sequence: 0 });
+    expect(rest).toEqual({ content: '', last_sequence: 0, finished: true });
+  });
+
   it('answers the raw log for log.txt and for Accept: text/plain', async () => {
     for (const [suffix, headers] of [
       ['/log.txt', {}],
@@ -261,6 +270,51 @@ describe('job endpoints on /v2', () => {
     const build = await world.call('GET', `/v2/organizations/acme/pipelines/gated/builds/${gated}`);
     // The select's default fills in; the blank optional field and unknown keys are not kept.
     expect(build.body.meta_data).toEqual({ version: '1.2', streams: 'beta' });
+  });
+
+  it('keeps neither the unblock nor any field’s meta-data when the build cannot take them all', async () => {
+    const created = await world.call('POST', '/v2/organizations/acme/pipelines', {
+      body: {
+        name: 'Nearly full',
+        repository: 'git@example.com:acme/nearly-full.git',
+        configuration: `steps:
+  - block: Release
+    fields:
+      - text: Version
+        key: version
+        required: false
+      - text: Note
+        key: note
+        required: false
+  - command: echo go
+`,
+      },
+    });
+    expect(created.status).toBe(201);
+    const { id, number: full, jobs } = await world.createBuild('nearly-full');
+    // One key short of the limit of 1000 (as jobs could have set them): the first field fits, the second not.
+    const metaData = Object.fromEntries(Array.from({ length: 999 }, (_, index) => [`key-${index}`, 'x']));
+    await world.server.database.sql.query('update builds set meta_data = $2 where id = $1', [
+      id,
+      JSON.stringify(metaData),
+    ]);
+    const gate = `${jobPath('nearly-full', full, jobs[0].id)}/unblock`;
+    const buildPath = `/v2/organizations/acme/pipelines/nearly-full/builds/${full}`;
+
+    const before = (await world.call('GET', buildPath)).body;
+    const refused = await world.call('PUT', gate, { body: { fields: { version: '1.2', note: 'n' } } });
+    expect(refused.status).toBe(422);
+    expect(refused.body.message).toBe('A build may hold at most 1000 meta-data keys');
+    const kept = (await world.call('GET', buildPath)).body;
+    expect(kept.jobs[0].state).toBe('blocked');
+    expect({ state: kept.state, blocked: kept.blocked }).toEqual({ state: before.state, blocked: true });
+    expect(kept.meta_data).toEqual(metaData);
+
+    const done = await world.call('PUT', gate, { body: { fields: { version: '1.2' } } });
+    expect(done.status).toBe(200);
+    const unblocked = (await world.call('GET', buildPath)).body;
+    expect(unblocked.jobs[0].state).toBe('unblocked');
+    expect(unblocked.meta_data).toEqual({ ...metaData, version: '1.2' });
   });
 
   it.each([

@@ -5,8 +5,9 @@ import { type GraphqlWorld, startGraphqlWorld } from '../support/graphql-world';
  * What an operation may cost: depth, aliases and cost limits refuse it before any resolver runs (the
  * token lookup is the only SQL sent), and the loaders keep a page at a fixed number of SQL statements,
  * whatever its size: a page of builds with their jobs, pipeline, creator, organization and original
- * build; a page of pipelines each with its teams (and their members) and its latest builds; a page of
- * teams with their members and pipelines; a page of members with the builds each created.
+ * build; a page of pipelines each with its teams (and their members), its latest builds and its
+ * schedules; a page of teams with their members and pipelines; a page of members with the builds each
+ * created.
  */
 
 let world: GraphqlWorld;
@@ -54,6 +55,16 @@ beforeAll(async () => {
       Array.from({ length: 10 }, (_, i) => world.createBuild(`extra-${String(start + i).padStart(2, '0')}`)),
     );
   }
+  // A schedule on each extra pipeline, so that a page's `schedules` has something to load.
+  await Promise.all(
+    Array.from({ length: EXTRA }, async (_, i) => {
+      const pipeline = `extra-${String(i + 1).padStart(2, '0')}`;
+      const response = await world.call('POST', `/v2/organizations/acme/pipelines/${pipeline}/schedules`, {
+        body: { label: `Nightly ${pipeline}`, cronline: '@daily' },
+      });
+      expect(response.status).toBe(201);
+    }),
+  );
 }, 180_000);
 afterAll(async () => world?.close());
 
@@ -111,6 +122,7 @@ const PIPELINES_PAGE = `query($first: Int!) { organization(slug: "acme") { pipel
       members(first: 5) { count edges { node { role user { name } } } } } } } }
     builds(first: 3) { count edges { node { number createdBy { ... on User { name } } pipeline { slug }
       jobs(first: 5) { count edges { node { __typename } } } } } }
+    schedules(first: 2) { edges { node { label permissions { pipelineScheduleUpdate { allowed } } } } }
   } }
 } } }`;
 
@@ -132,6 +144,9 @@ describe('a page of pipelines', () => {
         expect(node.builds.edges[0].node.jobs.count).toBe(1);
         expect(node.teams.count).toBe(2);
         expect(node.teams.edges[0].node.team.members.count).toBe(1);
+        expect(node.schedules.edges.map((edge: { node: { label: string } }) => edge.node.label)).toEqual([
+          `Nightly ${node.slug}`,
+        ]);
       }
       // Each level of the page is one batch of use cases, whatever the page's size.
       expect(many.statements, token).toBe(few.statements);

@@ -157,6 +157,29 @@ describe('the web app in a browser', () => {
     await page.setViewportSize({ width: 1280, height: 900 });
   });
 
+  it('shows each pipeline’s latest build on the organization’s page, read in one call', async () => {
+    const calls: string[] = [];
+    const record = (request: { url(): string }) => {
+      const path = new URL(request.url()).pathname;
+      if (path.startsWith('/trpc/')) calls.push(path.slice('/trpc/'.length));
+    };
+    page.on('request', record);
+    try {
+      await page.goto('/acme');
+      const card = page
+        .getByRole('listitem')
+        .filter({ has: page.getByRole('link', { name: pipelines.logs }) });
+      await card.getByRole('link', { name: /#1 From the browser/ }).waitFor();
+      await page.getByRole('listitem').filter({ hasText: 'No builds yet' }).first().waitFor();
+    } finally {
+      page.off('request', record);
+    }
+    expect(calls.filter((call) => call.includes('builds.latestOfPipelines')).length).toBeGreaterThanOrEqual(
+      1,
+    );
+    expect(calls.filter((call) => call.includes('builds.listForPipeline'))).toEqual([]);
+  });
+
   it('lists builds with filters and pages, and the agents, teams and registries pages', async () => {
     await page.goto(`/acme/${pipelines.logs}/builds?state=passed`);
     await page.getByRole('link', { name: /#1 From the browser/ }).waitFor();

@@ -38,36 +38,52 @@ function progressLine(stream: NodeJS.WriteStream) {
 /**
  * Polls the build every `intervalMs` until it is over, printing what its jobs logged since the last poll
  * (stdout) and a progress line (stderr); `quiet` prints nothing. Resolves with the build as it ended.
+ * Each poll reads only the chunks a job logged since the last (`jobs.logAfter`), none of a job whose
+ * log was read to its end.
  */
 export async function watchBuild(
   client: RemoteClient,
   key: BuildKey,
   options: { intervalMs: number; quiet: boolean },
 ): Promise<Build> {
+  /** The last chunk of each job's log printed so far. */
   const printed = new Map<string, number>();
+  /** Jobs whose whole log has been printed: finished, and read to its end. */
+  const complete = new Set<string>();
   const progress = progressLine(process.stderr);
   let logsReadable = !options.quiet;
   let lastJob: string | null = null;
 
-  const tailLog = async (job: Job) => {
-    const log = await client.jobs.log.query({ ...key, job: job.id });
-    const fresh = log.content.slice(printed.get(job.id) ?? 0);
-    if (!fresh) return;
-    progress.clear();
-    if (lastJob !== job.id) {
-      process.stdout.write(`${paint('bold', `--- ${job.name ?? job.command ?? job.id}`)}\n`);
-      lastJob = job.id;
+  /**
+   * Prints what the job logged since the last poll, a page at a time: one page of a running job, every
+   * page of a finished one. Answers whether its log was read to its end.
+   */
+  const tailLog = async (job: Job): Promise<boolean> => {
+    for (;;) {
+      const page = await client.jobs.logAfter.query({
+        ...key,
+        job: job.id,
+        after_sequence: printed.get(job.id) ?? -1,
+      });
+      printed.set(job.id, page.last_sequence);
+      if (page.content) {
+        progress.clear();
+        if (lastJob !== job.id) {
+          process.stdout.write(`${paint('bold', `--- ${job.name ?? job.command ?? job.id}`)}\n`);
+          lastJob = job.id;
+        }
+        process.stdout.write(page.content.endsWith('\n') ? page.content : `${page.content}\n`);
+      }
+      if (page.finished || job.finished_at === null || !page.content) return page.finished;
     }
-    process.stdout.write(fresh.endsWith('\n') ? fresh : `${fresh}\n`);
-    printed.set(job.id, log.content.length);
   };
 
   for (;;) {
     const build = await client.builds.get.query(key);
     for (const job of build.jobs ?? []) {
-      if (!logsReadable || job.type !== 'script' || job.started_at === null) continue;
+      if (!logsReadable || job.type !== 'script' || job.started_at === null || complete.has(job.id)) continue;
       try {
-        await tailLog(job);
+        if (await tailLog(job)) complete.add(job.id);
       } catch (error) {
         // A token without read_build_logs still follows the build's state.
         const status = error instanceof TRPCClientError ? error.data?.httpStatus : undefined;

@@ -1,4 +1,4 @@
-import { badRequest, type DomainError } from './errors';
+import { badRequest, type DomainError, unprocessable } from './errors';
 import { err, ok, type Result } from './result';
 import { isStorableText, UNSTORABLE_TEXT } from './storable-text';
 
@@ -18,6 +18,11 @@ export function checkMetaDataKey(key: unknown): Result<string, DomainError> {
   if (/[\r\n]/.test(key)) return err(badRequest('invalid_meta_data', "key can't contain line breaks"));
   if (!isStorableText(key)) return err(badRequest('invalid_meta_data', `key ${UNSTORABLE_TEXT}`));
   return ok(key);
+}
+
+/** The refusal of a new key when the build already holds `maxKeys`; nothing of the write is kept. */
+export function tooManyMetaDataKeys(maxKeys: number): DomainError {
+  return unprocessable('too_many_keys', `A build may hold at most ${maxKeys} meta-data keys`);
 }
 
 const utf8 = new TextEncoder();

@@ -85,6 +85,8 @@ export interface Loaders {
   pipelineTemplates: DataLoader<string, PipelineTemplateView | null>;
   /** Schedules (`node`, a build's source): those of pipelines the viewer reads, `read_pipelines`. */
   pipelineSchedules: DataLoader<string, PipelineScheduleView | null>;
+  /** Each pipeline's schedules (`Pipeline.schedules`), oldest first: `read_pipelines`. */
+  schedulesOfPipelines: DataLoader<string, PipelineScheduleView[]>;
   /** The schedule that made each build (its id), null for the builds no schedule made. */
   scheduleOfBuild: DataLoader<string, string | null>;
   /** Test suites and team suites (`read_suites`): every member of their organization. */
@@ -169,7 +171,11 @@ export function createLoaders(useCases: UseCases, actor: Actor): Loaders {
     rules: new DataLoader((ids) => byId.rules(actor, ids)),
     pipelineTemplates: new DataLoader((ids) => byId.pipelineTemplates(actor, ids)),
     pipelineSchedules: new DataLoader((ids) =>
-      Promise.all(ids.map((id) => byId.findPipelineSchedule(actor, id).catch(unseen))),
+      byId.pipelineSchedules(actor, ids).catch((error: unknown) => ids.map(() => unseen(error))),
+    ),
+    // A refusal in the batch (an unseen pipeline) rejects that pipeline's load alone.
+    schedulesOfPipelines: new DataLoader<string, PipelineScheduleView[]>((pipelineIds) =>
+      byId.schedulesOfPipelines(actor, pipelineIds),
     ),
     scheduleOfBuild: new DataLoader(async (buildIds) => {
       const made = await byId.schedulesOfBuilds(buildIds);

@@ -1,5 +1,4 @@
 import { createHash } from 'node:crypto';
-import type { Actor } from '@ci/application';
 import { idempotencyKeyOf } from '@ci/domain';
 import type { AnyRouter } from '@trpc/server';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -14,7 +13,7 @@ import {
 import { replyWithError } from './http-errors';
 import { type QueryShape, queryInput, queryShapeOf } from './query-input';
 import type { ResponseCache } from './response-cache';
-import type { Meta, TrpcContext } from './trpc';
+import { admit, type Meta, type TrpcContext } from './trpc';
 
 /** One REST operation: a procedure with OpenAPI metadata, its path as a pattern. */
 interface Operation {
@@ -29,6 +28,21 @@ interface Operation {
 }
 
 type Call = (input: unknown) => Promise<unknown>;
+
+/** One request on its way to its procedure: matched, its context made, its input read. */
+interface Answer {
+  request: FastifyRequest;
+  reply: FastifyReply;
+  ctx: TrpcContext;
+  operation: Operation;
+  input: unknown;
+}
+
+/**
+ * Whether a POST creates, so that an `Idempotency-Key` applies to it: a 201, or a `create…` operation (a
+ * registry's create answers 200). Other POSTs ignore the header.
+ */
+const creates = (meta: Meta) => meta.successStatus === 201 || meta.operation?.startsWith('create') === true;
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 
@@ -104,78 +118,9 @@ export function registerRestApi(
     scope.route({
       method: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'],
       url: `${options.prefix}/*`,
-      handler: (request: FastifyRequest, reply: FastifyReply) => {
-        const key = request.method === 'POST' ? request.headers['idempotency-key'] : undefined;
-        return key === undefined ? serve(request, reply) : serveIdempotently(request, reply, key);
-      },
+      handler: (request: FastifyRequest, reply: FastifyReply) => serve(request, reply),
     });
   });
-
-  /** The path below the prefix as a URL reads it (dot segments resolved, percent-escapes kept). */
-  const pathOf = (request: FastifyRequest) =>
-    new URL(request.url.slice(options.prefix.length) || '/', 'http://127.0.0.1').pathname;
-
-  /**
-   * A POST with an `Idempotency-Key` (domain `idempotency.ts`): a create (201, or a `create…` operation:
-   * a registry's answers 200) is run once per key and
-   * request, its response kept and answered again to the same request (`Idempotent-Replayed: true`);
-   * other POSTs ignore the header. Only requests that send one pay for it.
-   */
-  async function serveIdempotently(request: FastifyRequest, reply: FastifyReply, header: string | string[]) {
-    const meta = find('POST', pathOf(request))?.operation.meta;
-    const creates = meta?.successStatus === 201 || meta?.operation?.startsWith('create') === true;
-    if (!creates) return serve(request, reply);
-    const key = idempotencyKeyOf(header);
-    if (typeof key !== 'string') return replyWithError(request, reply, key);
-    const ctx = options.createContext(request);
-    let actor: Actor;
-    try {
-      actor = await ctx.useCases.authenticate(ctx.authorization, ctx.clientAddress ?? null);
-    } catch {
-      return serve(request, reply); // the procedure answers the refusal (and counts it)
-    }
-    const keyed = { userId: actor.user.id, key };
-    const requestHash = createHash('sha256')
-      .update(`${pathOf(request)}\n${JSON.stringify(request.body ?? {})}`)
-      .digest('hex');
-    const idempotent = ctx.useCases.idempotentCreate;
-    const started = await idempotent.start({ ...keyed, requestHash });
-    if (started.kind === 'refuse') return replyWithError(request, reply, started.error);
-    if (started.kind === 'replay') {
-      const { status, contentType, body } = started.response;
-      reply.code(status).header('Idempotent-Replayed', 'true');
-      if (contentType) reply.type(contentType);
-      return reply.send(body ?? undefined);
-    }
-    // The answer is held until it is kept, so that whoever reads the key next finds it.
-    let payload: unknown;
-    const send = reply.send.bind(reply);
-    // It returns nothing: a reply is a thenable settled once sent, which `serve`'s promise would wait for.
-    reply.send = ((value?: unknown) => {
-      payload = value;
-    }) as unknown as FastifyReply['send'];
-    try {
-      await serve(request, reply);
-    } catch (error) {
-      await idempotent.release(keyed).catch(() => {});
-      throw error;
-    } finally {
-      reply.send = send;
-    }
-    if (reply.statusCode >= 500) {
-      await idempotent.release(keyed).catch(() => {});
-    } else {
-      const isObject = typeof payload === 'object' && payload !== null && !Buffer.isBuffer(payload);
-      const body = payload === undefined ? null : isObject ? JSON.stringify(payload) : String(payload);
-      const type = reply.getHeader('content-type');
-      await idempotent.finish(keyed, {
-        status: reply.statusCode,
-        contentType: typeof type === 'string' ? type : isObject ? JSON_TYPE : null,
-        body,
-      });
-    }
-    return send(payload);
-  }
 
   /** Answers a REST request: its procedure called with its input, the answer as the procedure's meta says. */
   async function serve(request: FastifyRequest, reply: FastifyReply) {
@@ -203,6 +148,74 @@ export function registerRestApi(
       : method === 'GET' || method === 'DELETE'
         ? { ...queryInput(queryOf(request.url), operation.query), ...params }
         : { ...body, ...params };
+    const key = method === 'POST' && creates(operation.meta) ? request.headers['idempotency-key'] : undefined;
+    const call: Answer = { request, reply, ctx, operation, input };
+    return key === undefined ? answer(call) : answerIdempotently(call, { key, pathname });
+  }
+
+  /**
+   * A create's POST with an `Idempotency-Key` (domain `idempotency.ts`): run once per user, key and
+   * request, its response kept and answered again to the same request (`Idempotent-Replayed: true`).
+   * The caller is admitted here, once: the procedure takes it from the context.
+   */
+  async function answerIdempotently(call: Answer, request: { key: string | string[]; pathname: string }) {
+    const { reply, ctx } = call;
+    const key = idempotencyKeyOf(request.key);
+    if (typeof key !== 'string') return replyWithError(call.request, reply, key);
+    try {
+      ctx.admitted = await admit(ctx, call.operation.meta, async () => call.input);
+    } catch (error) {
+      reply.headers(ctx.response.headers);
+      return replyWithError(call.request, reply, error);
+    }
+    const keyed = { userId: ctx.admitted.user.id, key };
+    const requestHash = createHash('sha256')
+      .update(`${request.pathname}\n${JSON.stringify(call.request.body ?? {})}`)
+      .digest('hex');
+    const idempotent = ctx.useCases.idempotentCreate;
+    const started = await idempotent.start({ ...keyed, requestHash });
+    if (started.kind === 'refuse') {
+      reply.headers(ctx.response.headers);
+      return replyWithError(call.request, reply, started.error);
+    }
+    if (started.kind === 'replay') {
+      const { status, contentType, body } = started.response;
+      reply.code(status).headers(ctx.response.headers).header('Idempotent-Replayed', 'true');
+      if (contentType) reply.type(contentType);
+      return reply.send(body ?? undefined);
+    }
+    // The answer is held until it is kept, so that whoever reads the key next finds it.
+    let payload: unknown;
+    const send = reply.send.bind(reply);
+    // It returns nothing: a reply is a thenable settled once sent, which `answer`'s promise would wait for.
+    reply.send = ((value?: unknown) => {
+      payload = value;
+    }) as unknown as FastifyReply['send'];
+    try {
+      await answer(call);
+    } catch (error) {
+      await idempotent.release(keyed).catch(() => {});
+      throw error;
+    } finally {
+      reply.send = send;
+    }
+    if (reply.statusCode >= 500) {
+      await idempotent.release(keyed).catch(() => {});
+    } else {
+      const isObject = typeof payload === 'object' && payload !== null && !Buffer.isBuffer(payload);
+      const body = payload === undefined ? null : isObject ? JSON.stringify(payload) : String(payload);
+      const type = reply.getHeader('content-type');
+      await idempotent.finish(keyed, {
+        status: reply.statusCode,
+        contentType: typeof type === 'string' ? type : isObject ? JSON_TYPE : null,
+        body,
+      });
+    }
+    return send(payload);
+  }
+
+  /** Calls the procedure and sends its answer, or its failure. */
+  async function answer({ request, reply, ctx, operation, input }: Answer) {
     let data: unknown;
     try {
       const procedure = operation.path

@@ -60,6 +60,11 @@ export interface TrpcContext {
   rateLimits: RateLimitPolicy | null;
   /** checks each result against its procedure's response schema (VALIDATE_RESPONSES); absent: none */
   validateResponse?: ResponseCheck;
+  /**
+   * REST only: the caller as {@link admit} admitted it before the call (an idempotent create keys its
+   * answer by user), so the procedure admits (and counts) it no second time.
+   */
+  admitted?: Actor;
 }
 
 export type Meta = OpenApiMeta<{
@@ -156,7 +161,7 @@ async function namedBy(getRawInput: () => Promise<unknown>): Promise<Named> {
 export const authed = t.procedure.use(async ({ ctx, meta, path, next, getRawInput }) => {
   let actor: Actor;
   try {
-    actor = await admit(ctx, meta, getRawInput);
+    actor = ctx.admitted ?? (await admit(ctx, meta, getRawInput));
   } catch (error) {
     throw isDomainError(error) ? asTrpcError(error) : error;
   }
@@ -174,7 +179,8 @@ export const authed = t.procedure.use(async ({ ctx, meta, path, next, getRawInpu
   return result;
 });
 
-async function admit(
+/** Authenticates the call and counts it against the rate limits, setting the scope and limit headers. */
+export async function admit(
   ctx: TrpcContext,
   meta: Meta | undefined,
   getRawInput: () => Promise<unknown>,

@@ -4,21 +4,15 @@ import { Link, useTitle } from '../router';
 import { Loaded, OrganizationNav, StateBadge, When } from '../ui';
 
 type Pipeline = Outputs['pipelines']['list'][number];
+type LatestBuilds = Outputs['builds']['latestOfPipelines'];
 
-function LatestBuild(props: { organization: string; pipeline: Pipeline }) {
-  const input = {
-    organization: props.organization,
-    pipeline: props.pipeline.slug,
-    per_page: '1',
-    exclude_jobs: 'true',
-  };
-  const builds = useQuery({
-    queryKey: ['builds.listForPipeline', input],
-    queryFn: () => api.builds.listForPipeline.query(input),
-    refetchInterval: 5000,
-  });
-  const latest = builds.data?.[0];
-  if (!latest) return <span className="muted">{builds.isPending ? '…' : 'No builds yet'}</span>;
+function LatestBuild(props: {
+  organization: string;
+  pipeline: Pipeline;
+  latest: LatestBuilds[number]['build'] | undefined;
+}) {
+  const { latest } = props;
+  if (!latest) return <span className="muted">{latest === undefined ? '…' : 'No builds yet'}</span>;
   return (
     <Link href={`/${props.organization}/${props.pipeline.slug}/builds/${latest.number}`}>
       <StateBadge state={latest.state} blocked={latest.blocked} /> #{latest.number} {latest.message ?? ''}
@@ -36,6 +30,15 @@ export function OrganizationPage(props: { organization: string }) {
     queryKey: ['pipelines.list', organization],
     queryFn: () => api.pipelines.list.query({ organization, per_page: '100' }),
   });
+  // The latest build of every pipeline on the page, in one call that polls.
+  const pipelineIds = pipelines.data?.map((pipeline) => pipeline.id) ?? [];
+  const latest = useQuery({
+    queryKey: ['builds.latestOfPipelines', pipelineIds],
+    queryFn: () => api.builds.latestOfPipelines.query({ pipeline_ids: pipelineIds }),
+    enabled: pipelineIds.length > 0,
+    refetchInterval: 5000,
+  });
+  const latestOf = new Map(latest.data?.map((entry) => [entry.pipeline_id, entry.build]));
   useTitle(org.data?.name ?? organization);
   return (
     <Loaded query={org}>
@@ -56,7 +59,12 @@ export function OrganizationPage(props: { organization: string }) {
                       </h2>
                       <p className="muted">{pipeline.description || pipeline.repository}</p>
                       <p>
-                        Latest: <LatestBuild organization={organization} pipeline={pipeline} />
+                        Latest:{' '}
+                        <LatestBuild
+                          organization={organization}
+                          pipeline={pipeline}
+                          latest={latest.isPending ? undefined : (latestOf.get(pipeline.id) ?? null)}
+                        />
                       </p>
                       <p className="muted small">
                         Created <When at={pipeline.created_at} />

@@ -34,6 +34,11 @@ export interface BuildChange<T> {
   changed: ReadonlySet<string>;
   /** jobs to delete (an upload's `--replace`: steps no agent took yet) */
   removed?: ReadonlySet<string>;
+  /**
+   * Keys merged into the build's meta-data in the same transaction (a block step's fields on unblock); a
+   * new key past `maxKeys` refuses the whole change with `tooManyMetaDataKeys`.
+   */
+  metaData?: { values: Readonly<Record<string, string>>; maxKeys: number };
   result: T;
 }
 

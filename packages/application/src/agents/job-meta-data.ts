@@ -6,6 +6,7 @@ import {
   META_DATA_LIMITS,
   notFound,
   type Result,
+  tooManyMetaDataKeys,
   unprocessable,
 } from '@ci/domain';
 import type { Deps } from '../ports';
@@ -26,20 +27,6 @@ async function metaDataOfJob(deps: Deps, authorization: string | undefined, jobI
 }
 
 /**
- * Sets one key of a build's meta-data (a job's `meta-data set`, a block step's fields on unblock); a new
- * key past the build's limit of keys is refused (422) and nothing is written.
- */
-export async function setBuildMetaData(deps: Deps, input: { buildId: string; key: string; value: string }) {
-  const written = await deps.repos.buildMetaData.set({ ...input, maxKeys: META_DATA_LIMITS.keysPerBuild });
-  if (!written) {
-    throw unprocessable(
-      'too_many_keys',
-      `A build may hold at most ${META_DATA_LIMITS.keysPerBuild} meta-data keys`,
-    );
-  }
-}
-
-/**
  * `meta-data set` from a running job: one key of its build's meta-data, written in one statement that
  * merges into what is there, so jobs setting keys at once lose none.
  */
@@ -51,7 +38,14 @@ export const setJobMetaData =
     const agent = await authenticateAgent(deps)(authorization);
     const location = await ownJob(deps, agent, jobId);
     if (!isActiveJob(location.job.state)) throw unprocessable('job_finished', 'This job has finished');
-    await setBuildMetaData(deps, { buildId: location.buildId, key, value });
+    const written = await deps.repos.buildMetaData.set({
+      buildId: location.buildId,
+      key,
+      value,
+      maxKeys: META_DATA_LIMITS.keysPerBuild,
+    });
+    // A new key past the build's limit of keys is refused and nothing is written.
+    if (!written) throw tooManyMetaDataKeys(META_DATA_LIMITS.keysPerBuild);
   };
 
 export const getJobMetaData =

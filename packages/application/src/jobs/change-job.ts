@@ -4,6 +4,7 @@ import {
   type Job,
   type JobTrigger,
   jobTransition,
+  META_DATA_LIMITS,
   notFound,
   progressBuild,
   reopenBuild,
@@ -28,6 +29,8 @@ export const changeJob =
     add?: (job: Job) => Job[];
     /** Refuses before any change, e.g. a job held by another agent. */
     check?: (job: Job) => void;
+    /** Merged into the build's meta-data with the change, or neither is kept (an unblock's fields). */
+    metaData?: Readonly<Record<string, string>>;
   }): Promise<Job> => {
     const result = await deps.repos.jobs.changeBuild(input.buildId, (work: BuildWork): BuildChange<Job> => {
       const at = deps.clock.now();
@@ -60,7 +63,11 @@ export const changeJob =
       const progress = progressBuild({ build, jobs, at, newId: deps.newId });
       const changed = new Set([job.id, ...restored, ...added.map((extra) => extra.id), ...progress.changed]);
       const final = progress.jobs.find((candidate) => candidate.id === job.id) ?? next.value;
-      return { build: progress.build, jobs: progress.jobs, changed, result: final };
+      const metaData =
+        input.metaData && Object.keys(input.metaData).length > 0
+          ? { metaData: { values: input.metaData, maxKeys: META_DATA_LIMITS.keysPerBuild } }
+          : {};
+      return { build: progress.build, jobs: progress.jobs, changed, result: final, ...metaData };
     });
     if (!result) throw notFound('job');
     return result;

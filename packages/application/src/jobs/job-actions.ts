@@ -14,7 +14,6 @@ import {
   unprocessable,
 } from '@ci/domain';
 import type { LogChunk } from '../agents/agent-ports';
-import { setBuildMetaData } from '../agents/job-meta-data';
 import type { Actor } from '../auth/actor';
 import { type BuildResult, requireBuild } from '../builds/build-result';
 import type { BuildRef } from '../builds/get-build';
@@ -154,26 +153,27 @@ export const getBlockFields =
 
 /**
  * Unblocks a block step: the build resumes the state it was in (rule B1) and the next steps run. The
- * step's field values become the build's meta-data first, so the steps it lets run can read them.
+ * step's field values become the build's meta-data in the same transaction, so the steps it lets run can
+ * read them, and a refused unblock or meta-data write keeps neither.
  */
 export const unblockJob =
   (deps: Deps) =>
   async (actor: Actor, ref: JobRef, values?: Readonly<Record<string, string>>): Promise<JobInBuild> => {
     const result = await loadJob(deps)(actor, ref, 'unblockJob', 'build');
     const { job } = result.job;
+    let metaData: Record<string, string> | undefined;
     // A job that cannot be unblocked is refused below as such, whatever the values.
     if (isUnblockable(job) && job.blockFields) {
-      const metaData = unblockMetaData(job.blockFields, values);
-      if (!metaData.ok) throw metaData.error;
-      for (const [key, value] of Object.entries(metaData.value)) {
-        await setBuildMetaData(deps, { buildId: job.buildId, key, value });
-      }
+      const checked = unblockMetaData(job.blockFields, values);
+      if (!checked.ok) throw checked.error;
+      metaData = checked.value;
     }
     await changeJob(deps)({
       buildId: result.build.view.build.id,
       jobId: result.job.job.id,
       trigger: { type: 'unblock', userId: actor.user.id },
       before: (build) => (build.state === 'blocked' ? { type: 'unblock' } : null),
+      ...(metaData ? { metaData } : {}),
     });
     return reload(deps, result, result.job.job.id);
   };

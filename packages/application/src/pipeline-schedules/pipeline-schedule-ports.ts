@@ -20,7 +20,11 @@ export type PipelineScheduleChanges = Partial<PipelineScheduleFields> & { nextBu
 export interface PipelineScheduleRepository {
   /** The pipeline's schedules, oldest first. */
   list(pipelineId: string): Promise<PipelineSchedule[]>;
+  /** The schedules of all these pipelines, oldest first, in one read (a page of pipelines). */
+  listOfPipelines(pipelineIds: readonly string[]): Promise<PipelineSchedule[]>;
   find(pipelineId: string, id: string): Promise<PipelineSchedule | null>;
+  /** Those of these schedules that exist, in one read. */
+  findMany(ids: readonly string[]): Promise<PipelineSchedule[]>;
   /** The slugs of the schedule's organization and pipeline; null: no such schedule. */
   locate(id: string): Promise<{ organization: string; pipeline: string } | null>;
   insert(schedule: PipelineSchedule): Promise<void>;

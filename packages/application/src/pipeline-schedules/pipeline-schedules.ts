@@ -1,9 +1,12 @@
 import {
   allows,
+  type DomainError,
+  distinctUuids,
   isDomainError,
   isUuid,
   newBuildRefusal,
   nextTickAfterRun,
+  notFound,
   type PipelineSchedule,
   type PipelineScheduleFields,
   parsePipelineScheduleRequest,
@@ -13,6 +16,7 @@ import {
 } from '@ci/domain';
 import type { Actor } from '../auth/actor';
 import { type AuthorizedPipeline, requirePipeline, requireScope } from '../auth/authorize';
+import { usableMemberships, visiblePipelineAccess } from '../auth/usable-memberships';
 import type { PipelineRef } from '../builds/create-build';
 import { scheduleBuild } from '../builds/create-build';
 import { inboundTarget } from '../inbound/source-webhooks';
@@ -57,6 +61,73 @@ export const listPipelineSchedules =
     const target = await requirePipeline(deps)(actor, 'listPipelineSchedules', ref, 'read');
     const schedules = await deps.repos.pipelineSchedules.list(target.pipeline.id);
     return schedules.map((schedule) => viewOf(target, schedule));
+  };
+
+type ScheduleTarget = Pick<AuthorizedPipeline, 'organization' | 'pipeline' | 'access'>;
+
+/** Those of these pipelines the actor may see, by id, with its access: in three statements at most. */
+async function seenPipelines(
+  deps: Deps,
+  actor: Actor,
+  pipelineIds: readonly string[],
+): Promise<Map<string, ScheduleTarget>> {
+  const wanted = distinctUuids(pipelineIds);
+  if (wanted.length === 0) return new Map();
+  const [pipelines, memberships] = await Promise.all([
+    deps.repos.lookups.pipelines(wanted),
+    usableMemberships(deps, actor),
+  ]);
+  const access = await visiblePipelineAccess(deps, actor, pipelines, memberships);
+  const seen = new Map<string, ScheduleTarget>();
+  for (const pipeline of pipelines) {
+    const level = access.get(pipeline.id);
+    const membership = memberships.get(pipeline.organizationId);
+    if (level && membership)
+      seen.set(pipeline.id, { organization: membership.organization, pipeline, access: level });
+  }
+  return seen;
+}
+
+/** The schedules of each of these pipelines (GraphQL `Pipeline.schedules` of a page), read together. */
+export const listSchedulesOfPipelines =
+  (deps: Deps) =>
+  async (
+    actor: Actor,
+    pipelineIds: readonly string[],
+  ): Promise<Array<PipelineScheduleView[] | DomainError>> => {
+    requireScope(actor, 'listPipelineSchedules');
+    const seen = await seenPipelines(deps, actor, pipelineIds);
+    const byPipeline = new Map<string, PipelineSchedule[]>();
+    if (seen.size > 0) {
+      for (const schedule of await deps.repos.pipelineSchedules.listOfPipelines([...seen.keys()])) {
+        byPipeline.set(schedule.pipelineId, [...(byPipeline.get(schedule.pipelineId) ?? []), schedule]);
+      }
+    }
+    return pipelineIds.map((id) => {
+      const target = seen.get(id.toLowerCase());
+      if (!target) return notFound('pipeline');
+      return (byPipeline.get(target.pipeline.id) ?? []).map((schedule) => viewOf(target, schedule));
+    });
+  };
+
+/** Schedules by id (GraphQL `node`, a build's source), read together; null: missing or not to be seen. */
+export const getPipelineSchedulesById =
+  (deps: Deps) =>
+  async (actor: Actor, ids: readonly string[]): Promise<Array<PipelineScheduleView | null>> => {
+    requireScope(actor, 'getPipelineSchedule');
+    const wanted = distinctUuids(ids);
+    const schedules = wanted.length > 0 ? await deps.repos.pipelineSchedules.findMany(wanted) : [];
+    const seen = await seenPipelines(
+      deps,
+      actor,
+      schedules.map((schedule) => schedule.pipelineId),
+    );
+    const views = new Map<string, PipelineScheduleView>();
+    for (const schedule of schedules) {
+      const target = seen.get(schedule.pipelineId);
+      if (target) views.set(schedule.id, viewOf(target, schedule));
+    }
+    return ids.map((id) => views.get(id.toLowerCase()) ?? null);
   };
 
 async function requireSchedule(

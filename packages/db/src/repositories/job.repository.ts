@@ -16,10 +16,12 @@ import {
   type JobState,
   type JobType,
   queueKeyOf,
+  tooManyMetaDataKeys,
 } from '@ci/domain';
 import { toDate, toDateOrNull } from '../rows';
 import { isUniqueViolation, type Sql } from '../sql';
 import { AGENT_OBJECT, agentFromRow, HELD_JOB_STATES } from './agent.repository';
+import { mergeBuildMetaData } from './build-meta-data.repository';
 
 type Row = Record<string, unknown>;
 
@@ -340,6 +342,10 @@ export function jobRepository(sql: Sql): JobRepository {
           tx,
           result.jobs.filter((job) => result.changed.has(job.id)),
         );
+        // Thrown, the transaction rolls back: the change is kept only with its meta-data.
+        if (result.metaData && !(await mergeBuildMetaData(tx, { buildId, ...result.metaData }))) {
+          throw tooManyMetaDataKeys(result.metaData.maxKeys);
+        }
         return result.result;
       });
     },

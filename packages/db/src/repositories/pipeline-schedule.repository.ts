@@ -27,6 +27,18 @@ export function pipelineScheduleRepository(
       );
       return schedules.map(toPipelineSchedule);
     },
+    async listOfPipelines(pipelineIds) {
+      const schedules = await entityManager().find(
+        PipelineScheduleEntity,
+        { pipeline: { $in: [...pipelineIds] } },
+        { orderBy: { createdAt: 'asc', id: 'asc' } },
+      );
+      return schedules.map(toPipelineSchedule);
+    },
+    async findMany(ids) {
+      const schedules = await entityManager().find(PipelineScheduleEntity, { id: { $in: [...ids] } });
+      return schedules.map(toPipelineSchedule);
+    },
     async find(pipelineId, id) {
       const schedule = await entityManager().findOne(PipelineScheduleEntity, { pipeline: pipelineId, id });
       return schedule ? toPipelineSchedule(schedule) : null;

@@ -116,17 +116,12 @@ builder.objectField(PipelineRef, 'schedules', (t) =>
   t.field({
     type: PipelineScheduleConnection,
     nullable: true,
-    description: "The pipeline's schedules, oldest first (`read_pipelines`)",
+    description:
+      "The pipeline's schedules, oldest first (`read_pipelines`), read for a page of pipelines at once",
     // As in the reference: `first` only.
     args: { first: t.arg.int({ required: false }) },
     resolve: async (node: PipelineShape, args, ctx) =>
-      arrayConnection(
-        args,
-        await ctx.useCases.listPipelineSchedules(ctx.actor, {
-          organization: node.organizationSlug,
-          pipeline: node.pipeline.slug,
-        }),
-      ),
+      arrayConnection(args, await ctx.loaders.schedulesOfPipelines.load(node.pipeline.id)),
   }),
 );
 

@@ -34,6 +34,9 @@ const UnblockInput = JobKey.extend({
     .meta({ description: "the block step's field values by key, kept as the build's meta-data" }),
 });
 
+/** The chunks one `logAfter` answers at most: a page of a log, never the whole of a long one. */
+const LOG_PAGE_CHUNKS = 500;
+
 const jobRef = (input: z.infer<typeof JobKey>): JobRef => ({
   organization: input.organization,
   pipeline: input.pipeline,
@@ -80,6 +83,25 @@ export const jobsRouter = router({
     .input(JobKey)
     .output(documented(JobLogWire))
     .query(({ ctx, input }) => log(ctx, input, false)),
+
+  /**
+   * The CLI's `build watch`: the log's chunks after `after_sequence` (-1: from the start), a page at a
+   * time, and whether the page ends a finished job's log. Not part of REST (no `openapi`), whose log is
+   * read only whole.
+   */
+  logAfter: authed
+    .meta({ operation: 'getJobLog' })
+    .input(JobKey.extend({ after_sequence: z.number().int().min(-1) }))
+    .output(z.object({ content: z.string(), last_sequence: z.number().int(), finished: z.boolean() }))
+    .query(async ({ ctx, input }) => {
+      const { read } = await ctx.useCases.followJobLog(ctx.actor, jobRef(input));
+      const page = await read(input.after_sequence, LOG_PAGE_CHUNKS);
+      return {
+        content: page.chunks.map((chunk) => chunk.content).join(''),
+        last_sequence: page.chunks.at(-1)?.sequence ?? input.after_sequence,
+        finished: page.finished,
+      };
+    }),
 
   deleteLog: authed
     .meta({
