@@ -1,7 +1,7 @@
 import { execFile, spawnSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startAgentsWorld } from '../../../test/support/agents-world';
 import { ROOT, spawnCollecting } from '../../../test/support/child-process';
