@@ -7,6 +7,9 @@ import { testPatterns } from './step-condition.fixture';
 const at = new Date('2026-11-21T10:00:00.000Z');
 let counter = 0;
 const newId = () => `00000000-0000-7000-8000-${String(++counter).padStart(12, '0')}`;
+/** The jobs of new build `b` at `at`, as `jobsForSteps` makes them for these steps and facts. */
+const jobsOf = (steps: StepDefinition[], facts = factsOf()) =>
+  jobsForSteps({ steps, buildId: 'b', at, newId, facts, regex: testPatterns });
 
 const command = (overrides: Partial<Extract<StepDefinition, { type: 'command' }>> = {}): StepDefinition => ({
   type: 'command',
@@ -36,14 +39,7 @@ describe('jobsForSteps', () => {
       build,
     });
     const wait: StepDefinition = { type: 'wait', id: newId(), key: null, continueOnFailure: false };
-    const [first, , second] = jobsForSteps({
-      steps: [trigger(true), wait, trigger(false)],
-      buildId: 'b',
-      at,
-      newId,
-      facts: factsOf(),
-      regex: testPatterns,
-    });
+    const [first, , second] = jobsOf([trigger(true), wait, trigger(false)]);
     expect(first).toMatchObject({
       type: 'trigger',
       state: 'scheduled',
@@ -61,14 +57,7 @@ describe('jobsForSteps', () => {
 
   it('makes one scheduled script job per command step, keeping the step id and key', () => {
     const step = command();
-    const [job, ...rest] = jobsForSteps({
-      steps: [step],
-      buildId: 'b',
-      at,
-      newId,
-      facts: factsOf(),
-      regex: testPatterns,
-    });
+    const [job, ...rest] = jobsOf([step]);
     expect(rest).toEqual([]);
     expect(job).toMatchObject({
       type: 'script',
@@ -93,38 +82,17 @@ describe('jobsForSteps', () => {
       continueOnFailure: false,
       groupKey: 'g',
     };
-    const jobs = jobsForSteps({
-      steps: [command({ groupKey: 'g', parallelism: 2 }), wait, command({ key: 'x' })],
-      buildId: 'b',
-      at,
-      newId,
-      facts: factsOf(),
-      regex: testPatterns,
-    });
+    const jobs = jobsOf([command({ groupKey: 'g', parallelism: 2 }), wait, command({ key: 'x' })]);
     expect(jobs.map((job) => job.groupKey)).toEqual(['g', 'g', 'g', null]);
   });
 
   it('keeps the agent query rules a step names', () => {
-    const [job] = jobsForSteps({
-      steps: [command({ agentQueryRules: ['queue=mac'] })],
-      buildId: 'b',
-      at,
-      newId,
-      facts: factsOf(),
-      regex: testPatterns,
-    });
+    const [job] = jobsOf([command({ agentQueryRules: ['queue=mac'] })]);
     expect(job?.agentQueryRules).toEqual(['queue=mac']);
   });
 
   it('copies a parallel step into numbered jobs', () => {
-    const jobs = jobsForSteps({
-      steps: [command({ parallelism: 3 })],
-      buildId: 'b',
-      at,
-      newId,
-      facts: factsOf(),
-      regex: testPatterns,
-    });
+    const jobs = jobsOf([command({ parallelism: 3 })]);
     expect(jobs.map((job) => [job.parallelGroupIndex, job.parallelGroupTotal])).toEqual([
       [0, 3],
       [1, 3],
@@ -140,7 +108,7 @@ describe('jobsForSteps', () => {
       command({ key: 'deploy' }),
       { type: 'block', id: newId(), key: 'release', label: 'Release' },
     ];
-    const jobs = jobsForSteps({ steps, buildId: 'b', at, newId, facts: factsOf(), regex: testPatterns });
+    const jobs = jobsOf(steps);
     expect(jobs.map((job) => [job.type, job.state, job.runnableAt])).toEqual([
       ['script', 'scheduled', at],
       ['waiter', 'waiting', null],
@@ -182,20 +150,13 @@ describe('jobsForSteps', () => {
       command({ key: 'e', condition: 'build.branch =~ /^MA/i' }),
       command({ key: 'f', condition: 'build.branch !~ /^ma/' }),
     ];
-    const jobs = jobsForSteps({ steps, buildId: 'b', at, newId, facts: factsOf(), regex: testPatterns });
+    const jobs = jobsOf(steps);
     expect(jobs.map((job) => [job.stepKey, job.state])).toEqual([
       ['a', 'scheduled'],
       ['d', 'scheduled'],
       ['e', 'scheduled'],
     ]);
-    const tagged = jobsForSteps({
-      steps,
-      buildId: 'b',
-      at,
-      newId,
-      facts: factsOf({ branch: 'x', tag: 'v1' }),
-      regex: testPatterns,
-    });
+    const tagged = jobsOf(steps, factsOf({ branch: 'x', tag: 'v1' }));
     expect(tagged.map((job) => [job.stepKey, job.state])).toEqual([
       ['b', 'scheduled'],
       ['c', 'scheduled'],
@@ -216,14 +177,7 @@ describe('jobsForSteps', () => {
         adjustments: [{ with: { os: 'macos', arch: 'arm64' }, skip: false, softFail: true }],
       },
     });
-    const jobs = jobsForSteps({
-      steps: [step],
-      buildId: 'b',
-      at,
-      newId,
-      facts: factsOf(),
-      regex: testPatterns,
-    });
+    const jobs = jobsOf([step]);
     // Every field of a combination's job, filled with its values; copies differ only by index.
     const filled = (os: string, softFail: boolean, index: number) => [
       `test ${os}`,
@@ -251,14 +205,9 @@ describe('jobsForSteps', () => {
       filled('macos', true, 1),
     ]);
     expect(jobs.map((job) => job.position)).toEqual([0, 1, 2, 3]);
-    const list = jobsForSteps({
-      steps: [command({ command: 'echo {{matrix}}', matrix: { setup: { '': ['a', 2] }, adjustments: [] } })],
-      buildId: 'b',
-      at,
-      newId,
-      facts: factsOf(),
-      regex: testPatterns,
-    });
+    const list = jobsOf([
+      command({ command: 'echo {{matrix}}', matrix: { setup: { '': ['a', 2] }, adjustments: [] } }),
+    ]);
     expect(list.map((job) => [job.command, job.matrix])).toEqual([
       ['echo a', 'a'],
       ['echo 2', 2],
@@ -299,14 +248,7 @@ describe('jobsForSteps', () => {
   });
 
   it('leaves jobs of an unclustered pipeline unclustered', () => {
-    const jobs = jobsForSteps({
-      steps: [command()],
-      buildId: 'b',
-      at,
-      newId,
-      facts: factsOf(),
-      regex: testPatterns,
-    });
+    const jobs = jobsOf([command()]);
     expect(jobs.map((job) => [job.clusterId, job.clusterQueueId])).toEqual([[null, null]]);
   });
 });
