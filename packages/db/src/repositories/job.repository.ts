@@ -288,13 +288,26 @@ async function takeFirst(
   return undefined;
 }
 
+const WORK_BUILD_COLUMNS = 'id, state, blocked_state, cancel_reason, started_at, failing_at, finished_at';
+
+function workBuildFromRow(row: Row): BuildWork['build'] {
+  return {
+    id: row.id as string,
+    state: row.state as BuildState,
+    blockedState: (row.blocked_state as BuildWork['build']['blockedState']) ?? null,
+    cancelReason: (row.cancel_reason as string | null) ?? null,
+    startedAt: toDateOrNull(row.started_at),
+    failingAt: toDateOrNull(row.failing_at),
+    finishedAt: toDateOrNull(row.finished_at),
+  };
+}
+
 export function jobRepository(sql: Sql): JobRepository {
   return {
     async changeBuild(buildId, change) {
       return sql.transaction(async (tx) => {
         const [buildRow] = await tx.query(
-          `select id, state, blocked_state, cancel_reason, started_at, failing_at, finished_at
-           from builds where id = $1 for update`,
+          `select ${WORK_BUILD_COLUMNS} from builds where id = $1 for update`,
           [buildId],
         );
         if (!buildRow) return null;
@@ -303,15 +316,7 @@ export function jobRepository(sql: Sql): JobRepository {
           [buildId],
         );
         const work: BuildWork = {
-          build: {
-            id: buildRow.id as string,
-            state: buildRow.state as BuildState,
-            blockedState: (buildRow.blocked_state as BuildWork['build']['blockedState']) ?? null,
-            cancelReason: (buildRow.cancel_reason as string | null) ?? null,
-            startedAt: toDateOrNull(buildRow.started_at),
-            failingAt: toDateOrNull(buildRow.failing_at),
-            finishedAt: toDateOrNull(buildRow.finished_at),
-          },
+          build: workBuildFromRow(buildRow),
           jobs: jobRows.map((row) => jobFromRow(row).job),
         };
         const result = change(work);
@@ -341,6 +346,68 @@ export function jobRepository(sql: Sql): JobRepository {
           result.jobs.filter((job) => result.changed.has(job.id)),
         );
         return result.result;
+      });
+    },
+
+    async changeBuilds(buildIds, change) {
+      if (buildIds.length === 0) return [];
+      return sql.transaction(async (tx) => {
+        const buildRows = await tx.query(
+          `select ${WORK_BUILD_COLUMNS} from builds where id = any($1::uuid[]) order by id for update`,
+          [[...new Set(buildIds)]],
+        );
+        if (buildRows.length === 0) return [];
+        const jobRows = await tx.query(
+          `select * from jobs where build_id = any($1::uuid[]) order by build_id, position, created_at
+           for update`,
+          [buildRows.map((row) => row.id)],
+        );
+        const jobsOf = new Map<string, Job[]>();
+        for (const row of jobRows) {
+          const { job } = jobFromRow(row);
+          const jobs = jobsOf.get(job.buildId);
+          if (jobs) jobs.push(job);
+          else jobsOf.set(job.buildId, [job]);
+        }
+        const changes = buildRows.flatMap((row) => {
+          const build = workBuildFromRow(row);
+          const result = change({ build, jobs: jobsOf.get(build.id) ?? [] });
+          return result ? [{ id: build.id, ...result }] : [];
+        });
+        if (changes.length === 0) return [];
+        const removed = changes.flatMap((one) => [...(one.removed ?? [])]);
+        if (removed.length) {
+          await tx.query('delete from jobs where build_id = any($1::uuid[]) and id = any($2::uuid[])', [
+            changes.map((one) => one.id),
+            removed,
+          ]);
+        }
+        // One statement for all the builds: their triggers (counts, notifications) run once for the batch.
+        await tx.query(
+          `update builds b set state = x.state, blocked_state = x.blocked_state, cancel_reason = x.cancel_reason,
+             started_at = x.started_at, failing_at = x.failing_at, finished_at = x.finished_at
+           from jsonb_to_recordset($1::jsonb) as x(id uuid, state text, blocked_state text, cancel_reason text,
+             started_at timestamptz, failing_at timestamptz, finished_at timestamptz)
+           where b.id = x.id`,
+          [
+            JSON.stringify(
+              changes.map(({ id, build }) => ({
+                id,
+                state: build.state,
+                blocked_state: build.blockedState,
+                cancel_reason: build.cancelReason,
+                started_at: build.startedAt,
+                failing_at: build.failingAt,
+                finished_at: build.finishedAt,
+              })),
+            ),
+          ],
+        );
+        await writeJobs(
+          tx,
+          changes.flatMap((one) => one.jobs.filter((job) => one.changed.has(job.id))),
+        );
+        return changes.map((one) => one.result);
       });
     },
 
