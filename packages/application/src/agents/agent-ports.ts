@@ -69,6 +69,11 @@ export interface JobRepository {
    * processes) and writes what it returns; `null` writes nothing. Resolves `null` when the build is gone.
    */
   changeBuild<T>(buildId: string, change: (work: BuildWork) => BuildChange<T> | null): Promise<T | null>;
+  /** {@link changeBuild} of a pipeline's build by its number: a change needs no read of the build first. */
+  changeBuildNumbered<T>(
+    build: { pipelineId: string; number: number },
+    change: (work: BuildWork) => BuildChange<T> | null,
+  ): Promise<T | null>;
   /**
    * {@link changeBuild} for many builds in one transaction: all of them and their jobs locked (the builds
    * in id order, so two batches never wait on each other in a cycle), `change` run on each, the changed

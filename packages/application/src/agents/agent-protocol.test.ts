@@ -79,6 +79,9 @@ function world(steps: { label: string; rules?: string[] }[]) {
       jobs = [...result.jobs];
       return result.result;
     },
+    async changeBuildNumbered(_build, change) {
+      return jobRepository.changeBuild('build', change);
+    },
     async changeBuilds(ids, change) {
       const results = [];
       for (const id of ids) {

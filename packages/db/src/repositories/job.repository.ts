@@ -1,4 +1,5 @@
 import type {
+  BuildChange,
   BuildWork,
   JobLocation,
   JobRepository,
@@ -303,50 +304,64 @@ function workBuildFromRow(row: Row): BuildWork['build'] {
 }
 
 export function jobRepository(sql: Sql): JobRepository {
+  /** {@link JobRepository.changeBuild} of the build `where` (a condition on `builds` with `$1`, `$2`) finds. */
+  function changeBuildWhere<T>(
+    where: string,
+    params: unknown[],
+    change: (work: BuildWork) => BuildChange<T> | null,
+  ): Promise<T | null> {
+    return sql.transaction(async (tx) => {
+      const [buildRow] = await tx.query(
+        `select ${WORK_BUILD_COLUMNS} from builds where ${where} for update`,
+        params,
+      );
+      if (!buildRow) return null;
+      const buildId = buildRow.id as string;
+      const jobRows = await tx.query(
+        'select * from jobs where build_id = $1 order by position, created_at for update',
+        [buildId],
+      );
+      const work: BuildWork = {
+        build: workBuildFromRow(buildRow),
+        jobs: jobRows.map((row) => jobFromRow(row).job),
+      };
+      const result = change(work);
+      if (!result) return null;
+      const { build } = result;
+      if (result.removed?.size) {
+        await tx.query('delete from jobs where build_id = $1 and id = any($2::uuid[])', [
+          buildId,
+          [...result.removed],
+        ]);
+      }
+      await tx.query(
+        `update builds set state = $2, blocked_state = $3, cancel_reason = $4, started_at = $5, failing_at = $6,
+           finished_at = $7 where id = $1`,
+        [
+          buildId,
+          build.state,
+          build.blockedState,
+          build.cancelReason,
+          build.startedAt,
+          build.failingAt,
+          build.finishedAt,
+        ],
+      );
+      await writeJobs(
+        tx,
+        result.jobs.filter((job) => result.changed.has(job.id)),
+      );
+      return result.result;
+    });
+  }
+
   return {
     async changeBuild(buildId, change) {
-      return sql.transaction(async (tx) => {
-        const [buildRow] = await tx.query(
-          `select ${WORK_BUILD_COLUMNS} from builds where id = $1 for update`,
-          [buildId],
-        );
-        if (!buildRow) return null;
-        const jobRows = await tx.query(
-          'select * from jobs where build_id = $1 order by position, created_at for update',
-          [buildId],
-        );
-        const work: BuildWork = {
-          build: workBuildFromRow(buildRow),
-          jobs: jobRows.map((row) => jobFromRow(row).job),
-        };
-        const result = change(work);
-        if (!result) return null;
-        const { build } = result;
-        if (result.removed?.size) {
-          await tx.query('delete from jobs where build_id = $1 and id = any($2::uuid[])', [
-            buildId,
-            [...result.removed],
-          ]);
-        }
-        await tx.query(
-          `update builds set state = $2, blocked_state = $3, cancel_reason = $4, started_at = $5, failing_at = $6,
-             finished_at = $7 where id = $1`,
-          [
-            buildId,
-            build.state,
-            build.blockedState,
-            build.cancelReason,
-            build.startedAt,
-            build.failingAt,
-            build.finishedAt,
-          ],
-        );
-        await writeJobs(
-          tx,
-          result.jobs.filter((job) => result.changed.has(job.id)),
-        );
-        return result.result;
-      });
+      return changeBuildWhere('id = $1', [buildId], change);
+    },
+
+    async changeBuildNumbered({ pipelineId, number }, change) {
+      return changeBuildWhere('pipeline_id = $1 and number = $2', [pipelineId, number], change);
     },
 
     async changeBuilds(buildIds, change) {
