@@ -145,22 +145,27 @@ try {
       if (!(result.rps > 0)) problems.push(`mixed ${name}: no request completed`);
     }
     if (mixed.createVerify !== 'OK') problems.push(`mixed create verify: ${mixed.verifyDetail}`);
-    // The webhook phases in small (bench:webhooks runs them in full): every build.finished arrives.
+    // The webhook phases in small (bench:webhooks runs them in full): every build's event arrives.
     const webhooks = await runWebhookPhase({
       servers: [base],
+      databaseUrl: postgres.url,
       token: BENCH_TOKEN,
       organization: ORGANIZATION,
       pipeline: 'pipeline-3',
       builds: 20,
+      cancels: 20,
       spreadMs: 200,
       inboundRequests: 5,
       deliveryTimeoutMs: 20_000,
     });
     for (const line of describeWebhookPhase(webhooks)) console.log(line);
-    if (webhooks.outbound.delivered !== webhooks.outbound.builds || webhooks.outbound.builds !== 20) {
-      problems.push(`webhooks: ${webhooks.outbound.delivered} of ${webhooks.outbound.builds} delivered`);
+    for (const outbound of [webhooks.burst, webhooks.cancels]) {
+      if (outbound?.delivered !== 20 || outbound.builds !== 20) {
+        problems.push(`webhooks: ${outbound?.delivered} of ${outbound?.builds} delivered`);
+      }
     }
-    if (webhooks.outbound.errors + webhooks.inbound.errors > 0) problems.push('webhooks: failed requests');
+    const errors = webhooks.burst.errors + (webhooks.cancels?.errors ?? 0) + webhooks.inbound.errors;
+    if (errors > 0) problems.push('webhooks: failed requests');
   } finally {
     await server.stop();
   }

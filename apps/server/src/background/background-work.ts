@@ -73,6 +73,12 @@ export async function startBackgroundWork(input: {
       );
     },
     async notification_delivery(payload) {
+      // A first attempt comes in a batch job (an array): one promise per delivery, so that graphile-worker
+      // tries again only those that threw; a later attempt is a job of its own.
+      if (Array.isArray(payload)) {
+        const ids = payload.map((item: { delivery_id?: string }) => item.delivery_id ?? '');
+        return useCases.background.attemptDeliveries(ids, send, policy);
+      }
       const id = (payload as { delivery_id?: string }).delivery_id;
       if (id) await useCases.background.attemptDelivery(id, send, policy);
     },

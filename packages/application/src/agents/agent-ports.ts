@@ -74,6 +74,20 @@ export interface JobRepository {
    * processes) and writes what it returns; `null` writes nothing. Resolves `null` when the build is gone.
    */
   changeBuild<T>(buildId: string, change: (work: BuildWork) => BuildChange<T> | null): Promise<T | null>;
+  /** {@link changeBuild} of a pipeline's build by its number: a change needs no read of the build first. */
+  changeBuildNumbered<T>(
+    build: { pipelineId: string; number: number },
+    change: (work: BuildWork) => BuildChange<T> | null,
+  ): Promise<T | null>;
+  /**
+   * {@link changeBuild} for many builds in one transaction: all of them and their jobs locked (the builds
+   * in id order, so two batches never wait on each other in a cycle), `change` run on each, the changed
+   * builds written in one statement and their jobs in another. Resolves the results of those it changed.
+   */
+  changeBuilds<T>(
+    buildIds: readonly string[],
+    change: (work: BuildWork) => BuildChange<T> | null,
+  ): Promise<T[]>;
   find(jobId: string): Promise<JobLocation | null>;
   /**
    * Offers the agent's organization's runnable jobs, oldest first, to `assign` (which says whether the

@@ -81,6 +81,17 @@ function world(steps: { label: string; rules?: string[] }[]) {
       jobs = [...result.jobs];
       return result.result;
     },
+    async changeBuildNumbered(_build, change) {
+      return jobRepository.changeBuild('build', change);
+    },
+    async changeBuilds(ids, change) {
+      const results = [];
+      for (const id of ids) {
+        const result = await jobRepository.changeBuild(id, change);
+        if (result !== null) results.push(result);
+      }
+      return results;
+    },
     async find(id) {
       const job = jobs.find((candidate) => candidate.id === id);
       return job ? location(job) : null;

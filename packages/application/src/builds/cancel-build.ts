@@ -1,4 +1,4 @@
-import { stopBuild } from '@ci/domain';
+import { notFound, stopBuild } from '@ci/domain';
 import type { Actor } from '../auth/actor';
 import { requirePipeline } from '../auth/authorize';
 import type { Deps } from '../ports';
@@ -14,13 +14,16 @@ export const cancelBuild =
   (deps: Deps) =>
   async (actor: Actor, ref: BuildRef): Promise<BuildResult> => {
     const target = await requirePipeline(deps)(actor, 'cancelBuild', ref, 'build');
-    const load = () =>
-      loadBuild(deps)({ pipeline: target.pipeline, number: ref.number, access: target.access });
-    const { view } = await load();
-    await deps.repos.jobs.changeBuild(view.build.id, (work) => {
-      const stopped = stopBuild({ ...work, at: deps.clock.now(), trigger: { type: 'cancel' } });
-      if (!stopped.ok) throw stopped.error;
-      return { ...stopped.value, result: true };
-    });
-    return load();
+    if (ref.number === null) throw notFound('build');
+    // Locked by its number: the build is read once, after the change, for the answer.
+    const canceled = await deps.repos.jobs.changeBuildNumbered(
+      { pipelineId: target.pipeline.id, number: ref.number },
+      (work) => {
+        const stopped = stopBuild({ ...work, at: deps.clock.now(), trigger: { type: 'cancel' } });
+        if (!stopped.ok) throw stopped.error;
+        return { ...stopped.value, result: true };
+      },
+    );
+    if (canceled === null) throw notFound('build');
+    return loadBuild(deps)({ pipeline: target.pipeline, number: ref.number, access: target.access });
   };

@@ -147,6 +147,12 @@ function signedWith(secret: string, host: SourceHost, delivery: WebhookDelivery)
 const QUEUED: readonly BuildState[] = ['scheduled'];
 const RUNNING: readonly BuildState[] = ['running', 'failing'];
 
+/**
+ * Builds superseded in one transaction: a push over a thousand queued builds changes them in a few
+ * statements (each batch's events queued with it) without holding a thousand builds' locks at once.
+ */
+const SUPERSEDED_PER_TRANSACTION = 250;
+
 /** Skips the branch's queued builds and cancels its running ones, as the pipeline's settings ask. */
 async function supersedeEarlierBuilds(
   deps: Deps,
@@ -164,8 +170,8 @@ async function supersedeEarlierBuilds(
       states,
       exceptId: build.id,
     });
-    for (const id of ids) {
-      await deps.repos.jobs.changeBuild(id, (work) => {
+    for (let from = 0; from < ids.length; from += SUPERSEDED_PER_TRANSACTION) {
+      await deps.repos.jobs.changeBuilds(ids.slice(from, from + SUPERSEDED_PER_TRANSACTION), (work) => {
         const next = supersede(work, how, deps.clock.now());
         return next ? { ...next, result: true } : null;
       });

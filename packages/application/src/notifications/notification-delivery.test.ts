@@ -27,9 +27,10 @@ function world(delivery: Partial<NotificationDelivery> = {}) {
     clock: { now: () => NOW },
     repos: {
       notificationServices: {
-        deliveryToSend: async () => ({ delivery: stored, service: { id: 's' } as NotificationService }),
-        recordAttempt: async (attempt: DeliveryAttempt) => {
-          recorded.push(attempt);
+        deliveriesToSend: async () =>
+          new Map([['d', { delivery: stored, service: { id: 's' } as NotificationService }]]),
+        recordAttempts: async (attempts: DeliveryAttempt[]) => {
+          recorded.push(...attempts);
         },
       },
     },

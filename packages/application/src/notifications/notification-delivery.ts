@@ -1,5 +1,6 @@
 import { type NotificationDelivery, type NotificationService, retryDelayMs } from '@ci/domain';
 import type { Deps } from '../ports';
+import type { DeliveryAttempt } from './notification-ports';
 
 /** What one POST to a receiver came to: its status, or why there was none (timeout, refused, not allowed). */
 export interface SendOutcome {
@@ -21,33 +22,56 @@ function retryable(outcome: SendOutcome): boolean {
     : status >= 500 || status === 408 || status === 429;
 }
 
+type Send = (delivery: NotificationDelivery, service: NotificationService) => Promise<SendOutcome>;
+type AttemptResult = 'sent' | 'retrying' | 'failed' | 'skipped';
+
 /**
- * One attempt of a delivery: `send` POSTs it; the outcome is recorded, with the next attempt queued after
- * a doubling wait while attempts remain. A delivery already finished (a job run again) is not sent again.
+ * One attempt of each delivery, all sent at once, read in one statement and recorded in one transaction
+ * once all are sent: one promise per id, in their order (a graphile-worker batch job's answer, so that
+ * only those that threw are tried again). `send` POSTs one; the next attempt is queued after a doubling
+ * wait while attempts remain. A delivery already finished (a job run again) is not sent again.
  */
+export const attemptDeliveries =
+  (deps: Deps) =>
+  (ids: readonly string[], send: Send, policy: DeliveryPolicy): Promise<AttemptResult>[] => {
+    const repository = deps.repos.notificationServices;
+    const found = repository.deliveriesToSend(ids);
+    const attempted = ids.map(async (id): Promise<{ result: AttemptResult; attempt?: DeliveryAttempt }> => {
+      const one = (await found).get(id);
+      if (!one || one.delivery.state === 'succeeded' || one.delivery.state === 'failed') {
+        return { result: 'skipped' };
+      }
+      const attempts = one.delivery.attempts + 1;
+      const outcome = await send(one.delivery, one.service);
+      const delivered = outcome.status !== null && outcome.status >= 200 && outcome.status < 300;
+      const again = !delivered && retryable(outcome) && attempts < policy.maxAttempts;
+      const at = deps.clock.now();
+      return {
+        result: delivered ? 'sent' : again ? 'retrying' : 'failed',
+        attempt: {
+          id,
+          attempts,
+          state: delivered ? 'succeeded' : again ? 'retrying' : 'failed',
+          responseStatus: outcome.status,
+          error: outcome.error,
+          durationMs: Math.round(outcome.durationMs),
+          at,
+          retryAt: again ? new Date(at.getTime() + retryDelayMs(attempts, policy.retryBaseMs)) : null,
+        },
+      };
+    });
+    const recorded = Promise.all(attempted).then((all) =>
+      repository.recordAttempts(all.flatMap(({ attempt }) => (attempt ? [attempt] : []))),
+    );
+    return attempted.map(async (one) => {
+      const { result } = await one;
+      await recorded;
+      return result;
+    });
+  };
+
+/** {@link attemptDeliveries} of one delivery (its later attempts are jobs of one). */
 export const attemptDelivery =
   (deps: Deps) =>
-  async (
-    id: string,
-    send: (delivery: NotificationDelivery, service: NotificationService) => Promise<SendOutcome>,
-    policy: DeliveryPolicy,
-  ): Promise<'sent' | 'retrying' | 'failed' | 'skipped'> => {
-    const found = await deps.repos.notificationServices.deliveryToSend(id);
-    if (!found || found.delivery.state === 'succeeded' || found.delivery.state === 'failed') return 'skipped';
-    const attempts = found.delivery.attempts + 1;
-    const outcome = await send(found.delivery, found.service);
-    const delivered = outcome.status !== null && outcome.status >= 200 && outcome.status < 300;
-    const again = !delivered && retryable(outcome) && attempts < policy.maxAttempts;
-    const at = deps.clock.now();
-    await deps.repos.notificationServices.recordAttempt({
-      id,
-      attempts,
-      state: delivered ? 'succeeded' : again ? 'retrying' : 'failed',
-      responseStatus: outcome.status,
-      error: outcome.error,
-      durationMs: Math.round(outcome.durationMs),
-      at,
-      retryAt: again ? new Date(at.getTime() + retryDelayMs(attempts, policy.retryBaseMs)) : null,
-    });
-    return delivered ? 'sent' : again ? 'retrying' : 'failed';
-  };
+  (id: string, send: Send, policy: DeliveryPolicy): Promise<AttemptResult> =>
+    attemptDeliveries(deps)([id], send, policy)[0] as Promise<AttemptResult>;

@@ -39,13 +39,13 @@ export interface NotificationServiceRepository {
   queueDeliveries(deliveries: readonly NotificationDelivery[]): Promise<number>;
   /** The newest deliveries of a service, newest first. */
   deliveries(serviceId: string, limit: number): Promise<NotificationDelivery[]>;
-  /** A delivery with its service, for an attempt; null when either is gone. */
-  deliveryToSend(
-    id: string,
-  ): Promise<{ delivery: NotificationDelivery; service: NotificationService } | null>;
+  /** Deliveries with their services, for an attempt, by delivery id; those gone (or their service) left out. */
+  deliveriesToSend(
+    ids: readonly string[],
+  ): Promise<Map<string, { delivery: NotificationDelivery; service: NotificationService }>>;
   /**
-   * Records an attempt (and queues the next when `retryAt` is set) in one transaction, then forgets the
-   * service's finished deliveries beyond the newest (the domain's `KEPT_DELIVERIES`).
+   * Records attempts (and queues the next of those with `retryAt`) in one transaction, then forgets their
+   * services' finished deliveries beyond the newest (the domain's `KEPT_DELIVERIES`).
    */
-  recordAttempt(attempt: DeliveryAttempt): Promise<void>;
+  recordAttempts(attempts: readonly DeliveryAttempt[]): Promise<void>;
 }

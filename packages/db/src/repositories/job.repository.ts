@@ -1,4 +1,5 @@
 import type {
+  BuildChange,
   BuildWork,
   JobLocation,
   JobRepository,
@@ -290,63 +291,149 @@ async function takeFirst(
   return undefined;
 }
 
+const WORK_BUILD_COLUMNS = 'id, state, blocked_state, cancel_reason, started_at, failing_at, finished_at';
+
+function workBuildFromRow(row: Row): BuildWork['build'] {
+  return {
+    id: row.id as string,
+    state: row.state as BuildState,
+    blockedState: (row.blocked_state as BuildWork['build']['blockedState']) ?? null,
+    cancelReason: (row.cancel_reason as string | null) ?? null,
+    startedAt: toDateOrNull(row.started_at),
+    failingAt: toDateOrNull(row.failing_at),
+    finishedAt: toDateOrNull(row.finished_at),
+  };
+}
+
 export function jobRepository(sql: Sql): JobRepository {
+  /** {@link JobRepository.changeBuild} of the build `where` (a condition on `builds` with `$1`, `$2`) finds. */
+  function changeBuildWhere<T>(
+    where: string,
+    params: unknown[],
+    change: (work: BuildWork) => BuildChange<T> | null,
+  ): Promise<T | null> {
+    return sql.transaction(async (tx) => {
+      const [buildRow] = await tx.query(
+        `select ${WORK_BUILD_COLUMNS} from builds where ${where} for update`,
+        params,
+      );
+      if (!buildRow) return null;
+      const buildId = buildRow.id as string;
+      const jobRows = await tx.query(
+        'select * from jobs where build_id = $1 order by position, created_at for update',
+        [buildId],
+      );
+      const work: BuildWork = {
+        build: workBuildFromRow(buildRow),
+        jobs: jobRows.map((row) => jobFromRow(row).job),
+      };
+      const result = change(work);
+      if (!result) return null;
+      const { build } = result;
+      if (result.removed?.size) {
+        await tx.query('delete from jobs where build_id = $1 and id = any($2::uuid[])', [
+          buildId,
+          [...result.removed],
+        ]);
+      }
+      await tx.query(
+        `update builds set state = $2, blocked_state = $3, cancel_reason = $4, started_at = $5, failing_at = $6,
+           finished_at = $7 where id = $1`,
+        [
+          buildId,
+          build.state,
+          build.blockedState,
+          build.cancelReason,
+          build.startedAt,
+          build.failingAt,
+          build.finishedAt,
+        ],
+      );
+      await writeJobs(
+        tx,
+        result.jobs.filter((job) => result.changed.has(job.id)),
+      );
+      // Thrown, the transaction rolls back: the change is kept only with its meta-data.
+      if (result.metaData && !(await mergeBuildMetaData(tx, { buildId, ...result.metaData }))) {
+        throw tooManyMetaDataKeys(result.metaData.maxKeys);
+      }
+      return result.result;
+    });
+  }
+
   return {
     async changeBuild(buildId, change) {
+      return changeBuildWhere('id = $1', [buildId], change);
+    },
+
+    async changeBuildNumbered({ pipelineId, number }, change) {
+      return changeBuildWhere('pipeline_id = $1 and number = $2', [pipelineId, number], change);
+    },
+
+    async changeBuilds(buildIds, change) {
+      if (buildIds.length === 0) return [];
       return sql.transaction(async (tx) => {
-        const [buildRow] = await tx.query(
-          `select id, state, blocked_state, cancel_reason, started_at, failing_at, finished_at
-           from builds where id = $1 for update`,
-          [buildId],
+        const buildRows = await tx.query(
+          `select ${WORK_BUILD_COLUMNS} from builds where id = any($1::uuid[]) order by id for update`,
+          [[...new Set(buildIds)]],
         );
-        if (!buildRow) return null;
+        if (buildRows.length === 0) return [];
         const jobRows = await tx.query(
-          'select * from jobs where build_id = $1 order by position, created_at for update',
-          [buildId],
+          `select * from jobs where build_id = any($1::uuid[]) order by build_id, position, created_at
+           for update`,
+          [buildRows.map((row) => row.id)],
         );
-        const work: BuildWork = {
-          build: {
-            id: buildRow.id as string,
-            state: buildRow.state as BuildState,
-            blockedState: (buildRow.blocked_state as BuildWork['build']['blockedState']) ?? null,
-            cancelReason: (buildRow.cancel_reason as string | null) ?? null,
-            startedAt: toDateOrNull(buildRow.started_at),
-            failingAt: toDateOrNull(buildRow.failing_at),
-            finishedAt: toDateOrNull(buildRow.finished_at),
-          },
-          jobs: jobRows.map((row) => jobFromRow(row).job),
-        };
-        const result = change(work);
-        if (!result) return null;
-        const { build } = result;
-        if (result.removed?.size) {
-          await tx.query('delete from jobs where build_id = $1 and id = any($2::uuid[])', [
-            buildId,
-            [...result.removed],
+        const jobsOf = new Map<string, Job[]>();
+        for (const row of jobRows) {
+          const { job } = jobFromRow(row);
+          const jobs = jobsOf.get(job.buildId);
+          if (jobs) jobs.push(job);
+          else jobsOf.set(job.buildId, [job]);
+        }
+        const changes = buildRows.flatMap((row) => {
+          const build = workBuildFromRow(row);
+          const result = change({ build, jobs: jobsOf.get(build.id) ?? [] });
+          return result ? [{ id: build.id, ...result }] : [];
+        });
+        if (changes.length === 0) return [];
+        const removed = changes.flatMap((one) => [...(one.removed ?? [])]);
+        if (removed.length) {
+          await tx.query('delete from jobs where build_id = any($1::uuid[]) and id = any($2::uuid[])', [
+            changes.map((one) => one.id),
+            removed,
           ]);
         }
+        // One statement for all the builds: their triggers (counts, notifications) run once for the batch.
         await tx.query(
-          `update builds set state = $2, blocked_state = $3, cancel_reason = $4, started_at = $5, failing_at = $6,
-             finished_at = $7 where id = $1`,
+          `update builds b set state = x.state, blocked_state = x.blocked_state, cancel_reason = x.cancel_reason,
+             started_at = x.started_at, failing_at = x.failing_at, finished_at = x.finished_at
+           from jsonb_to_recordset($1::jsonb) as x(id uuid, state text, blocked_state text, cancel_reason text,
+             started_at timestamptz, failing_at timestamptz, finished_at timestamptz)
+           where b.id = x.id`,
           [
-            buildId,
-            build.state,
-            build.blockedState,
-            build.cancelReason,
-            build.startedAt,
-            build.failingAt,
-            build.finishedAt,
+            JSON.stringify(
+              changes.map(({ id, build }) => ({
+                id,
+                state: build.state,
+                blocked_state: build.blockedState,
+                cancel_reason: build.cancelReason,
+                started_at: build.startedAt,
+                failing_at: build.failingAt,
+                finished_at: build.finishedAt,
+              })),
+            ),
           ],
         );
         await writeJobs(
           tx,
-          result.jobs.filter((job) => result.changed.has(job.id)),
+          changes.flatMap((one) => one.jobs.filter((job) => one.changed.has(job.id))),
         );
-        // Thrown, the transaction rolls back: the change is kept only with its meta-data.
-        if (result.metaData && !(await mergeBuildMetaData(tx, { buildId, ...result.metaData }))) {
-          throw tooManyMetaDataKeys(result.metaData.maxKeys);
+        for (const one of changes) {
+          if (one.metaData && !(await mergeBuildMetaData(tx, { buildId: one.id, ...one.metaData }))) {
+            throw tooManyMetaDataKeys(one.metaData.maxKeys);
+          }
         }
-        return result.result;
+        return changes.map((one) => one.result);
       });
     },
 

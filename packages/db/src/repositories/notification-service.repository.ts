@@ -26,13 +26,16 @@ function deliveryFromRow(row: Row): NotificationDelivery {
   };
 }
 
+/** First attempts one job makes at once (a graphile-worker batch job: those that throw are tried again). */
+const FIRST_ATTEMPTS_PER_JOB = 25;
+
 /**
- * Queues an attempt of each delivery of `$1` as graphile-worker's job (ADR 0019), at `$2` (null: now), in
- * the caller's transaction: one statement however many.
+ * Queues the first attempt of each delivery of `$1`, now, as batch jobs of {@link FIRST_ATTEMPTS_PER_JOB}:
+ * a burst of events costs a few jobs (each a fetch and a completion) rather than one per delivery.
  */
-const QUEUE_ATTEMPTS = `select graphile_worker.add_job('notification_delivery',
-  json_build_object('delivery_id', id), run_at := $2::timestamptz, max_attempts := 5)
-  from unnest($1::uuid[]) id`;
+const QUEUE_FIRST_ATTEMPTS = `select graphile_worker.add_job('notification_delivery',
+  json_agg(json_build_object('delivery_id', id) order by n), max_attempts := 5)
+  from unnest($1::uuid[]) with ordinality as x(id, n) group by (n - 1) / ${FIRST_ATTEMPTS_PER_JOB}`;
 
 export function notificationServiceRepository(
   entityManager: EntityManagerSource,
@@ -111,7 +114,7 @@ export function notificationServiceRepository(
             ),
           ],
         );
-        if (made.length) await tx.query(QUEUE_ATTEMPTS, [made.map((row) => row.id), null]);
+        if (made.length) await tx.query(QUEUE_FIRST_ATTEMPTS, [made.map((row) => row.id)]);
         return made.length;
       });
     },
@@ -122,36 +125,69 @@ export function notificationServiceRepository(
       );
       return rows.map(deliveryFromRow);
     },
-    async deliveryToSend(id) {
-      const [row] = await sql.query(`select * from notification_deliveries where id = $1`, [id]);
-      if (!row) return null;
-      const [service] = await byIds([row.service_id as string]);
-      return service ? { delivery: deliveryFromRow(row), service } : null;
+    async deliveriesToSend(ids) {
+      const rows = await sql.query(`select * from notification_deliveries where id = any($1::uuid[])`, [
+        ids.filter((id) => id !== ''),
+      ]);
+      const services = new Map(
+        (await byIds([...new Set(rows.map((row) => row.service_id as string))])).map((service) => [
+          service.id,
+          service,
+        ]),
+      );
+      return new Map(
+        rows.flatMap((row) => {
+          const service = services.get(row.service_id as string);
+          return service ? [[row.id as string, { delivery: deliveryFromRow(row), service }] as const] : [];
+        }),
+      );
     },
-    async recordAttempt(attempt) {
+    async recordAttempts(attempts) {
+      if (attempts.length === 0) return;
       await sql.transaction(async (tx) => {
-        const [row] = await tx.query<{ service_id: string }>(
-          `update notification_deliveries set state = $2, attempts = $3, response_status = $4, error = $5,
-             duration_ms = $6, last_attempt_at = $7
-           where id = $1 returning service_id`,
+        const recorded = await tx.query<{ service_id: string }>(
+          `with x as (
+             select * from jsonb_to_recordset($1::jsonb) as x(id uuid, state text, attempts int,
+               response_status int, error text, duration_ms int, at timestamptz, retry_at timestamptz)
+           ), updated as (
+             update notification_deliveries d set state = x.state, attempts = x.attempts,
+               response_status = x.response_status, error = x.error, duration_ms = x.duration_ms,
+               last_attempt_at = x.at
+             from x where d.id = x.id returning d.id, d.service_id
+           )
+           select u.service_id, case when x.retry_at is not null then (graphile_worker.add_job(
+               'notification_delivery', json_build_object('delivery_id', u.id), run_at := x.retry_at,
+               max_attempts := 5)).id end as retry_job
+           from updated u join x on x.id = u.id`,
           [
-            attempt.id,
-            attempt.state,
-            attempt.attempts,
-            attempt.responseStatus,
-            attempt.error,
-            attempt.durationMs,
-            attempt.at,
+            JSON.stringify(
+              attempts.map((attempt) => ({
+                id: attempt.id,
+                state: attempt.state,
+                attempts: attempt.attempts,
+                response_status: attempt.responseStatus,
+                error: attempt.error,
+                duration_ms: attempt.durationMs,
+                at: attempt.at,
+                retry_at: attempt.retryAt,
+              })),
+            ),
           ],
         );
-        if (!row) return;
-        if (attempt.retryAt) await tx.query(QUEUE_ATTEMPTS, [[attempt.id], attempt.retryAt]);
+        const services = [...new Set(recorded.map((row) => row.service_id))];
+        if (services.length === 0) return;
         // The newest deliveries are kept; older finished ones go (those still being sent stay until done).
+        // Rows another attempt is forgetting now are left to it: concurrent attempts never wait on each other.
         await tx.query(
-          `delete from notification_deliveries d where d.service_id = $1 and d.state in ('succeeded', 'failed')
-             and d.id not in (select k.id from notification_deliveries k where k.service_id = $1
-                              order by k.created_at desc, k.id desc limit $2)`,
-          [row.service_id, KEPT_DELIVERIES],
+          `delete from notification_deliveries where id in (
+             select id from notification_deliveries where id in (
+               select r.id from (
+                 select d.id, d.state, row_number() over (partition by d.service_id
+                   order by d.created_at desc, d.id desc) as n
+                 from notification_deliveries d where d.service_id = any($1::uuid[])
+               ) r where r.n > $2 and r.state in ('succeeded', 'failed'))
+             for update skip locked)`,
+          [services, KEPT_DELIVERIES],
         );
       });
     },
