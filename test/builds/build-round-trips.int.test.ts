@@ -1,5 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { decidesAccess, decidesAccessAlone, readsPipelines, readsToken, startWorld, teamIds, type World } from '../support/world';
+import {
+  decidesAccess,
+  decidesAccessAlone,
+  readsPipelines,
+  readsToken,
+  startWorld,
+  teamIds,
+  type World,
+} from '../support/world';
 
 /**
  * A request that names a pipeline reads the token, then what its user may see of that pipeline (with its

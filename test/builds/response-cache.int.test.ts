@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { decidesAccess, decidesAccessAlone, startWorld, type World } from '../support/world';
+import { decidesAccessAlone, startWorld, type World } from '../support/world';
 
 /*
  * The response cache and conditional GETs (ADR 0016): a pipeline's REST build list is sent again from the
@@ -145,7 +145,7 @@ describe('a cached REST build list', () => {
     expect(after.statements.length).toBeGreaterThan(2);
   });
 
-  it("refuses a cached answer and a 304 to a member whose team lost the pipeline, as a full read does", async () => {
+  it('refuses a cached answer and a 304 to a member whose team lost the pipeline, as a full read does', async () => {
     const path = '/v2/organizations/acme/pipelines/releases/builds';
     const member = world.tokens.member;
     await world.createBuild('releases');
@@ -166,7 +166,7 @@ describe('a cached REST build list', () => {
        and pipeline_id = (select id from pipelines where slug = 'releases')`,
     );
     const refused = { status: 404, body: { message: 'No pipeline found' } };
-    for (const headers of [{}, { 'If-None-Match': tag }]) {
+    for (const headers of [{}, { 'If-None-Match': tag }] as Record<string, string>[]) {
       const answer = await list(path, member, headers);
       expect({ status: answer.status, body: answer.body }).toEqual(refused);
       expect(answer.statements).toHaveLength(2);

@@ -9,7 +9,7 @@ import type { AccessRepository, Deps, PipelineAccessFacts } from '../ports';
 import { actorWith } from '../use-case.fixture';
 import { requireOrganization, requirePipeline, requirePipelineRevision, slugParts } from './authorize';
 
-const organization = {
+const acme = {
   id: 'org-1',
   slug: 'acme',
   name: 'Acme',
@@ -22,8 +22,16 @@ const actor = actorWith;
 
 /** Fake ports: the facts the repository would read for the user. */
 function deps(
-  facts: { role: OrganizationRole; levels?: AccessLevel[]; hasTeams?: boolean; pipeline?: boolean } | null,
+  facts: {
+    role: OrganizationRole;
+    levels?: AccessLevel[];
+    hasTeams?: boolean;
+    pipeline?: boolean;
+    /** the organization's API IP allowlist */
+    allowlist?: string;
+  } | null,
 ) {
+  const organization = { ...acme, allowedApiIpAddresses: facts?.allowlist ?? '' };
   const access: AccessRepository = {
     organization: async ({ organizationSlug }) =>
       facts && organizationSlug === 'acme' ? { organization, role: facts.role } : null,
@@ -90,12 +98,7 @@ describe.each([
 
   it('answers 404 for a missing pipeline and for one the member cannot see', async () => {
     await expect(
-      authorize(deps({ role: 'admin', pipeline: false }))(
-        actor(['read_builds']),
-        'getBuild',
-        ref,
-        'read',
-      ),
+      authorize(deps({ role: 'admin', pipeline: false }))(actor(['read_builds']), 'getBuild', ref, 'read'),
     ).rejects.toMatchObject({ message: 'No pipeline found' });
     await expect(
       authorize(deps({ role: 'member', levels: [], hasTeams: true }))(
@@ -133,6 +136,21 @@ describe.each([
       'manage',
     );
     expect(admin.access).toBe('admin');
+  });
+
+  it("refuses a request from outside the organization's IP allowlist with 403", async () => {
+    const outside = { ...actor(['read_builds']), clientAddress: '10.0.0.9' };
+    await expect(
+      authorize(deps({ role: 'admin', allowlist: '192.168.0.0/16' }))(outside, 'getBuild', ref, 'read'),
+    ).rejects.toMatchObject({ kind: 'forbidden', code: 'ip_address_not_allowed' });
+    const inside = { ...actor(['read_builds']), clientAddress: '192.168.1.2' };
+    const allowed = await authorize(deps({ role: 'admin', allowlist: '192.168.0.0/16' }))(
+      inside,
+      'getBuild',
+      ref,
+      'read',
+    );
+    expect(allowed.access).toBe('admin');
   });
 
   it('gives members build access to a pipeline that belongs to no team', async () => {
@@ -204,7 +222,7 @@ describe('requireOrganization', () => {
       'listBuilds',
       'acme',
     );
-    expect(result).toEqual({ organization, role: 'member' });
+    expect(result).toEqual({ organization: acme, role: 'member' });
   });
 
   it('refuses a token without the scope with 403 naming it', async () => {

@@ -12,7 +12,13 @@ import {
   pipelineAccess,
   scopeFor,
 } from '@ci/domain';
-import type { AccessRepository, Deps, OrganizationAccess, PipelineAccessFacts, PipelineRevisionFacts } from '../ports';
+import type {
+  AccessRepository,
+  Deps,
+  OrganizationAccess,
+  PipelineAccessFacts,
+  PipelineRevisionFacts,
+} from '../ports';
 import { type Actor, mayUseOrganization, requireReachable } from './actor';
 
 /**
@@ -105,7 +111,12 @@ export const requirePipeline =
  */
 export const requirePipelineRevision =
   (deps: Deps) =>
-  (actor: Actor, operation: Operation, ref: PipelineRef, action: PipelineAction): Promise<AuthorizedRevision> =>
+  (
+    actor: Actor,
+    operation: Operation,
+    ref: PipelineRef,
+    action: PipelineAction,
+  ): Promise<AuthorizedRevision> =>
     authorizePipeline(deps, actor, operation, ref, action, deps.repos.access.pipelineRevision);
 
 async function authorizePipeline<Facts extends PipelineRevisionFacts>(
