@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { decidesAccess, startWorld, type World } from '../support/world';
+import { decidesAccessAlone, startWorld, type World } from '../support/world';
 
 /*
  * The response cache and conditional GETs (ADR 0016): a pipeline's REST build list is sent again from the
@@ -42,7 +42,8 @@ describe('a cached REST build list', () => {
     expect(again.status).toBe(200);
     expect(again.text).toBe(first.text);
     expect(again.statements).toHaveLength(2);
-    expect(decidesAccess(again.statements[1] as string)).toBe(true);
+    // The narrow access with the revision: not the pipeline's columns.
+    expect(decidesAccessAlone(again.statements[1] as string)).toBe(true);
     for (const header of ['content-type', 'x-oauth-scopes', 'x-accepted-oauth-scopes', 'etag']) {
       expect(again.headers.get(header)).toBe(first.headers.get(header));
     }
@@ -143,6 +144,37 @@ describe('a cached REST build list', () => {
     expect(after.status).toBe(200);
     expect(after.statements.length).toBeGreaterThan(2);
   });
+
+  it('refuses a cached answer and a 304 to a member whose team lost the pipeline, as a full read does', async () => {
+    const path = '/v2/organizations/acme/pipelines/releases/builds';
+    const member = world.tokens.member;
+    await world.createBuild('releases');
+    // Another team keeps the pipeline: it is not open to every member once the member's team is gone.
+    await world.server.useCases.admin.addTeamPipeline({
+      organization: 'acme',
+      team: 'hidden',
+      pipeline: 'releases',
+      accessLevel: 'read_only',
+    });
+    await list(path, member);
+    const cached = await list(path, member);
+    expect(cached.status).toBe(200);
+    expect(cached.statements).toHaveLength(2);
+    const tag = cached.headers.get('etag') as string;
+    await sql(
+      `delete from team_pipelines where team_id = (select id from teams where slug = 'platform')
+       and pipeline_id = (select id from pipelines where slug = 'releases')`,
+    );
+    const refused = { status: 404, body: { message: 'No pipeline found' } };
+    for (const headers of [{}, { 'If-None-Match': tag }] as Record<string, string>[]) {
+      const answer = await list(path, member, headers);
+      expect({ status: answer.status, body: answer.body }).toEqual(refused);
+      expect(answer.statements).toHaveLength(2);
+    }
+    // The same refusal as a read of the whole pipeline gives (a build of it, unconditional).
+    const full = await world.call('GET', `${path}/1`, { token: member });
+    expect({ status: full.status, body: full.body }).toEqual(refused);
+  });
 });
 
 describe('conditional GETs', () => {
@@ -159,6 +191,7 @@ describe('conditional GETs', () => {
       expect(again.headers.get('etag')).toBe(tag);
       expect(again.headers.get('x-oauth-scopes')).toBe(first.headers.get('x-oauth-scopes'));
       expect(again.statements).toHaveLength(2);
+      expect(decidesAccessAlone(again.statements[1] as string)).toBe(true);
       const weak = await list(path, undefined, { 'If-None-Match': `"other", W/${tag}` });
       expect(weak.status).toBe(304);
     }
@@ -205,6 +238,7 @@ describe('without the response cache (RESPONSE_CACHE=off)', () => {
       const conditional = await call({ 'If-None-Match': first.result.headers.get('etag') as string });
       expect(conditional.result.status).toBe(304);
       expect(conditional.statements).toBe(2);
+      expect(decidesAccessAlone(conditional.sql[1] as string)).toBe(true);
     } finally {
       await uncached.close();
     }

@@ -184,6 +184,12 @@ export async function teamIds(world: World): Promise<Record<string, string>> {
 export const decidesAccess = (sql: string) => sql.includes('p_content_revision');
 
 /**
+ * Whether a statement decides the access from the narrow facts alone (`pipeline_revision`: no column of
+ * the pipeline but its id), as an answer its revision may give reads it (ADR 0016).
+ */
+export const decidesAccessAlone = (sql: string) => decidesAccess(sql) && !sql.includes('p_steps');
+
+/**
  * Whether a statement reads pipelines. The one exception, `pipelines tp`, is the trigger steps' lookup of
  * another build's pipeline slug (`triggered_from`, `triggered_build`), run only for builds and jobs a
  * trigger step made or ran.

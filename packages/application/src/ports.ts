@@ -365,11 +365,12 @@ export interface OrganizationAccess {
   role: OrganizationRole;
 }
 
-/** What a user may do on a pipeline, read in one round trip; `pipeline` null when it does not exist. */
-export interface PipelineAccessFacts extends OrganizationAccess {
-  pipeline: Pipeline | null;
-  /** the user who created the pipeline; null when none (or no pipeline) */
-  pipelineCreator: User | null;
+/**
+ * Just what decides a user's access to a pipeline, and its content revision: all an answer given by
+ * its revision alone needs (ADR 0016); `pipeline` null when it does not exist.
+ */
+export interface PipelineRevisionFacts extends OrganizationAccess {
+  pipeline: Pick<Pipeline, 'id'> | null;
   teamAccessLevels: AccessLevel[];
   pipelineHasTeams: boolean;
   /**
@@ -377,6 +378,13 @@ export interface PipelineAccessFacts extends OrganizationAccess {
    * triggers of Migration20261125090000; ADR 0016). Read with the access, before the builds; null without a pipeline.
    */
   contentRevision: string | null;
+}
+
+/** What a user may do on a pipeline, read in one round trip, with the whole pipeline and its creator. */
+export interface PipelineAccessFacts extends PipelineRevisionFacts {
+  pipeline: Pipeline | null;
+  /** the user who created the pipeline; null when none (or no pipeline) */
+  pipelineCreator: User | null;
 }
 
 export interface AccessRepository {
@@ -387,6 +395,12 @@ export interface AccessRepository {
     organizationSlug: string;
     pipelineSlug: string;
   }): Promise<PipelineAccessFacts | null>;
+  /** {@link PipelineRevisionFacts} only: for an answer the revision may give, before reading the pipeline. */
+  pipelineRevision(input: {
+    userId: string;
+    organizationSlug: string;
+    pipelineSlug: string;
+  }): Promise<PipelineRevisionFacts | null>;
   /** The user's organizations with their role, for lists that span organizations. */
   memberships(userId: string): Promise<OrganizationAccess[]>;
   /** Every pipeline of these organizations with what the user's teams give on it. */

@@ -7,9 +7,9 @@ import {
 import { describe, expect, it } from 'vitest';
 import type { AccessRepository, Deps, PipelineAccessFacts } from '../ports';
 import { actorWith } from '../use-case.fixture';
-import { requireOrganization, requirePipeline, slugParts } from './authorize';
+import { requireOrganization, requirePipeline, requirePipelineRevision, slugParts } from './authorize';
 
-const organization = {
+const acme = {
   id: 'org-1',
   slug: 'acme',
   name: 'Acme',
@@ -22,8 +22,16 @@ const actor = actorWith;
 
 /** Fake ports: the facts the repository would read for the user. */
 function deps(
-  facts: { role: OrganizationRole; levels?: AccessLevel[]; hasTeams?: boolean; pipeline?: boolean } | null,
+  facts: {
+    role: OrganizationRole;
+    levels?: AccessLevel[];
+    hasTeams?: boolean;
+    pipeline?: boolean;
+    /** the organization's API IP allowlist */
+    allowlist?: string;
+  } | null,
 ) {
+  const organization = { ...acme, allowedApiIpAddresses: facts?.allowlist ?? '' };
   const access: AccessRepository = {
     organization: async ({ organizationSlug }) =>
       facts && organizationSlug === 'acme' ? { organization, role: facts.role } : null,
@@ -39,6 +47,13 @@ function deps(
             contentRevision: facts.pipeline === false || pipelineSlug !== 'web' ? null : '1.1.1',
           }
         : null,
+    // The narrow statement's row: the same facts without the pipeline's columns and its creator.
+    pipelineRevision: async (input) => {
+      const full = await access.pipeline(input);
+      if (!full) return null;
+      const { pipelineCreator: _, ...narrow } = full;
+      return { ...narrow, pipeline: full.pipeline && { id: full.pipeline.id } };
+    },
     memberships: async () => [],
     pipelineAccessIn: async () => [],
   };
@@ -47,10 +62,14 @@ function deps(
 
 const ref = { organization: 'acme', pipeline: 'web' };
 
-describe('requirePipeline', () => {
+// Both read the facts their own way and decide alike: every refusal of one is the other's (ADR 0016).
+describe.each([
+  ['requirePipeline', requirePipeline],
+  ['requirePipelineRevision', requirePipelineRevision],
+] as const)('%s', (_name, authorize) => {
   it('checks the scope before anything else, even for an organization that does not exist', async () => {
     await expect(
-      requirePipeline(deps(null))(
+      authorize(deps(null))(
         actor(['read_builds']),
         'createBuild',
         { organization: 'nope', pipeline: 'x' },
@@ -64,7 +83,7 @@ describe('requirePipeline', () => {
 
   it('hides organizations the user is not a member of behind 404', async () => {
     await expect(
-      requirePipeline(deps(null))(actor(['read_builds']), 'getBuild', ref, 'read'),
+      authorize(deps(null))(actor(['read_builds']), 'getBuild', ref, 'read'),
     ).rejects.toMatchObject({
       kind: 'not_found',
       message: 'No organization found',
@@ -73,21 +92,16 @@ describe('requirePipeline', () => {
 
   it('hides organizations outside the token allow-list behind the same 404', async () => {
     await expect(
-      requirePipeline(deps({ role: 'admin' }))(actor(['read_builds'], ['org-2']), 'getBuild', ref, 'read'),
+      authorize(deps({ role: 'admin' }))(actor(['read_builds'], ['org-2']), 'getBuild', ref, 'read'),
     ).rejects.toMatchObject({ kind: 'not_found', message: 'No organization found' });
   });
 
   it('answers 404 for a missing pipeline and for one the member cannot see', async () => {
     await expect(
-      requirePipeline(deps({ role: 'admin', pipeline: false }))(
-        actor(['read_builds']),
-        'getBuild',
-        ref,
-        'read',
-      ),
+      authorize(deps({ role: 'admin', pipeline: false }))(actor(['read_builds']), 'getBuild', ref, 'read'),
     ).rejects.toMatchObject({ message: 'No pipeline found' });
     await expect(
-      requirePipeline(deps({ role: 'member', levels: [], hasTeams: true }))(
+      authorize(deps({ role: 'member', levels: [], hasTeams: true }))(
         actor(['read_builds']),
         'getBuild',
         ref,
@@ -98,7 +112,7 @@ describe('requirePipeline', () => {
 
   it('answers 403 Forbidden when the team access level does not allow the action', async () => {
     await expect(
-      requirePipeline(deps({ role: 'member', levels: ['read_only'] }))(
+      authorize(deps({ role: 'member', levels: ['read_only'] }))(
         actor(['write_builds']),
         'createBuild',
         ref,
@@ -108,14 +122,14 @@ describe('requirePipeline', () => {
   });
 
   it('lets build_and_read build, admins do anything, and reports the access it found', async () => {
-    const member = await requirePipeline(deps({ role: 'member', levels: ['read_only', 'build_and_read'] }))(
+    const member = await authorize(deps({ role: 'member', levels: ['read_only', 'build_and_read'] }))(
       actor(['write_builds']),
       'createBuild',
       ref,
       'build',
     );
     expect(member.access).toBe('build_and_read');
-    const admin = await requirePipeline(deps({ role: 'admin' }))(
+    const admin = await authorize(deps({ role: 'admin' }))(
       actor(['write_builds']),
       'createBuild',
       ref,
@@ -124,8 +138,23 @@ describe('requirePipeline', () => {
     expect(admin.access).toBe('admin');
   });
 
+  it("refuses a request from outside the organization's IP allowlist with 403", async () => {
+    const outside = { ...actor(['read_builds']), clientAddress: '10.0.0.9' };
+    await expect(
+      authorize(deps({ role: 'admin', allowlist: '192.168.0.0/16' }))(outside, 'getBuild', ref, 'read'),
+    ).rejects.toMatchObject({ kind: 'forbidden', code: 'ip_address_not_allowed' });
+    const inside = { ...actor(['read_builds']), clientAddress: '192.168.1.2' };
+    const allowed = await authorize(deps({ role: 'admin', allowlist: '192.168.0.0/16' }))(
+      inside,
+      'getBuild',
+      ref,
+      'read',
+    );
+    expect(allowed.access).toBe('admin');
+  });
+
   it('gives members build access to a pipeline that belongs to no team', async () => {
-    const result = await requirePipeline(deps({ role: 'member', levels: [], hasTeams: false }))(
+    const result = await authorize(deps({ role: 'member', levels: [], hasTeams: false }))(
       actor(['write_builds']),
       'createBuild',
       ref,
@@ -156,6 +185,10 @@ describe('slugs the database could not compare', () => {
             refuse(input.organizationSlug, input.pipelineSlug);
             return access.pipeline(input);
           },
+          pipelineRevision: async (input) => {
+            refuse(input.organizationSlug, input.pipelineSlug);
+            return access.pipelineRevision(input);
+          },
         },
       },
     };
@@ -168,9 +201,11 @@ describe('slugs the database could not compare', () => {
     ['an unpaired surrogate', { organization: 'acme', pipeline: 'web\ud800' }, 'No pipeline found'],
     ['a NUL pipeline elsewhere', { organization: 'nope', pipeline: '\u0000' }, 'No organization found'],
   ])('answers %s as a slug that names nothing', async (_case, target, message) => {
-    await expect(
-      requirePipeline(strict(deps({ role: 'admin' })))(actor(['read_builds']), 'getBuild', target, 'read'),
-    ).rejects.toMatchObject({ kind: 'not_found', message });
+    for (const authorize of [requirePipeline, requirePipelineRevision]) {
+      await expect(
+        authorize(strict(deps({ role: 'admin' })))(actor(['read_builds']), 'getBuild', target, 'read'),
+      ).rejects.toMatchObject({ kind: 'not_found', message });
+    }
   });
 
   it('checks the scope first', async () => {
@@ -187,7 +222,7 @@ describe('requireOrganization', () => {
       'listBuilds',
       'acme',
     );
-    expect(result).toEqual({ organization, role: 'member' });
+    expect(result).toEqual({ organization: acme, role: 'member' });
   });
 
   it('refuses a token without the scope with 403 naming it', async () => {

@@ -12,7 +12,13 @@ import {
   pipelineAccess,
   scopeFor,
 } from '@ci/domain';
-import type { AccessRepository, Deps, OrganizationAccess, PipelineAccessFacts } from '../ports';
+import type {
+  AccessRepository,
+  Deps,
+  OrganizationAccess,
+  PipelineAccessFacts,
+  PipelineRevisionFacts,
+} from '../ports';
 import { type Actor, mayUseOrganization, requireReachable } from './actor';
 
 /**
@@ -79,32 +85,64 @@ export interface AuthorizedPipeline extends PipelineAccessFacts {
   access: PipelineAccess;
 }
 
+/** {@link PipelineRevisionFacts} authorized: what an answer given by its revision alone needs (ADR 0016). */
+export type AuthorizedRevision = PipelineRevisionFacts & {
+  pipeline: NonNullable<PipelineRevisionFacts['pipeline']>;
+  access: PipelineAccess;
+};
+
+type PipelineRef = { organization: string; pipeline: string };
+
 export const requirePipeline =
   (deps: Deps) =>
-  async (
+  (
     actor: Actor,
     operation: Operation,
-    ref: { organization: string; pipeline: string },
+    ref: PipelineRef,
     action: PipelineAction,
     /** reads the facts, and what the use case reads beside them in the same statement */
     read: AccessRepository['pipeline'] = deps.repos.access.pipeline,
-  ): Promise<AuthorizedPipeline> => {
-    requireScope(actor, operation);
-    if (!isStorableText(ref.pipeline)) {
-      await requireOrganization(deps)(actor, operation, ref.organization);
-      throw notFound('pipeline');
-    }
-    requireComparable(ref.organization, 'organization');
-    const facts = await read({
-      userId: actor.user.id,
-      organizationSlug: ref.organization,
-      pipelineSlug: ref.pipeline,
-    });
-    if (!facts || !mayUseOrganization(actor, facts.organization.id)) throw notFound('organization');
-    requireReachable(actor, facts.organization);
-    const { pipeline } = facts;
-    const access = pipelineAccess(facts);
-    if (!pipeline || access === 'none') throw notFound('pipeline');
-    if (!allows(access, action)) throw forbidden();
-    return { ...facts, pipeline, access };
-  };
+  ): Promise<AuthorizedPipeline> =>
+    authorizePipeline(deps, actor, operation, ref, action, read);
+
+/**
+ * {@link requirePipeline} deciding from the narrow facts alone (`AccessRepository.pipelineRevision`), the
+ * same refusals in the same order: for an answer its revision may give without reading the pipeline.
+ */
+export const requirePipelineRevision =
+  (deps: Deps) =>
+  (
+    actor: Actor,
+    operation: Operation,
+    ref: PipelineRef,
+    action: PipelineAction,
+  ): Promise<AuthorizedRevision> =>
+    authorizePipeline(deps, actor, operation, ref, action, deps.repos.access.pipelineRevision);
+
+async function authorizePipeline<Facts extends PipelineRevisionFacts>(
+  deps: Deps,
+  actor: Actor,
+  operation: Operation,
+  ref: PipelineRef,
+  action: PipelineAction,
+  read: (input: { userId: string; organizationSlug: string; pipelineSlug: string }) => Promise<Facts | null>,
+): Promise<Facts & { pipeline: NonNullable<Facts['pipeline']>; access: PipelineAccess }> {
+  requireScope(actor, operation);
+  if (!isStorableText(ref.pipeline)) {
+    await requireOrganization(deps)(actor, operation, ref.organization);
+    throw notFound('pipeline');
+  }
+  requireComparable(ref.organization, 'organization');
+  const facts = await read({
+    userId: actor.user.id,
+    organizationSlug: ref.organization,
+    pipelineSlug: ref.pipeline,
+  });
+  if (!facts || !mayUseOrganization(actor, facts.organization.id)) throw notFound('organization');
+  requireReachable(actor, facts.organization);
+  const pipeline = facts.pipeline as NonNullable<Facts['pipeline']> | null;
+  const access = pipelineAccess(facts);
+  if (!pipeline || access === 'none') throw notFound('pipeline');
+  if (!allows(access, action)) throw forbidden();
+  return { ...facts, pipeline, access };
+}

@@ -23,6 +23,11 @@ function deps(reads: string[]) {
           reads.push('access');
           return facts;
         },
+        pipelineRevision: async () => {
+          reads.push('revision');
+          const { pipelineCreator: _, ...narrow } = facts;
+          return { ...narrow, pipeline: { id: pipeline.id } };
+        },
       },
       builds: {
         page: async () => {
@@ -39,7 +44,7 @@ const target = { kind: 'pipeline', organization: 'acme', pipeline: 'web' } as co
 const page = { page: 1, perPage: 30 };
 
 describe("listBuilds of a pipeline and its caller's answer at a revision", () => {
-  it('reads no build when the caller has the answer at the revision read with the access', async () => {
+  it('reads neither the pipeline nor a build when the caller has the answer at the revision', async () => {
     const reads: string[] = [];
     const asked: string[] = [];
     const result = await listBuilds(deps(reads))(actor, target, {}, page, (revision) => {
@@ -49,14 +54,20 @@ describe("listBuilds of a pipeline and its caller's answer at a revision", () =>
     expect(result).toMatchObject({ unchanged: true, builds: [] });
     expect(asked).toEqual([result.revision]);
     expect(result.revision).toContain('4.5.6 admin');
-    expect(reads).toEqual(['access']);
+    expect(reads).toEqual(['revision']);
   });
 
-  it('reads the page otherwise, and gives the revision it read before it', async () => {
+  it('reads the pipeline and the page otherwise, and gives the revision it read before them', async () => {
     const reads: string[] = [];
     const result = await listBuilds(deps(reads))(actor, target, {}, page, () => false);
     expect(result.unchanged).toBeUndefined();
     expect(result.revision).toContain('4.5.6 admin');
+    expect(reads).toEqual(['revision', 'access', 'page']);
+  });
+
+  it('reads no narrow revision first when no answer could come from it', async () => {
+    const reads: string[] = [];
+    await listBuilds(deps(reads))(actor, target, {}, page);
     expect(reads).toEqual(['access', 'page']);
   });
 });

@@ -7,7 +7,7 @@ import { type Page, pageWindow, type RowWindow } from '../page';
 import type { BuildFilter, BuildScope, Deps, OrganizationAccess } from '../ports';
 import { requireStorableFilter } from './build-filter';
 import { asSeenWith, type BuildResult } from './build-result';
-import { answerRevision } from './pipeline-revision';
+import { answerRevision, pipelineRevision } from './pipeline-revision';
 
 export type BuildListTarget =
   | { kind: 'all' }
@@ -68,13 +68,17 @@ export const listBuilds =
     let accessFor: (pipelineId: string, organizationId: string) => PipelineAccess;
     let revision: string | null = null;
     if (target.kind === 'pipeline') {
+      // An answer the revision may give reads the narrow access first, the pipeline only when it must.
+      if (unlessUnchanged) {
+        const known = await pipelineRevision(deps)(actor, target, 'listBuilds');
+        if (known !== null && unlessUnchanged(known)) {
+          return { builds: [], totalCount: null, revision: known, unchanged: true };
+        }
+      }
       const authorized = await requirePipeline(deps)(actor, 'listBuilds', target, 'read');
       scope = { kind: 'pipeline', pipelineId: authorized.pipeline.id, pipeline: authorized.pipeline };
       accessFor = () => authorized.access;
       revision = answerRevision(actor, authorized);
-      if (revision !== null && unlessUnchanged?.(revision)) {
-        return { builds: [], totalCount: null, revision, unchanged: true };
-      }
     } else if (target.kind === 'organization') {
       const membership = await requireOrganization(deps)(actor, 'listBuilds', target.organization);
       ({ scope, accessFor } = await scopeOver(deps, actor, [membership]));

@@ -27,9 +27,18 @@ const facts = (
   ...overrides,
 });
 
-/** One statement: the access facts, with the content revision. */
-const reading = (read: PipelineAccessFacts) =>
-  ({ repos: { access: { pipeline: async () => read } } }) as unknown as Deps;
+/** One statement: the narrow access facts, with the content revision; never the whole pipeline. */
+const reading = ({ pipelineCreator: _, ...read }: PipelineAccessFacts) =>
+  ({
+    repos: {
+      access: {
+        pipelineRevision: async () => read,
+        pipeline: async () => {
+          throw new Error('the whole pipeline is not read for a revision');
+        },
+      },
+    },
+  }) as unknown as Deps;
 
 const actor = (scopes: Scope[] = ['read_builds'], tokenId = 'token-1') => ({
   ...actorWith(scopes),

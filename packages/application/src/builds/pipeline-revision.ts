@@ -1,6 +1,6 @@
 import type { Operation } from '@ci/domain';
 import type { Actor } from '../auth/actor';
-import { type AuthorizedPipeline, requirePipeline } from '../auth/authorize';
+import { type AuthorizedRevision, requirePipelineRevision } from '../auth/authorize';
 import type { Deps } from '../ports';
 
 /**
@@ -8,14 +8,18 @@ import type { Deps } from '../ports';
  * content revision, the access the actor has, and the token (its user and scopes). Equal revisions mean
  * equal answers, so transports derive their `ETag` and response cache keys from it (ADR 0016).
  */
-export function answerRevision(actor: Actor, authorized: AuthorizedPipeline): string | null {
+export function answerRevision(
+  actor: Actor,
+  authorized: Pick<AuthorizedRevision, 'contentRevision' | 'access'>,
+): string | null {
   if (authorized.contentRevision === null) return null;
   return `${authorized.contentRevision} ${authorized.access} ${actor.tokenId} ${actor.scopes.join(',')}`;
 }
 
 /**
  * The {@link answerRevision} of a pipeline's builds, authorized as `operation` reading the pipeline: one
- * statement, read before anything the answer shows, so an answer is never older than its revision.
+ * narrow statement (access and revision, not the pipeline), read before anything the answer shows, so an
+ * answer is never older than its revision.
  */
 export const pipelineRevision =
   (deps: Deps) =>
@@ -24,4 +28,4 @@ export const pipelineRevision =
     ref: { organization: string; pipeline: string },
     operation: Operation,
   ): Promise<string | null> =>
-    answerRevision(actor, await requirePipeline(deps)(actor, operation, ref, 'read'));
+    answerRevision(actor, await requirePipelineRevision(deps)(actor, operation, ref, 'read'));

@@ -6,6 +6,7 @@ import type {
   PipelineListScope,
   PipelineRecord,
   PipelineRepository,
+  PipelineRevisionFacts,
 } from '@ci/application';
 import type {
   AccessLevel,
@@ -369,6 +370,29 @@ export function pipelineAccessFactsFromRow(row: Row | undefined): PipelineAccess
   };
 }
 
+/**
+ * `pipeline_revision`: {@link PIPELINE_ACCESS} without the pipeline's and its creator's columns, just what
+ * access is decided by (the organization with the user's role, the pipeline's id, what the user's teams
+ * give on it) and its content revision: what a cache hit or a 304 reads (ADR 0016).
+ */
+const PIPELINE_REVISION = namedStatement(`select ${ORGANIZATION_ACCESS_COLUMNS}, p.id as p_id,
+    ${teamAccessColumns(':user_id')}, ${CONTENT_REVISION}
+  from organizations o
+  join organization_members m on m.organization_id = o.id and m.user_id = :user_id
+  left join pipelines p on p.organization_id = o.id and p.slug = :pipeline_slug
+  where o.slug = :organization_slug`);
+
+/** The facts of a {@link PIPELINE_REVISION} row; null when there is none. */
+function pipelineRevisionFactsFromRow(row: Row | undefined): PipelineRevisionFacts | null {
+  if (!row) return null;
+  return {
+    ...organizationAccessFromRow(row),
+    pipeline: row.p_id ? { id: row.p_id as string } : null,
+    ...teamAccessFromRow(row),
+    contentRevision: (row.p_content_revision as string | null) ?? null,
+  };
+}
+
 export function accessRepository(sql: Sql): AccessRepository {
   return {
     async organization({ userId, organizationSlug }) {
@@ -390,6 +414,17 @@ export function accessRepository(sql: Sql): AccessRepository {
         }),
       );
       return pipelineAccessFactsFromRow(row);
+    },
+    async pipelineRevision({ userId, organizationSlug, pipelineSlug }) {
+      const [row] = await sql.prepared(
+        PIPELINE_REVISION.text,
+        PIPELINE_REVISION.values({
+          user_id: userId,
+          organization_slug: organizationSlug,
+          pipeline_slug: pipelineSlug,
+        }),
+      );
+      return pipelineRevisionFactsFromRow(row);
     },
     async memberships(userId) {
       const rows = await sql.query(
