@@ -1,7 +1,5 @@
 import { createReadStream } from 'node:fs';
 import { rm } from 'node:fs/promises';
-import { DeleteObjectCommand, GetObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
-import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import type { ArtifactStore } from '@ci/application';
 import { spool } from './spool';
 
@@ -27,15 +25,9 @@ export interface S3StoreOptions {
  * PutObject (an object is whole or absent); downloads are presigned GET addresses of the store itself.
  */
 export function s3ArtifactStore(options: S3StoreOptions): ArtifactStore {
-  const client = new S3Client({
-    region: options.region,
-    forcePathStyle: options.forcePathStyle,
-    ...(options.endpoint ? { endpoint: options.endpoint } : {}),
-    ...(options.credentials ? { credentials: options.credentials } : {}),
-    // Plain signed bodies: checksum trailers (aws-chunked) are not understood by every S3-compatible store.
-    requestChecksumCalculation: 'WHEN_REQUIRED',
-    responseChecksumValidation: 'WHEN_REQUIRED',
-  });
+  let sdk: ReturnType<typeof loadSdk> | undefined;
+  // The AWS SDK (~30 MB resident) is loaded on the first artifact call, not by every server that starts.
+  const client = () => (sdk ??= loadSdk(options));
   const now = options.now ?? (() => new Date());
   const objectKey = (key: string) => `${options.prefix}${key}`;
   return {
@@ -44,7 +36,8 @@ export function s3ArtifactStore(options: S3StoreOptions): ArtifactStore {
       try {
         const problem = input.check(spooled);
         if (problem) throw problem;
-        await client.send(
+        const { s3, PutObjectCommand } = await client();
+        await s3.send(
           new PutObjectCommand({
             Bucket: options.bucket,
             Key: objectKey(input.key),
@@ -61,13 +54,15 @@ export function s3ArtifactStore(options: S3StoreOptions): ArtifactStore {
     },
 
     async remove(key) {
-      await client.send(new DeleteObjectCommand({ Bucket: options.bucket, Key: objectKey(key) }));
+      const { s3, DeleteObjectCommand } = await client();
+      await s3.send(new DeleteObjectCommand({ Bucket: options.bucket, Key: objectKey(key) }));
     },
 
     async downloadUrl(input) {
       const expiresAt = new Date(now().getTime() + options.urlTtlSeconds * 1000);
+      const { s3, GetObjectCommand, getSignedUrl } = await client();
       const url = await getSignedUrl(
-        client,
+        s3,
         new GetObjectCommand({
           Bucket: options.bucket,
           Key: objectKey(input.key),
@@ -82,4 +77,19 @@ export function s3ArtifactStore(options: S3StoreOptions): ArtifactStore {
     // The store serves its own presigned addresses: nothing is served here.
     openSigned: async () => null,
   };
+}
+
+async function loadSdk(options: S3StoreOptions) {
+  const [{ DeleteObjectCommand, GetObjectCommand, PutObjectCommand, S3Client }, { getSignedUrl }] =
+    await Promise.all([import('@aws-sdk/client-s3'), import('@aws-sdk/s3-request-presigner')]);
+  const s3 = new S3Client({
+    region: options.region,
+    forcePathStyle: options.forcePathStyle,
+    ...(options.endpoint ? { endpoint: options.endpoint } : {}),
+    ...(options.credentials ? { credentials: options.credentials } : {}),
+    // Plain signed bodies: checksum trailers (aws-chunked) are not understood by every S3-compatible store.
+    requestChecksumCalculation: 'WHEN_REQUIRED',
+    responseChecksumValidation: 'WHEN_REQUIRED',
+  });
+  return { s3, DeleteObjectCommand, GetObjectCommand, PutObjectCommand, getSignedUrl };
 }
