@@ -306,135 +306,99 @@ function workBuildFromRow(row: Row): BuildWork['build'] {
 }
 
 export function jobRepository(sql: Sql): JobRepository {
-  /** {@link JobRepository.changeBuild} of the build `where` (a condition on `builds` with `$1`, `$2`) finds. */
-  function changeBuildWhere<T>(
+  /**
+   * {@link JobRepository.changeBuilds} of the builds `where` (a condition on `builds` with `$1`, `$2`)
+   * finds: locked in id order with their jobs, each changed as it is when locked, all written in one
+   * statement per table (their triggers, counts and notifications, run once for the batch).
+   */
+  function changeBuildsWhere<T>(
     where: string,
     params: unknown[],
     change: (work: BuildWork) => BuildChange<T> | null,
-  ): Promise<T | null> {
+  ): Promise<T[]> {
     return sql.transaction(async (tx) => {
-      const [buildRow] = await tx.query(
-        `select ${WORK_BUILD_COLUMNS} from builds where ${where} for update`,
+      const buildRows = await tx.query(
+        `select ${WORK_BUILD_COLUMNS} from builds where ${where} order by id for update`,
         params,
       );
-      if (!buildRow) return null;
-      const buildId = buildRow.id as string;
+      if (buildRows.length === 0) return [];
       const jobRows = await tx.query(
-        'select * from jobs where build_id = $1 order by position, created_at for update',
-        [buildId],
+        `select * from jobs where build_id = any($1::uuid[]) order by build_id, position, created_at
+         for update`,
+        [buildRows.map((row) => row.id)],
       );
-      const work: BuildWork = {
-        build: workBuildFromRow(buildRow),
-        jobs: jobRows.map((row) => jobFromRow(row).job),
-      };
-      const result = change(work);
-      if (!result) return null;
-      const { build } = result;
-      if (result.removed?.size) {
-        await tx.query('delete from jobs where build_id = $1 and id = any($2::uuid[])', [
-          buildId,
-          [...result.removed],
+      const jobsOf = new Map<string, Job[]>();
+      for (const row of jobRows) {
+        const { job } = jobFromRow(row);
+        const jobs = jobsOf.get(job.buildId);
+        if (jobs) jobs.push(job);
+        else jobsOf.set(job.buildId, [job]);
+      }
+      const changes = buildRows.flatMap((row) => {
+        const build = workBuildFromRow(row);
+        const result = change({ build, jobs: jobsOf.get(build.id) ?? [] });
+        return result ? [{ id: build.id, ...result }] : [];
+      });
+      if (changes.length === 0) return [];
+      const removed = changes.flatMap((one) => [...(one.removed ?? [])]);
+      if (removed.length) {
+        await tx.query('delete from jobs where build_id = any($1::uuid[]) and id = any($2::uuid[])', [
+          changes.map((one) => one.id),
+          removed,
         ]);
       }
       await tx.query(
-        `update builds set state = $2, blocked_state = $3, cancel_reason = $4, started_at = $5, failing_at = $6,
-           finished_at = $7 where id = $1`,
+        `update builds b set state = x.state, blocked_state = x.blocked_state, cancel_reason = x.cancel_reason,
+           started_at = x.started_at, failing_at = x.failing_at, finished_at = x.finished_at
+         from jsonb_to_recordset($1::jsonb) as x(id uuid, state text, blocked_state text, cancel_reason text,
+           started_at timestamptz, failing_at timestamptz, finished_at timestamptz)
+         where b.id = x.id`,
         [
-          buildId,
-          build.state,
-          build.blockedState,
-          build.cancelReason,
-          build.startedAt,
-          build.failingAt,
-          build.finishedAt,
+          JSON.stringify(
+            changes.map(({ id, build }) => ({
+              id,
+              state: build.state,
+              blocked_state: build.blockedState,
+              cancel_reason: build.cancelReason,
+              started_at: build.startedAt,
+              failing_at: build.failingAt,
+              finished_at: build.finishedAt,
+            })),
+          ),
         ],
       );
       await writeJobs(
         tx,
-        result.jobs.filter((job) => result.changed.has(job.id)),
+        changes.flatMap((one) => one.jobs.filter((job) => one.changed.has(job.id))),
       );
-      // Thrown, the transaction rolls back: the change is kept only with its meta-data.
-      if (result.metaData && !(await mergeBuildMetaData(tx, { buildId, ...result.metaData }))) {
-        throw tooManyMetaDataKeys(result.metaData.maxKeys);
+      // Thrown, the transaction rolls back: a change is kept only with its meta-data.
+      for (const one of changes) {
+        if (one.metaData && !(await mergeBuildMetaData(tx, { buildId: one.id, ...one.metaData }))) {
+          throw tooManyMetaDataKeys(one.metaData.maxKeys);
+        }
       }
-      return result.result;
+      return changes.map((one) => one.result);
     });
   }
 
   return {
     async changeBuild(buildId, change) {
-      return changeBuildWhere('id = $1', [buildId], change);
+      const [result] = await changeBuildsWhere('id = $1', [buildId], change);
+      return result ?? null;
     },
 
     async changeBuildNumbered({ pipelineId, number }, change) {
-      return changeBuildWhere('pipeline_id = $1 and number = $2', [pipelineId, number], change);
+      const [result] = await changeBuildsWhere(
+        'pipeline_id = $1 and number = $2',
+        [pipelineId, number],
+        change,
+      );
+      return result ?? null;
     },
 
     async changeBuilds(buildIds, change) {
       if (buildIds.length === 0) return [];
-      return sql.transaction(async (tx) => {
-        const buildRows = await tx.query(
-          `select ${WORK_BUILD_COLUMNS} from builds where id = any($1::uuid[]) order by id for update`,
-          [[...new Set(buildIds)]],
-        );
-        if (buildRows.length === 0) return [];
-        const jobRows = await tx.query(
-          `select * from jobs where build_id = any($1::uuid[]) order by build_id, position, created_at
-           for update`,
-          [buildRows.map((row) => row.id)],
-        );
-        const jobsOf = new Map<string, Job[]>();
-        for (const row of jobRows) {
-          const { job } = jobFromRow(row);
-          const jobs = jobsOf.get(job.buildId);
-          if (jobs) jobs.push(job);
-          else jobsOf.set(job.buildId, [job]);
-        }
-        const changes = buildRows.flatMap((row) => {
-          const build = workBuildFromRow(row);
-          const result = change({ build, jobs: jobsOf.get(build.id) ?? [] });
-          return result ? [{ id: build.id, ...result }] : [];
-        });
-        if (changes.length === 0) return [];
-        const removed = changes.flatMap((one) => [...(one.removed ?? [])]);
-        if (removed.length) {
-          await tx.query('delete from jobs where build_id = any($1::uuid[]) and id = any($2::uuid[])', [
-            changes.map((one) => one.id),
-            removed,
-          ]);
-        }
-        // One statement for all the builds: their triggers (counts, notifications) run once for the batch.
-        await tx.query(
-          `update builds b set state = x.state, blocked_state = x.blocked_state, cancel_reason = x.cancel_reason,
-             started_at = x.started_at, failing_at = x.failing_at, finished_at = x.finished_at
-           from jsonb_to_recordset($1::jsonb) as x(id uuid, state text, blocked_state text, cancel_reason text,
-             started_at timestamptz, failing_at timestamptz, finished_at timestamptz)
-           where b.id = x.id`,
-          [
-            JSON.stringify(
-              changes.map(({ id, build }) => ({
-                id,
-                state: build.state,
-                blocked_state: build.blockedState,
-                cancel_reason: build.cancelReason,
-                started_at: build.startedAt,
-                failing_at: build.failingAt,
-                finished_at: build.finishedAt,
-              })),
-            ),
-          ],
-        );
-        await writeJobs(
-          tx,
-          changes.flatMap((one) => one.jobs.filter((job) => one.changed.has(job.id))),
-        );
-        for (const one of changes) {
-          if (one.metaData && !(await mergeBuildMetaData(tx, { buildId: one.id, ...one.metaData }))) {
-            throw tooManyMetaDataKeys(one.metaData.maxKeys);
-          }
-        }
-        return changes.map((one) => one.result);
-      });
+      return changeBuildsWhere('id = any($1::uuid[])', [[...new Set(buildIds)]], change);
     },
 
     async find(jobId) {
