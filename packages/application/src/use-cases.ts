@@ -139,7 +139,7 @@ import {
 import { cancelJobById, getRetrySourcesOf, retryJobById, unblockJobById } from './jobs/jobs-by-id';
 import { listOrganizationJobs } from './jobs/list-organization-jobs';
 import { runTriggerJobs } from './jobs/trigger-jobs';
-import { attemptDeliveries, attemptDelivery } from './notifications/notification-delivery';
+import { attemptDeliveries } from './notifications/notification-delivery';
 import { notificationsFor, queueNotifications } from './notifications/notification-fan-out';
 import {
   createNotificationService,
@@ -366,7 +366,6 @@ export function createUseCases(deps: Deps) {
     background: {
       notificationsFor: notificationsFor(deps),
       queueNotifications: queueNotifications(deps),
-      attemptDelivery: attemptDelivery(deps),
       attemptDeliveries: attemptDeliveries(deps),
       runDueSchedules: runDueSchedules(deps),
     },

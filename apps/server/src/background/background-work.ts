@@ -73,14 +73,11 @@ export async function startBackgroundWork(input: {
       );
     },
     async notification_delivery(payload) {
-      // A first attempt comes in a batch job (an array): one promise per delivery, so that graphile-worker
-      // tries again only those that threw; a later attempt is a job of its own.
-      if (Array.isArray(payload)) {
-        const ids = payload.map((item: { delivery_id?: string }) => item.delivery_id ?? '');
-        return useCases.background.attemptDeliveries(ids, send, policy);
-      }
-      const id = (payload as { delivery_id?: string }).delivery_id;
-      if (id) await useCases.background.attemptDelivery(id, send, policy);
+      // A first attempt comes in a batch job (an array of deliveries), a later one as a job of its own.
+      // Each failed send is tried again by our own backoff (recorded with the attempt), not by the job.
+      const items = (Array.isArray(payload) ? payload : [payload]) as { delivery_id?: string }[];
+      const ids = items.flatMap((item) => (item.delivery_id ? [item.delivery_id] : []));
+      if (ids.length) await useCases.background.attemptDeliveries(ids, send, policy);
     },
     async [SCHEDULE_TICK](_payload, helpers) {
       try {

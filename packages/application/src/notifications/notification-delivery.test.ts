@@ -1,7 +1,17 @@
 import type { NotificationDelivery, NotificationService } from '@ci/domain';
 import { describe, expect, it } from 'vitest';
 import type { Deps } from '../ports';
-import { attemptDelivery, type SendOutcome } from './notification-delivery';
+import { attemptDeliveries, type SendOutcome } from './notification-delivery';
+
+/** One delivery's attempt, as a job of one runs it. */
+const attemptDelivery =
+  (deps: Deps) =>
+  async (
+    id: string,
+    ...rest: Parameters<ReturnType<typeof attemptDeliveries>> extends [unknown, ...infer R] ? R : never
+  ) =>
+    (await attemptDeliveries(deps)([id], ...rest))[0];
+
 import type { DeliveryAttempt } from './notification-ports';
 
 const NOW = new Date('2026-11-27T10:00:00.000Z');

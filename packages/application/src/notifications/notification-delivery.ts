@@ -27,51 +27,40 @@ type AttemptResult = 'sent' | 'retrying' | 'failed' | 'skipped';
 
 /**
  * One attempt of each delivery, all sent at once, read in one statement and recorded in one transaction
- * once all are sent: one promise per id, in their order (a graphile-worker batch job's answer, so that
- * only those that threw are tried again). `send` POSTs one; the next attempt is queued after a doubling
- * wait while attempts remain. A delivery already finished (a job run again) is not sent again.
+ * once all are sent; the results in the ids' order. `send` POSTs one; the next attempt is queued after a
+ * doubling wait while attempts remain. A delivery already finished (a job run again) is not sent again.
  */
 export const attemptDeliveries =
   (deps: Deps) =>
-  (ids: readonly string[], send: Send, policy: DeliveryPolicy): Promise<AttemptResult>[] => {
+  async (ids: readonly string[], send: Send, policy: DeliveryPolicy): Promise<AttemptResult[]> => {
     const repository = deps.repos.notificationServices;
-    const found = repository.deliveriesToSend(ids);
-    const attempted = ids.map(async (id): Promise<{ result: AttemptResult; attempt?: DeliveryAttempt }> => {
-      const one = (await found).get(id);
-      if (!one || one.delivery.state === 'succeeded' || one.delivery.state === 'failed') {
-        return { result: 'skipped' };
-      }
-      const attempts = one.delivery.attempts + 1;
-      const outcome = await send(one.delivery, one.service);
-      const delivered = outcome.status !== null && outcome.status >= 200 && outcome.status < 300;
-      const again = !delivered && retryable(outcome) && attempts < policy.maxAttempts;
-      const at = deps.clock.now();
-      return {
-        result: delivered ? 'sent' : again ? 'retrying' : 'failed',
-        attempt: {
-          id,
-          attempts,
-          state: delivered ? 'succeeded' : again ? 'retrying' : 'failed',
-          responseStatus: outcome.status,
-          error: outcome.error,
-          durationMs: Math.round(outcome.durationMs),
-          at,
-          retryAt: again ? new Date(at.getTime() + retryDelayMs(attempts, policy.retryBaseMs)) : null,
-        },
-      };
-    });
-    const recorded = Promise.all(attempted).then((all) =>
-      repository.recordAttempts(all.flatMap(({ attempt }) => (attempt ? [attempt] : []))),
+    const found = await repository.deliveriesToSend(ids);
+    const attempted = await Promise.all(
+      ids.map(async (id): Promise<{ result: AttemptResult; attempt?: DeliveryAttempt }> => {
+        const one = found.get(id);
+        if (!one || one.delivery.state === 'succeeded' || one.delivery.state === 'failed') {
+          return { result: 'skipped' };
+        }
+        const attempts = one.delivery.attempts + 1;
+        const outcome = await send(one.delivery, one.service);
+        const delivered = outcome.status !== null && outcome.status >= 200 && outcome.status < 300;
+        const again = !delivered && retryable(outcome) && attempts < policy.maxAttempts;
+        const at = deps.clock.now();
+        return {
+          result: delivered ? 'sent' : again ? 'retrying' : 'failed',
+          attempt: {
+            id,
+            attempts,
+            state: delivered ? 'succeeded' : again ? 'retrying' : 'failed',
+            responseStatus: outcome.status,
+            error: outcome.error,
+            durationMs: Math.round(outcome.durationMs),
+            at,
+            retryAt: again ? new Date(at.getTime() + retryDelayMs(attempts, policy.retryBaseMs)) : null,
+          },
+        };
+      }),
     );
-    return attempted.map(async (one) => {
-      const { result } = await one;
-      await recorded;
-      return result;
-    });
+    await repository.recordAttempts(attempted.flatMap(({ attempt }) => (attempt ? [attempt] : [])));
+    return attempted.map(({ result }) => result);
   };
-
-/** {@link attemptDeliveries} of one delivery (its later attempts are jobs of one). */
-export const attemptDelivery =
-  (deps: Deps) =>
-  (id: string, send: Send, policy: DeliveryPolicy): Promise<AttemptResult> =>
-    attemptDeliveries(deps)([id], send, policy)[0] as Promise<AttemptResult>;
