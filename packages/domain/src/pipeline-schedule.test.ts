@@ -4,7 +4,6 @@ import {
   envFromLines,
   envLines,
   isTimeZone,
-  nextTickAfterRun,
   parsePipelineScheduleRequest,
   parsePipelineScheduleSlug,
   parseScheduleEnv,
@@ -226,31 +225,20 @@ describe('env lines', () => {
     expect(envFromLines('=1').ok).toBe(false);
   });
 
+  it('keeps a variable named __proto__ as a variable', () => {
+    const read = parseScheduleEnv(JSON.parse('{"__proto__": "x", "A": "1"}'));
+    expect(read.ok && Object.entries(read.value)).toEqual([
+      ['__proto__', 'x'],
+      ['A', '1'],
+    ]);
+    const lines = envFromLines('__proto__=y');
+    expect(lines.ok && Object.entries(lines.value)).toEqual([['__proto__', 'y']]);
+  });
+
   it('shows the env as lines and reads them back', () => {
     const env = { A: '1', B: 'x=y' };
     expect(envLines(env)).toEqual(['A=1', 'B=x=y']);
     expect(envFromLines(envLines(env).join('\n'))).toEqual({ ok: true, value: env });
-  });
-});
-
-describe('ticks', () => {
-  const at = (iso: string) => new Date(iso);
-  const everyMinute = (after: Date) => new Date(Math.floor(after.getTime() / 60_000) * 60_000 + 60_000);
-
-  it('after a run, moves to the first tick after now, skipping ticks missed while down', () => {
-    expect(nextTickAfterRun({ now: at('2026-01-01T10:07:30Z'), next: everyMinute })).toEqual(
-      at('2026-01-01T10:08:00Z'),
-    );
-  });
-
-  it('never answers a tick at or before now', () => {
-    expect(nextTickAfterRun({ now: at('2026-01-01T10:08:00Z'), next: everyMinute })).toEqual(
-      at('2026-01-01T10:09:00Z'),
-    );
-  });
-
-  it('answers null when the cronline has no more ticks', () => {
-    expect(nextTickAfterRun({ now: at('2026-01-01T10:00:00Z'), next: () => null })).toBeNull();
   });
 });
 

@@ -177,7 +177,8 @@ export function parseScheduleEnv(value: unknown): Result<Record<string, string>,
   if (entries.length > PIPELINE_SCHEDULE_LIMITS.envEntries) {
     return err(`env has more than ${PIPELINE_SCHEDULE_LIMITS.envEntries} variables`);
   }
-  const env: Record<string, string> = {};
+  // Entries, then one object: a name such as `__proto__` is kept as a variable, never set as a prototype.
+  const env: [string, string][] = [];
   for (const [name, text] of entries) {
     if (typeof text !== 'string') return err(`env.${name} must be a string`);
     if (!ENV_NAME.test(name) || name.length > PIPELINE_SCHEDULE_LIMITS.envName) {
@@ -187,9 +188,9 @@ export function parseScheduleEnv(value: unknown): Result<Record<string, string>,
     if (text.length > PIPELINE_SCHEDULE_LIMITS.envValue) {
       return err(`env.${name} is too long (maximum is ${PIPELINE_SCHEDULE_LIMITS.envValue} characters)`);
     }
-    env[name] = text;
+    env.push([name, text]);
   }
-  return ok(env);
+  return ok(Object.fromEntries(env));
 }
 
 /**
@@ -197,27 +198,19 @@ export function parseScheduleEnv(value: unknown): Result<Record<string, string>,
  * object the rest of the service keeps. A line without `=` is refused.
  */
 export function envFromLines(text: string): Result<Record<string, string>, string> {
-  const env: Record<string, string> = {};
+  const env: [string, string][] = [];
   for (const line of text.split(/\r?\n/)) {
     if (line.trim() === '') continue;
     const at = line.indexOf('=');
     if (at <= 0) return err(`env line ${JSON.stringify(line)} is not KEY=value`);
-    env[line.slice(0, at).trim()] = line.slice(at + 1);
+    env.push([line.slice(0, at).trim(), line.slice(at + 1)]);
   }
-  return parseScheduleEnv(env);
+  return parseScheduleEnv(Object.fromEntries(env));
 }
 
 /** The env as the public GraphQL shows it: `KEY=value` per variable, in the order kept. */
 export function envLines(env: Record<string, string>): string[] {
   return Object.entries(env).map(([name, value]) => `${name}=${value}`);
-}
-
-/**
- * The tick after a due one is run: the first strictly after `now`. Ticks missed while no process ran
- * (downtime) are skipped: the build made for the due tick is the one catch-up, never one per missed tick.
- */
-export function nextTickAfterRun(input: { now: Date; next: (after: Date) => Date | null }): Date | null {
-  return input.next(input.now);
 }
 
 /** The build a schedule's tick creates: its fields, else the pipeline's default branch, `HEAD`, a message. */

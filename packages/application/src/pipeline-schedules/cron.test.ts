@@ -66,3 +66,15 @@ describe('nextTick', () => {
     expect(nextTick('99 * * * *', at('2026-03-01T00:00:00Z'))).toBeNull();
   });
 });
+
+describe('the tick after a run', () => {
+  const at = (iso: string) => new Date(iso);
+
+  it('is the first tick after now, skipping ticks missed while down', () => {
+    expect(nextTick('* * * * *', at('2026-01-01T10:07:30Z'))).toEqual(at('2026-01-01T10:08:00Z'));
+  });
+
+  it('is never a tick at or before now', () => {
+    expect(nextTick('* * * * *', at('2026-01-01T10:08:00Z'))).toEqual(at('2026-01-01T10:09:00Z'));
+  });
+});

@@ -5,7 +5,6 @@ import {
   isDomainError,
   isUuid,
   newBuildRefusal,
-  nextTickAfterRun,
   notFound,
   type PipelineSchedule,
   type PipelineScheduleFields,
@@ -228,13 +227,6 @@ async function withScheduleId<T>(
   }
 }
 
-export const findPipelineSchedule =
-  (deps: Deps) =>
-  async (actor: Actor, id: string | null): Promise<PipelineScheduleView> => {
-    requireScope(actor, 'getPipelineSchedule');
-    return withScheduleId(deps, id, (ref) => getPipelineSchedule(deps)(actor, ref));
-  };
-
 /** GraphQL's `pipelineSchedule(slug:)`: `organization/pipeline/schedule-uuid`. */
 export const findPipelineScheduleBySlug =
   (deps: Deps) =>
@@ -295,10 +287,8 @@ export const runDueSchedules =
     while (ran < limit) {
       const claimed = await deps.repos.pipelineSchedules.claimDue(deps.clock.now(), async (due, repos) => {
         const now = deps.clock.now();
-        const nextBuildAt = nextTickAfterRun({
-          now,
-          next: (after) => nextTick(due.schedule.cronline, after),
-        });
+        // The first tick after now: ticks missed while no process ran get this one catch-up build only.
+        const nextBuildAt = nextTick(due.schedule.cronline, now);
         const request = pipelineScheduleBuildRequest(due.schedule, due.pipeline);
         const refusal = newBuildRefusal(due.pipeline, { ...request, ignorePipelineBranchFilters: true });
         if (refusal) return { at: now, nextBuildAt, buildId: null, failedMessage: refusal.message };
