@@ -20,18 +20,17 @@ import type {
   TeamSuiteView,
   UseCases,
 } from '@ci/application';
-import {
-  type Agent,
-  type Annotation,
-  type Artifact,
-  isDomainError,
-  type Organization,
-  type OrganizationBanner,
-  type OrganizationInvitation,
-  type Pipeline,
-  type PipelineAccess,
-  type Team,
-  type User,
+import type {
+  Agent,
+  Annotation,
+  Artifact,
+  Organization,
+  OrganizationBanner,
+  OrganizationInvitation,
+  Pipeline,
+  PipelineAccess,
+  Team,
+  User,
 } from '@ci/domain';
 import DataLoader from 'dataloader';
 import type { GraphQLResolveInfo } from 'graphql';
@@ -133,12 +132,6 @@ interface ConnectionInput<T, P> {
   idOf: (parent: P) => string;
 }
 
-/** A schedule the viewer may not see, or that is gone, reads as none (as `node` answers); a fault stays one. */
-function unseen(error: unknown): null {
-  if (isDomainError(error) && error.kind !== 'internal') return null;
-  throw error;
-}
-
 export function createLoaders(useCases: UseCases, actor: Actor): Loaders {
   const byId = useCases.byId;
   const lists = new Map<string, Promise<unknown>>();
@@ -170,9 +163,7 @@ export function createLoaders(useCases: UseCases, actor: Actor): Loaders {
     invitations: new DataLoader((ids) => byId.invitationsById(actor, ids)),
     rules: new DataLoader((ids) => byId.rules(actor, ids)),
     pipelineTemplates: new DataLoader((ids) => byId.pipelineTemplates(actor, ids)),
-    pipelineSchedules: new DataLoader((ids) =>
-      byId.pipelineSchedules(actor, ids).catch((error: unknown) => ids.map(() => unseen(error))),
-    ),
+    pipelineSchedules: new DataLoader((ids) => byId.pipelineSchedules(actor, ids)),
     // A refusal in the batch (an unseen pipeline) rejects that pipeline's load alone.
     schedulesOfPipelines: new DataLoader<string, PipelineScheduleView[]>((pipelineIds) =>
       byId.schedulesOfPipelines(actor, pipelineIds),
