@@ -1,4 +1,4 @@
-import type { FinishedJobState, RetryableJobState } from '@ci/trpc';
+import type { RetryableJobState } from '@ci/trpc';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { useWindowVirtualizer } from '@tanstack/react-virtual';
 import { useEffect, useRef, useState } from 'react';
@@ -8,17 +8,7 @@ import { Link, navigate, useLocation, useTitle } from '../router';
 import { duration, ErrorMessage, Loaded, OrganizationNav, StateBadge, When } from '../ui';
 import { UnblockForm } from '../unblock-form';
 
-// The domain's lists, as keys the compiler checks against its types (a state added there fails here).
-const FINISHED_JOB: Record<FinishedJobState, true> = {
-  passed: true,
-  failed: true,
-  canceled: true,
-  skipped: true,
-  broken: true,
-  expired: true,
-  timed_out: true,
-  lost: true,
-};
+// The domain's list, as keys the compiler checks against its type (a state added there fails here).
 const RETRYABLE: Record<RetryableJobState, true> = {
   passed: true,
   failed: true,
@@ -28,7 +18,6 @@ const RETRYABLE: Record<RetryableJobState, true> = {
   timed_out: true,
   lost: true,
 };
-const isIn = (states: Record<string, true>, state: string) => Object.hasOwn(states, state);
 
 interface BuildKey {
   organization: string;
@@ -93,7 +82,7 @@ function JobRow(props: { buildKey: BuildKey; job: Job; open: boolean; windowed?:
               <span className="visually-hidden"> of {name}</span>
             </button>
           ) : null}
-          {job.type === 'script' && !job.retried && isIn(RETRYABLE, job.state) ? (
+          {job.type === 'script' && !job.retried && Object.hasOwn(RETRYABLE, job.state) ? (
             <RetryButton jobKey={key} name={name} />
           ) : null}
           {job.type === 'manual' && job.state === 'blocked' ? (
@@ -120,7 +109,7 @@ function JobRow(props: { buildKey: BuildKey; job: Job; open: boolean; windowed?:
           pipeline={buildKey.pipeline}
           number={Number(buildKey.number)}
           job={job.id}
-          key={`${job.id}-${isIn(FINISHED_JOB, job.state)}`}
+          key={`${job.id}-${job.finished_at !== null}`}
         />
       ) : null}
     </li>
