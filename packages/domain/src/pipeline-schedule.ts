@@ -208,11 +208,6 @@ export function envFromLines(text: string): Result<Record<string, string>, strin
   return parseScheduleEnv(Object.fromEntries(env));
 }
 
-/** The env as the public GraphQL shows it: `KEY=value` per variable, in the order kept. */
-export function envLines(env: Record<string, string>): string[] {
-  return Object.entries(env).map(([name, value]) => `${name}=${value}`);
-}
-
 /** The build a schedule's tick creates: its fields, else the pipeline's default branch, `HEAD`, a message. */
 export function pipelineScheduleBuildRequest(
   schedule: Pick<PipelineSchedule, 'branch' | 'commit' | 'message' | 'env'>,

@@ -8,11 +8,12 @@ export function parseKeyValues(
   entries: readonly string[],
   invalid: (entry: string) => Error,
 ): Record<string, string> {
-  const map: Record<string, string> = {};
-  for (const entry of entries) {
-    const at = entry.indexOf('=');
-    if (at <= 0) throw invalid(entry);
-    map[entry.slice(0, at)] = entry.slice(at + 1);
-  }
-  return map;
+  // Entries, then one object: a key such as `__proto__` stays a key, never a prototype.
+  return Object.fromEntries(
+    entries.map((entry) => {
+      const at = entry.indexOf('=');
+      if (at <= 0) throw invalid(entry);
+      return [entry.slice(0, at), entry.slice(at + 1)];
+    }),
+  );
 }

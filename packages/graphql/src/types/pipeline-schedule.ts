@@ -1,7 +1,8 @@
 import type { PipelineScheduleView } from '@ci/application';
-import { allows, envLines } from '@ci/domain';
+import { allows } from '@ci/domain';
 import { builder } from '../builder';
 import { arrayConnection, resolveConnection } from '../connection';
+import { asKeyValues } from '../key-values';
 import { BuildConnection, BuildSourceScheduleRef } from './build';
 import { BuildNode } from './build-node';
 import { ALLOWED, PermissionRef, type PermissionShape } from './permission';
@@ -53,7 +54,7 @@ builder.node(PipelineScheduleRef, {
     env: t.stringList({
       nullable: true,
       description: 'The environment of its builds, as `KEY=value`',
-      resolve: ({ schedule }) => envLines(schedule.env),
+      resolve: ({ schedule }) => asKeyValues(schedule.env),
     }),
     enabled: t.boolean({ nullable: true, resolve: ({ schedule }) => schedule.enabled }),
     nextBuildAt: t.field({
