@@ -1,9 +1,8 @@
 import { type Annotation, distinctUuids } from '@ci/domain';
 import type { Actor } from '../auth/actor';
 import { requireScope } from '../auth/authorize';
-import { usableById } from '../auth/usable-memberships';
 import type { BuildResult } from '../builds/build-result';
-import { buildsAsSeen } from '../builds/builds-by-id';
+import { addressInBuild, buildsAsSeen } from '../builds/builds-by-id';
 import type { BuildRef } from '../builds/get-build';
 import type { Deps } from '../ports';
 import { deleteAnnotation } from './annotations';
@@ -36,32 +35,18 @@ export const getAnnotationsById =
     return ids.map((id) => visible.get(id.toLowerCase()) ?? null);
   };
 
-/** The REST address of an annotation the actor's organizations hold (whether the actor may act on it is the use case's question). */
+/** The REST address of an annotation the actor's organizations hold. */
 async function addressAnnotation(
   deps: Deps,
   actor: Actor,
   annotationId: string | null,
 ): Promise<BuildRef & { annotation: string }> {
-  const {
-    found: { annotation, view },
-    membership,
-  } = await usableById(deps, actor, {
+  const { found, ref } = await addressInBuild(deps, actor, {
     id: annotationId,
-    read: async (id) => {
-      const [annotation] = await deps.repos.annotations.byIds([id]);
-      if (!annotation) return [];
-      const views = await deps.repos.lookups.builds({ ids: [annotation.buildId], includeRetriedJobs: false });
-      return views.map((view) => ({ annotation, view }));
-    },
-    organizationOf: (found) => found.view.pipeline.organizationId,
+    read: async (id) => (await deps.repos.annotations.byIds([id]))[0],
     resource: 'annotation',
   });
-  return {
-    organization: membership.organization.slug,
-    pipeline: view.pipeline.slug,
-    number: view.build.number,
-    annotation: annotation.id,
-  };
+  return { ...ref, annotation: found.id };
 }
 
 /**

@@ -1,8 +1,7 @@
 import { type Artifact, distinctUuids } from '@ci/domain';
 import type { Actor } from '../auth/actor';
 import { requireScope } from '../auth/authorize';
-import { usableById } from '../auth/usable-memberships';
-import { buildsAsSeen } from '../builds/builds-by-id';
+import { addressInBuild, buildsAsSeen } from '../builds/builds-by-id';
 import type { Deps } from '../ports';
 import { type ArtifactRef, deleteArtifact } from './artifacts';
 
@@ -32,29 +31,14 @@ export const getArtifactsById =
     return ids.map((id) => visible.get(id.toLowerCase()) ?? null);
   };
 
-/** The REST address of an artifact the actor's organizations hold (whether the actor may act on it is the use case's question). */
+/** The REST address of an artifact the actor's organizations hold. */
 async function addressArtifact(deps: Deps, actor: Actor, artifactId: string | null): Promise<ArtifactRef> {
-  const {
-    found: { artifact, view },
-    membership,
-  } = await usableById(deps, actor, {
+  const { found, ref } = await addressInBuild(deps, actor, {
     id: artifactId,
-    read: async (id) => {
-      const [artifact] = await deps.repos.artifacts.byIds([id]);
-      if (!artifact) return [];
-      const views = await deps.repos.lookups.builds({ ids: [artifact.buildId], includeRetriedJobs: false });
-      return views.map((view) => ({ artifact, view }));
-    },
-    organizationOf: (found) => found.view.pipeline.organizationId,
+    read: async (id) => (await deps.repos.artifacts.byIds([id]))[0],
     resource: 'artifact',
   });
-  return {
-    organization: membership.organization.slug,
-    pipeline: view.pipeline.slug,
-    number: view.build.number,
-    job: artifact.jobId,
-    artifact: artifact.id,
-  };
+  return { ...ref, job: found.jobId, artifact: found.id };
 }
 
 /**

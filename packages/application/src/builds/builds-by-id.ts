@@ -1,4 +1,4 @@
-import { badRequest, distinctUuids, notFound, parseBuildNumber } from '@ci/domain';
+import { badRequest, distinctUuids, type NotFoundResource, notFound, parseBuildNumber } from '@ci/domain';
 import type { Actor } from '../auth/actor';
 import { requireScope, requireSlugParts } from '../auth/authorize';
 import { usableById, usableMemberships, visiblePipelineAccess } from '../auth/usable-memberships';
@@ -35,6 +35,39 @@ export const getBuildsById =
     requireScope(actor, 'getBuild');
     return buildsAsSeen(deps, actor, ids, options);
   };
+
+/**
+ * The REST address of the build holding something named by UUID (`read` finds it with its build's id) in
+ * an organization the actor may use; whether the actor may act on it is the REST use case's question.
+ */
+export async function addressInBuild<T extends { buildId: string }>(
+  deps: Deps,
+  actor: Actor,
+  input: { id: string | null; read: (id: string) => Promise<T | undefined>; resource: NotFoundResource },
+): Promise<{ found: T; ref: BuildRef }> {
+  const {
+    found: { found, view },
+    membership,
+  } = await usableById(deps, actor, {
+    id: input.id,
+    read: async (id) => {
+      const found = await input.read(id);
+      if (!found) return [];
+      const views = await deps.repos.lookups.builds({ ids: [found.buildId], includeRetriedJobs: false });
+      return views.map((view) => ({ found, view }));
+    },
+    organizationOf: (found) => found.view.pipeline.organizationId,
+    resource: input.resource,
+  });
+  return {
+    found,
+    ref: {
+      organization: membership.organization.slug,
+      pipeline: view.pipeline.slug,
+      number: view.build.number,
+    },
+  };
+}
 
 /**
  * These builds as {@link getBuildsById} answers them, with no scope of their own: for what is seen

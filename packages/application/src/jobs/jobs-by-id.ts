@@ -1,8 +1,7 @@
 import { distinctUuids, notFound } from '@ci/domain';
 import type { Actor } from '../auth/actor';
 import { requireScope } from '../auth/authorize';
-import { usableById } from '../auth/usable-memberships';
-import { type JobResult, jobsInBuilds } from '../builds/builds-by-id';
+import { addressInBuild, type JobResult, jobsInBuilds } from '../builds/builds-by-id';
 import type { Deps } from '../ports';
 import { cancelJob, type JobInBuild, type JobRef, retryJob, unblockJob } from './job-actions';
 
@@ -30,26 +29,12 @@ export const getRetrySourcesOf =
 
 /** The REST address of a job the actor's organizations hold (whether the actor may act on it is the use case's question). */
 async function addressJob(deps: Deps, actor: Actor, jobId: string | null): Promise<JobRef> {
-  const {
-    found: { pair, view },
-    membership,
-  } = await usableById(deps, actor, {
+  const { found, ref } = await addressInBuild(deps, actor, {
     id: jobId,
-    read: async (id) => {
-      const [pair] = await deps.repos.lookups.jobBuilds([id]);
-      if (!pair) return [];
-      const views = await deps.repos.lookups.builds({ ids: [pair.buildId], includeRetriedJobs: false });
-      return views.map((view) => ({ pair, view }));
-    },
-    organizationOf: (found) => found.view.pipeline.organizationId,
+    read: async (id) => (await deps.repos.lookups.jobBuilds([id]))[0],
     resource: 'job',
   });
-  return {
-    organization: membership.organization.slug,
-    pipeline: view.pipeline.slug,
-    number: view.build.number,
-    job: pair.jobId,
-  };
+  return { ...ref, job: found.jobId };
 }
 
 const asResult = ({ build, job }: JobInBuild): JobResult => ({ ...job, build });
