@@ -14,6 +14,8 @@ export interface Spawned {
   child: ChildProcess;
   /** Everything the process wrote to stdout and stderr so far, for failure messages. */
   output(): string;
+  /** What it wrote to stdout alone so far. */
+  stdout(): string;
   /** Resolves once the process has exited, with how it ended; rejects when it could not be spawned. */
   exit: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
   hasExited(): boolean;
@@ -32,8 +34,10 @@ export function spawnCollecting(
     detached: options.detached ?? false,
   });
   let output = '';
+  let stdout = '';
   child.stdout?.on('data', (chunk) => {
     output += chunk;
+    stdout += chunk;
   });
   child.stderr?.on('data', (chunk) => {
     output += chunk;
@@ -50,7 +54,7 @@ export function spawnCollecting(
   );
   // Rejected before anyone awaits it, it is not an unhandled rejection; who awaits it still gets the error.
   exit.catch(() => {});
-  return { child, output: () => output, exit, hasExited };
+  return { child, output: () => output, stdout: () => stdout, exit, hasExited };
 }
 
 export interface RunningProcess {

@@ -53,6 +53,7 @@ export async function watchBuild(
   const progress = progressLine(process.stderr);
   let logsReadable = !options.quiet;
   let lastJob: string | null = null;
+  let atLineStart = true;
 
   /**
    * Prints what the job logged since the last poll, a page at a time: one page of a running job, every
@@ -69,10 +70,13 @@ export async function watchBuild(
       if (page.content) {
         progress.clear();
         if (lastJob !== job.id) {
+          // A chunk may end mid-line: the line is ended only when another job's log follows.
+          if (!atLineStart) process.stdout.write('\n');
           process.stdout.write(`${paint('bold', `--- ${job.name ?? job.command ?? job.id}`)}\n`);
           lastJob = job.id;
         }
-        process.stdout.write(page.content.endsWith('\n') ? page.content : `${page.content}\n`);
+        process.stdout.write(page.content);
+        atLineStart = page.content.endsWith('\n');
       }
       if (page.finished || job.finished_at === null || !page.content) return page.finished;
     }
@@ -95,6 +99,7 @@ export async function watchBuild(
     if (!options.quiet) progress.show(build);
     if (isOver(build)) {
       progress.clear();
+      if (!atLineStart) process.stdout.write('\n');
       return build;
     }
     await sleep(options.intervalMs);
