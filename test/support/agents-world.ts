@@ -118,15 +118,24 @@ export async function startAgentsWorld(options: { servers?: number; env?: Record
     (await call('GET', `/v2/organizations/acme/pipelines/${pipeline}/builds/${number}/jobs/${jobId}/log.txt`))
       .text;
 
-  const waitForBuild = (pipeline: string, number: number, state: string, timeoutMs = 30_000) =>
-    waitFor(
-      `build ${number} ${state}`,
-      async () => {
-        const build = await getBuild(pipeline, number);
-        return build.state === state ? build : null;
-      },
-      timeoutMs,
-    );
+  const waitForBuild = async (pipeline: string, number: number, state: string, timeoutMs = 30_000) => {
+    let seen: { state: string; jobs?: { name: string | null; type: string; state: string }[] } | undefined;
+    try {
+      return await waitFor(
+        `build ${number} ${state}`,
+        async () => {
+          const build = await getBuild(pipeline, number);
+          seen = build;
+          return build.state === state ? build : null;
+        },
+        timeoutMs,
+      );
+    } catch (error) {
+      // Where it stopped, for a failure's message: the build's state and each job's.
+      const jobs = (seen?.jobs ?? []).map((job) => `${job.name ?? job.type}=${job.state}`).join(', ');
+      throw new Error(`${(error as Error).message} (last seen ${seen?.state ?? 'never'}; jobs: ${jobs})`);
+    }
+  };
 
   return {
     db,
