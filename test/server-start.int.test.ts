@@ -269,9 +269,13 @@ describe('a shutdown past its grace delay', () => {
       held.destroy();
     });
     await new Promise<void>((resolve) => held.once('connect', resolve));
+    // `Expect: 100-continue` is answered once the server has read the head: the request is in flight then,
+    // so the HTTP server's close cannot take the connection for an idle one.
+    const continued = new Promise<void>((resolve) => held.once('data', () => resolve()));
     held.write(
-      'POST /graphql HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{',
+      'POST /graphql HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\nExpect: 100-continue\r\n\r\n{',
     );
+    await continued;
     await expect.poll(() => processesNaming(dataDir).length, { timeout: 5_000 }).toBeGreaterThan(0);
     // SIGTERM to the server alone, not its process group: its PostgreSQL hears of it only from the server.
     process.kill(server.pid, 'SIGTERM');
