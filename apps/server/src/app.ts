@@ -203,10 +203,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     validateResponse,
   });
 
-  const openApi = JSON.stringify(openApiDocument(appRouter, { baseUrl: `${urls.api}/v2` }));
-  app.get('/v2/openapi.json', async (_request, reply) =>
-    reply.type('application/json; charset=utf-8').send(openApi),
-  );
+  // Made on the first request and kept as bytes: 1.5 MB that a server at rest need not hold in its heap.
+  let openApi: Buffer | undefined;
+  app.get('/v2/openapi.json', async (_request, reply) => {
+    openApi ??= Buffer.from(JSON.stringify(openApiDocument(appRouter, { baseUrl: `${urls.api}/v2` })));
+    return reply.type('application/json; charset=utf-8').send(openApi);
+  });
   registerRestApi(app, {
     prefix: '/v2',
     router: appRouter,

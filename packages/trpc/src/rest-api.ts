@@ -241,10 +241,13 @@ export function registerRestApi(
     const text = ctx.response.text;
     if (text !== undefined) return reply.type('text/plain; charset=utf-8').send(text);
     if (status === 204 || data === undefined) return reply.send();
-    const json = Buffer.from(JSON.stringify(data));
-    if (cacheAs && status === 200) {
+    const json = JSON.stringify(data);
+    if (cache && cacheAs && status === 200) {
+      // Kept as bytes: a hit is written as it is, with no encoding.
+      const body = Buffer.from(json);
       const { Link } = ctx.response.headers;
-      cache?.set(cacheAs.key, { revision: cacheAs.revision, headers: Link ? { Link } : {}, body: json });
+      cache.set(cacheAs.key, { revision: cacheAs.revision, headers: Link ? { Link } : {}, body });
+      return reply.type(JSON_TYPE).send(body);
     }
     return reply.type(JSON_TYPE).send(json);
   }
