@@ -313,7 +313,9 @@ describe('the agent protocol', () => {
       await agentJobAction(w.deps)(`Token ${token}`, id, { type: 'start' });
     }
     w.advance(6);
-    await pingAgent(w.deps)(`Token ${alive}`); // sweeps too: nobody silent for 10 s yet
+    await pingAgent(w.deps)(`Token ${alive}`);
+    // Nobody silent for 10 s yet.
+    expect(await sweepLostJobs(w.deps)()).toBe(0);
     expect(w.jobs().map((job) => job.state)).toEqual(['running', 'running']);
     w.advance(6);
     // `silent` was last heard of 12 s ago, `alive` 6 s ago; a second sweep finds nothing more to do.

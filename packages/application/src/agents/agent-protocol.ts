@@ -218,13 +218,13 @@ export const heartbeatAgent = (deps: Deps) => async (authorization: string | und
   const agent = await authenticateAgent(deps)(authorization);
   const at = deps.clock.now();
   await deps.repos.agents.touch(agent.id, at, 'heartbeat');
-  await sweepLostJobs(deps)();
   return { receivedAt: at };
 };
 
 /**
- * Marks lost the jobs of agents silent for longer than `lostAfter`. Safe in any number of processes at
- * once: each job changes under its build's lock and a job already lost refuses to be lost again.
+ * Marks lost the jobs of agents silent for longer than `lostAfter`: every server process runs it on a
+ * timer (main.ts), not on each ping. Safe in any number of processes at once: each job changes under its
+ * build's lock and a job already lost refuses to be lost again.
  */
 export const sweepLostJobs = (deps: Deps) => async (): Promise<number> => {
   const timings = deps.agentTimings ?? DEFAULT_AGENT_TIMINGS;
@@ -269,7 +269,6 @@ export const pingAgent =
   async (authorization: string | undefined): Promise<PingResult> => {
     const agent = await authenticateAgent(deps)(authorization);
     await deps.repos.agents.touch(agent.id, deps.clock.now());
-    await sweepLostJobs(deps)();
     if (isGone(agent)) return { action: 'disconnect', job: null };
     const held = await deps.repos.jobs.activeJobOf(agent.id);
     if (held) {
