@@ -435,6 +435,27 @@ describe('lists and filters', () => {
       provider: { settings: { trigger_mode: 'code' } },
     });
   });
+
+  it("shows each build's pipeline creator as the pipeline's own GET does, in every list", async () => {
+    await sql(
+      `update pipelines set created_by_id = (select id from users where email = 'admin@acme.test')
+       where slug = $1`,
+      [pipeline],
+    );
+    const organization = await world.call('GET', '/v2/organizations/acme/builds?per_page=100');
+    const creators = [];
+    for (const slug of [pipeline, 'releases']) {
+      const own = await world.call('GET', `/v2/organizations/acme/pipelines/${slug}`);
+      creators.push(own.body.created_by);
+      const listed = await world.call('GET', path(slug));
+      const ofOrganization = organization.body.filter((build: Json) => build.pipeline.slug === slug);
+      for (const build of [...listed.body, ...ofOrganization]) {
+        expect(build.pipeline.created_by).toEqual(own.body.created_by);
+      }
+    }
+    // One pipeline made by a user, one with no creator.
+    expect(creators).toEqual([expect.objectContaining({ email: expect.any(String) }), null]);
+  });
 });
 
 describe('rule B2 and key sets', () => {

@@ -475,13 +475,16 @@ export interface BuildFilter {
   excludeJobs?: boolean;
 }
 
+/** A pipeline as a caller has read it: with its creator when it has read that too (else it is read once). */
+export type PipelineAsRead = Pipeline & { createdBy?: User | null };
+
 /** Which builds a list covers: one pipeline, or every pipeline the viewer sees in some organizations. */
 export type BuildScope =
   | {
       kind: 'pipeline';
       pipelineId: string;
       /** the pipeline itself when the caller has read it already: only its counts are read again */
-      pipeline?: Pipeline;
+      pipeline?: PipelineAsRead;
     }
   | {
       kind: 'organizations';
@@ -490,7 +493,7 @@ export type BuildScope =
       /** in the other organizations: the pipelines the viewer may see (decided by the domain's access rule) */
       visiblePipelineIds: string[];
       /** visible pipelines the caller has read already: only their counts are read again */
-      pipelines?: readonly Pipeline[];
+      pipelines?: readonly PipelineAsRead[];
     };
 
 /** What the builds of a batched list belong to: their pipeline, or the user who created them. */

@@ -76,7 +76,11 @@ export const listBuilds =
         }
       }
       const authorized = await requirePipeline(deps)(actor, 'listBuilds', target, 'read');
-      scope = { kind: 'pipeline', pipelineId: authorized.pipeline.id, pipeline: authorized.pipeline };
+      scope = {
+        kind: 'pipeline',
+        pipelineId: authorized.pipeline.id,
+        pipeline: { ...authorized.pipeline, createdBy: authorized.pipelineCreator },
+      };
       accessFor = () => authorized.access;
       revision = answerRevision(actor, authorized);
     } else if (target.kind === 'organization') {

@@ -6,8 +6,16 @@ import type {
   BuildView,
   JobView,
   ParentCount,
+  PipelineAsRead,
 } from '@ci/application';
-import { type Build, type BuildSource, type BuildState, notFound, type Pipeline } from '@ci/domain';
+import {
+  type Build,
+  type BuildSource,
+  type BuildState,
+  notFound,
+  type Pipeline,
+  type User,
+} from '@ci/domain';
 import { namedStatement } from '../named-statement';
 import { inParentWindows, parentWindows, prefixedColumns, toDate, toDateOrNull } from '../rows';
 import { likeLiteral, type Sql } from '../sql';
@@ -133,17 +141,14 @@ from new_builds b left join counted on true`,
 );
 
 /**
- * The build rows of a list whose `known` pipelines the caller has read: with their counts and creators
- * beside if any, the creators by the ids the known pipelines name (a JSON object by pipeline id, one more
- * parameter in `params`), so that no pipeline is read again.
+ * The build rows of a list whose `known` pipelines the caller has read: with their counts beside if any,
+ * so that no pipeline is read again. Their creators are not repeated on every row ({@link complete}).
  */
-function listSelect(known: readonly Pipeline[], params: unknown[]): string {
-  if (!known.length) return BUILD_ROW_SELECT;
-  params.push(
-    JSON.stringify(Object.fromEntries(known.map((pipeline) => [pipeline.id, pipeline.createdById]))),
-  );
-  return buildWithCountsSelect(`($${params.length}::jsonb ->> b.pipeline_id::text)::uuid`);
+function listSelect(known: readonly Pipeline[]): string {
+  return known.length ? LIST_WITH_COUNTS_SELECT : BUILD_ROW_SELECT;
 }
+
+const LIST_WITH_COUNTS_SELECT = buildWithCountsSelect(null);
 
 type PipelineWithCounts = BuildView['pipeline'];
 
@@ -198,12 +203,15 @@ function viewFromRow(row: Row): BuildRowView {
   };
 }
 
-/** A pipeline the caller has read, with the counts and creator read beside one of its builds ({@link buildWithCountsSelect}). */
-const withCountsFrom = (pipeline: Pipeline, row: Row): PipelineWithCounts => ({
-  ...pipeline,
-  counts: countsFromRow(row),
-  createdBy: pipelineCreatorFromRow(row),
-});
+/**
+ * A pipeline the caller has read, with the counts read beside one of its builds ({@link buildWithCountsSelect})
+ * and its creator: the one given, else the one read beside the build.
+ */
+const withCountsFrom = (
+  pipeline: Pipeline,
+  row: Row,
+  createdBy: User | null = pipelineCreatorFromRow(row),
+): PipelineWithCounts => ({ ...pipeline, counts: countsFromRow(row), createdBy });
 
 const pipelineWithCountsFromRow = (row: Row): PipelineWithCounts => withCountsFrom(pipelineFromRow(row), row);
 
@@ -284,6 +292,15 @@ async function pipelinesOf(sql: Sql, ids: string[]): Promise<Map<string, Pipelin
     [ids.length === 1 ? only : ids],
   );
   return new Map(rows.map((row) => [row.p_id as string, pipelineWithCountsFromRow(row)]));
+}
+
+/** Users by id (the creators of pipelines a list's caller has read without them). */
+async function usersOf(sql: Sql, ids: string[]): Promise<Map<string, User>> {
+  const rows = await sql.prepared(
+    `select ${PIPELINE_CREATOR_COLUMNS} from users pu where pu.id = any($1::uuid[])`,
+    [ids],
+  );
+  return new Map(rows.map((row) => [row.pu_id as string, pipelineCreatorFromRow(row) as User]));
 }
 
 /** Turns '*' wildcards into a LIKE pattern, everything else literal. */
@@ -410,21 +427,26 @@ export async function complete(
   sql: Sql,
   rows: Row[],
   options: Pick<BuildFilter, 'includeRetriedJobs' | 'excludeJobs'>,
-  known: readonly Pipeline[] = [],
+  known: readonly PipelineAsRead[] = [],
 ): Promise<BuildView[]> {
   if (rows.length === 0) return [];
   const knownById = new Map(known.map((pipeline) => [pipeline.id, pipeline]));
-  // Each pipeline once, known ones with the counts of their first build's row (all read at once).
-  const counted = new Map<string, PipelineWithCounts>();
+  // Each pipeline once: known ones with the counts of their first build's row and their creators (those
+  // the caller has not read are read once), the others read whole; all at once.
+  const firstRows = new Map<string, Row>();
   const unknown = new Set<string>();
+  const creatorIds = new Set<string>();
   for (const row of rows) {
     const id = row.b_pipeline_id as string;
-    if (counted.has(id) || unknown.has(id)) continue;
+    if (firstRows.has(id) || unknown.has(id)) continue;
     const pipeline = knownById.get(id);
-    if (pipeline) counted.set(id, withCountsFrom(pipeline, row));
-    else unknown.add(id);
+    if (!pipeline) unknown.add(id);
+    else {
+      firstRows.set(id, row);
+      if (pipeline.createdBy === undefined && pipeline.createdById) creatorIds.add(pipeline.createdById);
+    }
   }
-  const [jobs, read] = await Promise.all([
+  const [jobs, read, creators] = await Promise.all([
     options.excludeJobs
       ? new Map<string, JobView[]>()
       : jobsOf(
@@ -433,7 +455,14 @@ export async function complete(
           options.includeRetriedJobs ?? false,
         ),
     unknown.size ? pipelinesOf(sql, [...unknown]) : new Map<string, PipelineWithCounts>(),
+    creatorIds.size ? usersOf(sql, [...creatorIds]) : new Map<string, User>(),
   ]);
+  const counted = new Map<string, PipelineWithCounts>();
+  for (const [id, row] of firstRows) {
+    const { createdBy, ...pipeline } = knownById.get(id) as PipelineAsRead;
+    const creator = createdBy === undefined ? creators.get(pipeline.createdById ?? '') : createdBy;
+    counted.set(id, withCountsFrom(pipeline, row, creator ?? null));
+  }
   return rows.flatMap((row) => {
     const pipeline = counted.get(row.b_pipeline_id as string) ?? read.get(row.b_pipeline_id as string);
     // A pipeline deleted between the two reads took its builds with it.
@@ -443,7 +472,7 @@ export async function complete(
 }
 
 /** The pipelines of a scope that the caller has read already (their counts are read with the builds, {@link listSelect}). */
-function knownPipelines(scope: BuildScope): readonly Pipeline[] {
+function knownPipelines(scope: BuildScope): readonly PipelineAsRead[] {
   if (scope.kind === 'pipeline') return scope.pipeline ? [scope.pipeline] : [];
   return scope.pipelines ?? [];
 }
@@ -461,7 +490,7 @@ export function buildRepository(sql: Sql): BuildRepository {
       const params: unknown[] = [...parentWindows(windows)];
       const where = whereClause(scope, filter, params);
       const known = knownPipelines(scope);
-      const select = listSelect(known, params);
+      const select = listSelect(known);
       // Each parent's window of the one order every build list has, beside the others in one statement.
       const rows = await (windowsServedByOrderedIndex(parent, filter) ? sql.prepared : sql.query)(
         inParentWindows(
@@ -488,7 +517,7 @@ export function buildRepository(sql: Sql): BuildRepository {
       params.push(limit, offset, countAtMost);
       const [limitParam, offsetParam, countParam] = [params.length - 2, params.length - 1, params.length];
       const known = knownPipelines(scope);
-      const select = listSelect(known, params);
+      const select = listSelect(known);
       // One statement: the bounded count (read once) beside the page, whose rows may be none.
       const rows = await (servedByOrderedIndex(scope, filter) ? sql.prepared : sql.query)(
         `select counted.n as counted, x.* from
