@@ -10,7 +10,6 @@ import {
 } from '@ci/domain';
 import { maxAliasesPlugin } from '@escape.tech/graphql-armor-max-aliases';
 import { maxDepthPlugin } from '@escape.tech/graphql-armor-max-depth';
-import { renderGraphiQL } from '@graphql-yoga/render-graphiql';
 import { createYoga, shouldRenderGraphiQL, useErrorHandler } from 'graphql-yoga';
 import type { GraphqlContext, PublicUrls } from './builder';
 import { useCompiledQueries } from './compiled-execution';
@@ -83,7 +82,7 @@ const ACCEPTED_SCOPES = 'graphql';
 export function createGraphqlServer(options: GraphqlServerOptions) {
   const limits = { ...DEFAULT_LIMITS, ...options.limits };
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
-  let graphiqlPage: string | undefined;
+  let graphiqlPage: Promise<Uint8Array<ArrayBuffer>> | undefined;
   const yoga = createYoga<ServerContext, GraphqlContext>({
     schema,
     graphqlEndpoint: '/graphql',
@@ -100,9 +99,18 @@ export function createGraphqlServer(options: GraphqlServerOptions) {
       // The token pasted into the headers once is kept in the browser's localStorage.
       shouldPersistHeaders: true,
     },
-    // GraphiQL's page with its scripts and styles inline, from the npm package: nothing from a CDN.
-    // One page for every request (the options do not change): about 9 MB, rendered once.
-    renderGraphiQL: (options) => (graphiqlPage ??= renderGraphiQL(options)),
+    // GraphiQL's page with its scripts and styles inline, from the npm package: nothing from a CDN. Its
+    // module (~28 MB of heap) is imported on the first page asked for, not with GraphQL; rendered once.
+    renderGraphiQL: (options) => {
+      graphiqlPage ??= import('@graphql-yoga/render-graphiql').then(
+        ({ renderGraphiQL }) => new TextEncoder().encode(renderGraphiQL(options)),
+        (error: unknown) => {
+          graphiqlPage = undefined;
+          throw error;
+        },
+      );
+      return graphiqlPage;
+    },
     maskedErrors: { maskError },
     context: ({ actor }): GraphqlContext => {
       if (!actor) throw new Error('GraphQL ran without an actor');
