@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { annotationHtml } from './annotation-html';
+import { annotationRenderer } from './annotation-html';
 
-describe('annotationHtml', () => {
+const annotationHtml = await annotationRenderer();
+
+describe('annotationRenderer', () => {
   it('renders Markdown', () => {
     expect(annotationHtml("✨ **You've run a build!** ✨")).toBe(
       "<p>✨ <strong>You've run a build!</strong> ✨</p>\n",

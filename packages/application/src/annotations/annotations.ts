@@ -18,7 +18,7 @@ import { getBuildsById } from '../builds/builds-by-id';
 import type { BuildRef } from '../builds/get-build';
 import { type ListPart, type Page, type PartRequest, pageWindow, readParts } from '../page';
 import type { Deps } from '../ports';
-import { annotationHtml } from './annotation-html';
+import { annotationRenderer } from './annotation-html';
 import type { AnnotationFilter } from './annotation-ports';
 
 /** What an annotate request asks, as sent (REST and agent API bodies): the domain checks every field. */
@@ -49,8 +49,9 @@ function unwrap<T>(result: { ok: true; value: T } | { ok: false; error: DomainEr
  */
 const writeAnnotation =
   (deps: Deps) =>
-  (buildId: string, write: AnnotationWrite, jobId: string | null): Promise<Annotation> =>
-    deps.repos.annotations.write({ buildId, context: write.context }, (current) => {
+  async (buildId: string, write: AnnotationWrite, jobId: string | null): Promise<Annotation> => {
+    const annotationHtml = await annotationRenderer();
+    return deps.repos.annotations.write({ buildId, context: write.context }, (current) => {
       const next = unwrap(annotated(current, write));
       const at = deps.clock.now();
       return {
@@ -66,6 +67,7 @@ const writeAnnotation =
         updatedAt: at,
       };
     });
+  };
 
 /** A build's annotations, newest first, for whoever may see the build. */
 export const listAnnotations =
