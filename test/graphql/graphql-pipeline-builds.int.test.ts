@@ -29,6 +29,10 @@ beforeAll(async () => {
     `update builds set state = 'passed', started_at = created_at, finished_at = created_at + interval '1 minute'
      where number <> 2`,
   );
+  // Pipelines made by a user: a list of their builds takes the creator the pipeline's read had.
+  await world.server.database.sql.query(
+    `update pipelines set created_by_id = (select id from users where email = 'admin@acme.test')`,
+  );
 }, 120_000);
 afterAll(async () => world?.close());
 

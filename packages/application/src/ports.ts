@@ -693,7 +693,8 @@ export interface LookupRepository {
   builds(input: { ids: readonly string[]; includeRetriedJobs: boolean }): Promise<BuildView[]>;
   /** The build of each job that exists. */
   jobBuilds(jobIds: readonly string[]): Promise<Array<{ jobId: string; buildId: string }>>;
-  pipelines(ids: readonly string[]): Promise<Pipeline[]>;
+  /** with their creators (a list of their builds then need not read them) */
+  pipelines(ids: readonly string[]): Promise<PipelineAsRead[]>;
   teams(ids: readonly string[]): Promise<Team[]>;
   teamPipelines(ids: readonly string[]): Promise<TeamPipelineView[]>;
   registries(ids: readonly string[]): Promise<Registry[]>;

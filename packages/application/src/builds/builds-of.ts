@@ -1,18 +1,11 @@
-import {
-  type DomainError,
-  distinctUuids,
-  isUuid,
-  notFound,
-  type Pipeline,
-  type PipelineAccess,
-} from '@ci/domain';
+import { type DomainError, distinctUuids, isUuid, notFound, type PipelineAccess } from '@ci/domain';
 import type { Actor } from '../auth/actor';
 import { requireScope } from '../auth/authorize';
 import { accessEstablished } from '../auth/established-access';
 import { usableMemberships, visiblePipelineAccess } from '../auth/usable-memberships';
 import { type ListPart, type PartRequest, readParts } from '../page';
 import type { PipelineSeen } from '../pipelines/pipelines-by-id';
-import type { BuildFilter, BuildScope, Deps } from '../ports';
+import type { BuildFilter, BuildScope, Deps, PipelineAsRead } from '../ports';
 import { requireStorableFilter } from './build-filter';
 import { asSeenWith, type BuildResult } from './build-result';
 import { scopeOver } from './list-builds';
@@ -44,7 +37,7 @@ export const listBuildsOfPipelines =
     requireStorableFilter(filter);
     const parentIds = new Set(requests.map((request) => request.parentId));
     const access = new Map<string, PipelineAccess>();
-    const read: Pipeline[] = [];
+    const read: PipelineAsRead[] = [];
     for (const { pipeline, established } of known) {
       const level = accessEstablished({ actor, pipelineId: pipeline.id, established });
       if (!level || !parentIds.has(pipeline.id) || access.has(pipeline.id)) continue;

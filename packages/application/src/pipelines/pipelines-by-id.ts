@@ -1,10 +1,10 @@
-import { badRequest, canSeeWebhookUrl, distinctUuids, notFound, type Pipeline } from '@ci/domain';
+import { badRequest, canSeeWebhookUrl, distinctUuids, notFound } from '@ci/domain';
 import type { Actor } from '../auth/actor';
 import { requirePipeline, requireScope, requireSlugParts } from '../auth/authorize';
 import { type EstablishedAccess, establishAccess } from '../auth/established-access';
 import { usableById, usableMemberships, visiblePipelineAccess } from '../auth/usable-memberships';
 import type { PipelineRef } from '../builds/create-build';
-import type { Deps, OrganizationAccess } from '../ports';
+import type { Deps, OrganizationAccess, PipelineAsRead } from '../ports';
 import { archivePipeline, unarchivePipeline } from './archive-pipeline';
 import { createPipeline } from './create-pipeline';
 import { deletePipeline } from './delete-pipeline';
@@ -17,7 +17,8 @@ import { updatePipeline } from './update-pipeline';
  * when the pipeline comes from elsewhere: they decide it again).
  */
 export interface PipelineSeen {
-  pipeline: Pipeline;
+  /** with its creator when the read that found it had it (lists of its builds then need not read it) */
+  pipeline: PipelineAsRead;
   organizationSlug: string;
   showWebhookUrl: boolean;
   established?: EstablishedAccess;
@@ -26,7 +27,7 @@ export interface PipelineSeen {
 /** What a REST pipeline result shows of the pipeline, as a by-id read does. */
 export function seenFrom(result: PipelineResult): PipelineSeen {
   return {
-    pipeline: result.record.pipeline,
+    pipeline: { ...result.record.pipeline, createdBy: result.record.createdBy },
     organizationSlug: result.organizationSlug,
     showWebhookUrl: result.showWebhookUrl,
   };
@@ -82,7 +83,7 @@ export const findPipeline =
       // The REST get's rule (requirePipeline) without its read of the counts, which a PipelineSeen does not show.
       const target = await requirePipeline(deps)(actor, 'getPipeline', { organization, pipeline }, 'read');
       return {
-        pipeline: target.pipeline,
+        pipeline: { ...target.pipeline, createdBy: target.pipelineCreator },
         organizationSlug: target.organization.slug,
         showWebhookUrl: canSeeWebhookUrl(target.access),
         established: establishAccess({ actor, pipelineId: target.pipeline.id, access: target.access }),

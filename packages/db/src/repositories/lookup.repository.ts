@@ -40,8 +40,15 @@ export function lookupRepository(entityManager: EntityManagerSource, sql: Sql): 
     },
     async pipelines(ids) {
       if (ids.length === 0) return [];
-      const pipelines = await entityManager().find(PipelineEntity, { id: { $in: [...ids] } });
-      return pipelines.map(toPipeline);
+      const pipelines = await entityManager().find(
+        PipelineEntity,
+        { id: { $in: [...ids] } },
+        { populate: ['createdBy'], strategy: 'joined' },
+      );
+      return pipelines.map((pipeline) => ({
+        ...toPipeline(pipeline),
+        createdBy: pipeline.createdBy ? toUser(pipeline.createdBy) : null,
+      }));
     },
     async teams(ids) {
       if (ids.length === 0) return [];
