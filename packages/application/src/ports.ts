@@ -693,6 +693,10 @@ export interface LookupRepository {
   builds(input: { ids: readonly string[]; includeRetriedJobs: boolean }): Promise<BuildView[]>;
   /** The build of each job that exists. */
   jobBuilds(jobIds: readonly string[]): Promise<Array<{ jobId: string; buildId: string }>>;
+  /** The pipeline and organization of each of these builds that exists (what decides who sees it). */
+  buildPipelines(
+    buildIds: readonly string[],
+  ): Promise<Array<{ buildId: string; pipelineId: string; organizationId: string }>>;
   /** with their creators (a list of their builds then need not read them) */
   pipelines(ids: readonly string[]): Promise<PipelineAsRead[]>;
   teams(ids: readonly string[]): Promise<Team[]>;

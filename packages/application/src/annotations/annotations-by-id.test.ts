@@ -75,7 +75,7 @@ describe('getAnnotationsById', () => {
       actor(['read_builds']),
       annotations.map((annotation) => annotation.id),
     );
-    expect(reads.sort()).toEqual(['access', 'annotations', 'builds', 'memberships']);
+    expect(reads.sort()).toEqual(['access', 'annotations', 'build pipelines', 'memberships']);
     const none = world();
     expect(await getAnnotationsById(none.deps)(actor(['read_builds']), [id(999)])).toEqual([null]);
     expect(none.reads).toEqual(['annotations']);

@@ -2,7 +2,7 @@ import { type Annotation, distinctUuids } from '@ci/domain';
 import type { Actor } from '../auth/actor';
 import { requireScope } from '../auth/authorize';
 import type { BuildResult } from '../builds/build-result';
-import { addressInBuild, buildsAsSeen } from '../builds/builds-by-id';
+import { addressInBuild, visibleBuildIds } from '../builds/builds-by-id';
 import type { BuildRef } from '../builds/get-build';
 import type { Deps } from '../ports';
 import { deleteAnnotation } from './annotations';
@@ -25,8 +25,7 @@ export const getAnnotationsById =
     const wanted = distinctUuids(ids);
     const annotations = wanted.length > 0 ? await deps.repos.annotations.byIds(wanted) : [];
     const buildIds = [...new Set(annotations.map((annotation) => annotation.buildId))];
-    const builds = buildIds.length > 0 ? await buildsAsSeen(deps, actor, buildIds) : [];
-    const seen = new Set(builds.flatMap((build) => (build ? [build.view.build.id] : [])));
+    const seen = await visibleBuildIds(deps, actor, buildIds);
     const visible = new Map(
       annotations
         .filter((annotation) => seen.has(annotation.buildId))

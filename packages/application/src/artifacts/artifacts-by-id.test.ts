@@ -64,7 +64,7 @@ describe('getArtifactsById', () => {
       actor(['read_artifacts']),
       artifacts.map((artifact) => artifact.id),
     );
-    expect(reads.sort()).toEqual(['access', 'artifacts', 'builds', 'memberships']);
+    expect(reads.sort()).toEqual(['access', 'artifacts', 'build pipelines', 'memberships']);
     const none = world();
     expect(await getArtifactsById(none.deps)(actor(['read_artifacts']), [id(999), 'garbage'])).toEqual([
       null,

@@ -1,7 +1,7 @@
 import { type Artifact, distinctUuids } from '@ci/domain';
 import type { Actor } from '../auth/actor';
 import { requireScope } from '../auth/authorize';
-import { addressInBuild, buildsAsSeen } from '../builds/builds-by-id';
+import { addressInBuild, visibleBuildIds } from '../builds/builds-by-id';
 import type { Deps } from '../ports';
 import { type ArtifactRef, deleteArtifact } from './artifacts';
 
@@ -23,8 +23,7 @@ export const getArtifactsById =
     const wanted = distinctUuids(ids);
     const artifacts = wanted.length > 0 ? await deps.repos.artifacts.byIds(wanted) : [];
     const buildIds = [...new Set(artifacts.map((artifact) => artifact.buildId))];
-    const builds = buildIds.length > 0 ? await buildsAsSeen(deps, actor, buildIds) : [];
-    const seen = new Set(builds.flatMap((build) => (build ? [build.view.build.id] : [])));
+    const seen = await visibleBuildIds(deps, actor, buildIds);
     const visible = new Map(
       artifacts.filter((artifact) => seen.has(artifact.buildId)).map((artifact) => [artifact.id, artifact]),
     );

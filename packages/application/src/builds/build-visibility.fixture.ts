@@ -41,6 +41,14 @@ export function buildVisibilityRepos(reads: string[], teamLevel: AccessLevel) {
         reads.push('builds');
         return BUILD_VIEWS.filter((view) => ids.includes(view.build.id));
       },
+      buildPipelines: async (ids: readonly string[]) => {
+        reads.push('build pipelines');
+        return BUILD_VIEWS.filter((view) => ids.includes(view.build.id)).map((view) => ({
+          buildId: view.build.id,
+          pipelineId: view.pipeline.id,
+          organizationId: view.pipeline.organizationId,
+        }));
+      },
     },
     access: {
       memberships: async () => {

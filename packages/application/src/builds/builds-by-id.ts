@@ -70,8 +70,7 @@ export async function addressInBuild<T extends { buildId: string }>(
 }
 
 /**
- * These builds as {@link getBuildsById} answers them, with no scope of their own: for what is seen
- * through its build under another scope (an artifact, `read_artifacts`, as REST reads it).
+ * These builds as {@link getBuildsById} answers them, with no scope of their own.
  */
 export async function buildsAsSeen(
   deps: Deps,
@@ -96,6 +95,26 @@ export async function buildsAsSeen(
     if (level) visible.set(view.build.id, asSeenWith(level, view));
   }
   return ids.map((id) => visible.get(id.toLowerCase()) ?? null);
+}
+
+/**
+ * Which of these builds the actor may see, as {@link buildsAsSeen} decides, from their pipelines' keys
+ * alone: for what is seen through its build (an artifact, an annotation), which shows nothing of it.
+ */
+export async function visibleBuildIds(
+  deps: Deps,
+  actor: Actor,
+  ids: readonly string[],
+): Promise<Set<string>> {
+  const wanted = distinctUuids(ids);
+  if (wanted.length === 0) return new Set();
+  const [builds, memberships] = await Promise.all([
+    deps.repos.lookups.buildPipelines(wanted),
+    usableMemberships(deps, actor),
+  ]);
+  const pipelines = builds.map((build) => ({ id: build.pipelineId, organizationId: build.organizationId }));
+  const access = await visiblePipelineAccess(deps, actor, pipelines, memberships);
+  return new Set(builds.filter((build) => access.get(build.pipelineId)).map((build) => build.buildId));
 }
 
 /** These jobs with their builds (retried runs included), in the order given, null as for builds. */

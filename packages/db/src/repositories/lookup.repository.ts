@@ -38,6 +38,14 @@ export function lookupRepository(entityManager: EntityManagerSource, sql: Sql): 
       );
       return rows.map((row) => ({ jobId: row.id, buildId: row.build_id }));
     },
+    async buildPipelines(buildIds) {
+      if (buildIds.length === 0) return [];
+      return sql.query<{ buildId: string; pipelineId: string; organizationId: string }>(
+        `select id as "buildId", pipeline_id as "pipelineId", organization_id as "organizationId"
+         from builds where id = any($1::uuid[])`,
+        [buildIds],
+      );
+    },
     async pipelines(ids) {
       if (ids.length === 0) return [];
       const pipelines = await entityManager().find(
