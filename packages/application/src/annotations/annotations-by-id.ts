@@ -1,8 +1,8 @@
-import { type Annotation, distinctUuids } from '@ci/domain';
+import type { Annotation } from '@ci/domain';
 import type { Actor } from '../auth/actor';
 import { requireScope } from '../auth/authorize';
 import type { BuildResult } from '../builds/build-result';
-import { addressInBuild, visibleBuildIds } from '../builds/builds-by-id';
+import { addressInBuild, seenThroughBuilds } from '../builds/builds-by-id';
 import type { BuildRef } from '../builds/get-build';
 import type { Deps } from '../ports';
 import { deleteAnnotation } from './annotations';
@@ -13,25 +13,12 @@ import { deleteAnnotation } from './annotations';
  * so every rule, refusal and message is REST's.
  */
 
-/**
- * These annotations as the actor may see them, in the order given, null for the unknown and the
- * invisible: `read_builds` (as REST's list), then their builds' visibility. One read of the annotations,
- * one of their builds.
- */
+/** These annotations as the actor may see them: `read_builds` (as REST's list), then their builds'. */
 export const getAnnotationsById =
   (deps: Deps) =>
   async (actor: Actor, ids: readonly string[]): Promise<Array<Annotation | null>> => {
     requireScope(actor, 'listAnnotations');
-    const wanted = distinctUuids(ids);
-    const annotations = wanted.length > 0 ? await deps.repos.annotations.byIds(wanted) : [];
-    const buildIds = [...new Set(annotations.map((annotation) => annotation.buildId))];
-    const seen = await visibleBuildIds(deps, actor, buildIds);
-    const visible = new Map(
-      annotations
-        .filter((annotation) => seen.has(annotation.buildId))
-        .map((annotation) => [annotation.id, annotation]),
-    );
-    return ids.map((id) => visible.get(id.toLowerCase()) ?? null);
+    return seenThroughBuilds(deps, actor, ids, (wanted) => deps.repos.annotations.byIds(wanted));
   };
 
 /** The REST address of an annotation the actor's organizations hold. */

@@ -1,7 +1,7 @@
-import { type Artifact, distinctUuids } from '@ci/domain';
+import type { Artifact } from '@ci/domain';
 import type { Actor } from '../auth/actor';
 import { requireScope } from '../auth/authorize';
-import { addressInBuild, visibleBuildIds } from '../builds/builds-by-id';
+import { addressInBuild, seenThroughBuilds } from '../builds/builds-by-id';
 import type { Deps } from '../ports';
 import { type ArtifactRef, deleteArtifact } from './artifacts';
 
@@ -11,23 +11,12 @@ import { type ArtifactRef, deleteArtifact } from './artifacts';
  * rule, refusal and message is REST's.
  */
 
-/**
- * These artifacts as the actor may see them, in the order given, null for the unknown and the invisible:
- * `read_artifacts` (as REST's get), then their builds' visibility. One read of the artifacts, one of
- * their builds.
- */
+/** These artifacts as the actor may see them: `read_artifacts` (as REST's get), then their builds'. */
 export const getArtifactsById =
   (deps: Deps) =>
   async (actor: Actor, ids: readonly string[]): Promise<Array<Artifact | null>> => {
     requireScope(actor, 'getArtifact');
-    const wanted = distinctUuids(ids);
-    const artifacts = wanted.length > 0 ? await deps.repos.artifacts.byIds(wanted) : [];
-    const buildIds = [...new Set(artifacts.map((artifact) => artifact.buildId))];
-    const seen = await visibleBuildIds(deps, actor, buildIds);
-    const visible = new Map(
-      artifacts.filter((artifact) => seen.has(artifact.buildId)).map((artifact) => [artifact.id, artifact]),
-    );
-    return ids.map((id) => visible.get(id.toLowerCase()) ?? null);
+    return seenThroughBuilds(deps, actor, ids, (wanted) => deps.repos.artifacts.byIds(wanted));
   };
 
 /** The REST address of an artifact the actor's organizations hold. */

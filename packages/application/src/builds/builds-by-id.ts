@@ -98,14 +98,29 @@ export async function buildsAsSeen(
 }
 
 /**
- * Which of these builds the actor may see, as {@link buildsAsSeen} decides, from their pipelines' keys
- * alone: for what is seen through its build (an artifact, an annotation), which shows nothing of it.
+ * What builds hold (artifacts, annotations) as the actor may see them, in the order given, null for the
+ * unknown and the invisible: `read` finds them by id, then their builds' visibility decides, from the
+ * builds' pipeline keys alone (none of the build shows). One read of them, then at most three.
  */
-export async function visibleBuildIds(
+export async function seenThroughBuilds<T extends { id: string; buildId: string }>(
   deps: Deps,
   actor: Actor,
   ids: readonly string[],
-): Promise<Set<string>> {
+  read: (ids: string[]) => Promise<T[]>,
+): Promise<Array<T | null>> {
+  const wanted = distinctUuids(ids);
+  const found = wanted.length > 0 ? await read(wanted) : [];
+  const seen = await visibleBuildIds(
+    deps,
+    actor,
+    found.map((item) => item.buildId),
+  );
+  const visible = new Map(found.filter((item) => seen.has(item.buildId)).map((item) => [item.id, item]));
+  return ids.map((id) => visible.get(id.toLowerCase()) ?? null);
+}
+
+/** Which of these builds the actor may see, as {@link buildsAsSeen} decides, from their pipelines' keys. */
+async function visibleBuildIds(deps: Deps, actor: Actor, ids: readonly string[]): Promise<Set<string>> {
   const wanted = distinctUuids(ids);
   if (wanted.length === 0) return new Set();
   const [builds, memberships] = await Promise.all([
