@@ -15,11 +15,10 @@ import {
 } from '@ci/domain';
 import type { Actor } from '../auth/actor';
 import { type AuthorizedPipeline, requirePipeline, requireScope } from '../auth/authorize';
-import { usableMemberships, visiblePipelineAccess } from '../auth/usable-memberships';
 import type { PipelineRef } from '../builds/create-build';
 import { scheduleBuild } from '../builds/create-build';
 import { inboundTarget } from '../inbound/source-webhooks';
-import { addressPipeline } from '../pipelines/pipelines-by-id';
+import { addressPipeline, visiblePipelinesById } from '../pipelines/pipelines-by-id';
 import type { Deps } from '../ports';
 import { checkCron, nextTick } from './cron';
 import type { PipelineScheduleChanges } from './pipeline-schedule-ports';
@@ -64,25 +63,15 @@ export const listPipelineSchedules =
 
 type ScheduleTarget = Pick<AuthorizedPipeline, 'organization' | 'pipeline' | 'access'>;
 
-/** Those of these pipelines the actor may see, by id, with its access: in three statements at most. */
+/** Those of these pipelines the actor may see, by id, as a schedule's target. */
 async function seenPipelines(
   deps: Deps,
   actor: Actor,
   pipelineIds: readonly string[],
 ): Promise<Map<string, ScheduleTarget>> {
-  const wanted = distinctUuids(pipelineIds);
-  if (wanted.length === 0) return new Map();
-  const [pipelines, memberships] = await Promise.all([
-    deps.repos.lookups.pipelines(wanted),
-    usableMemberships(deps, actor),
-  ]);
-  const access = await visiblePipelineAccess(deps, actor, pipelines, memberships);
   const seen = new Map<string, ScheduleTarget>();
-  for (const pipeline of pipelines) {
-    const level = access.get(pipeline.id);
-    const membership = memberships.get(pipeline.organizationId);
-    if (level && membership)
-      seen.set(pipeline.id, { organization: membership.organization, pipeline, access: level });
+  for (const [id, { pipeline, membership, access }] of await visiblePipelinesById(deps, actor, pipelineIds)) {
+    seen.set(id, { organization: membership.organization, pipeline, access });
   }
   return seen;
 }

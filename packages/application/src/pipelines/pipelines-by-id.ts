@@ -1,4 +1,4 @@
-import { badRequest, canSeeWebhookUrl, distinctUuids, notFound } from '@ci/domain';
+import { badRequest, canSeeWebhookUrl, distinctUuids, notFound, type PipelineAccess } from '@ci/domain';
 import type { Actor } from '../auth/actor';
 import { requirePipeline, requireScope, requireSlugParts } from '../auth/authorize';
 import { type EstablishedAccess, establishAccess } from '../auth/established-access';
@@ -41,26 +41,51 @@ export const getPipelinesById =
   (deps: Deps) =>
   async (actor: Actor, ids: readonly string[]): Promise<Array<PipelineSeen | null>> => {
     requireScope(actor, 'getPipeline');
-    const wanted = distinctUuids(ids);
-    const [pipelines, memberships] = await Promise.all([
-      deps.repos.lookups.pipelines(wanted),
-      usableMemberships(deps, actor),
-    ]);
-    const access = await visiblePipelineAccess(deps, actor, pipelines, memberships);
-    const visible = new Map<string, PipelineSeen>();
-    for (const pipeline of pipelines) {
-      const level = access.get(pipeline.id);
-      const membership = memberships.get(pipeline.organizationId);
-      if (!level || !membership) continue;
-      visible.set(pipeline.id, {
+    const visible = await visiblePipelinesById(deps, actor, ids);
+    return ids.map((id) => {
+      const found = visible.get(id.toLowerCase());
+      if (!found) return null;
+      const { pipeline, membership, access } = found;
+      return {
         pipeline,
         organizationSlug: membership.organization.slug,
-        showWebhookUrl: canSeeWebhookUrl(level),
-        established: establishAccess({ actor, pipelineId: pipeline.id, access: level }),
-      });
-    }
-    return ids.map((id) => visible.get(id.toLowerCase()) ?? null);
+        showWebhookUrl: canSeeWebhookUrl(access),
+        established: establishAccess({ actor, pipelineId: pipeline.id, access }),
+      };
+    });
   };
+
+/** A pipeline the actor may see, with the membership and access that decided it. */
+export interface VisiblePipeline {
+  pipeline: PipelineAsRead;
+  membership: OrganizationAccess;
+  access: PipelineAccess;
+}
+
+/**
+ * Those of these pipelines the actor may see, by id, with the membership and access that decided it:
+ * the organization (one the token may use) and the domain's access rule. Three statements at most.
+ */
+export async function visiblePipelinesById(
+  deps: Deps,
+  actor: Actor,
+  ids: readonly string[],
+): Promise<Map<string, VisiblePipeline>> {
+  const wanted = distinctUuids(ids);
+  const visible = new Map<string, VisiblePipeline>();
+  if (wanted.length === 0) return visible;
+  const [pipelines, memberships] = await Promise.all([
+    deps.repos.lookups.pipelines(wanted),
+    usableMemberships(deps, actor),
+  ]);
+  const levels = await visiblePipelineAccess(deps, actor, pipelines, memberships);
+  for (const pipeline of pipelines) {
+    const access = levels.get(pipeline.id);
+    const membership = memberships.get(pipeline.organizationId);
+    if (access && membership) visible.set(pipeline.id, { pipeline, membership, access });
+  }
+  return visible;
+}
 
 /**
  * A pipeline by `slug` (`<organization>/<pipeline>`, the REST get use case, with its refusals) or by
