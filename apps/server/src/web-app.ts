@@ -35,9 +35,8 @@ export const WEB_PAGES = [
 /** Vite's output (apps/web/dist): two folders up from this file in the sources and in the bundle alike. */
 const DEFAULT_WEB_ROOT = fileURLToPath(new URL('../../web/dist/', import.meta.url));
 
-/** How often a live log looks for new chunks, and how many it sends at most per look (≤ 1 MB each). */
+/** How often a live log looks for new chunks (a page of them at most per look, `followJobLog`). */
 const LOG_POLL_MS = 400;
-const LOG_PAGE_CHUNKS = 2;
 const LOG_HEARTBEAT_MS = 15_000;
 
 export interface WebAppOptions {
@@ -252,7 +251,7 @@ export async function registerWebApp(app: FastifyInstance, options: WebAppOption
       let lastWrite = Date.now();
       try {
         while (!stop.aborted) {
-          const page: JobLogPage = await follow.read(after, LOG_PAGE_CHUNKS);
+          const page: JobLogPage = await follow.read(after);
           for (const chunk of page.chunks) {
             const sent = raw.write(
               `id: ${chunk.sequence}\nevent: chunk\ndata: ${JSON.stringify(chunk.content)}\n\n`,
@@ -266,7 +265,7 @@ export async function registerWebApp(app: FastifyInstance, options: WebAppOption
             raw.write('event: end\ndata: {}\n\n');
             break;
           }
-          if (page.chunks.length === LOG_PAGE_CHUNKS) continue;
+          if (page.more) continue;
           if (Date.now() - lastWrite > LOG_HEARTBEAT_MS) {
             raw.write(': still running\n\n');
             lastWrite = Date.now();

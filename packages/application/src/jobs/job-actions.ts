@@ -88,26 +88,32 @@ export const getJobLog =
 export interface JobLogPage {
   chunks: LogChunk[];
   finished: boolean;
+  /** the page is full: more chunks may follow at once */
+  more: boolean;
 }
 
+/** The chunks a page of a followed log holds at most (≤ 1 MB each): a reader never gets more at once. */
+const LOG_PAGE_CHUNKS = 2;
+
 /**
- * Follows a job's log a page at a time (the web's live log): access is decided once, as for `getJobLog`;
- * each read then costs one look at the job's state and one page of chunks, never the whole log.
+ * Follows a job's log a page at a time (the web's live log, the CLI's watch): access is decided once, as
+ * for `getJobLog`; each read then costs one look at the job's state and one page of chunks.
  */
 export const followJobLog =
   (deps: Deps) =>
   async (
     actor: Actor,
     ref: JobRef,
-  ): Promise<{ job: JobInBuild; read: (afterSequence: number, limit: number) => Promise<JobLogPage> }> => {
+  ): Promise<{ job: JobInBuild; read: (afterSequence: number) => Promise<JobLogPage> }> => {
     const job = await loadJob(deps)(actor, ref, 'getJobLog', 'read');
     const jobId = job.job.job.id;
-    const read = async (afterSequence: number, limit: number): Promise<JobLogPage> => {
+    const read = async (afterSequence: number): Promise<JobLogPage> => {
       // The state first: a job seen finished has sent its last chunk, so the page read after it is the end.
       const location = await deps.repos.jobs.find(jobId);
       const finished = !location || isFinishedJob(location.job.state);
-      const chunks = await deps.repos.jobs.logChunksAfter({ jobId, afterSequence, limit });
-      return { chunks, finished: finished && chunks.length < limit };
+      const chunks = await deps.repos.jobs.logChunksAfter({ jobId, afterSequence, limit: LOG_PAGE_CHUNKS });
+      const more = chunks.length === LOG_PAGE_CHUNKS;
+      return { chunks, finished: finished && !more, more };
     };
     return { job, read };
   };

@@ -34,9 +34,6 @@ const UnblockInput = JobKey.extend({
     .meta({ description: "the block step's field values by key, kept as the build's meta-data" }),
 });
 
-/** The chunks one `logAfter` answers at most: a page of a log, never the whole of a long one. */
-const LOG_PAGE_CHUNKS = 500;
-
 const jobRef = (input: z.infer<typeof JobKey>): JobRef => ({
   organization: input.organization,
   pipeline: input.pipeline,
@@ -95,7 +92,7 @@ export const jobsRouter = router({
     .output(z.object({ content: z.string(), last_sequence: z.number().int(), finished: z.boolean() }))
     .query(async ({ ctx, input }) => {
       const { read } = await ctx.useCases.followJobLog(ctx.actor, jobRef(input));
-      const page = await read(input.after_sequence, LOG_PAGE_CHUNKS);
+      const page = await read(input.after_sequence);
       return {
         content: page.chunks.map((chunk) => chunk.content).join(''),
         last_sequence: page.chunks.at(-1)?.sequence ?? input.after_sequence,
