@@ -27,7 +27,11 @@ export interface S3StoreOptions {
 export function s3ArtifactStore(options: S3StoreOptions): ArtifactStore {
   let sdk: ReturnType<typeof loadSdk> | undefined;
   // The AWS SDK (~30 MB resident) is loaded on the first artifact call, not by every server that starts.
-  const client = () => (sdk ??= loadSdk(options));
+  const client = () =>
+    (sdk ??= loadSdk(options).catch((error: unknown) => {
+      sdk = undefined; // the next call tries again
+      throw error;
+    }));
   const now = options.now ?? (() => new Date());
   const objectKey = (key: string) => `${options.prefix}${key}`;
   return {

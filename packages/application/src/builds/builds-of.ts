@@ -1,10 +1,10 @@
-import { type DomainError, distinctUuids, isUuid, notFound, type PipelineAccess } from '@ci/domain';
+import { type DomainError, isUuid, notFound, type PipelineAccess } from '@ci/domain';
 import type { Actor } from '../auth/actor';
 import { requireScope } from '../auth/authorize';
 import { accessEstablished } from '../auth/established-access';
-import { usableMemberships, visiblePipelineAccess } from '../auth/usable-memberships';
+import { usableMemberships } from '../auth/usable-memberships';
 import { type ListPart, type PartRequest, readParts } from '../page';
-import type { PipelineSeen } from '../pipelines/pipelines-by-id';
+import { type PipelineSeen, visiblePipelinesById } from '../pipelines/pipelines-by-id';
 import type { BuildFilter, BuildScope, Deps, PipelineAsRead } from '../ports';
 import { requireStorableFilter } from './build-filter';
 import { asSeenWith, type BuildResult } from './build-result';
@@ -44,19 +44,10 @@ export const listBuildsOfPipelines =
       access.set(pipeline.id, level);
       read.push(pipeline);
     }
-    const others = distinctUuids([...parentIds].filter((id) => !access.has(id)));
-    if (others.length) {
-      const [pipelines, memberships] = await Promise.all([
-        deps.repos.lookups.pipelines(others),
-        usableMemberships(deps, actor),
-      ]);
-      const visible = await visiblePipelineAccess(deps, actor, pipelines, memberships);
-      for (const pipeline of pipelines) {
-        const level = visible.get(pipeline.id);
-        if (!level) continue;
-        access.set(pipeline.id, level);
-        read.push(pipeline);
-      }
+    const others = [...parentIds].filter((id) => !access.has(id));
+    for (const { pipeline, access: level } of (await visiblePipelinesById(deps, actor, others)).values()) {
+      access.set(pipeline.id, level);
+      read.push(pipeline);
     }
     const refusals = new Map<string, DomainError>(
       requests

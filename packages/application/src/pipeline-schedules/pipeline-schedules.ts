@@ -88,7 +88,9 @@ export const listSchedulesOfPipelines =
     const byPipeline = new Map<string, PipelineSchedule[]>();
     if (seen.size > 0) {
       for (const schedule of await deps.repos.pipelineSchedules.listOfPipelines([...seen.keys()])) {
-        byPipeline.set(schedule.pipelineId, [...(byPipeline.get(schedule.pipelineId) ?? []), schedule]);
+        const schedules = byPipeline.get(schedule.pipelineId);
+        if (schedules) schedules.push(schedule);
+        else byPipeline.set(schedule.pipelineId, [schedule]);
       }
     }
     return pipelineIds.map((id) => {

@@ -2,8 +2,9 @@ import { type DomainError, distinctUuids, notFound } from '@ci/domain';
 import type { Actor } from '../auth/actor';
 import { requireScope } from '../auth/authorize';
 import { memberPipelineAccess } from '../auth/member-pipeline-access';
-import { adminOrganizationIds, usableMemberships, visiblePipelineAccess } from '../auth/usable-memberships';
+import { adminOrganizationIds, usableMemberships } from '../auth/usable-memberships';
 import { type ListPart, type PartRequest, readParts } from '../page';
+import { visiblePipelinesById } from '../pipelines/pipelines-by-id';
 import type { AssociationOrder, Deps, OrganizationAccess, VisibleAcrossOrganizations } from '../ports';
 import { teamIdsSeenAsMember } from '../teams/team-access';
 import { visibleTeams } from '../teams/teams-by-id';
@@ -67,24 +68,20 @@ export const listTeamPipelinesOfPipelines =
   ): Promise<Array<ListPart<TeamPipelineResult>>> => {
     requireScope(actor, 'listTeamPipelines');
     const search = options.search ? { search: options.search } : {};
-    const [pipelines, memberships] = await Promise.all([
-      deps.repos.lookups.pipelines(distinctUuids(requests.map((request) => request.parentId))),
-      usableMemberships(deps, actor),
-    ]);
-    const seen = await visiblePipelineAccess(deps, actor, pipelines, memberships);
+    const seen = await visiblePipelinesById(
+      deps,
+      actor,
+      requests.map((request) => request.parentId),
+    );
     const refusals = new Map<string, DomainError>(
       requests
         .filter(({ parentId }) => !seen.has(parentId))
         .map(({ parentId }) => [parentId, notFound('pipeline')]),
     );
-    const involved = [
-      ...new Map(
-        pipelines
-          .filter((pipeline) => seen.has(pipeline.id))
-          .map((pipeline) => memberships.get(pipeline.organizationId) as OrganizationAccess)
-          .map((m) => [m.organization.id, m]),
-      ).values(),
-    ];
+    const memberships = new Map(
+      [...seen.values()].map(({ membership }) => [membership.organization.id, membership]),
+    );
+    const involved = [...memberships.values()];
     const visible: VisibleAcrossOrganizations = {
       adminOrganizationIds: adminOrganizationIds(involved),
       // Where the actor is a member, the teams they may see.
