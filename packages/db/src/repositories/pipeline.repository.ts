@@ -345,42 +345,25 @@ const CONTENT_REVISION = `case when p.id is null then null else p.revision || '.
     (select cr.revision from catalog_revision cr where cr.id = 1) end as p_content_revision`;
 
 /**
- * `pipeline_access`: what the user may see of a pipeline named by slugs: the organization with the user's
- * role (`o_…`), the pipeline if any (`p_…`) and its creator (`pu_…`), what the user's teams give on it and
- * its content revision, in one row; none when the user is not a member.
+ * `pipeline_access` (`whole`) and `pipeline_revision`: what the user may see of a pipeline named by
+ * slugs: the organization with the user's role (`o_…`), what the user's teams give on the pipeline and
+ * its content revision, in one row (none when the user is not a member); whole, the pipeline (`p_…`) and
+ * its creator (`pu_…`) too, else only the pipeline's id: what a cache hit or a 304 reads (ADR 0016). One
+ * text for both, so they decide access alike.
  */
-export const PIPELINE_ACCESS_TEXT = `select ${ORGANIZATION_ACCESS_COLUMNS}, ${PIPELINE_COLUMNS},
-    ${PIPELINE_CREATOR_COLUMNS}, ${teamAccessColumns(':user_id')}, ${CONTENT_REVISION}
-  from organizations o
-  join organization_members m on m.organization_id = o.id and m.user_id = :user_id
-  left join pipelines p on p.organization_id = o.id and p.slug = :pipeline_slug
-  left join users pu on pu.id = p.created_by_id
-  where o.slug = :organization_slug`;
-const PIPELINE_ACCESS = namedStatement(PIPELINE_ACCESS_TEXT);
-
-/** The facts of a {@link PIPELINE_ACCESS} row; null when there is none. */
-export function pipelineAccessFactsFromRow(row: Row | undefined): PipelineAccessFacts | null {
-  if (!row) return null;
-  return {
-    ...organizationAccessFromRow(row),
-    pipeline: row.p_id ? pipelineFromRow(row) : null,
-    pipelineCreator: pipelineCreatorFromRow(row),
-    ...teamAccessFromRow(row),
-    contentRevision: (row.p_content_revision as string | null) ?? null,
-  };
-}
-
-/**
- * `pipeline_revision`: {@link PIPELINE_ACCESS} without the pipeline's and its creator's columns, just what
- * access is decided by (the organization with the user's role, the pipeline's id, what the user's teams
- * give on it) and its content revision: what a cache hit or a 304 reads (ADR 0016).
- */
-const PIPELINE_REVISION = namedStatement(`select ${ORGANIZATION_ACCESS_COLUMNS}, p.id as p_id,
+function pipelineAccessText(whole: boolean): string {
+  return `select ${ORGANIZATION_ACCESS_COLUMNS},
+    ${whole ? `${PIPELINE_COLUMNS}, ${PIPELINE_CREATOR_COLUMNS}` : 'p.id as p_id'},
     ${teamAccessColumns(':user_id')}, ${CONTENT_REVISION}
   from organizations o
   join organization_members m on m.organization_id = o.id and m.user_id = :user_id
   left join pipelines p on p.organization_id = o.id and p.slug = :pipeline_slug
-  where o.slug = :organization_slug`);
+  ${whole ? 'left join users pu on pu.id = p.created_by_id' : ''}
+  where o.slug = :organization_slug`;
+}
+export const PIPELINE_ACCESS_TEXT = pipelineAccessText(true);
+const PIPELINE_ACCESS = namedStatement(PIPELINE_ACCESS_TEXT);
+const PIPELINE_REVISION = namedStatement(pipelineAccessText(false));
 
 /** The facts of a {@link PIPELINE_REVISION} row; null when there is none. */
 function pipelineRevisionFactsFromRow(row: Row | undefined): PipelineRevisionFacts | null {
@@ -390,6 +373,17 @@ function pipelineRevisionFactsFromRow(row: Row | undefined): PipelineRevisionFac
     pipeline: row.p_id ? { id: row.p_id as string } : null,
     ...teamAccessFromRow(row),
     contentRevision: (row.p_content_revision as string | null) ?? null,
+  };
+}
+
+/** The facts of a {@link PIPELINE_ACCESS} row; null when there is none. */
+export function pipelineAccessFactsFromRow(row: Row | undefined): PipelineAccessFacts | null {
+  const facts = pipelineRevisionFactsFromRow(row);
+  if (!row || !facts) return null;
+  return {
+    ...facts,
+    pipeline: row.p_id ? pipelineFromRow(row) : null,
+    pipelineCreator: pipelineCreatorFromRow(row),
   };
 }
 
