@@ -33,7 +33,23 @@ export const getBuildsById =
     options: { includeRetriedJobs?: boolean } = {},
   ): Promise<Array<BuildResult | null>> => {
     requireScope(actor, 'getBuild');
-    return buildsAsSeen(deps, actor, ids, options);
+    const wanted = distinctUuids(ids);
+    const [views, memberships] = await Promise.all([
+      deps.repos.lookups.builds({ ids: wanted, includeRetriedJobs: options.includeRetriedJobs ?? false }),
+      usableMemberships(deps, actor),
+    ]);
+    const access = await visiblePipelineAccess(
+      deps,
+      actor,
+      views.map((view) => view.pipeline),
+      memberships,
+    );
+    const visible = new Map<string, BuildResult>();
+    for (const view of views) {
+      const level = access.get(view.pipeline.id);
+      if (level) visible.set(view.build.id, asSeenWith(level, view));
+    }
+    return ids.map((id) => visible.get(id.toLowerCase()) ?? null);
   };
 
 /**
@@ -70,34 +86,6 @@ export async function addressInBuild<T extends { buildId: string }>(
 }
 
 /**
- * These builds as {@link getBuildsById} answers them, with no scope of their own.
- */
-export async function buildsAsSeen(
-  deps: Deps,
-  actor: Actor,
-  ids: readonly string[],
-  options: { includeRetriedJobs?: boolean } = {},
-): Promise<Array<BuildResult | null>> {
-  const wanted = distinctUuids(ids);
-  const [views, memberships] = await Promise.all([
-    deps.repos.lookups.builds({ ids: wanted, includeRetriedJobs: options.includeRetriedJobs ?? false }),
-    usableMemberships(deps, actor),
-  ]);
-  const access = await visiblePipelineAccess(
-    deps,
-    actor,
-    views.map((view) => view.pipeline),
-    memberships,
-  );
-  const visible = new Map<string, BuildResult>();
-  for (const view of views) {
-    const level = access.get(view.pipeline.id);
-    if (level) visible.set(view.build.id, asSeenWith(level, view));
-  }
-  return ids.map((id) => visible.get(id.toLowerCase()) ?? null);
-}
-
-/**
  * What builds hold (artifacts, annotations) as the actor may see them, in the order given, null for the
  * unknown and the invisible: `read` finds them by id, then their builds' visibility decides, from the
  * builds' pipeline keys alone (none of the build shows). One read of them, then at most three.
@@ -119,7 +107,7 @@ export async function seenThroughBuilds<T extends { id: string; buildId: string 
   return ids.map((id) => visible.get(id.toLowerCase()) ?? null);
 }
 
-/** Which of these builds the actor may see, as {@link buildsAsSeen} decides, from their pipelines' keys. */
+/** Which of these builds the actor may see, as {@link getBuildsById} decides, from their pipelines' keys. */
 async function visibleBuildIds(deps: Deps, actor: Actor, ids: readonly string[]): Promise<Set<string>> {
   const wanted = distinctUuids(ids);
   if (wanted.length === 0) return new Set();
