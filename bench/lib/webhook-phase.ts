@@ -271,9 +271,6 @@ export async function runWebhookPhase(options: WebhookPhaseOptions): Promise<Web
       await deleteService();
     }
 
-    // The inbound requests' builds queue no notification work either.
-    await deleteService();
-
     // Inbound: a push to main against a REST create.
     let inboundErrors = 0;
     const pushMain = async () => {

@@ -449,6 +449,8 @@ describe('lists and filters', () => {
       creators.push(own.body.created_by);
       const listed = await world.call('GET', path(slug));
       const ofOrganization = organization.body.filter((build: Json) => build.pipeline.slug === slug);
+      expect(listed.body.length, slug).toBeGreaterThan(0);
+      expect(ofOrganization.length, slug).toBeGreaterThan(0);
       for (const build of [...listed.body, ...ofOrganization]) {
         expect(build.pipeline.created_by).toEqual(own.body.created_by);
       }
