@@ -124,8 +124,8 @@ async function removeCreatedBuilds(url: string): Promise<number> {
   try {
     let removed: number;
     try {
-      // Without the foreign-key triggers: no index serves `rebuilt_from_id`, so checking that no build
-      // was rebuilt from each deleted one would scan the table once per row (nothing rebuilds them).
+      // Without the foreign-key triggers: the reference's schema has no index on `rebuilt_from_id`, so
+      // checking that no build was rebuilt from each deleted one would scan its table once per row.
       await client.query('begin');
       await client.query('set local session_replication_role = replica');
       removed = await remove();

@@ -35,6 +35,20 @@ describe('the committed migrations', () => {
     }
   });
 
+  it('index every foreign key by its columns', async () => {
+    // Else each delete of a referenced row scans the referring table (a pipeline's delete, once per build).
+    const unindexed = await db.database.sql.query<{ name: string }>(
+      `select c.conname as name from pg_constraint c
+       where c.contype = 'f' and c.connamespace = 'public'::regnamespace
+         and not exists (
+           select 1 from pg_index i where i.indrelid = c.conrelid
+             and (i.indkey::int2[])[0:cardinality(c.conkey) - 1] @> c.conkey
+             and cardinality(c.conkey) <= i.indnkeyatts)
+       order by 1`,
+    );
+    expect(unindexed.map((row) => row.name)).toEqual([]);
+  });
+
   it('undo the newest one and apply it again to the same definitions', async () => {
     // Functions, triggers, indexes, columns and constraints, by name, then definition (a trigger and its
     // function often share a name): whatever the newest migration changes, its down undoes.

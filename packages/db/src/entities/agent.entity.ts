@@ -3,6 +3,7 @@ import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
 import { JobEntity } from './build.entity';
 import { ClusterEntity, ClusterQueueEntity } from './cluster.entity';
 import { OrganizationEntity, UserEntity } from './organization.entity';
+import { referencesIndex } from './references-index';
 
 export const AgentEntity = defineEntity({
   name: 'Agent',
@@ -20,6 +21,7 @@ export const AgentEntity = defineEntity({
       expression: `create index "agents_losable_idx" on "agents" ((coalesce("last_seen_at", "created_at")))
        where "connection_state" in ('connected', 'stopping')`,
     },
+    referencesIndex('agents', 'creator_id'),
   ],
   properties: {
     id: p.uuid().primary(),
@@ -85,6 +87,10 @@ export function toAgent(agent: InferEntity<typeof AgentEntity>): Agent {
 export const AgentRegistrationTokenEntity = defineEntity({
   name: 'AgentRegistrationToken',
   tableName: 'agent_registration_tokens',
+  indexes: [
+    referencesIndex('agent_registration_tokens', 'creator_id'),
+    referencesIndex('agent_registration_tokens', 'revoked_by_id'),
+  ],
   properties: {
     id: p.uuid().primary(),
     organization: () => p.manyToOne(OrganizationEntity).deleteRule('cascade').index(),

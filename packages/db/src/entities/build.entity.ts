@@ -3,6 +3,7 @@ import { defineEntity, p } from '@mikro-orm/core';
 import { AgentEntity } from './agent.entity';
 import { OrganizationEntity, UserEntity } from './organization.entity';
 import { PipelineEntity } from './pipeline.entity';
+import { referencesIndex } from './references-index';
 
 export const BuildEntity = defineEntity({
   name: 'Build',
@@ -57,6 +58,7 @@ export const BuildEntity = defineEntity({
       name: 'builds_meta_data_idx',
       expression: 'create index "builds_meta_data_idx" on "builds" using gin ("meta_data" jsonb_path_ops)',
     },
+    referencesIndex('builds', 'rebuilt_from_id'),
   ],
   properties: {
     id: p.uuid().primary(),
@@ -133,6 +135,7 @@ export const JobEntity = defineEntity({
       expression:
         'create index "jobs_trigger_due_idx" on "jobs" ("build_id") where "type" = \'trigger\' and "state" in (\'scheduled\', \'running\')',
     },
+    referencesIndex('jobs', 'unblocked_by_id'),
   ],
   properties: {
     id: p.uuid().primary(),

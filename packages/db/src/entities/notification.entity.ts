@@ -2,6 +2,7 @@ import type { NotificationEvent, NotificationService, TokenMode } from '@ci/doma
 import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
 import { OrganizationEntity, UserEntity } from './organization.entity';
 import { PipelineEntity } from './pipeline.entity';
+import { referencesIndex } from './references-index';
 
 /**
  * An organization's outbound webhook (a notification service): where to POST, which events, and the
@@ -11,6 +12,7 @@ import { PipelineEntity } from './pipeline.entity';
 export const NotificationServiceEntity = defineEntity({
   name: 'NotificationService',
   tableName: 'notification_services',
+  indexes: [referencesIndex('notification_services', 'creator_id')],
   properties: {
     id: p.uuid().primary(),
     organization: () => p.manyToOne(OrganizationEntity).deleteRule('cascade').index(),

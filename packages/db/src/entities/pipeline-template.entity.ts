@@ -1,6 +1,7 @@
 import type { PipelineTemplate } from '@ci/domain';
 import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
 import { OrganizationEntity, UserEntity } from './organization.entity';
+import { referencesIndex } from './references-index';
 
 /** A pipeline template: a named configuration an organization's admins keep. */
 export const PipelineTemplateEntity = defineEntity({
@@ -12,6 +13,8 @@ export const PipelineTemplateEntity = defineEntity({
       expression:
         'create index "pipeline_templates_organization_name_idx" on "pipeline_templates" ("organization_id", "name", "id")',
     },
+    referencesIndex('pipeline_templates', 'creator_id'),
+    referencesIndex('pipeline_templates', 'updater_id'),
   ],
   properties: {
     id: p.uuid().primary(),

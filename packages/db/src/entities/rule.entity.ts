@@ -2,6 +2,7 @@ import type { Rule, RuleType, RuleValue } from '@ci/domain';
 import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
 import { OrganizationEntity, UserEntity } from './organization.entity';
 import { PipelineEntity } from './pipeline.entity';
+import { referencesIndex } from './references-index';
 
 /** An organization rule: a source pipeline may do something to a target pipeline (read by trigger steps and artifact reads). */
 export const RuleEntity = defineEntity({
@@ -14,6 +15,7 @@ export const RuleEntity = defineEntity({
       expression:
         'create index "rules_organization_order_idx" on "rules" ("organization_id", "created_at" desc, "id" desc)',
     },
+    referencesIndex('rules', 'creator_id'),
   ],
   properties: {
     id: p.uuid().primary(),

@@ -1,6 +1,7 @@
 import type { Suite, SuiteAccessLevel, TeamSuite } from '@ci/domain';
 import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
 import { OrganizationEntity, UserEntity } from './organization.entity';
+import { referencesIndex } from './references-index';
 import { TeamEntity } from './team.entity';
 
 /** A test suite of an organization; teams get access to it. */
@@ -26,6 +27,7 @@ export const TeamSuiteEntity = defineEntity({
   name: 'TeamSuite',
   tableName: 'team_suites',
   uniques: [{ properties: ['team', 'suite'] }],
+  indexes: [referencesIndex('team_suites', 'creator_id')],
   properties: {
     id: p.uuid().primary(),
     team: () => p.manyToOne(TeamEntity).deleteRule('cascade'),
