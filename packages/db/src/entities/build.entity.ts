@@ -135,6 +135,8 @@ export const JobEntity = defineEntity({
       expression:
         'create index "jobs_trigger_due_idx" on "jobs" ("build_id") where "type" = \'trigger\' and "state" in (\'scheduled\', \'running\')',
     },
+    // Most jobs have no agent yet (scheduled, waiting): only the others are indexed.
+    referencesIndex('jobs', 'agent_id'),
     referencesIndex('jobs', 'unblocked_by_id'),
   ],
   properties: {
@@ -148,7 +150,7 @@ export const JobEntity = defineEntity({
     command: p.text().nullable(),
     state: p.string().length(16),
     agentQueryRules: p.array().columnType('text[]'),
-    agent: () => p.manyToOne(AgentEntity).nullable().deleteRule('set null').index(),
+    agent: () => p.manyToOne(AgentEntity).nullable().deleteRule('set null'),
     exitStatus: p.integer().nullable(),
     softFailed: p.boolean().default(false),
     artifactPaths: p.text().nullable(),

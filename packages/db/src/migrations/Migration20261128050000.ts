@@ -17,11 +17,14 @@ const REFERENCES: Array<[string, string]> = [
 /**
  * An index for every foreign key that had none: deleting a pipeline scanned all builds once per deleted
  * build for the builds rebuilt from it, and deleting a user scanned all jobs (and the smaller tables).
+ * A job's agent's index holds only the jobs that have one: every new job added a null to it.
  */
 export class Migration20261128050000 extends Migration {
   override name = 'Migration20261128050000';
 
   override up(): void {
+    this.addSql('drop index "jobs_agent_id_index";');
+    this.addSql('create index "jobs_agent_id_idx" on "jobs" ("agent_id") where "agent_id" is not null;');
     for (const [table, column] of REFERENCES) {
       this.addSql(
         `create index "${table}_${column}_idx" on "${table}" ("${column}") where "${column}" is not null;`,
@@ -31,5 +34,7 @@ export class Migration20261128050000 extends Migration {
 
   override down(): void {
     for (const [table, column] of REFERENCES) this.addSql(`drop index "${table}_${column}_idx";`);
+    this.addSql('drop index "jobs_agent_id_idx";');
+    this.addSql('create index "jobs_agent_id_index" on "jobs" ("agent_id");');
   }
 }
