@@ -6,11 +6,13 @@
  * 5 s); then BENCH_WEBHOOK_CANCELS builds (1,000; 0: none) canceled over REST spread over
  * BENCH_WEBHOOK_SPREAD_MS (1,000), each `build.finished` delivered; then a signed GitHub push to the
  * pipeline's webhook URL against a REST create, BENCH_WEBHOOK_INBOUND (200) of each (the target: the
- * push at most twice the create). Prints the figures; no thresholds. BENCH_CPU_PROF=<folder>: the servers
- * run from their sources with `--cpu-prof` into it (`pnpm bench:profile <folder>`).
+ * push at most twice the create). Prints the figures; no thresholds. BENCH_CPU_PROF=1: the servers run
+ * from their sources with `--cpu-prof`, into the folder it prints (`pnpm bench:profile <folder>`), as in
+ * `pnpm bench`.
  */
 import { resolve } from 'node:path';
 import { startBenchOrganization } from './lib/bench-organization';
+import { benchSettings } from './lib/config';
 import { startProjectServer } from './lib/processes';
 import { describeWebhookPhase, runWebhookPhase } from './lib/webhook-phase';
 
@@ -20,6 +22,10 @@ const cancels = Number(env.BENCH_WEBHOOK_CANCELS ?? 1000);
 const spreadMs = Number(env.BENCH_WEBHOOK_SPREAD_MS ?? 1000);
 const inboundRequests = Number(env.BENCH_WEBHOOK_INBOUND ?? 200);
 const serverCount = Number(env.BENCH_WEBHOOK_SERVERS ?? 2);
+const profiles =
+  env.BENCH_CPU_PROF === '1'
+    ? resolve(benchSettings().workDir, 'results', `webhooks-cpuprof-${Date.now()}`)
+    : null;
 
 const { postgresUrl, database, admin, token, remove } = await startBenchOrganization('webhooks');
 await admin.createPipeline({
@@ -37,9 +43,7 @@ try {
       await startProjectServer({
         databaseUrl: postgresUrl,
         env: { WEBHOOK_ALLOW_PRIVATE_ADDRESSES: 'true' },
-        ...(env.BENCH_CPU_PROF
-          ? { nodeArgs: ['--cpu-prof', `--cpu-prof-dir=${resolve(env.BENCH_CPU_PROF)}`], fromSources: true }
-          : {}),
+        ...(profiles ? { nodeArgs: ['--cpu-prof', `--cpu-prof-dir=${profiles}`], fromSources: true } : {}),
       }),
     );
   }
@@ -59,6 +63,7 @@ try {
     inboundRequests,
   });
   for (const line of describeWebhookPhase(result)) process.stdout.write(`  ${line}\n`);
+  if (profiles) process.stdout.write(`CPU profiles (once the servers stop): ${profiles}\n`);
 } finally {
   for (const server of servers) await server.stop();
   await remove();
