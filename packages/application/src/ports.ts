@@ -431,10 +431,10 @@ export interface JobView {
   triggeredBuild?: { id: string; number: number; pipelineSlug: string };
 }
 
-/** Everything a build response shows, read together. */
 /** A build's pipeline as builds show it: with its live counts and the user who created it. */
 export type BuildPipeline = Pipeline & { counts: PipelineCounts; createdBy: User | null };
 
+/** Everything a build response shows, read together. */
 export interface BuildView {
   build: Build;
   organizationSlug: string;
@@ -685,6 +685,15 @@ export interface RateLimitRepository {
   deleteWindowsBefore(before: Date): Promise<void>;
 }
 
+/** A build's keys: what decides who sees it, and its REST address's pipeline and number. */
+export interface BuildKeys {
+  buildId: string;
+  number: number;
+  pipelineId: string;
+  pipelineSlug: string;
+  organizationId: string;
+}
+
 /**
  * Objects by their own UUID, in whatever organization they are: what a transport that addresses objects
  * by id (GraphQL) reads first. These reads decide nothing; the use cases then decide who may see what.
@@ -693,10 +702,11 @@ export interface LookupRepository {
   builds(input: { ids: readonly string[]; includeRetriedJobs: boolean }): Promise<BuildView[]>;
   /** The build of each job that exists. */
   jobBuilds(jobIds: readonly string[]): Promise<Array<{ jobId: string; buildId: string }>>;
-  /** The pipeline and organization of each of these builds that exists (what decides who sees it). */
-  buildPipelines(
-    buildIds: readonly string[],
-  ): Promise<Array<{ buildId: string; pipelineId: string; organizationId: string }>>;
+  /**
+   * The pipeline and organization of each of these builds that exists (what decides who sees it), and
+   * its REST address's parts.
+   */
+  buildPipelines(buildIds: readonly string[]): Promise<BuildKeys[]>;
   /** with their creators (a list of their builds then need not read them) */
   pipelines(ids: readonly string[]): Promise<PipelineAsRead[]>;
   teams(ids: readonly string[]): Promise<Team[]>;

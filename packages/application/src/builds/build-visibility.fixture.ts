@@ -45,7 +45,9 @@ export function buildVisibilityRepos(reads: string[], teamLevel: AccessLevel) {
         reads.push('build pipelines');
         return BUILD_VIEWS.filter((view) => ids.includes(view.build.id)).map((view) => ({
           buildId: view.build.id,
+          number: view.build.number,
           pipelineId: view.pipeline.id,
+          pipelineSlug: view.pipeline.slug,
           organizationId: view.pipeline.organizationId,
         }));
       },

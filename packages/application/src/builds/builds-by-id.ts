@@ -62,26 +62,22 @@ export async function addressInBuild<T extends { buildId: string }>(
   input: { id: string | null; read: (id: string) => Promise<T | undefined>; resource: NotFoundResource },
 ): Promise<{ found: T; ref: BuildRef }> {
   const {
-    found: { found, view },
+    found: { found, build },
     membership,
   } = await usableById(deps, actor, {
     id: input.id,
     read: async (id) => {
       const found = await input.read(id);
       if (!found) return [];
-      const views = await deps.repos.lookups.builds({ ids: [found.buildId], includeRetriedJobs: false });
-      return views.map((view) => ({ found, view }));
+      const builds = await deps.repos.lookups.buildPipelines([found.buildId]);
+      return builds.map((build) => ({ found, build }));
     },
-    organizationOf: (found) => found.view.pipeline.organizationId,
+    organizationOf: (found) => found.build.organizationId,
     resource: input.resource,
   });
   return {
     found,
-    ref: {
-      organization: membership.organization.slug,
-      pipeline: view.pipeline.slug,
-      number: view.build.number,
-    },
+    ref: { organization: membership.organization.slug, pipeline: build.pipelineSlug, number: build.number },
   };
 }
 

@@ -51,6 +51,18 @@ function world() {
           reads.push('builds');
           return views.filter((view) => ids.includes(view.build.id));
         },
+        buildPipelines: async (ids: readonly string[]) => {
+          reads.push('build pipelines');
+          return views
+            .filter((view) => ids.includes(view.build.id))
+            .map((view) => ({
+              buildId: view.build.id,
+              number: view.build.number,
+              pipelineId: view.pipeline.id,
+              pipelineSlug: view.pipeline.slug,
+              organizationId: view.pipeline.organizationId,
+            }));
+        },
       },
       access: {
         memberships: async () => {

@@ -1,4 +1,4 @@
-import type { LookupRepository } from '@ci/application';
+import type { BuildKeys, LookupRepository } from '@ci/application';
 import { AgentEntity, toAgent } from '../entities/agent.entity';
 import { OrganizationMemberEntity, toUser, UserEntity } from '../entities/organization.entity';
 import { PipelineEntity, toPipeline } from '../entities/pipeline.entity';
@@ -40,9 +40,10 @@ export function lookupRepository(entityManager: EntityManagerSource, sql: Sql): 
     },
     async buildPipelines(buildIds) {
       if (buildIds.length === 0) return [];
-      return sql.query<{ buildId: string; pipelineId: string; organizationId: string }>(
-        `select id as "buildId", pipeline_id as "pipelineId", organization_id as "organizationId"
-         from builds where id = any($1::uuid[])`,
+      return sql.query<BuildKeys>(
+        `select b.id as "buildId", b.number, b.pipeline_id as "pipelineId", p.slug as "pipelineSlug",
+           b.organization_id as "organizationId"
+         from builds b join pipelines p on p.id = b.pipeline_id where b.id = any($1::uuid[])`,
         [buildIds],
       );
     },
