@@ -24,6 +24,9 @@ export const FINISHED_JOB_STATES = [
 
 export type FinishedJobState = (typeof FINISHED_JOB_STATES)[number];
 
+/** States a command job can be retried from: every end but a skip. */
+export type RetryableJobState = Exclude<FinishedJobState, 'skipped'>;
+
 export function isActiveJob(state: JobState): boolean {
   return (ACTIVE_JOB_STATES as readonly JobState[]).includes(state);
 }

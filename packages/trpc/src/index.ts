@@ -1,3 +1,5 @@
+// The web app's copy of the retryable states is checked against this (it may import only types).
+export type { RetryableJobState } from '@ci/domain';
 export { AccessTokenWire } from './access-tokens/access-token.wire';
 export { registerAgentApi } from './agents/agent-api';
 export { registerArtifactApi } from './agents/artifact-api';
