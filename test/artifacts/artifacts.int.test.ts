@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { encodeGraphqlId } from '@ci/domain';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { agentProtocol } from '../support/agent-protocol';
-import { type GraphqlWorld, startGraphqlWorld } from '../support/graphql-world';
+import { errorsOf, type GraphqlWorld, startGraphqlWorld } from '../support/graphql-world';
 
 /**
  * The artifact calls of /v3 driven by hand, and the REST endpoints and GraphQL fields that show what
@@ -270,8 +270,6 @@ describe('artifacts over GraphQL', () => {
   const BY_UUID = 'query ($uuid: ID!) { artifact(uuid: $uuid) { uuid path downloadURL } }';
   const DELETE = `mutation ($input: ArtifactDeleteInput!) {
     artifactDelete(input: $input) { clientMutationId deletedArtifactId artifact { uuid path } } }`;
-  const errorsOf = (response: { body: { errors?: Array<{ message: string }> } }) =>
-    response.body.errors?.map((error) => error.message);
 
   it('answers node and artifact(uuid) for an artifact the viewer sees, null where the pipeline is hidden', async () => {
     const bytes = Buffer.from('seen');

@@ -1,6 +1,6 @@
 import { encodeGraphqlId } from '@ci/domain';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type GraphqlWorld, startGraphqlWorld } from '../support/graphql-world';
+import { errorsOf, type GraphqlWorld, startGraphqlWorld } from '../support/graphql-world';
 
 /**
  * A build's annotations over REST (list, create, delete), the agent API's annotate with bad input, and
@@ -231,8 +231,6 @@ describe('GraphQL node and annotationDelete', () => {
     ... on Annotation { id uuid context style body { text } } } }`;
   const DELETE = `mutation ($input: AnnotationDeleteInput!) {
     annotationDelete(input: $input) { clientMutationId deletedAnnotationId build { uuid number } } }`;
-  const errorsOf = (response: { body: { errors?: Array<{ message: string }> } }) =>
-    response.body.errors?.map((error) => error.message);
 
   it('answers node for an annotation the viewer sees, null where the pipeline is hidden', async () => {
     const { id } = (await annotate({ body: '**seen**', context: 'graphql-node', style: 'info' })).body;

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { agentProtocol } from '../support/agent-protocol';
-import { type GraphqlWorld, startGraphqlWorld } from '../support/graphql-world';
+import { errorsOf, type GraphqlWorld, startGraphqlWorld } from '../support/graphql-world';
 
 /**
  * Organization agent (registration) tokens through GraphQL, with the operations an infrastructure client
@@ -54,11 +54,6 @@ const data = (response: Awaited<ReturnType<GraphqlWorld['gql']>>) => {
   expect(response.status, response.text).toBe(200);
   expect(response.body.errors, response.text).toBeUndefined();
   return response.body.data;
-};
-
-const errorsOf = (response: Awaited<ReturnType<GraphqlWorld['gql']>>) => {
-  expect(response.status, response.text).toBe(200);
-  return (response.body.errors ?? []).map((error: { message: string }) => error.message);
 };
 
 async function create(description: string, token?: string) {

@@ -6,7 +6,7 @@ import { buildSchema, parse, validate } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { agentProtocol } from '../support/agent-protocol';
 import { UNKNOWN_UUID } from '../support/answers';
-import { type GraphqlWorld, startGraphqlWorld } from '../support/graphql-world';
+import { errorsOf, type GraphqlWorld, startGraphqlWorld } from '../support/graphql-world';
 
 /**
  * Agents and the job lifecycle through GraphQL, with real job data: agents register and run jobs
@@ -103,11 +103,6 @@ const data = (response: Awaited<ReturnType<GraphqlWorld['gql']>>) => {
   expect(response.status, response.text).toBe(200);
   expect(response.body.errors, response.text).toBeUndefined();
   return response.body.data;
-};
-
-const errorsOf = (response: Awaited<ReturnType<GraphqlWorld['gql']>>) => {
-  expect(response.status, response.text).toBe(200);
-  return (response.body.errors ?? []).map((error: { message: string }) => error.message);
 };
 
 /** The REST get-build body (jobs with their graphql_id and agent), retried runs included when asked. */

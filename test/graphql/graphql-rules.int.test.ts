@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type GraphqlWorld, startGraphqlWorld } from '../support/graphql-world';
+import { errorsOf, type GraphqlWorld, startGraphqlWorld } from '../support/graphql-world';
 
 /**
  * Organization rules through GraphQL, with the operations an infrastructure client sends: create with a
@@ -49,11 +49,6 @@ const data = (response: Awaited<ReturnType<GraphqlWorld['gql']>>) => {
   expect(response.status, response.text).toBe(200);
   expect(response.body.errors, response.text).toBeUndefined();
   return response.body.data;
-};
-
-const errorsOf = (response: Awaited<ReturnType<GraphqlWorld['gql']>>) => {
-  expect(response.status, response.text).toBe(200);
-  return (response.body.errors ?? []).map((error: { message: string }) => error.message);
 };
 
 const uuidOf = (name: string) => (world.pipelines[name] as { id: string }).id;

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type GraphqlWorld, startGraphqlWorld } from '../support/graphql-world';
+import { errorsOf, type GraphqlWorld, startGraphqlWorld } from '../support/graphql-world';
 
 /**
  * Test suites and the teams' access to them through GraphQL, with the operations an infrastructure
@@ -48,11 +48,6 @@ const data = (response: Awaited<ReturnType<GraphqlWorld['gql']>>) => {
   expect(response.body.errors, response.text).toBeUndefined();
   return response.body.data;
 };
-const errorsOf = (response: Awaited<ReturnType<GraphqlWorld['gql']>>) => {
-  expect(response.status, response.text).toBe(200);
-  return (response.body.errors ?? []).map((error: { message: string }) => error.message);
-};
-
 beforeAll(async () => {
   world = await startGraphqlWorld();
   await world.server.useCases.admin.createSuite({

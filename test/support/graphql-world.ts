@@ -37,3 +37,9 @@ export async function startGraphqlWorld() {
 }
 
 export type GraphqlWorld = Awaited<ReturnType<typeof startGraphqlWorld>>;
+
+/** The messages of a GraphQL answer's errors (none: empty), once its status is 200 as GraphQL answers them. */
+export function errorsOf(response: Awaited<ReturnType<GraphqlWorld['gql']>>): string[] {
+  expect(response.status, response.text).toBe(200);
+  return (response.body.errors ?? []).map((error: { message: string }) => error.message);
+}
