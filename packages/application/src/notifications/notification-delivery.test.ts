@@ -1,7 +1,7 @@
 import type { NotificationDelivery, NotificationService } from '@ci/domain';
 import { describe, expect, it } from 'vitest';
 import type { Deps } from '../ports';
-import { attemptDeliveries, type SendOutcome } from './notification-delivery';
+import { attemptDeliveries, RECORD_RETRIES, type SendOutcome } from './notification-delivery';
 
 /** One delivery's attempt, as a job of one runs it. */
 const attemptDelivery =
@@ -125,5 +125,34 @@ describe('attemptDelivery', () => {
       expect(recorded).toEqual([]);
     }
     expect(sent).toBe(0);
+  });
+
+  it('tries a failed record again without sending again, and fails once the tries run out', async () => {
+    for (const failures of [1, RECORD_RETRIES.retries + 1]) {
+      const { deps, recorded } = world();
+      const repository = deps.repos.notificationServices;
+      const record = repository.recordAttempts.bind(repository);
+      let calls = 0;
+      repository.recordAttempts = async (attempts) => {
+        calls += 1;
+        if (calls <= failures) throw new Error('deadlock detected');
+        return record(attempts);
+      };
+      let sent = 0;
+      const send = async (): Promise<SendOutcome> => {
+        sent += 1;
+        return { status: 200, error: null, durationMs: 1 };
+      };
+      const attempt = attemptDelivery(deps)('d', send, policy);
+      if (failures === 1) {
+        expect(await attempt).toBe('sent');
+        expect(recorded).toMatchObject([{ id: 'd', state: 'succeeded' }]);
+      } else {
+        await expect(attempt).rejects.toThrow('deadlock detected');
+        expect(recorded).toEqual([]);
+      }
+      expect(sent).toBe(1);
+      expect(calls).toBe(Math.min(failures + 1, RECORD_RETRIES.retries + 1));
+    }
   });
 });

@@ -1,4 +1,5 @@
 import { type NotificationDelivery, type NotificationService, retryDelayMs } from '@ci/domain';
+import pRetry from 'p-retry';
 import type { Deps } from '../ports';
 import type { DeliveryAttempt } from './notification-ports';
 
@@ -24,6 +25,12 @@ function retryable(outcome: SendOutcome): boolean {
 
 type Send = (delivery: NotificationDelivery, service: NotificationService) => Promise<SendOutcome>;
 type AttemptResult = 'sent' | 'retrying' | 'failed' | 'skipped';
+
+/**
+ * How often a batch's record is tried again before its job fails: a failed job sends every delivery of
+ * the batch again, a record tried again sends none.
+ */
+export const RECORD_RETRIES = { retries: 3, minTimeout: 100, factor: 2 };
 
 /**
  * One attempt of each delivery, all sent at once, read in one statement and recorded in one transaction
@@ -61,6 +68,7 @@ export const attemptDeliveries =
         };
       }),
     );
-    await repository.recordAttempts(attempted.flatMap(({ attempt }) => (attempt ? [attempt] : [])));
+    const attempts = attempted.flatMap(({ attempt }) => (attempt ? [attempt] : []));
+    await pRetry(() => repository.recordAttempts(attempts), RECORD_RETRIES);
     return attempted.map(({ result }) => result);
   };
