@@ -2,9 +2,9 @@ import { createHmac } from 'node:crypto';
 import type { Sql } from '@ci/db';
 import { NOTIFICATION_EVENTS } from '@ci/domain';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { type BackgroundWork, startBackgroundWork } from '../../apps/server/src/background/background-work';
-import { readServerConfig } from '../../apps/server/src/config';
+import type { BackgroundWork } from '../../apps/server/src/background/background-work';
 import { agentProtocol } from '../support/agent-protocol';
+import { startTestBackgroundWork } from '../support/background-work';
 import { waitFor } from '../support/wait-for';
 import { startWebhookReceiver } from '../support/webhook-receiver';
 import { startWorld, type World } from '../support/world';
@@ -13,28 +13,12 @@ let world: World;
 let receiver: Awaited<ReturnType<typeof startWebhookReceiver>>;
 let background: BackgroundWork;
 
-/** The background work of the test server's process, delivering to loopback (the setting's test use). */
-function backgroundConfig(env: Record<string, string> = {}) {
-  return readServerConfig({
-    WEBHOOK_ALLOW_PRIVATE_ADDRESSES: 'true',
-    WORKER_POLL_MS: '100',
-    WEBHOOK_TIMEOUT_MS: '1000',
-    WEBHOOK_MAX_ATTEMPTS: '3',
-    WEBHOOK_RETRY_BASE_MS: '50',
-    PUBLIC_API_URL: 'https://api.ci.test',
-    PUBLIC_WEB_URL: 'https://ci.test',
-    ...env,
-  });
-}
-
 const errors: unknown[] = [];
+/** Deliveries that time out and are tried again soon, so that failures show within a test's time. */
 const start = (env: Record<string, string> = {}) =>
-  startBackgroundWork({
-    databaseUrl: world.server.url,
-    sql: world.server.database.sql,
-    useCases: world.server.useCases,
-    config: backgroundConfig(env),
-    log: { error: (details) => errors.push(details) },
+  startTestBackgroundWork(world, {
+    env: { WEBHOOK_TIMEOUT_MS: '1000', WEBHOOK_MAX_ATTEMPTS: '3', WEBHOOK_RETRY_BASE_MS: '50', ...env },
+    logError: (details) => errors.push(details),
   });
 
 beforeAll(async () => {

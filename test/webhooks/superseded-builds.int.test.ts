@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type BackgroundWork, startBackgroundWork } from '../../apps/server/src/background/background-work';
-import { readServerConfig } from '../../apps/server/src/config';
+import type { BackgroundWork } from '../../apps/server/src/background/background-work';
+import { startTestBackgroundWork } from '../support/background-work';
 import { waitFor } from '../support/wait-for';
 import { startWebhookReceiver } from '../support/webhook-receiver';
 import { startWorld, type World } from '../support/world';
@@ -18,18 +18,7 @@ let background: BackgroundWork;
 beforeAll(async () => {
   world = await startWorld();
   receiver = await startWebhookReceiver();
-  background = await startBackgroundWork({
-    databaseUrl: world.server.url,
-    sql: world.server.database.sql,
-    useCases: world.server.useCases,
-    config: readServerConfig({
-      WEBHOOK_ALLOW_PRIVATE_ADDRESSES: 'true',
-      WORKER_POLL_MS: '100',
-      PUBLIC_API_URL: 'https://api.ci.test',
-      PUBLIC_WEB_URL: 'https://ci.test',
-    }),
-    log: { error: () => {} },
-  });
+  background = await startTestBackgroundWork(world);
 });
 afterAll(async () => {
   await background?.stop();
