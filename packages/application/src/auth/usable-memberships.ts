@@ -87,6 +87,27 @@ export async function visiblePipelineAccess(
 }
 
 /**
+ * What `read` finds that the actor may see, each thing of one pipeline (`pipelineOf`), with the access
+ * and the membership that decided it: `read` beside the memberships, then what the user's teams give
+ * ({@link visiblePipelineAccess}).
+ */
+export async function readVisible<T>(
+  deps: Deps,
+  actor: Actor,
+  read: Promise<readonly T[]>,
+  pipelineOf: (item: T) => Pick<Pipeline, 'id' | 'organizationId'>,
+): Promise<Array<{ item: T; access: PipelineAccess; membership: OrganizationAccess }>> {
+  const [items, memberships] = await Promise.all([read, usableMemberships(deps, actor)]);
+  const levels = await visiblePipelineAccess(deps, actor, items.map(pipelineOf), memberships);
+  return items.flatMap((item) => {
+    const pipeline = pipelineOf(item);
+    const access = levels.get(pipeline.id);
+    const membership = memberships.get(pipeline.organizationId);
+    return access && membership ? [{ item, access, membership }] : [];
+  });
+}
+
+/**
  * The access a membership gives to a pipeline of its organization: everything to an admin, otherwise
  * what the member's teams give (`memberAccess`, from {@link memberPipelineAccess}); none without one.
  */

@@ -1,7 +1,7 @@
 import { badRequest, distinctUuids, type NotFoundResource, notFound, parseBuildNumber } from '@ci/domain';
 import type { Actor } from '../auth/actor';
 import { requireScope, requireSlugParts } from '../auth/authorize';
-import { usableById, usableMemberships, visiblePipelineAccess } from '../auth/usable-memberships';
+import { readVisible, usableById } from '../auth/usable-memberships';
 import type { BuildView, Deps, JobView } from '../ports';
 import { asSeenWith, type BuildResult } from './build-result';
 import { cancelBuild } from './cancel-build';
@@ -34,21 +34,13 @@ export const getBuildsById =
   ): Promise<Array<BuildResult | null>> => {
     requireScope(actor, 'getBuild');
     const wanted = distinctUuids(ids);
-    const [views, memberships] = await Promise.all([
-      deps.repos.lookups.builds({ ids: wanted, includeRetriedJobs: options.includeRetriedJobs ?? false }),
-      usableMemberships(deps, actor),
-    ]);
-    const access = await visiblePipelineAccess(
+    const seen = await readVisible(
       deps,
       actor,
-      views.map((view) => view.pipeline),
-      memberships,
+      deps.repos.lookups.builds({ ids: wanted, includeRetriedJobs: options.includeRetriedJobs ?? false }),
+      (view) => view.pipeline,
     );
-    const visible = new Map<string, BuildResult>();
-    for (const view of views) {
-      const level = access.get(view.pipeline.id);
-      if (level) visible.set(view.build.id, asSeenWith(level, view));
-    }
+    const visible = new Map(seen.map(({ item, access }) => [item.build.id, asSeenWith(access, item)]));
     return ids.map((id) => visible.get(id.toLowerCase()) ?? null);
   };
 
@@ -107,13 +99,11 @@ export async function seenThroughBuilds<T extends { id: string; buildId: string 
 async function visibleBuildIds(deps: Deps, actor: Actor, ids: readonly string[]): Promise<Set<string>> {
   const wanted = distinctUuids(ids);
   if (wanted.length === 0) return new Set();
-  const [builds, memberships] = await Promise.all([
-    deps.repos.lookups.buildPipelines(wanted),
-    usableMemberships(deps, actor),
-  ]);
-  const pipelines = builds.map((build) => ({ id: build.pipelineId, organizationId: build.organizationId }));
-  const access = await visiblePipelineAccess(deps, actor, pipelines, memberships);
-  return new Set(builds.filter((build) => access.get(build.pipelineId)).map((build) => build.buildId));
+  const seen = await readVisible(deps, actor, deps.repos.lookups.buildPipelines(wanted), (build) => ({
+    id: build.pipelineId,
+    organizationId: build.organizationId,
+  }));
+  return new Set(seen.map(({ item }) => item.buildId));
 }
 
 /** These jobs with their builds (retried runs included), in the order given, null as for builds. */

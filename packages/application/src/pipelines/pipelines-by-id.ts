@@ -2,7 +2,7 @@ import { badRequest, canSeeWebhookUrl, distinctUuids, notFound, type PipelineAcc
 import type { Actor } from '../auth/actor';
 import { requirePipeline, requireScope, requireSlugParts } from '../auth/authorize';
 import { type EstablishedAccess, establishAccess } from '../auth/established-access';
-import { usableById, usableMemberships, visiblePipelineAccess } from '../auth/usable-memberships';
+import { readVisible, usableById, usableMemberships } from '../auth/usable-memberships';
 import type { PipelineRef } from '../builds/create-build';
 import type { Deps, OrganizationAccess, PipelineAsRead } from '../ports';
 import { archivePipeline, unarchivePipeline } from './archive-pipeline';
@@ -72,19 +72,11 @@ export async function visiblePipelinesById(
   ids: readonly string[],
 ): Promise<Map<string, VisiblePipeline>> {
   const wanted = distinctUuids(ids);
-  const visible = new Map<string, VisiblePipeline>();
-  if (wanted.length === 0) return visible;
-  const [pipelines, memberships] = await Promise.all([
-    deps.repos.lookups.pipelines(wanted),
-    usableMemberships(deps, actor),
-  ]);
-  const levels = await visiblePipelineAccess(deps, actor, pipelines, memberships);
-  for (const pipeline of pipelines) {
-    const access = levels.get(pipeline.id);
-    const membership = memberships.get(pipeline.organizationId);
-    if (access && membership) visible.set(pipeline.id, { pipeline, membership, access });
-  }
-  return visible;
+  if (wanted.length === 0) return new Map();
+  const seen = await readVisible(deps, actor, deps.repos.lookups.pipelines(wanted), (pipeline) => pipeline);
+  return new Map(
+    seen.map(({ item, access, membership }) => [item.id, { pipeline: item, membership, access }]),
+  );
 }
 
 /**
