@@ -25,6 +25,7 @@ import {
 } from '@ci/trpc';
 import underPressure, { type FastifyUnderPressureOptions } from '@fastify/under-pressure';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import pMemoize from 'p-memoize';
 import { isApiPath } from './api-path';
 import type { ServerConfig } from './config';
 import { applyCors, registerCors } from './cors';
@@ -222,24 +223,18 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   // GraphQL's modules and schema (~10 MB of heap, and the heap grows in proportion to what it holds)
   // are loaded on the first /graphql request, not by a server that only answers REST and tRPC.
-  let graphqlServer: Promise<GraphqlServer> | undefined;
-  const graphql = () => {
-    graphqlServer ??= import('@ci/graphql')
-      .then(({ createGraphqlServer }) =>
+  // A failed load (a 500 for that request) is not kept: the next request tries again.
+  const graphql = pMemoize(
+    (): Promise<GraphqlServer> =>
+      import('@ci/graphql').then(({ createGraphqlServer }) =>
         createGraphqlServer({
           useCases: deps.useCases,
           urls,
           rateLimits: deps.config.rateLimits,
           maxBodyBytes: deps.config.bodyLimit,
         }),
-      )
-      .catch((error: unknown) => {
-        // A failed load (a 500 for this request) is tried again by the next one, not kept.
-        graphqlServer = undefined;
-        throw error;
-      });
-    return graphqlServer;
-  };
+      ),
+  );
   // GraphQL reads its own bodies (JSON, or `application/graphql`), so its route takes them as text.
   await app.register(async (scope) => {
     scope.removeAllContentTypeParsers();

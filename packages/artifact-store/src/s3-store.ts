@@ -1,6 +1,7 @@
 import { createReadStream } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import type { ArtifactStore } from '@ci/application';
+import pMemoize from 'p-memoize';
 import { spool } from './spool';
 
 export interface S3StoreOptions {
@@ -25,13 +26,9 @@ export interface S3StoreOptions {
  * PutObject (an object is whole or absent); downloads are presigned GET addresses of the store itself.
  */
 export function s3ArtifactStore(options: S3StoreOptions): ArtifactStore {
-  let sdk: ReturnType<typeof loadSdk> | undefined;
-  // The AWS SDK (~30 MB resident) is loaded on the first artifact call, not by every server that starts.
-  const client = () =>
-    (sdk ??= loadSdk(options).catch((error: unknown) => {
-      sdk = undefined; // the next call tries again
-      throw error;
-    }));
+  // The AWS SDK (~30 MB resident) is loaded on the first artifact call, not by every server that starts;
+  // a failed load is tried again by the next call.
+  const client = pMemoize(() => loadSdk(options));
   const now = options.now ?? (() => new Date());
   const objectKey = (key: string) => `${options.prefix}${key}`;
   return {

@@ -10,7 +10,8 @@ import {
 } from '@ci/domain';
 import { maxAliasesPlugin } from '@escape.tech/graphql-armor-max-aliases';
 import { maxDepthPlugin } from '@escape.tech/graphql-armor-max-depth';
-import { createYoga, shouldRenderGraphiQL, useErrorHandler } from 'graphql-yoga';
+import { createYoga, type GraphiQLOptions, shouldRenderGraphiQL, useErrorHandler } from 'graphql-yoga';
+import pMemoize from 'p-memoize';
 import type { GraphqlContext, PublicUrls } from './builder';
 import { useCompiledQueries } from './compiled-execution';
 import { isUnexpected, maskError, refusal, storeUnavailable } from './errors';
@@ -82,7 +83,15 @@ const ACCEPTED_SCOPES = 'graphql';
 export function createGraphqlServer(options: GraphqlServerOptions) {
   const limits = { ...DEFAULT_LIMITS, ...options.limits };
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
-  let graphiqlPage: Promise<Uint8Array<ArrayBuffer>> | undefined;
+  // GraphiQL's page with its scripts and styles inline, from the npm package: nothing from a CDN. Its
+  // module (~28 MB of heap) is imported on the first page asked for, not with GraphQL; rendered once.
+  const graphiqlPage = pMemoize(
+    async (page: GraphiQLOptions) => {
+      const { renderGraphiQL } = await import('@graphql-yoga/render-graphiql');
+      return new TextEncoder().encode(renderGraphiQL(page));
+    },
+    { cacheKey: () => 'page' },
+  );
   const yoga = createYoga<ServerContext, GraphqlContext>({
     schema,
     graphqlEndpoint: '/graphql',
@@ -99,18 +108,7 @@ export function createGraphqlServer(options: GraphqlServerOptions) {
       // The token pasted into the headers once is kept in the browser's localStorage.
       shouldPersistHeaders: true,
     },
-    // GraphiQL's page with its scripts and styles inline, from the npm package: nothing from a CDN. Its
-    // module (~28 MB of heap) is imported on the first page asked for, not with GraphQL; rendered once.
-    renderGraphiQL: (options) => {
-      graphiqlPage ??= import('@graphql-yoga/render-graphiql').then(
-        ({ renderGraphiQL }) => new TextEncoder().encode(renderGraphiQL(options)),
-        (error: unknown) => {
-          graphiqlPage = undefined;
-          throw error;
-        },
-      );
-      return graphiqlPage;
-    },
+    renderGraphiQL: graphiqlPage,
     maskedErrors: { maskError },
     context: ({ actor }): GraphqlContext => {
       if (!actor) throw new Error('GraphQL ran without an actor');

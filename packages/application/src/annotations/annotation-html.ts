@@ -1,3 +1,4 @@
+import pMemoize from 'p-memoize';
 import type sanitizeHtml from 'sanitize-html';
 
 /**
@@ -26,19 +27,12 @@ const sanitizeOptions = (defaults: typeof sanitizeHtml.defaults): sanitizeHtml.I
 /** An annotation's Markdown as the HTML it is shown as: rendered and sanitised once, when it is written. */
 export type AnnotationRenderer = (body: string) => string;
 
-let renderer: Promise<AnnotationRenderer> | undefined;
-
 /**
  * The renderer. Its libraries (markdown-it, sanitize-html and PostCSS: ~2 MB of code) are imported when
- * the first annotation is written, not with the server, whose heap at rest sets its peak under load.
+ * the first annotation is written, not with the server, whose heap at rest sets its peak under load. A
+ * failed import is not kept: the next call tries again.
  */
-export function annotationRenderer(): Promise<AnnotationRenderer> {
-  renderer ??= load().catch((error: unknown) => {
-    renderer = undefined;
-    throw error;
-  });
-  return renderer;
-}
+export const annotationRenderer = pMemoize(load);
 
 async function load(): Promise<AnnotationRenderer> {
   // One after the other: both reach the ES module `entities`, which Node 22 cannot load for a require()
