@@ -18,4 +18,4 @@ USER node
 EXPOSE 3000
 HEALTHCHECK --interval=5s --timeout=3s --start-period=30s \
   CMD ["node", "-e", "fetch('http://127.0.0.1:'+(process.env.PORT||3000)+'/healthz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
-CMD ["node", "--heap-growing-percent=200", "apps/server/dist/main.mjs"]
+CMD ["node", "--heap-growing-percent=100", "apps/server/dist/main.mjs"]
