@@ -40,9 +40,9 @@ const halfBody = (baseUrl: string, token: string) =>
     '{"commit":',
   ].join('\r\n');
 
-/** Waits until the server has read the headers of `count` more requests than it had when called. */
-function requestsArrive(count: number): Promise<void> {
-  const server = world.server.app.server;
+/** Waits until `on` (the first world's server) has read the headers of `count` more requests than it had. */
+function requestsArrive(count: number, on: World = world): Promise<void> {
+  const server = on.server.app.server;
   return new Promise((resolve) => {
     let seen = 0;
     const onRequest = () => {
@@ -109,6 +109,79 @@ describe('a server under abuse', () => {
               `/trpc/builds.listForPipeline?input=${encodeURIComponent('{"organization":"acme","pipeline":"web"}')}`,
             )
           : world.call('POST', '/graphql', { body: { query: '{ viewer { user { name } } }' } }),
+    );
+    const statuses = (await Promise.all(calls)).map((response) => response.status);
+    expect(statuses).toEqual(Array(30).fill(200));
+  });
+});
+
+describe('a server that works on one API call at a time (REQUEST_CONCURRENCY=1)', () => {
+  let one: World;
+  beforeAll(async () => {
+    one = await startWorld({ REQUEST_CONCURRENCY: '1' });
+    await one.createBuild('web');
+  });
+  afterAll(async () => {
+    await one?.close();
+  });
+
+  /** A list that must be answered within a second: a place never given back fails it. */
+  async function answered(): Promise<number> {
+    const response = await one.server.fetch(BUILDS, {
+      headers: { authorization: `Bearer ${one.tokens.admin}` },
+      signal: AbortSignal.timeout(1000),
+    });
+    await response.arrayBuffer();
+    return response.status;
+  }
+
+  it('gives its place back after refusals, errors and failed GraphQL', async () => {
+    const [refused, missing, graphql, invalid] = await Promise.all([
+      one.call('GET', BUILDS, { token: 'bkua_madeup' }),
+      one.call('GET', '/v2/organizations/acme/pipelines/missing/builds'),
+      one.call('POST', '/graphql', { body: { query: '{ nothing' } }),
+      one.call('POST', BUILDS, { body: { commit: 'HEAD' } }),
+    ]);
+    expect([refused.status, missing.status, invalid.status]).toEqual([401, 404, 422]);
+    expect(graphql.body.errors?.[0]?.message).toMatch(/Syntax Error/);
+    expect(await answered()).toBe(200);
+  });
+
+  it('gives its place back when the client goes away before the answer', async () => {
+    const arrived = requestsArrive(7, one);
+    const gone = Array.from({ length: 6 }, () => {
+      const socket = connect(portOf(one.server.baseUrl), '127.0.0.1').on('error', () => {});
+      socket.write(
+        [`GET ${BUILDS} HTTP/1.1`, 'host: x', `authorization: Bearer ${one.tokens.admin}`, '', ''].join(
+          '\r\n',
+        ),
+      );
+      return socket;
+    });
+    const aborted = new AbortController();
+    const request = one.server.fetch('/graphql', {
+      method: 'POST',
+      headers: { authorization: `Bearer ${one.tokens.admin}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ query: '{ viewer { user { name } } }' }),
+      signal: aborted.signal,
+    });
+    await arrived;
+    for (const socket of gone) socket.destroy();
+    aborted.abort();
+    await request.catch(() => {});
+    expect(await answered()).toBe(200);
+  });
+
+  it('answers every one of many concurrent requests in turn, REST, tRPC and GraphQL', async () => {
+    const calls = Array.from({ length: 30 }, (_, i) =>
+      i % 3 === 0
+        ? one.call('GET', BUILDS)
+        : i % 3 === 1
+          ? one.call(
+              'GET',
+              `/trpc/builds.listForPipeline?input=${encodeURIComponent('{"organization":"acme","pipeline":"web"}')}`,
+            )
+          : one.call('POST', '/graphql', { body: { query: '{ viewer { user { name } } }' } }),
     );
     const statuses = (await Promise.all(calls)).map((response) => response.status);
     expect(statuses).toEqual(Array(30).fill(200));

@@ -25,6 +25,7 @@ import {
 } from '@ci/trpc';
 import underPressure, { type FastifyUnderPressureOptions } from '@fastify/under-pressure';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import pLimit from 'p-limit';
 import pMemoize from 'p-memoize';
 import { isApiPath } from './api-path';
 import type { ServerConfig } from './config';
@@ -192,6 +193,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     deps.config.responseCacheBytes > 0 ? new ResponseCache(deps.config.responseCacheBytes) : undefined;
   // VALIDATE_RESPONSES: every REST and tRPC result is parsed by its procedure's response schema.
   const validateResponse = deps.config.validateResponses ? responseValidator(appRouter) : undefined;
+  // API calls worked on at once (ADR 0028): the others wait before they hold rows or a connection. Each
+  // place is given back when its call's promise settles, whatever becomes of the connection.
+  const concurrency = pLimit(deps.config.requestConcurrency);
   const createContext = (request: FastifyRequest, rest: boolean): TrpcContext => ({
     useCases: deps.useCases,
     urls,
@@ -202,6 +206,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     response: { headers: {} },
     rateLimits: deps.config.rateLimits,
     validateResponse,
+    concurrency,
   });
 
   // Made on the first request and kept as bytes: 1.5 MB that a server at rest need not hold in its heap.
@@ -245,18 +250,21 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       handler: async (request, reply) => {
         // Yoga reads the Node request itself (no WHATWG Request built here); its URL from `raw`, not
         // from Fastify's parsed query, so repeated parameters read as before.
-        const response = await (await graphql()).handleNode(
-          {
-            raw: request.raw,
-            method: request.method,
-            headers: request.headers,
-            body: typeof request.body === 'string' ? request.body : undefined,
-          },
-          reply.raw,
-          {
-            logError: (error) => logFailure(request.log, error, isStoreUnavailable(error) ? 503 : 500),
-            clientAddress: request.ip,
-          },
+        const server = await graphql();
+        const response = await concurrency(() =>
+          server.handleNode(
+            {
+              raw: request.raw,
+              method: request.method,
+              headers: request.headers,
+              body: typeof request.body === 'string' ? request.body : undefined,
+            },
+            reply.raw,
+            {
+              logError: (error) => logFailure(request.log, error, isStoreUnavailable(error) ? 503 : 500),
+              clientAddress: request.ip,
+            },
+          ),
         );
         // One without a type of its own (a bodyless 415) goes out typed application/octet-stream, as
         // Fastify types bytes.

@@ -44,6 +44,7 @@ const ServerEnv = DatabaseEnv.extend({
   HEADERS_TIMEOUT_SECONDS: seconds.optional(),
   KEEP_ALIVE_TIMEOUT_SECONDS: seconds.default(72),
   CONNECTION_TIMEOUT_SECONDS: seconds.default(60),
+  REQUEST_CONCURRENCY: z.coerce.number().int().min(1).max(10_000).default(10),
   PRESSURE_MAX_EVENT_LOOP_DELAY_MS: z.coerce.number().min(0).default(1000),
   PRESSURE_MAX_LOOP_UTILIZATION: z.coerce.number().min(0).max(1).default(0),
   PRESSURE_MAX_HEAP_USED_MB: z.coerce.number().min(0).default(0),
@@ -151,6 +152,11 @@ export function readServerConfig(env: NodeJS.ProcessEnv) {
       keepAliveMs: Math.round(parsed.KEEP_ALIVE_TIMEOUT_SECONDS * 1000),
       connectionMs: Math.round(parsed.CONNECTION_TIMEOUT_SECONDS * 1000),
     },
+    /**
+     * API calls (REST, tRPC, GraphQL) worked on at once, about the database pool's size; more wait their
+     * turn before they read anything (ADR 0028)
+     */
+    requestConcurrency: parsed.REQUEST_CONCURRENCY,
     /** past any of these (0: not checked), API requests are answered 503 at once (@fastify/under-pressure) */
     pressure: {
       maxEventLoopDelayMs: parsed.PRESSURE_MAX_EVENT_LOOP_DELAY_MS,

@@ -65,6 +65,8 @@ export interface TrpcContext {
    * answer by user), so the procedure admits (and counts) it no second time.
    */
   admitted?: Actor;
+  /** runs the call when one of the server's places for API calls is free (ADR 0028); absent: at once */
+  concurrency?: <T>(call: () => Promise<T>) => Promise<T>;
 }
 
 export type Meta = OpenApiMeta<{
@@ -156,27 +158,30 @@ async function namedBy(getRawInput: () => Promise<unknown>): Promise<Named> {
  * Authenticates, advertises the token's scopes and the scope the operation accepts, and counts the
  * request against the rate limits (before the input is parsed, so a refused request costs no more).
  * With response validation on, a result its procedure's response schema refuses fails the call (a 500
- * whose log holds the issues) instead of reaching the client.
+ * whose log holds the issues) instead of reaching the client. The whole call waits for its turn.
  */
-export const authed = t.procedure.use(async ({ ctx, meta, path, next, getRawInput }) => {
-  let actor: Actor;
-  try {
-    actor = ctx.admitted ?? (await admit(ctx, meta, getRawInput));
-  } catch (error) {
-    throw isDomainError(error) ? asTrpcError(error) : error;
-  }
-  // One middleware for all three: each level of tRPC's chain copies the call's options and context.
-  const result = await next({ ctx: { actor } });
-  if (!result.ok && isDomainError(result.error.cause)) {
-    // A token revoked while the request ran (a concurrent DELETE /access-token) answers 401 as an
-    // unknown token does: without scopes.
-    if (result.error.cause.kind === 'unauthenticated') ctx.response.headers['X-OAuth-Scopes'] = '';
-    throw asTrpcError(result.error.cause);
-  }
-  // An answer sent by its revision (304, cached) was checked when it was made.
-  const byRevision = ctx.response.notModified || ctx.response.cached;
-  if (result.ok && !byRevision) ctx.validateResponse?.(path, result.data);
-  return result;
+export const authed = t.procedure.use(({ ctx, meta, path, next, getRawInput }) => {
+  const call = async () => {
+    let actor: Actor;
+    try {
+      actor = ctx.admitted ?? (await admit(ctx, meta, getRawInput));
+    } catch (error) {
+      throw isDomainError(error) ? asTrpcError(error) : error;
+    }
+    // One middleware for all three: each level of tRPC's chain copies the call's options and context.
+    const result = await next({ ctx: { actor } });
+    if (!result.ok && isDomainError(result.error.cause)) {
+      // A token revoked while the request ran (a concurrent DELETE /access-token) answers 401 as an
+      // unknown token does: without scopes.
+      if (result.error.cause.kind === 'unauthenticated') ctx.response.headers['X-OAuth-Scopes'] = '';
+      throw asTrpcError(result.error.cause);
+    }
+    // An answer sent by its revision (304, cached) was checked when it was made.
+    const byRevision = ctx.response.notModified || ctx.response.cached;
+    if (result.ok && !byRevision) ctx.validateResponse?.(path, result.data);
+    return result;
+  };
+  return ctx.concurrency ? ctx.concurrency(call) : call();
 });
 
 /** Authenticates the call and counts it against the rate limits, setting the scope and limit headers. */
