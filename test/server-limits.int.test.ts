@@ -1,4 +1,5 @@
 import { connect, type Socket } from 'node:net';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer } from './support/server';
 import { waitFor } from './support/wait-for';
@@ -168,6 +169,41 @@ describe('a server that works on one API call at a time (REQUEST_CONCURRENCY=1)'
 
   it('answers every one of many concurrent requests in turn, REST, tRPC and GraphQL', async () => {
     expect(await concurrentCalls(one)).toEqual(Array(30).fill(200));
+  });
+});
+
+describe('a server whose one place is taken and whose queue is full (REQUEST_QUEUE_LIMIT=0)', () => {
+  it('answers API requests 503 {message} with Retry-After until the place is free again', async () => {
+    const busy = await startWorld({
+      REQUEST_CONCURRENCY: '1',
+      REQUEST_QUEUE_LIMIT: '0',
+      PRESSURE_RETRY_AFTER_SECONDS: '3',
+    });
+    // A create waits on the pipeline's row, locked here, and so holds the one place.
+    const lock = new pg.Client({ connectionString: busy.server.url });
+    try {
+      await lock.connect();
+      await lock.query('begin');
+      await lock.query("select 1 from pipelines where slug = 'web' for update");
+      const created = busy.call('POST', BUILDS, { body: { commit: 'HEAD', branch: 'main' } });
+      await waitFor('the create to wait on the lock', async () => {
+        const { rows } = await lock.query(
+          "select count(*)::int as n from pg_stat_activity where wait_event_type = 'Lock' and datname = current_database()",
+        );
+        return rows[0].n > 0;
+      });
+      const shed = await busy.call('GET', BUILDS);
+      expect(shed.status).toBe(503);
+      expect(shed.headers.get('retry-after')).toBe('3');
+      expect(shed.body).toEqual({ message: expect.stringMatching(/overloaded/) });
+      expect((await busy.server.fetch('/healthz')).status).toBe(200);
+      await lock.query('commit');
+      expect((await created).status).toBe(201);
+      expect(await listWithinASecond(busy)).toBe(200);
+    } finally {
+      await lock.end();
+      await busy.close();
+    }
   });
 });
 

@@ -166,6 +166,19 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await registerCors(app, deps.config.corsOrigins);
   // After the CORS hook, so that a browser script can read the 503 and its Retry-After.
   await app.register(underPressure, loadShedding(deps.config));
+  // API calls worked on at once (ADR 0028): the others wait before they hold rows or a connection. Each
+  // place is given back when its call's promise settles, whatever becomes of the connection.
+  const concurrency = pLimit(deps.config.requestConcurrency);
+  app.addHook('onRequest', async (request, reply) => {
+    const placesTaken = concurrency.activeCount >= concurrency.concurrency;
+    if (!placesTaken || concurrency.pendingCount < deps.config.requestQueueLimit || !isApiPath(request.url))
+      return;
+    request.log.warn({ waiting: concurrency.pendingCount }, 'request shed: too many waiting');
+    return reply
+      .code(503)
+      .header('Retry-After', String(deps.config.pressure.retryAfterSeconds))
+      .send({ message: OVERLOADED });
+  });
 
   app.setErrorHandler((error, request, reply) => replyWithError(request, reply, error));
 
@@ -193,9 +206,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     deps.config.responseCacheBytes > 0 ? new ResponseCache(deps.config.responseCacheBytes) : undefined;
   // VALIDATE_RESPONSES: every REST and tRPC result is parsed by its procedure's response schema.
   const validateResponse = deps.config.validateResponses ? responseValidator(appRouter) : undefined;
-  // API calls worked on at once (ADR 0028): the others wait before they hold rows or a connection. Each
-  // place is given back when its call's promise settles, whatever becomes of the connection.
-  const concurrency = pLimit(deps.config.requestConcurrency);
   const createContext = (request: FastifyRequest, rest: boolean): TrpcContext => ({
     useCases: deps.useCases,
     urls,

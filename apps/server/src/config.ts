@@ -45,6 +45,7 @@ const ServerEnv = DatabaseEnv.extend({
   KEEP_ALIVE_TIMEOUT_SECONDS: seconds.default(72),
   CONNECTION_TIMEOUT_SECONDS: seconds.default(60),
   REQUEST_CONCURRENCY: z.coerce.number().int().min(1).max(10_000).default(10),
+  REQUEST_QUEUE_LIMIT: z.coerce.number().int().min(0).max(1_000_000).default(1000),
   PRESSURE_MAX_EVENT_LOOP_DELAY_MS: z.coerce.number().min(0).default(1000),
   PRESSURE_MAX_LOOP_UTILIZATION: z.coerce.number().min(0).max(1).default(0),
   PRESSURE_MAX_HEAP_USED_MB: z.coerce.number().min(0).default(0),
@@ -157,6 +158,8 @@ export function readServerConfig(env: NodeJS.ProcessEnv) {
      * turn before they read anything (ADR 0028)
      */
     requestConcurrency: parsed.REQUEST_CONCURRENCY,
+    /** API requests that may wait for a place; past it, more are answered 503 at once (ADR 0028) */
+    requestQueueLimit: parsed.REQUEST_QUEUE_LIMIT,
     /** past any of these (0: not checked), API requests are answered 503 at once (@fastify/under-pressure) */
     pressure: {
       maxEventLoopDelayMs: parsed.PRESSURE_MAX_EVENT_LOOP_DELAY_MS,
