@@ -85,17 +85,23 @@ function answerClientError(error: Error & { code?: string }, socket: Socket): vo
 type PressureHandler = (request: FastifyRequest, reply: FastifyReply, type: string, value?: number) => void;
 
 /**
- * Past a threshold, API requests are answered 503 `{message}` with `Retry-After` before any work, so an
- * overload costs clients a retry, not every request's latency; health checks and agents are still served.
+ * An API request turned away before any work: 503 `{message}` with `Retry-After`, so an overload costs
+ * clients a retry, not every request's latency. Health checks, pages and agents are still served
+ * (undefined: serve it).
  */
-function loadShedding(config: ServerConfig): FastifyUnderPressureOptions {
-  const { pressure } = config;
-  const shed: PressureHandler = (request, reply, type, value) => {
-    if (!isApiPath(request.url)) return;
+function shed(config: ServerConfig) {
+  return (request: FastifyRequest, reply: FastifyReply, type: string, value?: number) => {
+    if (!isApiPath(request.url)) return undefined;
     request.log.warn({ pressure: type, value }, 'request shed under pressure');
-    reply.code(503).header('Retry-After', String(pressure.retryAfterSeconds));
+    reply.code(503).header('Retry-After', String(config.pressure.retryAfterSeconds));
     return { message: OVERLOADED };
   };
+}
+
+/** Past a threshold of event-loop delay or memory (@fastify/under-pressure), API requests are {@link shed}. */
+function loadShedding(config: ServerConfig): FastifyUnderPressureOptions {
+  const { pressure } = config;
+  const pressureHandler: PressureHandler = shed(config);
   return {
     maxEventLoopDelay: pressure.maxEventLoopDelayMs,
     maxEventLoopUtilization: pressure.maxEventLoopUtilization,
@@ -103,7 +109,7 @@ function loadShedding(config: ServerConfig): FastifyUnderPressureOptions {
     eventLoopUtilizationMode: 'interval',
     maxHeapUsedBytes: pressure.maxHeapUsedBytes,
     maxRssBytes: pressure.maxRssBytes,
-    pressureHandler: shed,
+    pressureHandler,
   };
 }
 
@@ -169,15 +175,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // API calls worked on at once (ADR 0028): the others wait before they hold rows or a connection. Each
   // place is given back when its call's promise settles, whatever becomes of the connection.
   const concurrency = pLimit(deps.config.requestConcurrency);
+  // With every place taken and the queue full, API requests are shed as under pressure.
+  const shedWhenFull = shed(deps.config);
   app.addHook('onRequest', async (request, reply) => {
-    const placesTaken = concurrency.activeCount >= concurrency.concurrency;
-    if (!placesTaken || concurrency.pendingCount < deps.config.requestQueueLimit || !isApiPath(request.url))
-      return;
-    request.log.warn({ waiting: concurrency.pendingCount }, 'request shed: too many waiting');
-    return reply
-      .code(503)
-      .header('Retry-After', String(deps.config.pressure.retryAfterSeconds))
-      .send({ message: OVERLOADED });
+    const { activeCount, pendingCount } = concurrency;
+    if (activeCount < concurrency.concurrency || pendingCount < deps.config.requestQueueLimit) return;
+    const refusal = shedWhenFull(request, reply, 'requestQueue', pendingCount);
+    if (refusal) return reply.send(refusal);
   });
 
   app.setErrorHandler((error, request, reply) => replyWithError(request, reply, error));
