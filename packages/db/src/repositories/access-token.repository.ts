@@ -32,7 +32,7 @@ export function accessTokenRepository(sql: Sql): AccessTokenRepository {
       return row ? accessTokenWithUserFromRow(row) : null;
     },
     async findById(id) {
-      const [row] = await sql.query(`${ACCESS_TOKEN_WITH_USER} where t.id = $1`, [id]);
+      const [row] = await sql.prepared(`${ACCESS_TOKEN_WITH_USER} where t.id = $1`, [id]);
       return row ? accessTokenWithUserFromRow(row) : null;
     },
     async insert(token) {
