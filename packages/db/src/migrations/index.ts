@@ -43,6 +43,7 @@ import { Migration20261128010000 } from './Migration20261128010000';
 import { Migration20261128020000 } from './Migration20261128020000';
 import { Migration20261128040000 } from './Migration20261128040000';
 import { Migration20261128050000 } from './Migration20261128050000';
+import { Migration20261128060000 } from './Migration20261128060000';
 
 /** Every committed migration, in order. `pnpm --filter @ci/db migration:create` appends new ones. */
 export const migrationsList: MigrationObject[] = [
@@ -90,4 +91,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261128020000', class: Migration20261128020000 },
   { name: 'Migration20261128040000', class: Migration20261128040000 },
   { name: 'Migration20261128050000', class: Migration20261128050000 },
+  { name: 'Migration20261128060000', class: Migration20261128060000 },
 ];

@@ -110,11 +110,8 @@ const RETRY_SOURCE_ID = `case when j.retries_count is not null then (
     select s.id from jobs s where s.build_id = j.build_id and s.retried_in_job_id = j.id limit 1
   ) end as retry_source_id`;
 
-/** A trigger job's build, once written: read only for jobs that name one. */
-const TRIGGERED_BUILD = `case when j.triggered_build_id is not null then (
-    select json_build_object('id', tb.id, 'number', tb.number, 'pipeline_slug', tp.slug)
-    from builds tb join pipelines tp on tp.id = tb.pipeline_id where tb.id = j.triggered_build_id
-  ) end as triggered_build`;
+/** A trigger job's build, once written: read only for jobs that name one (a function, ADR 0029). */
+const TRIGGERED_BUILD = `case when j.triggered_build_id is not null then job_triggered_build(j.triggered_build_id) end as triggered_build`;
 
 /**
  * A build's jobs `j`, the jobs they retried ({@link RETRY_SOURCE_ID}) and a job's agent, if it has one, as
