@@ -41,7 +41,7 @@ const halfBody = (baseUrl: string, token: string) =>
     '{"commit":',
   ].join('\r\n');
 
-/** Waits until `on` (the first world's server) has read the headers of `count` more requests than it had. */
+/** Waits until `on`'s server (by default the first world's) has read the headers of `count` more requests. */
 function requestsArrive(count: number, on: World = world): Promise<void> {
   const server = on.server.app.server;
   return new Promise((resolve) => {
